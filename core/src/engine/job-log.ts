@@ -1,0 +1,87 @@
+/** One entry of a job's event log. */
+export interface JobEvent {
+  /** 1-based, strictly increasing within a job. */
+  seq: number;
+  event: string;
+  data: unknown;
+  /** Wall-clock ms. */
+  timestamp: number;
+}
+
+/**
+ * The ordered event log of one job. Readers poll (`since`), or subscribe from a sequence
+ * number and receive exactly the events after it, then live ones, until the log closes.
+ */
+export class JobLog {
+  readonly #events: JobEvent[] = [];
+  readonly #listeners = new Set<(event: JobEvent | null) => void>();
+  #closed = false;
+
+  /** Append an event; ignored once the log is closed. */
+  append(event: string, data?: unknown): JobEvent | undefined {
+    if (this.#closed) return undefined;
+    const entry: JobEvent = { seq: this.#events.length + 1, event, data: data ?? null, timestamp: Date.now() };
+    this.#events.push(entry);
+    for (const listener of this.#listeners) listener(entry);
+    return entry;
+  }
+
+  /** No more events will come (the job ended). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const listener of this.#listeners) listener(null);
+    this.#listeners.clear();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sequence number of the last event (0 when empty). */
+  get lastSeq(): number {
+    return this.#events.length;
+  }
+
+  /** Events with a sequence number greater than `seq`. */
+  since(seq = 0): JobEvent[] {
+    return this.#events.slice(Math.max(0, seq));
+  }
+
+  /**
+   * Replay the events after `seq`, then deliver new ones as they come; `listener(null)`
+   * marks the end. Returns the unsubscribe function.
+   */
+  subscribe(seq: number, listener: (event: JobEvent | null) => void): () => void {
+    for (const e of this.since(seq)) listener(e);
+    if (this.#closed) {
+      listener(null);
+      return () => {};
+    }
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Async iteration over the events after `seq`, ending when the log closes. */
+  async *read(seq = 0, signal?: AbortSignal): AsyncGenerator<JobEvent> {
+    let next = seq;
+    while (!signal?.aborted) {
+      const pending = this.since(next);
+      for (const e of pending) {
+        next = e.seq;
+        yield e;
+      }
+      if (this.#closed && next >= this.lastSeq) return;
+      await new Promise<void>((resolve) => {
+        const off = this.subscribe(next, () => {
+          off();
+          resolve();
+        });
+        signal?.addEventListener('abort', () => {
+          off();
+          resolve();
+        }, { once: true });
+      });
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Runtime } from '../runtime/runtime.js';
+
+/** Handles one accepted WebSocket connection. */
+export type WebSocketHandler = (socket: WebSocket, request: IncomingMessage) => void;
+
+/** Decides whether to accept an upgrade; answer with an HTTP status and reason to refuse. */
+export type UpgradeGuard = (request: IncomingMessage) => Promise<{ ok: true } | { ok: false; status: number; reason: string }> | { ok: true } | { ok: false; status: number; reason: string };
+
+/** What plugins get in `hooks.http`: the app and WebSocket routing on the one server. */
+export interface HttpRegistrar {
+  app: Express;
+  runtime: Runtime;
+  /** Accept WebSocket upgrades on `path` (exact, or a prefix ending in `/*`). */
+  websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard): WebSocketServer;
+}
+
+interface SocketRoute {
+  path: string;
+  server: WebSocketServer;
+  handler: WebSocketHandler;
+  guard?: UpgradeGuard;
+}
+
+/** One Express app and one http.Server on one port, WebSocket upgrades routed by path. */
+export class HttpHost {
+  readonly app: Express = express();
+  server: Server | undefined;
+  readonly #routes: SocketRoute[] = [];
+  #registered = false;
+
+  constructor(private readonly runtime: Runtime) {
+    this.app.disable('x-powered-by');
+    this.app.set('trust proxy', 'loopback');
+  }
+
+  /** Let plugins register routes (once), then add core's health route and fallbacks. */
+  async register(): Promise<void> {
+    if (this.#registered) return;
+    this.#registered = true;
+    const runtime = this.runtime;
+    this.app.get('/api/v1/health', (_req, res) => {
+      res.json({ status: runtime.state === 'started' ? 'healthy' : 'starting', timestamp: new Date().toISOString(), version: runtime.version, uptime: Math.floor((Date.now() - runtime.startedAt) / 1000) });
+    });
+    await runtime.hooks.http.promise({
+      app: this.app,
+      runtime,
+      websocket: (path, handler, guard) => {
+        const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+        this.#routes.push({ path, server, handler, guard });
+        return server;
+      },
+    });
+    this.app.use((req: Request, res: Response) => {
+      res.status(404).json({ detail: `no route for ${req.method} ${req.path}` });
+    });
+    this.app.use((error: Error & { status?: number; statusCode?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+      const status = error.status ?? error.statusCode ?? 500;
+      if (status >= 500) runtime.logger.error('request failed', { error: error.message });
+      if (!res.headersSent) res.status(status).json({ detail: status >= 500 ? 'internal error' : error.message });
+    });
+  }
+
+  /** Start listening; resolves with the bound address. */
+  async listen(port: number, host: string): Promise<{ port: number; host: string; url: string }> {
+    await this.register();
+    const server = createServer(this.app);
+    this.server = server;
+    server.on('upgrade', (request, socket, head) => void this.#upgrade(request, socket, head));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address();
+    const bound = typeof address === 'object' && address ? address.port : port;
+    const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+    return { port: bound, host, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}` };
+  }
+
+  async #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const route = this.#routes.find((r) => (r.path.endsWith('/*') ? pathname.startsWith(r.path.slice(0, -1)) : r.path === pathname));
+    if (!route) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    try {
+      const verdict = route.guard ? await route.guard(request) : { ok: true as const };
+      if (!verdict.ok) {
+        const body = JSON.stringify({ detail: verdict.reason });
+        socket.end(`HTTP/1.1 ${verdict.status} ${verdict.reason.replace(/[\r\n]/g, ' ')}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        return;
+      }
+      route.server.handleUpgrade(request, socket, head, (ws) => route.handler(ws, request));
+    } catch (error) {
+      this.runtime.logger.error('websocket upgrade failed', { error: String(error) });
+      socket.destroy();
+    }
+  }
+
+  /** Close every WebSocket (1001) and the server; force-close connections after `timeoutMs`. */
+  async close(timeoutMs: number): Promise<void> {
+    for (const route of this.#routes) {
+      for (const client of route.server.clients) client.close(1001, 'server shutting down');
+      route.server.close();
+    }
+    const server = this.server;
+    if (!server?.listening) return;
+    server.closeIdleConnections();
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      for (const route of this.#routes) for (const client of route.server.clients) client.terminate();
+    }, timeoutMs);
+    timer.unref();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,154 @@
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import { CoreErrors } from '../errors.js';
+
+/** Core's own configuration sections. */
+export const CoreConfigSchema = {
+  server: z
+    .object({
+      port: z.number().int().min(0).max(65535).default(8080).describe('HTTP port'),
+      host: z.string().default('127.0.0.1').describe('Address to listen on'),
+      shutdownTimeoutMs: z.number().int().positive().default(10_000).describe('Longest a graceful shutdown may take'),
+    })
+    .default({ port: 8080, host: '127.0.0.1', shutdownTimeoutMs: 10_000 }),
+  storage: z
+    .object({ kind: z.string().default('sqlite').describe('Storage plugin to resolve: sqlite or mongodb') })
+    .passthrough()
+    .default({ kind: 'sqlite' }),
+  plugins: z
+    .object({
+      allow: z.array(z.string()).optional().describe('Only these plugins load (package names)'),
+      deny: z.array(z.string()).default([]).describe('These plugins never load'),
+    })
+    .default({ deny: [] }),
+  jobs: z
+    .object({
+      maxConcurrent: z.number().int().positive().default(8),
+      maxPerUser: z.number().int().positive().default(4),
+      maxPerFlow: z.number().int().positive().default(4),
+      timeoutMs: z.number().int().positive().default(300_000),
+    })
+    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000 }),
+  engine: z
+    .object({
+      queueCapacity: z.number().int().positive().default(1024).describe('Default per-edge queue capacity'),
+      overflow: z.enum(['block', 'drop-oldest']).default('block').describe('Default per-edge overflow policy'),
+    })
+    .default({ queueCapacity: 1024, overflow: 'block' }),
+};
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep-merge `patch` into `base` (objects merge, everything else replaces). */
+export function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v;
+  }
+  return out;
+}
+
+/** Dotted paths of every leaf that differs between two objects. */
+export function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    return [...keys].flatMap((k) => changedPaths(before[k], after[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix];
+}
+
+/**
+ * The runtime's configuration: raw values (file + overrides) validated per section by the
+ * schemas that core and plugins declare. One schema validates, fills defaults and produces
+ * the JSON Schema (`/config/schema`).
+ */
+export class ConfigStore extends EventEmitter {
+  readonly #sections = new Map<string, z.ZodType>();
+  #raw: Record<string, unknown>;
+  #cache = new Map<string, unknown>();
+
+  constructor(raw: Record<string, unknown> = {}) {
+    super();
+    this.#raw = raw;
+    for (const [name, schema] of Object.entries(CoreConfigSchema)) this.section(name, schema);
+  }
+
+  /** Declare a section; its current raw value must validate. */
+  section(name: string, schema: z.ZodType): void {
+    this.#sections.set(name, schema);
+    this.#cache.delete(name);
+    const parsed = schema.safeParse(this.#raw[name] ?? undefined);
+    if (!parsed.success) throw CoreErrors.configInvalid(`${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  }
+
+  /** The validated value of a section (defaults applied). */
+  get<T = unknown>(name: string): T {
+    if (this.#cache.has(name)) return this.#cache.get(name) as T;
+    const schema = this.#sections.get(name);
+    const value = schema ? schema.parse(this.#raw[name] ?? undefined) : this.#raw[name];
+    this.#cache.set(name, value);
+    return value as T;
+  }
+
+  /** Every declared section, validated. */
+  all(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const name of this.#sections.keys()) out[name] = this.get(name);
+    return out;
+  }
+
+  /** The combined schema of every section. */
+  schema(): z.ZodObject {
+    return z.object(Object.fromEntries(this.#sections)).strict();
+  }
+
+  /** JSON Schema of the whole configuration. */
+  jsonSchema(): Record<string, unknown> {
+    return z.toJSONSchema(this.schema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  }
+
+  /**
+   * Validate and apply a partial update; returns the dotted paths that changed. Nothing
+   * changes when any section is invalid; unknown sections are rejected.
+   */
+  update(patch: Record<string, unknown>): { changed: string[]; errors: { field: string; message: string; received?: unknown }[] } {
+    const errors: { field: string; message: string; received?: unknown }[] = [];
+    const next = deepMerge(this.#raw, patch);
+    const before = this.all();
+    const parsedSections: Record<string, unknown> = {};
+    for (const key of Object.keys(patch)) {
+      const schema = this.#sections.get(key);
+      if (!schema) {
+        errors.push({ field: key, message: 'unknown configuration section', received: patch[key] });
+        continue;
+      }
+      const parsed = schema.safeParse(next[key]);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const field = [key, ...issue.path.map(String)].join('.');
+          errors.push({ field, message: issue.message, received: getPath(next, field) });
+        }
+      } else {
+        parsedSections[key] = parsed.data;
+      }
+    }
+    if (errors.length > 0) return { changed: [], errors };
+    this.#raw = next;
+    this.#cache.clear();
+    const changed = changedPaths(before, this.all());
+    if (changed.length) this.emit('change', changed);
+    return { changed, errors };
+  }
+}
+
+/** Read a dotted path from an object. */
+export function getPath(obj: unknown, dotted: string): unknown {
+  let cur: unknown = obj;
+  for (const part of dotted.split('.')) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}

@@ -1,0 +1,244 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { ioPlugin } from '../builtin/io-plugin.js';
+import { CoreErrors } from '../errors.js';
+import { FlowCompiler, type CompileResult } from '../flows/compiler.js';
+import type { FlowData } from '../flows/flow.js';
+import { createRuntimeHooks, type RuntimeHooks } from '../hooks/hooks.js';
+import { HttpHost } from '../http/http-host.js';
+import { Job, JobManager, type JobRequest } from '../engine/job.js';
+import { Pipeline } from '../engine/pipeline.js';
+import { NodeRegistry } from '../nodes/registry.js';
+import type { PluginContext, WiflowPlugin } from '../plugins/define-plugin.js';
+import { PluginHost, type PluginReport } from '../plugins/plugin-host.js';
+import { SecretBox } from '../security/secret-box.js';
+import type { Storage } from '../storage/storage.js';
+import { ConfigStore } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { Tokens } from './tokens.js';
+
+/** How to build a runtime. */
+export interface RuntimeOptions {
+  /** Where storage, keys and uploads live (default `./.wiflow`). */
+  dataDir?: string;
+  /** Raw configuration (file contents merged with overrides). */
+  config?: Record<string, unknown>;
+  /** Discover installed plugins (default true). */
+  discover?: boolean;
+  /** Where discovery starts looking for node_modules (default: cwd and core's own location). */
+  searchFrom?: string[];
+  /** Plugins passed directly (tests, embedding), set up after discovered ones. */
+  plugins?: WiflowPlugin[];
+  logger?: Logger;
+}
+
+/** A running stream pipeline with its flow id. */
+export interface DeployedPipeline {
+  id: string;
+  flowId: string | null;
+  pipeline: Pipeline;
+  startedAt: number;
+}
+
+const corePackage = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** wiflow's version (core's package version). */
+export const WIFLOW_VERSION: string = corePackage.version;
+
+/**
+ * One wiflow runtime: a tsyringe child container, the frozen hooks, the plugin host and
+ * node registry, the flow compiler and engine, and the HTTP host.
+ */
+export class Runtime {
+  readonly container: DependencyContainer = rootContainer.createChildContainer();
+  readonly hooks: RuntimeHooks = createRuntimeHooks();
+  readonly registry = new NodeRegistry();
+  readonly config: ConfigStore;
+  readonly logger: Logger;
+  readonly dataDir: string;
+  readonly http: HttpHost;
+  readonly jobs: JobManager;
+  readonly pipelines = new Map<string, DeployedPipeline>();
+  readonly startedAt = Date.now();
+  readonly version = WIFLOW_VERSION;
+  #plugins!: PluginHost;
+  #storage: Storage | undefined;
+  #state: 'created' | 'starting' | 'started' | 'stopping' | 'stopped' = 'created';
+
+  private constructor(options: RuntimeOptions) {
+    this.dataDir = path.resolve(options.dataDir ?? '.wiflow');
+    mkdirSync(this.dataDir, { recursive: true });
+    this.logger = options.logger ?? createLogger();
+    this.config = new ConfigStore(options.config ?? {});
+    this.container.register(Tokens.Runtime, { useValue: this });
+    this.container.register(Tokens.Logger, { useValue: this.logger });
+    this.container.register(Tokens.Config, { useValue: this.config });
+    this.container.register(Tokens.SecretBox, { useFactory: instanceCachingFactory(() => SecretBox.fromDataDir(this.dataDir)) });
+    const jobs = this.config.get<{ maxConcurrent: number; maxPerUser: number; maxPerFlow: number; timeoutMs: number }>('jobs');
+    this.jobs = new JobManager(this.hooks, (t) => this.resolve(t), { ...jobs, defaultTimeoutMs: jobs.timeoutMs });
+    this.container.register(Tokens.Jobs, { useValue: this.jobs });
+    this.http = new HttpHost(this);
+  }
+
+  /** Build a runtime: core's built-in plugins, then discovered and explicit plugins. */
+  static async create(options: RuntimeOptions = {}): Promise<Runtime> {
+    const runtime = new Runtime(options);
+    runtime.#plugins = new PluginHost(runtime, (name, nodeTypes) => runtime.#pluginContext(name, nodeTypes));
+    await runtime.#plugins.setup(ioPlugin, WIFLOW_VERSION, 'builtin');
+    if (options.discover !== false) {
+      const here = path.dirname(fileURLToPath(import.meta.url));
+      await runtime.#plugins.loadDiscovered(options.searchFrom ?? [process.cwd(), here], runtime.config.get('plugins'));
+    }
+    for (const plugin of options.plugins ?? []) await runtime.#plugins.setup(plugin, '0.0.0', 'explicit');
+    await runtime.hooks.pluginsLoaded.promise(runtime.#plugins.reports);
+    return runtime;
+  }
+
+  /** What happened to each plugin. */
+  get plugins(): readonly PluginReport[] {
+    return this.#plugins.reports;
+  }
+
+  get state(): string {
+    return this.#state;
+  }
+
+  /** The storage service (after `start`). */
+  get storage(): Storage {
+    if (!this.#storage) throw CoreErrors.storageMissing();
+    return this.#storage;
+  }
+
+  /** Whether a storage plugin resolved a storage service. */
+  get hasStorage(): boolean {
+    return this.#storage !== undefined;
+  }
+
+  /** Resolve a service by token. */
+  resolve<T>(token: string | symbol): T {
+    if (!this.container.isRegistered(token, true)) throw CoreErrors.serviceMissing(String(token.toString()));
+    return this.container.resolve<T>(token);
+  }
+
+  /** Resolve storage through the hook, run start hooks, freeze the registry. */
+  async start(): Promise<void> {
+    if (this.#state !== 'created') return;
+    this.#state = 'starting';
+    this.registry.freeze();
+    const kind = this.config.get<{ kind: string }>('storage').kind;
+    this.#storage = await this.hooks.resolveStorage.promise({ kind, dataDir: this.dataDir, runtime: this });
+    if (this.#storage) {
+      await this.#storage.open();
+      this.container.register(Tokens.Storage, { useValue: this.#storage });
+    } else {
+      this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
+    }
+    await this.hooks.start.promise(this);
+    this.#state = 'started';
+  }
+
+  /** Start the runtime and listen on the configured port (0 for any free port). */
+  async listen(port?: number, host?: string): Promise<{ port: number; host: string; url: string }> {
+    await this.start();
+    const server = this.config.get<{ port: number; host: string }>('server');
+    const address = await this.http.listen(port ?? server.port, host ?? server.host);
+    await this.hooks.ready.promise(this);
+    return address;
+  }
+
+  /** Compile a flow against this runtime's registry (every problem at once). */
+  compile(data: FlowData): CompileResult {
+    const engine = this.config.get<{ queueCapacity: number; overflow: 'block' | 'drop-oldest' }>('engine');
+    return new FlowCompiler(this.registry, { defaultCapacity: engine.queueCapacity, defaultOverflow: engine.overflow }).compile(data);
+  }
+
+  /** Compile (or throw the problems) and apply the compileFlow hook. */
+  async prepare(data: FlowData) {
+    const result = this.compile(data);
+    if (!result.ok) {
+      const error = CoreErrors.flowInvalid(result.problems.length);
+      Object.assign(error, { details: { problems: result.problems } });
+      throw error;
+    }
+    return this.hooks.compileFlow.promise(result.flow);
+  }
+
+  /** Run a flow as a job. */
+  async runJob(data: FlowData, request: Omit<JobRequest, 'flow'> = {}): Promise<Job> {
+    const flow = await this.prepare(data);
+    return this.jobs.submit({ ...request, flow });
+  }
+
+  /** Deploy a flow as a long-lived stream pipeline. */
+  async deploy(data: FlowData, options: { id?: string; flowId?: string } = {}): Promise<DeployedPipeline> {
+    const flow = await this.prepare(data);
+    const id = options.id ?? randomUUID();
+    if (this.pipelines.has(id)) await this.undeploy(id);
+    const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, resolve: (t) => this.resolve(t) });
+    const deployed: DeployedPipeline = { id, flowId: options.flowId ?? null, pipeline, startedAt: Date.now() };
+    this.pipelines.set(id, deployed);
+    await pipeline.start();
+    return deployed;
+  }
+
+  /** Stop a deployed pipeline, draining for at most `drainMs`. */
+  async undeploy(id: string, drainMs = 2000): Promise<void> {
+    const deployed = this.pipelines.get(id);
+    if (!deployed) return;
+    this.pipelines.delete(id);
+    await deployed.pipeline.stop('undeployed', drainMs);
+  }
+
+  /**
+   * Graceful shutdown within `timeoutMs`: stop sources and drain pipelines, cancel jobs,
+   * run stop hooks (flush storage), close sockets and the server.
+   */
+  async stop(timeoutMs?: number): Promise<void> {
+    if (this.#state === 'stopping' || this.#state === 'stopped') return;
+    this.#state = 'stopping';
+    const limit = timeoutMs ?? this.config.get<{ shutdownTimeoutMs: number }>('server').shutdownTimeoutMs;
+    const deadline = Date.now() + limit;
+    const work = (async () => {
+      await this.hooks.beforeStop.promise(this);
+      await Promise.all([...this.pipelines.keys()].map((id) => this.undeploy(id, Math.max(0, Math.min(2000, deadline - Date.now() - 500)))));
+      await this.jobs.cancelAll('runtime stopping');
+      await this.http.close(Math.max(100, deadline - Date.now() - 200));
+      await this.hooks.stop.promise(this);
+      await this.#storage?.close();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      work.catch((error) => this.logger.error('error during shutdown', { error: String(error) })),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.logger.warn(`shutdown took longer than ${limit} ms; forcing`);
+          resolve();
+        }, limit);
+        timer.unref();
+      }),
+    ]);
+    if (timer) clearTimeout(timer);
+    this.#state = 'stopped';
+  }
+
+  #pluginContext(name: string, nodeTypes: string[]): PluginContext {
+    return {
+      name,
+      hooks: this.hooks,
+      runtime: this,
+      logger: this.logger.child(name),
+      registerNode: (definition) => {
+        this.registry.register(definition, name);
+        nodeTypes.push(definition.type);
+      },
+      registerService: (token, factory) => {
+        this.container.register(token, { useFactory: instanceCachingFactory(() => factory(this)) });
+      },
+      configSection: (section, schema) => this.config.section(section, schema),
+    };
+  }
+}

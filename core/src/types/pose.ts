@@ -1,0 +1,101 @@
+import type { Provenance } from './csi.js';
+
+/** The 17 COCO keypoint names, in COCO order. */
+export const COCO_KEYPOINTS = [
+  'nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear',
+  'left_shoulder', 'right_shoulder', 'left_elbow', 'right_elbow',
+  'left_wrist', 'right_wrist', 'left_hip', 'right_hip',
+  'left_knee', 'right_knee', 'left_ankle', 'right_ankle',
+] as const;
+
+/** A COCO keypoint name. */
+export type CocoKeypointName = (typeof COCO_KEYPOINTS)[number];
+
+/** Activities the simulator labels and the analytics use. */
+export type Activity = 'standing' | 'walking' | 'sitting' | 'lying' | 'falling' | 'absent';
+
+/** A keypoint in the environment's virtual-camera image plane (pixels). */
+export interface Keypoint {
+  name: CocoKeypointName;
+  x: number;
+  y: number;
+  confidence: number;
+  visible: boolean;
+}
+
+/** A keypoint in metres in the room frame (x, y on the floor, z up). */
+export interface Keypoint3D {
+  name: CocoKeypointName;
+  x: number;
+  y: number;
+  z: number;
+  confidence: number;
+}
+
+/** Axis-aligned box in the image plane. */
+export interface BoundingBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Dense pose derived from a skeleton and a body model. */
+export interface DensePose {
+  /** Always 'derived': computed from the predicted skeleton, not learned. */
+  source: 'derived';
+  bodyParts: { partId: number; partName: string; uvCoordinates: [number, number][]; confidence: number }[];
+}
+
+/** One detected person in a pose frame. */
+export interface Person {
+  /** Index of the person within the frame. */
+  id: number;
+  /** Tracker-assigned id, or null before tracking. */
+  trackId: number | null;
+  confidence: number;
+  keypoints: Keypoint[];
+  boundingBox: BoundingBox;
+  keypoints3d: Keypoint3D[];
+  /** Floor position in metres. */
+  position: { x: number; y: number };
+  /** Floor velocity in m/s from the tracker, or null. */
+  velocity?: { x: number; y: number } | null;
+  /** Frames the track has existed, from the tracker. */
+  trackAge?: number;
+  /** Track lifecycle status from the tracker. */
+  trackStatus?: 'tentative' | 'active' | 'lost' | 'ended';
+  densePose?: DensePose | null;
+  activity?: Activity | null;
+}
+
+/** Where a pose frame came from. */
+export interface PoseMetadata {
+  /** Model id, e.g. 'wiflow-pose-v1'. */
+  modelId: string;
+  /** SHA-256 of the weights that produced the frame. */
+  modelHash: string;
+  modelVersion: string;
+  /** 'realtime', 'batch', 'job'... */
+  processingMode: string;
+  provenance: Provenance;
+  /** Mean CSI quality of the input windows (0..1), or null when unknown. */
+  csiQuality: number | null;
+  /** Number of links (routers) that contributed. */
+  linkCount: number;
+  /** Description of the processing chain. */
+  pipeline: string;
+}
+
+/** The output of the pose model for one environment at one instant (ARCHITECTURE §4). */
+export interface PoseFrame {
+  /** Wall-clock ms since epoch. */
+  timestamp: number;
+  frameId: number;
+  environmentId: string;
+  processingTimeMs: number;
+  persons: Person[];
+  metadata: PoseMetadata;
+  /** Ground truth when the frame was computed from simulated CSI. */
+  truth?: import('./truth.js').GroundTruthFrame;
+}
