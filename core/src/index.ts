@@ -27,5 +27,19 @@ export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from 
 export { createLogger, type Logger, type LogLevel } from './runtime/logger.js';
 export { Tokens } from './runtime/tokens.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard } from './http/http-host.js';
-export type { Storage } from './storage/storage.js';
+export type {
+  Storage, StorageHealth, PoseRepository, TrackRepository, EventRepository, AlertRepository, MetricRepository,
+  FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,
+  ApiKeyRepository, RefreshTokenRepository, SettingRepository,
+} from './storage/storage.js';
+export { makePage, type PageRequest, type Page, type CursorRequest, type CursorPage, type SortOrder, type TimeRange } from './storage/paging.js';
+export { StorageErrors, storageErrorCatalogue } from './storage/errors.js';
+export type {
+  JsonValue, PoseQuery, StoredPoseFrame, PersonRecord, AvailableRange, PoseAggregateQuery, PoseAggregateBucket, PoseAggregateResult,
+  TrackQuery, TrajectoryPoint, TrackSummary, EventQuery, StoredEvent, StoredAlert, AlertQuery, MetricSample, MetricQuery,
+  RetentionReport, PrivacySettings, AccessType, FlowFields, FlowRecord, FlowCreate, FlowPatch, FlowUpdateOptions, FlowQuery,
+  FlowRevision, ProjectFields, ProjectRecord, ProjectCreate, ProjectQuery, MessageRecord, MessageCreate, MessageQuery,
+  FileRecord, FileCreate, FileQuery, UserRecord, UserCreate, UserPatch, ApiKeyRecord, ApiKeyCreate, RefreshTokenRecord,
+  RefreshTokenIssue, RefreshTokenConsumption, SettingRecord,
+} from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
