@@ -56,6 +56,8 @@ export interface CsiFrame {
   provenance: Provenance;
   /** Device-specific fields that have no canonical place (rate flags, MAC, chanspec...). */
   extra?: Record<string, unknown>;
+  /** Ground truth at this frame's instant, when the source is the simulator or a recording of it. */
+  truth?: import('./truth.js').GroundTruthFrame;
 }
 
 /**
