@@ -1,0 +1,368 @@
+import type { CsiFrame, GroundTruthEvent, GroundTruthFrame, GroundTruthPerson } from '@wiflow/core';
+import { createVirtualCamera, defaultCamera, type VirtualCamera } from '../camera/virtual-camera.js';
+import type { Vec3 } from '../geometry/vec3.js';
+import { bodyStateOf, LinkChannel, type BodyState, type PathRecord, type Scatterer } from '../physics/link-channel.js';
+import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from '../physics/constants.js';
+import type { MaterialName } from '../physics/materials.js';
+import type { RoomGeometry } from '../physics/room.js';
+import { PersonTimeline } from '../people/timeline.js';
+import { bodySegments, forwardKinematics, type Skeleton } from '../people/skeleton.js';
+import { Prng } from '../random/prng.js';
+import { antennaPositions } from '../radio/antennas.js';
+import { subcarrierGrid, type DeviceKind, type SubcarrierGrid } from '../radio/grids.js';
+import { applyImpairments, drawChainPhases, drawPacketImpairment, IMPAIRMENTS_OFF, type ImpairmentSettings } from '../radio/impairments.js';
+import { resolveScenario } from '../scenario/load.js';
+import type { RadioSpec, Scenario, ScenarioInput } from '../scenario/schema.js';
+
+/** Wall-clock time of t = 0 when the scenario does not say: 2026-01-01T00:00:00Z. */
+export const DEFAULT_START_TIME_MS = Date.UTC(2026, 0, 1);
+
+/** How to run a scenario. */
+export interface SimulatorOptions {
+  /** Seed of every random draw; default the scenario's `seed`. */
+  seed?: number;
+  /** Attach each tick's GroundTruthFrame to its frames as `extra.truth` (default true). */
+  attachTruth?: boolean;
+  /** Wall-clock ms of t = 0; default the scenario's `startTime`, else 2026-01-01T00:00:00Z. */
+  startTimeMs?: number;
+  /** Override the impairments of every receiver ('off' for the clean channel). */
+  impairments?: Partial<ImpairmentSettings> | 'off';
+}
+
+/** One instant of the simulation: a frame per link (lost packets left out) and the ground truth. */
+export interface SimTick {
+  /** Tick number from 0. */
+  index: number;
+  /** Simulation time (s). */
+  t: number;
+  /** Wall-clock ms. */
+  time: number;
+  frames: CsiFrame[];
+  truth: GroundTruthFrame;
+}
+
+/** A link of the simulation, as callers see it. */
+export interface SimLinkInfo {
+  /** `<tx>-><rx>`. */
+  id: string;
+  tx: string;
+  rx: string;
+  device: DeviceKind;
+  grid: SubcarrierGrid;
+  ntx: number;
+  nrx: number;
+  /** Source id of the frames (the receiver). */
+  sourceId: string;
+}
+
+interface LinkRuntime {
+  info: SimLinkInfo;
+  channel: LinkChannel;
+  impairments: ImpairmentSettings;
+  txChainPhase: Float64Array;
+  rxChainPhase: Float64Array;
+  prng: Prng;
+  sequence: number;
+  /** Offset of this transmitter's packets within a period (s): links into one receiver take turns. */
+  slot: number;
+  slotWidth: number;
+  re: Float64Array;
+  im: Float64Array;
+}
+
+const deg = (d: number) => (d * Math.PI) / 180;
+const v3 = (p: readonly number[]): Vec3 => ({ x: p[0], y: p[1], z: p[2] });
+
+/** Whether a floor point is inside a polygon (even-odd rule). */
+export function pointInPolygon(x: number, y: number, polygon: readonly (readonly number[])[]): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i];
+    const [xj, yj] = polygon[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** Room geometry of a scenario, with a material per surface. */
+export function roomGeometry(s: Scenario): RoomGeometry {
+  const m = s.room.materials;
+  const wall = (name: 'west' | 'east' | 'south' | 'north') => (m[name] ?? m.walls) as MaterialName;
+  return {
+    width: s.room.width,
+    depth: s.room.depth,
+    height: s.room.height,
+    materials: { west: wall('west'), east: wall('east'), south: wall('south'), north: wall('north'), floor: m.floor as MaterialName, ceiling: m.ceiling as MaterialName },
+  };
+}
+
+/** The virtual camera of a scenario (its `camera`, else the room's default camera). */
+export function scenarioCamera(s: Scenario): VirtualCamera {
+  if (!s.camera) return defaultCamera(s.room);
+  return createVirtualCamera({ position: v3(s.camera.position), lookAt: v3(s.camera.lookAt), width: s.camera.width, height: s.camera.height, horizontalFovDeg: s.camera.horizontalFovDeg });
+}
+
+/**
+ * Runs a scenario: advances time tick by tick at the channel rate, moves the people along
+ * their scripts, computes each link's channel from the room, clutter and bodies, applies the
+ * receiver's impairments and emits canonical `CsiFrame`s with the ground truth of the instant.
+ * Deterministic: the same scenario and seed give the same frames, bit for bit.
+ */
+export class Simulator {
+  readonly scenario: Scenario;
+  readonly environmentId: string;
+  readonly camera: VirtualCamera;
+  readonly room: RoomGeometry;
+  readonly rateHz: number;
+  readonly startTimeMs: number;
+  readonly links: readonly SimLinkInfo[];
+  readonly #links: LinkRuntime[] = [];
+  readonly #people: PersonTimeline[];
+  readonly #attachTruth: boolean;
+  readonly #zoneState = new Map<number, Set<string>>();
+  #index = 0;
+  #lastT = -Infinity;
+
+  constructor(source: Scenario | ScenarioInput | string, options: SimulatorOptions = {}) {
+    const s = resolveScenario(source);
+    this.scenario = s;
+    this.environmentId = s.environmentId;
+    this.camera = scenarioCamera(s);
+    this.room = roomGeometry(s);
+    this.rateHz = s.channel.rateHz;
+    this.#attachTruth = options.attachTruth ?? true;
+    this.startTimeMs = options.startTimeMs ?? parseStartTime(s.startTime);
+    const root = new Prng(options.seed ?? s.seed);
+    const chainPrng = root.fork('chains');
+    const clutterPrng = root.fork('clutter');
+    const lambda = SPEED_OF_LIGHT / s.channel.centerFrequencyHz;
+    const clutter: Scatterer[] = s.clutter.map((c, i) => ({ label: c.label ?? `clutter ${i}`, position: v3(c.position), rcs: c.rcs, phase: clutterPrng.uniform(-Math.PI, Math.PI) }));
+    const radios = new Map(s.radios.map((r) => [r.id, r]));
+    const chainPhases = new Map<string, Float64Array>();
+    const phasesOf = (r: RadioSpec, imp: ImpairmentSettings) => {
+      let v = chainPhases.get(r.id);
+      if (!v) {
+        v = drawChainPhases(chainPrng, r.antennas, imp.chainPhase);
+        chainPhases.set(r.id, v);
+      }
+      return v;
+    };
+    const linkSpecs = s.links ?? s.radios.filter((r) => r.role === 'tx').flatMap((tx) => s.radios.filter((r) => r.role === 'rx').map((rx) => ({ tx: tx.id, rx: rx.id })));
+    const perRx = new Map<string, number>();
+    for (const l of linkSpecs) perRx.set(l.rx, (perRx.get(l.rx) ?? 0) + 1);
+    const slotIndex = new Map<string, number>();
+    for (const l of linkSpecs) {
+      const tx = radios.get(l.tx)!;
+      const rx = radios.get(l.rx)!;
+      const device = rx.device as DeviceKind;
+      const grid = subcarrierGrid(device, s.channel.bandwidthMHz, rx.esp32Field);
+      const impairments = resolveImpairments(s, rx, options.impairments);
+      const channel = new LinkChannel({
+        room: this.room,
+        maxReflectionOrder: s.propagation.maxReflectionOrder,
+        centerFrequencyHz: s.channel.centerFrequencyHz,
+        indices: grid.indices,
+        nulls: grid.nulls,
+        txAntennas: antennaPositions({ position: v3(tx.position), yaw: deg(tx.yawDeg), count: tx.antennas, spacing: tx.spacing ?? lambda / 2 }),
+        rxAntennas: antennaPositions({ position: v3(rx.position), yaw: deg(rx.yawDeg), count: rx.antennas, spacing: rx.spacing ?? lambda / 2 }),
+        clutter,
+        shadowing: s.propagation.shadowing,
+        bodyScattering: s.propagation.bodyScattering,
+        bodyReflectivity: s.propagation.bodyReflectivity,
+      });
+      const k = slotIndex.get(l.rx) ?? 0;
+      slotIndex.set(l.rx, k + 1);
+      const slotWidth = 1 / this.rateHz / (perRx.get(l.rx) ?? 1);
+      const info: SimLinkInfo = { id: `${l.tx}->${l.rx}`, tx: l.tx, rx: l.rx, device, grid, ntx: tx.antennas, nrx: rx.antennas, sourceId: `sim:${s.environmentId}:${l.rx}` };
+      const size = tx.antennas * rx.antennas * grid.indices.length;
+      this.#links.push({
+        info,
+        channel,
+        impairments,
+        txChainPhase: phasesOf(tx, impairments),
+        rxChainPhase: phasesOf(rx, impairments),
+        prng: root.fork(`link:${info.id}`),
+        sequence: 0,
+        slot: k * slotWidth,
+        slotWidth,
+        re: new Float64Array(size),
+        im: new Float64Array(size),
+      });
+    }
+    this.links = this.#links.map((l) => l.info);
+    this.#people = s.people.map((p) => new PersonTimeline(p));
+  }
+
+  /** Simulation time of the next tick (s). */
+  get time(): number {
+    return this.#index / this.rateHz;
+  }
+
+  /** The people's skeletons at time t (absent people left out). */
+  skeletonsAt(t: number): { personId: number; skeleton: Skeleton; activity: GroundTruthPerson['activity'] }[] {
+    const out: { personId: number; skeleton: Skeleton; activity: GroundTruthPerson['activity'] }[] = [];
+    for (const p of this.#people) {
+      const sample = p.sample(t);
+      if (!sample.pose) continue;
+      out.push({ personId: p.spec.id, skeleton: forwardKinematics(p.dim, sample.pose), activity: sample.activity });
+    }
+    return out;
+  }
+
+  /** The bodies as the channel sees them at time t. */
+  bodiesAt(t: number): BodyState[] {
+    const out: BodyState[] = [];
+    for (const p of this.#people) {
+      const sample = p.sample(t);
+      if (!sample.pose) continue;
+      out.push(bodyStateOf(p.spec.id, bodySegments(p.dim, forwardKinematics(p.dim, sample.pose))));
+    }
+    return out;
+  }
+
+  /** The clean channel of a link at time t (no impairments), row-major [tx][rx][subcarrier]. */
+  cleanChannel(linkIndex: number, t: number): { re: Float64Array; im: Float64Array } {
+    const link = this.#link(linkIndex);
+    const re = new Float64Array(link.re.length);
+    const im = new Float64Array(link.im.length);
+    link.channel.compute(this.bodiesAt(t), re, im);
+    return { re, im };
+  }
+
+  /** Every propagation path of a link at time t (between the array centres). */
+  pathsAt(linkIndex: number, t: number): PathRecord[] {
+    return this.#link(linkIndex).channel.describePaths(this.bodiesAt(t));
+  }
+
+  /** The link's channel model (for inspection and benchmarks). */
+  linkChannel(linkIndex: number): LinkChannel {
+    return this.#link(linkIndex).channel;
+  }
+
+  #link(i: number): LinkRuntime {
+    const l = this.#links[i];
+    if (!l) throw new RangeError(`no link ${i} (the scenario has ${this.#links.length})`);
+    return l;
+  }
+
+  /** Ground truth at time t with the given events. */
+  truthAt(t: number, events: GroundTruthEvent[] = []): GroundTruthFrame {
+    const persons: GroundTruthPerson[] = this.skeletonsAt(t).map(({ personId, skeleton, activity }) => ({
+      id: personId,
+      keypoints3d: skeleton.keypoints.map((k) => [k.x, k.y, k.z]),
+      position: { x: skeleton.pelvis.x, y: skeleton.pelvis.y },
+      activity,
+    }));
+    return { time: this.startTimeMs + t * 1000, environmentId: this.environmentId, persons, events };
+  }
+
+  /** Advance one tick. */
+  next(): SimTick {
+    const index = this.#index++;
+    const t = index / this.rateHz;
+    const events: GroundTruthEvent[] = [];
+    for (const p of this.#people) {
+      for (const e of p.eventsBetween(this.#lastT, t)) events.push({ type: e.type, personId: p.spec.id, time: this.startTimeMs + e.t * 1000, ...(e.detail ? { detail: e.detail } : {}) });
+      if (index % 256 === 0) p.prune(t - 10);
+    }
+    const truth = this.truthAt(t, events);
+    this.#zoneEvents(truth);
+    truth.events.sort((a, b) => a.time - b.time);
+    this.#lastT = t;
+    const frames: CsiFrame[] = [];
+    for (const link of this.#links) {
+      const frame = this.#frame(link, t, truth);
+      if (frame) frames.push(frame);
+    }
+    return { index, t, time: truth.time, frames, truth };
+  }
+
+  /** Ticks until `durationS` of simulation time has passed (forever when omitted). */
+  *run(durationS?: number): Generator<SimTick> {
+    const end = durationS === undefined ? Infinity : Math.round(durationS * this.rateHz);
+    for (let n = 0; n < end; n++) yield this.next();
+  }
+
+  #zoneEvents(truth: GroundTruthFrame): void {
+    const zones = this.scenario.zones;
+    if (!zones.length) return;
+    const present = new Set<number>();
+    for (const person of truth.persons) {
+      present.add(person.id);
+      const before = this.#zoneState.get(person.id) ?? new Set<string>();
+      const now = new Set(zones.filter((z) => pointInPolygon(person.position.x, person.position.y, z.polygon)).map((z) => z.id));
+      for (const id of now) if (!before.has(id)) truth.events.push({ type: 'zone_enter', personId: person.id, time: truth.time, detail: { zoneId: id } });
+      for (const id of before) if (!now.has(id)) truth.events.push({ type: 'zone_exit', personId: person.id, time: truth.time, detail: { zoneId: id } });
+      this.#zoneState.set(person.id, now);
+    }
+    for (const [id, before] of this.#zoneState) {
+      if (present.has(id)) continue;
+      for (const zone of before) truth.events.push({ type: 'zone_exit', personId: id, time: truth.time, detail: { zoneId: zone } });
+      this.#zoneState.delete(id);
+    }
+  }
+
+  #frame(link: LinkRuntime, t: number, truth: GroundTruthFrame): CsiFrame | null {
+    const imp = link.impairments;
+    const prng = link.prng;
+    const sequence = link.sequence++;
+    const limit = 0.45 * link.slotWidth;
+    const jitter = imp.timingJitterUs > 0 ? Math.max(-limit, Math.min(limit, prng.normal(0, imp.timingJitterUs * 1e-6))) : 0;
+    const ts = Math.max(0, t + link.slot + jitter);
+    if (imp.packetLoss > 0 && prng.chance(imp.packetLoss)) return null;
+    const { re, im } = link;
+    link.channel.compute(this.bodiesAt(ts), re, im);
+    const info = link.info;
+    const nsc = info.grid.indices.length;
+    const rssi: number[] = [];
+    const txPower = this.scenario.channel.txPowerDbm;
+    for (let r = 0; r < info.nrx; r++) {
+      let p = 0;
+      for (let a = 0; a < info.ntx; a++) {
+        const base = (a * info.nrx + r) * nsc;
+        for (let k = 0; k < nsc; k++) p += re[base + k] * re[base + k] + im[base + k] * im[base + k];
+      }
+      rssi.push(round2(txPower + 10 * Math.log10(p / (info.ntx * nsc) || 1e-30)));
+    }
+    const packet = drawPacketImpairment(prng, imp);
+    applyImpairments(re, im, info.ntx, info.nrx, info.grid.indices, SUBCARRIER_SPACING_HZ, packet, link.rxChainPhase, link.txChainPhase, imp, info.device, prng);
+    const meanRssi = 10 * Math.log10(rssi.reduce((acc, v) => acc + Math.pow(10, v / 10), 0) / rssi.length);
+    const frame: CsiFrame = {
+      timestamp: ts * 1e6,
+      time: this.startTimeMs + ts * 1000,
+      sourceId: info.sourceId,
+      link: { tx: info.tx, rx: info.rx },
+      centerFrequencyHz: this.scenario.channel.centerFrequencyHz,
+      bandwidthHz: info.grid.bandwidthHz,
+      subcarriers: info.grid.indices.slice(),
+      ntx: info.ntx,
+      nrx: info.nrx,
+      nsc,
+      csi: { re: Float32Array.from(re), im: Float32Array.from(im) },
+      rssi,
+      sequence,
+      format: 'sim',
+      provenance: 'simulated',
+      extra: { environmentId: this.environmentId, device: info.device, grid: info.grid.name, ...(this.#attachTruth ? { truth } : {}) },
+    };
+    if (Number.isFinite(imp.snrDb)) frame.noiseDbm = round2(meanRssi - imp.snrDb);
+    return frame;
+  }
+}
+
+function round2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+function parseStartTime(v: string | number | undefined): number {
+  if (v === undefined) return DEFAULT_START_TIME_MS;
+  if (typeof v === 'number') return v;
+  const ms = Date.parse(v);
+  if (!Number.isFinite(ms)) throw new RangeError(`startTime ${v} is not a date`);
+  return ms;
+}
+
+function resolveImpairments(s: Scenario, rx: RadioSpec, override: SimulatorOptions['impairments']): ImpairmentSettings {
+  if (override === 'off') return { ...IMPAIRMENTS_OFF };
+  return { ...s.impairments, ...(rx.impairments ?? {}), ...(override ?? {}) } as ImpairmentSettings;
+}

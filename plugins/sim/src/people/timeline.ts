@@ -1,0 +1,358 @@
+import type { Activity } from '@wiflow/core';
+import { SimErrors } from '../errors.js';
+import type { PersonSpec, ScriptStep } from '../scenario/schema.js';
+import type { BodyDimensions, PoseParams } from './skeleton.js';
+import { bodyDimensions, standingPose } from './skeleton.js';
+import {
+  crouching, FALL_DURATION, fallEndPose, falling, kneeling, lying, sitting, smooth, standing, strideLength, viaPose, walking,
+  type FallType, type LyingSide,
+} from './motions.js';
+
+/** Posture a person is in between scripted steps. */
+export type Posture = 'standing' | 'sitting' | 'lying' | 'absent';
+
+/** A scripted event in simulation seconds. */
+export interface ScriptEvent {
+  t: number;
+  type: 'fall_start' | 'fall_end' | 'person_enter' | 'person_leave';
+  detail?: Record<string, unknown>;
+}
+
+/** A person's posture and label at one instant. */
+export interface PersonSample {
+  /** Joint angles, or null while absent. */
+  pose: PoseParams | null;
+  activity: Activity;
+}
+
+interface Segment {
+  t0: number;
+  t1: number;
+  activity: Activity;
+  pose(t: number): PoseParams | null;
+}
+
+interface State {
+  posture: Posture;
+  x: number;
+  y: number;
+  yaw: number;
+  /** The posture's resting pose (for blends out of it). */
+  rest: PoseParams | null;
+}
+
+const SIT_DOWN_S = 1.6;
+const GET_UP_CHAIR_S = 1.6;
+const LIE_DOWN_S = 3;
+const GET_UP_FLOOR_S = 3.5;
+const TURN_RATE = Math.PI; // rad/s
+const deg = (d: number) => (d * Math.PI) / 180;
+const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
+
+/**
+ * A person's script turned into a timeline of motion segments, compiled lazily as time
+ * advances (so a looping script runs forever in bounded memory). Transitions the script
+ * implies are inserted: getting up before walking, sitting down before a slump, turning
+ * toward the first waypoint.
+ */
+export class PersonTimeline {
+  readonly spec: PersonSpec;
+  readonly dim: BodyDimensions;
+  readonly #segments: Segment[] = [];
+  readonly #events: ScriptEvent[] = [];
+  #state: State;
+  #stepIndex = 0;
+  #passStart = 0;
+  #end = 0;
+  #exhausted = false;
+  readonly #phase: number;
+
+  constructor(spec: PersonSpec) {
+    this.spec = spec;
+    this.dim = bodyDimensions({ height: spec.height, girth: spec.girth });
+    this.#phase = (spec.id * 2.399963) % (2 * Math.PI);
+    validateScript(spec);
+    if (spec.start) {
+      const yaw = deg(spec.start.yawDeg);
+      this.#state = { posture: 'standing', x: spec.start.x, y: spec.start.y, yaw, rest: standingPose(this.dim, spec.start.x, spec.start.y, yaw) };
+    } else {
+      this.#state = { posture: 'absent', x: 0, y: 0, yaw: 0, rest: null };
+    }
+  }
+
+  /** Posture and activity at time t (s). */
+  sample(t: number): PersonSample {
+    this.#extendTo(t);
+    const seg = this.#find(t);
+    const pose = seg.pose(t);
+    if (!pose) return { pose: null, activity: 'absent' };
+    pose.breath = this.spec.breathingDepthM * Math.sin((2 * Math.PI * this.spec.breathingRateBpm * t) / 60 + this.#phase);
+    return { pose, activity: seg.activity };
+  }
+
+  /** Script events with t0 < t ≤ t1. */
+  eventsBetween(t0: number, t1: number): ScriptEvent[] {
+    this.#extendTo(t1);
+    return this.#events.filter((e) => e.t > t0 && e.t <= t1);
+  }
+
+  /** Forget segments and events that end before t (bounded memory on endless runs). */
+  prune(t: number): void {
+    while (this.#segments.length > 1 && this.#segments[0].t1 < t) this.#segments.shift();
+    while (this.#events.length && this.#events[0].t < t) this.#events.shift();
+  }
+
+  #find(t: number): Segment {
+    const segs = this.#segments;
+    for (let i = segs.length - 1; i >= 0; i--) if (t >= segs[i].t0) return segs[i];
+    return segs[0];
+  }
+
+  #extendTo(t: number): void {
+    if (this.#segments.length === 0) this.#compileNext();
+    while (this.#end <= t && !this.#exhausted) this.#compileNext();
+  }
+
+  #push(duration: number, activity: Activity, pose: (u: number, t: number) => PoseParams | null): void {
+    const t0 = this.#end;
+    const t1 = t0 + duration;
+    this.#segments.push({ t0, t1, activity, pose: (t) => pose(duration > 0 ? Math.min(1, Math.max(0, (t - t0) / duration)) : 1, t) });
+    this.#end = t1;
+  }
+
+  #idleForever(): void {
+    const s = { ...this.#state };
+    this.#push(Number.POSITIVE_INFINITY, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+    this.#exhausted = true;
+  }
+
+  #restActivity(s: State): Activity {
+    return s.posture === 'absent' ? 'absent' : s.posture;
+  }
+
+  #restPose(s: State, t: number): PoseParams | null {
+    switch (s.posture) {
+      case 'absent':
+        return null;
+      case 'standing':
+        return standing(this.dim, s.x, s.y, s.yaw, t, this.#phase);
+      case 'sitting':
+        return sitting(this.dim, s.x, s.y, s.yaw, t, this.#phase);
+      case 'lying':
+        return s.rest ? { ...s.rest } : null;
+    }
+  }
+
+  #compileNext(): void {
+    const steps = this.spec.script;
+    if (this.#stepIndex >= steps.length) {
+      if (this.spec.loop && steps.length > 0 && this.#end > this.#passStart) {
+        this.#stepIndex = 0;
+        this.#passStart = this.#end;
+      } else {
+        this.#idleForever();
+        return;
+      }
+    }
+    const before = this.#segments.length;
+    this.#compileStep(steps[this.#stepIndex++]);
+    if (this.#segments.length === before && this.#segments.length === 0) this.#push(0, this.#restActivity(this.#state), (_u, t) => this.#restPose(this.#state, t));
+  }
+
+  #hold(duration: number): void {
+    const s = { ...this.#state };
+    this.#push(duration, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+  }
+
+  #ensureStanding(): void {
+    const s = this.#state;
+    if (s.posture === 'sitting') {
+      const fwd = { x: Math.cos(s.yaw), y: Math.sin(s.yaw) };
+      const nx = s.x + fwd.x * 0.12;
+      const ny = s.y + fwd.y * 0.12;
+      const from = sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase);
+      const mid = crouching(this.dim, s.x + fwd.x * 0.08, s.y + fwd.y * 0.08, s.yaw);
+      const to = standingPose(this.dim, nx, ny, s.yaw);
+      this.#push(GET_UP_CHAIR_S, 'standing', (u) => viaPose(from, mid, to, u));
+      this.#state = { posture: 'standing', x: nx, y: ny, yaw: s.yaw, rest: to };
+    } else if (s.posture === 'lying') {
+      const from = s.rest ?? lying(this.dim, s.x, s.y, s.yaw, 0, 'back');
+      const x = from.pelvis.x;
+      const y = from.pelvis.y;
+      const mid = kneeling(this.dim, x, y, s.yaw);
+      const to = standingPose(this.dim, x, y, s.yaw);
+      this.#push(GET_UP_FLOOR_S, 'standing', (u) => viaPose({ ...from, breath: 0 }, mid, to, u));
+      this.#state = { posture: 'standing', x, y, yaw: s.yaw, rest: to };
+    }
+  }
+
+  #ensureSitting(): void {
+    if (this.#state.posture === 'lying') this.#ensureStanding();
+    const s = this.#state;
+    if (s.posture !== 'standing') return;
+    const fwd = { x: Math.cos(s.yaw), y: Math.sin(s.yaw) };
+    const sx = s.x - fwd.x * 0.12;
+    const sy = s.y - fwd.y * 0.12;
+    const from = standingPose(this.dim, s.x, s.y, s.yaw);
+    const mid = crouching(this.dim, s.x - fwd.x * 0.06, s.y - fwd.y * 0.06, s.yaw);
+    const to = sitting(this.dim, sx, sy, s.yaw, 0, this.#phase);
+    this.#push(SIT_DOWN_S, 'sitting', (u) => viaPose(from, mid, to, u));
+    this.#state = { posture: 'sitting', x: sx, y: sy, yaw: s.yaw, rest: to };
+  }
+
+  #turnTo(yaw: number, minDuration = 0): void {
+    const s = this.#state;
+    const delta = wrap(yaw - s.yaw);
+    const duration = Math.max(minDuration, Math.abs(delta) / TURN_RATE);
+    if (duration < 0.05) {
+      this.#state = { ...s, yaw };
+      return;
+    }
+    const y0 = s.yaw;
+    this.#push(duration, 'standing', (u, t) => standing(this.dim, s.x, s.y, y0 + delta * smooth(u), t, this.#phase));
+    this.#state = { ...s, yaw: y0 + delta };
+  }
+
+  #walk(path: [number, number][], speed: number): void {
+    this.#ensureStanding();
+    const start = this.#state;
+    const pts: [number, number][] = [[start.x, start.y], ...path];
+    const cum = [0];
+    for (let i = 1; i < pts.length; i++) cum.push(cum[i - 1] + Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]));
+    const total = cum[cum.length - 1];
+    if (total < 1e-3) return;
+    let first = 1;
+    while (first < pts.length && cum[first] < 1e-3) first++;
+    this.#turnTo(Math.atan2(pts[first][1] - pts[0][1], pts[first][0] - pts[0][0]));
+    const headings: number[] = [];
+    for (let i = 1; i < pts.length; i++) headings.push(Math.atan2(pts[i][1] - pts[i - 1][1], pts[i][0] - pts[i - 1][0]));
+    const stride = strideLength(this.dim, speed);
+    const at = (dist: number) => {
+      let i = 1;
+      while (i < cum.length - 1 && cum[i] < dist) i++;
+      const segLen = cum[i] - cum[i - 1];
+      const f = segLen > 0 ? (dist - cum[i - 1]) / segLen : 1;
+      const x = pts[i - 1][0] + (pts[i][0] - pts[i - 1][0]) * f;
+      const y = pts[i - 1][1] + (pts[i][1] - pts[i - 1][1]) * f;
+      let yaw = headings[i - 1];
+      // Round the corner: blend toward the next heading over the last 0.3 m of a leg.
+      const toCorner = cum[i] - dist;
+      if (i < headings.length && toCorner < 0.3 && segLen > 0) yaw += wrap(headings[i] - yaw) * 0.5 * (1 - toCorner / 0.3);
+      const fromCorner = dist - cum[i - 1];
+      if (i >= 2 && fromCorner < 0.3) yaw += wrap(headings[i - 2] - yaw) * 0.5 * (1 - fromCorner / 0.3);
+      return { x, y, yaw };
+    };
+    const phase0 = this.#phase;
+    this.#push(total / speed, 'walking', (u) => {
+      const d = u * total;
+      const p = at(d);
+      return walking(this.dim, p.x, p.y, p.yaw, phase0 + (2 * Math.PI * d) / stride, speed);
+    });
+    const last = pts[pts.length - 1];
+    const endYaw = headings[headings.length - 1] ?? start.yaw;
+    this.#state = { posture: 'standing', x: last[0], y: last[1], yaw: endYaw, rest: standingPose(this.dim, last[0], last[1], endYaw) };
+  }
+
+  #fall(type: FallType, lieDuration: number, getUp: boolean): void {
+    if (type === 'slump') this.#ensureSitting();
+    else this.#ensureStanding();
+    const s = this.#state;
+    const start = type === 'slump' ? sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase) : standingPose(this.dim, s.x, s.y, s.yaw);
+    const end = fallEndPose(this.dim, type, start.pelvis.x, start.pelvis.y, s.yaw);
+    const duration = FALL_DURATION[type];
+    const t0 = this.#end;
+    this.#events.push({ t: t0, type: 'fall_start', detail: { fallType: type } });
+    this.#push(duration, 'falling', (u) => falling(this.dim, type, start, end, u));
+    this.#events.push({ t: t0 + duration, type: 'fall_end', detail: { fallType: type } });
+    this.#state = { posture: 'lying', x: end.pelvis.x, y: end.pelvis.y, yaw: s.yaw, rest: end };
+    if (lieDuration > 0) this.#hold(lieDuration);
+    if (getUp) this.#ensureStanding();
+  }
+
+  #lie(duration: number, surfaceHeight: number, side: LyingSide): void {
+    if (this.#state.posture === 'lying') this.#ensureStanding();
+    if (this.#state.posture === 'sitting') this.#ensureStanding();
+    const s = this.#state;
+    const from = standingPose(this.dim, s.x, s.y, s.yaw);
+    const mid = sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase);
+    mid.pelvis = { ...mid.pelvis, z: Math.max(surfaceHeight, 0.1) + 0.1 };
+    const to = lying(this.dim, s.x, s.y, s.yaw, surfaceHeight, side);
+    this.#push(LIE_DOWN_S, 'lying', (u) => viaPose(from, mid, to, u));
+    this.#state = { posture: 'lying', x: s.x, y: s.y, yaw: s.yaw, rest: to };
+    this.#hold(duration);
+  }
+
+  #compileStep(step: ScriptStep): void {
+    const s = this.#state;
+    switch (step.action) {
+      case 'stand':
+        this.#ensureStanding();
+        this.#hold(step.duration);
+        break;
+      case 'walk':
+        this.#walk(step.path, step.speed);
+        break;
+      case 'sit':
+        this.#ensureSitting();
+        this.#hold(step.duration);
+        break;
+      case 'lie':
+        this.#lie(step.duration, step.surfaceHeight, step.side);
+        break;
+      case 'fall':
+        this.#fall(step.type as FallType, step.lieDuration, step.getUp);
+        break;
+      case 'turn':
+        this.#ensureStanding();
+        this.#turnTo(deg(step.yawDeg), step.duration);
+        break;
+      case 'enter': {
+        if (s.posture !== 'absent') break;
+        const yaw = step.yawDeg === undefined ? 0 : deg(step.yawDeg);
+        this.#events.push({ t: this.#end, type: 'person_enter', detail: { x: step.at[0], y: step.at[1] } });
+        this.#state = { posture: 'standing', x: step.at[0], y: step.at[1], yaw, rest: standingPose(this.dim, step.at[0], step.at[1], yaw) };
+        break;
+      }
+      case 'leave':
+        if (s.posture === 'absent') break;
+        if (step.path.length) this.#walk(step.path, step.speed);
+        else this.#ensureStanding();
+        this.#events.push({ t: this.#end, type: 'person_leave', detail: { x: this.#state.x, y: this.#state.y } });
+        this.#state = { ...this.#state, posture: 'absent', rest: null };
+        break;
+      case 'absent':
+        if (s.posture !== 'absent') {
+          this.#events.push({ t: this.#end, type: 'person_leave', detail: { x: s.x, y: s.y } });
+          this.#state = { ...s, posture: 'absent', rest: null };
+        }
+        this.#hold(step.duration);
+        break;
+    }
+  }
+}
+
+/** Reject scripts that cannot run: moving while absent, or a looping script with no duration. */
+function validateScript(spec: PersonSpec): void {
+  let present = spec.start !== undefined;
+  let advances = false;
+  spec.script.forEach((step, i) => {
+    const where = `step ${i + 1} (${step.action})`;
+    if (step.action === 'enter') {
+      if (present) throw SimErrors.scriptInvalid(String(spec.id), `${where}: the person is already in the room`);
+      present = true;
+      return;
+    }
+    if (step.action === 'absent') {
+      present = false;
+      advances = true;
+      return;
+    }
+    if (!present) throw SimErrors.scriptInvalid(String(spec.id), `${where}: the person is absent; add an 'enter' step first`);
+    if (step.action === 'leave') present = false;
+    advances = true;
+  });
+  if (spec.loop && spec.script.length > 0 && !advances) throw SimErrors.scriptInvalid(String(spec.id), 'a looping script needs at least one step that takes time');
+  if (spec.loop && (spec.start !== undefined) !== present && spec.script.length > 0) {
+    throw SimErrors.scriptInvalid(String(spec.id), 'a looping script must end with the person present if it starts present (and absent if it starts absent)');
+  }
+}

@@ -1,0 +1,405 @@
+import type { Vec3 } from '../geometry/vec3.js';
+import { distance } from '../geometry/vec3.js';
+import type { BodySegment } from '../people/skeleton.js';
+import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
+import { imagePaths, type RoomGeometry } from './room.js';
+import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
+
+/** A static point scatterer (furniture, clutter). */
+export interface Scatterer {
+  label: string;
+  position: Vec3;
+  /** Radar cross-section, m². */
+  rcs: number;
+  /** Phase of the scattering coefficient (rad). */
+  phase: number;
+}
+
+/** The body of one person at one instant, as the channel sees it. */
+export interface BodyState {
+  personId: number;
+  segments: BodySegment[];
+  /** Capsule enclosing every segment with a diffraction margin (quick rejection in shadowing tests). */
+  axis0: Vec3;
+  axis1: Vec3;
+  axisRadius: number;
+}
+
+/** Everything fixed about one link. */
+export interface LinkGeometry {
+  room: RoomGeometry;
+  maxReflectionOrder: number;
+  /** Centre frequency, Hz. */
+  centerFrequencyHz: number;
+  /** Physical subcarrier indices, ascending. */
+  indices: Int16Array;
+  /** Indices that carry no signal (reported with noise only). */
+  nulls?: ReadonlySet<number>;
+  txAntennas: Vec3[];
+  rxAntennas: Vec3[];
+  clutter: Scatterer[];
+  shadowing: boolean;
+  bodyScattering: boolean;
+  /** |Γ| of the body surface: the body scatters ρ² σ of the ellipsoid's cross-section. */
+  bodyReflectivity: number;
+}
+
+/** One propagation path as the channel sums it (for inspection and tests). */
+export interface PathRecord {
+  kind: 'los' | 'reflection' | 'clutter' | 'body';
+  /** 'los', surfaces ('north', 'floor+east'), clutter label, or 'person <id> <segment>'. */
+  label: string;
+  /** Bounces off room surfaces (0 for line of sight and scatterers). */
+  order: number;
+  /** Path length between the array centres (m). */
+  length: number;
+  /** Propagation delay length / c (s). */
+  delayS: number;
+  /** |a| before shadowing. */
+  amplitude: number;
+  /** Knife-edge loss from bodies crossing the path (dB). */
+  shadowLossDb: number;
+  /** Vertices: transmitter, bounce or scattering points, receiver (array centres). */
+  points: Vec3[];
+}
+
+interface StaticPath {
+  record: PathRecord;
+  legs: [Vec3, Vec3][];
+  re: Float64Array;
+  im: Float64Array;
+}
+
+const FOUR_PI_1_5 = Math.pow(4 * Math.PI, 1.5);
+
+/**
+ * The channel of one link: H[tx][rx][k] = Σ_paths a · exp(−j 2π f_k L / c) over line of sight,
+ * wall reflections (image method), clutter scatterers and one scattering path per body
+ * segment, with knife-edge losses where a body crosses a path.
+ *
+ * Static paths (walls, clutter) are summed once per antenna pair when the link is built; per
+ * frame only the paths a body shadows are corrected and the body paths added. Each path's
+ * subcarrier phases come from a recurrence: exp(−j2π f_{k+1} L/c) = exp(−j2π f_k L/c) ·
+ * exp(−j2π (f_{k+1} − f_k) L/c), so a path costs two sin/cos and one complex product per subcarrier.
+ */
+export class LinkChannel {
+  readonly ntx: number;
+  readonly nrx: number;
+  readonly nsc: number;
+  readonly lambda: number;
+  readonly geometry: LinkGeometry;
+  readonly txCentre: Vec3;
+  readonly rxCentre: Vec3;
+  readonly #f0: number;
+  readonly #gaps: Uint8Array;
+  readonly #powRe: Float64Array;
+  readonly #powIm: Float64Array;
+  readonly #static: StaticPath[] = [];
+  readonly #staticRe: Float64Array;
+  readonly #staticIm: Float64Array;
+  readonly #nullOffsets: number[];
+  readonly #dtx: Float64Array;
+  readonly #drx: Float64Array;
+
+  constructor(geometry: LinkGeometry) {
+    this.geometry = geometry;
+    this.ntx = geometry.txAntennas.length;
+    this.nrx = geometry.rxAntennas.length;
+    this.nsc = geometry.indices.length;
+    if (this.ntx < 1 || this.nrx < 1 || this.nsc < 1) throw new RangeError('a link needs at least one antenna at each end and one subcarrier');
+    this.lambda = SPEED_OF_LIGHT / geometry.centerFrequencyHz;
+    this.#f0 = geometry.centerFrequencyHz + geometry.indices[0] * SUBCARRIER_SPACING_HZ;
+    this.#gaps = new Uint8Array(Math.max(0, this.nsc - 1));
+    let maxGap = 1;
+    for (let k = 0; k + 1 < this.nsc; k++) {
+      const g = geometry.indices[k + 1] - geometry.indices[k];
+      if (g <= 0 || g > 255) throw new RangeError('subcarrier indices must be strictly ascending');
+      this.#gaps[k] = g;
+      maxGap = Math.max(maxGap, g);
+    }
+    this.#powRe = new Float64Array(maxGap + 1);
+    this.#powIm = new Float64Array(maxGap + 1);
+    this.#nullOffsets = [];
+    geometry.indices.forEach((m, k) => {
+      if (geometry.nulls?.has(m)) this.#nullOffsets.push(k);
+    });
+    this.txCentre = centroid(geometry.txAntennas);
+    this.rxCentre = centroid(geometry.rxAntennas);
+    this.#dtx = new Float64Array(this.ntx);
+    this.#drx = new Float64Array(this.nrx);
+    const size = this.ntx * this.nrx * this.nsc;
+    this.#staticRe = new Float64Array(size);
+    this.#staticIm = new Float64Array(size);
+    this.#buildStaticPaths();
+  }
+
+  /** Number of static paths (line of sight, reflections, clutter). */
+  get staticPathCount(): number {
+    return this.#static.length;
+  }
+
+  /** Add a·exp(−j2π f_k L / c) over the subcarriers to re/im starting at `offset`. */
+  addPath(re: Float64Array, im: Float64Array, offset: number, ampRe: number, ampIm: number, length: number): void {
+    const cycles0 = (this.#f0 * length) / SPEED_OF_LIGHT;
+    const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
+    const c0 = Math.cos(ph0);
+    const s0 = Math.sin(ph0);
+    let vr = ampRe * c0 - ampIm * s0;
+    let vi = ampRe * s0 + ampIm * c0;
+    const cyclesStep = (SUBCARRIER_SPACING_HZ * length) / SPEED_OF_LIGHT;
+    const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
+    const pr = this.#powRe;
+    const pi = this.#powIm;
+    pr[1] = Math.cos(phs);
+    pi[1] = Math.sin(phs);
+    for (let g = 2; g < pr.length; g++) {
+      pr[g] = pr[g - 1] * pr[1] - pi[g - 1] * pi[1];
+      pi[g] = pr[g - 1] * pi[1] + pi[g - 1] * pr[1];
+    }
+    const gaps = this.#gaps;
+    const last = this.nsc - 1;
+    for (let k = 0; k < last; k++) {
+      re[offset + k] += vr;
+      im[offset + k] += vi;
+      const g = gaps[k];
+      const r = vr * pr[g] - vi * pi[g];
+      vi = vr * pi[g] + vi * pr[g];
+      vr = r;
+    }
+    re[offset + last] += vr;
+    im[offset + last] += vi;
+  }
+
+  #buildStaticPaths(): void {
+    const g = this.geometry;
+    const nsc = this.nsc;
+    const pairs = this.ntx * this.nrx;
+    const byKey = new Map<string, StaticPath>();
+    const centre = imagePaths(g.room, this.txCentre, this.rxCentre, g.centerFrequencyHz, g.maxReflectionOrder);
+    for (const p of centre) {
+      const label = p.order === 0 ? 'los' : p.surfaces.join('+');
+      const amplitude = (Math.hypot(p.gain.re, p.gain.im) * this.lambda) / (4 * Math.PI * p.length);
+      const legs: [Vec3, Vec3][] = [];
+      for (let i = 0; i + 1 < p.points.length; i++) legs.push([p.points[i], p.points[i + 1]]);
+      byKey.set(label, {
+        record: { kind: p.order === 0 ? 'los' : 'reflection', label, order: p.order, length: p.length, delayS: p.length / SPEED_OF_LIGHT, amplitude, shadowLossDb: 0, points: p.points },
+        legs,
+        re: new Float64Array(pairs * nsc),
+        im: new Float64Array(pairs * nsc),
+      });
+    }
+    for (let a = 0; a < this.ntx; a++) {
+      for (let b = 0; b < this.nrx; b++) {
+        const offset = (a * this.nrx + b) * nsc;
+        for (const p of imagePaths(g.room, g.txAntennas[a], g.rxAntennas[b], g.centerFrequencyHz, g.maxReflectionOrder)) {
+          const path = byKey.get(p.order === 0 ? 'los' : p.surfaces.join('+'));
+          if (!path) continue;
+          const s = this.lambda / (4 * Math.PI * p.length);
+          this.addPath(path.re, path.im, offset, p.gain.re * s, p.gain.im * s, p.length);
+        }
+      }
+    }
+    for (const c of g.clutter) {
+      const d1 = distance(this.txCentre, c.position);
+      const d2 = distance(c.position, this.rxCentre);
+      const path: StaticPath = {
+        record: {
+          kind: 'clutter', label: c.label, order: 0, length: d1 + d2, delayS: (d1 + d2) / SPEED_OF_LIGHT,
+          amplitude: (Math.sqrt(c.rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2), shadowLossDb: 0, points: [this.txCentre, c.position, this.rxCentre],
+        },
+        legs: [[this.txCentre, c.position], [c.position, this.rxCentre]],
+        re: new Float64Array(pairs * nsc),
+        im: new Float64Array(pairs * nsc),
+      };
+      for (let a = 0; a < this.ntx; a++) {
+        for (let b = 0; b < this.nrx; b++) {
+          const e1 = distance(g.txAntennas[a], c.position);
+          const e2 = distance(c.position, g.rxAntennas[b]);
+          const amp = (Math.sqrt(c.rcs) * this.lambda) / (FOUR_PI_1_5 * e1 * e2);
+          this.addPath(path.re, path.im, (a * this.nrx + b) * nsc, amp * Math.cos(c.phase), amp * Math.sin(c.phase), e1 + e2);
+        }
+      }
+      byKey.set(`clutter:${byKey.size}`, path);
+    }
+    for (const path of byKey.values()) {
+      this.#static.push(path);
+      for (let i = 0; i < path.re.length; i++) {
+        this.#staticRe[i] += path.re[i];
+        this.#staticIm[i] += path.im[i];
+      }
+    }
+  }
+
+  /** Knife-edge loss (dB) that the bodies put on a polyline of legs, skipping one person. */
+  shadowLossDb(legs: readonly [Vec3, Vec3][], bodies: readonly BodyState[], skipPerson = -1): number {
+    if (!this.geometry.shadowing) return 0;
+    let total = 0;
+    for (const body of bodies) {
+      if (body.personId === skipPerson) continue;
+      let worst = 0;
+      const ax = body.axis0;
+      const bx = body.axis1;
+      for (const [a, b] of legs) {
+        // Quick rejection: the leg stays clear of the capsule that encloses the whole body.
+        if (segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, ax.x, ax.y, ax.z, bx.x, bx.y, bx.z) > body.axisRadius) continue;
+        const len = distance(a, b);
+        for (const seg of body.segments) {
+          const d = segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, seg.p0.x, seg.p0.y, seg.p0.z, seg.p1.x, seg.p1.y, seg.p1.z);
+          const h = seg.radius - d;
+          if (h < -0.35) continue;
+          const s = closestS;
+          const loss = knifeEdgeLossDb(h, s * len, (1 - s) * len, this.lambda);
+          if (loss > worst) worst = loss;
+        }
+      }
+      total += worst;
+    }
+    return total;
+  }
+
+  /**
+   * The clean channel for the bodies' current state into outRe/outIm
+   * (length ntx·nrx·nsc, row-major [tx][rx][subcarrier]).
+   */
+  compute(bodies: readonly BodyState[], outRe: Float64Array, outIm: Float64Array): void {
+    outRe.set(this.#staticRe);
+    outIm.set(this.#staticIm);
+    if (bodies.length === 0) return;
+    if (this.geometry.shadowing) {
+      for (const path of this.#static) {
+        const loss = this.shadowLossDb(path.legs, bodies);
+        if (loss <= 0) continue;
+        const f = Math.pow(10, -loss / 20) - 1;
+        const pre = path.re;
+        const pim = path.im;
+        for (let i = 0; i < pre.length; i++) {
+          outRe[i] += f * pre[i];
+          outIm[i] += f * pim[i];
+        }
+      }
+    }
+    if (this.geometry.bodyScattering) {
+      for (const body of bodies) for (const seg of body.segments) this.#addBodySegment(seg, body, bodies, outRe, outIm, null);
+    }
+    for (const k of this.#nullOffsets) {
+      for (let p = 0; p < this.ntx * this.nrx; p++) {
+        outRe[p * this.nsc + k] = 0;
+        outIm[p * this.nsc + k] = 0;
+      }
+    }
+  }
+
+  #addBodySegment(seg: BodySegment, body: BodyState, bodies: readonly BodyState[], outRe: Float64Array | null, outIm: Float64Array | null, records: PathRecord[] | null): void {
+    const g = this.geometry;
+    const { point, rcs } = ellipsoidBistatic(seg.centre, seg.frame, seg.a, seg.b, seg.c, this.txCentre, this.rxCentre);
+    const d1 = distance(this.txCentre, point);
+    const d2 = distance(point, this.rxCentre);
+    const amp = (g.bodyReflectivity * Math.sqrt(rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2);
+    const loss = bodies.length > 1 ? this.shadowLossDb([[this.txCentre, point], [point, this.rxCentre]], bodies, body.personId) : 0;
+    if (records) {
+      records.push({
+        kind: 'body', label: `person ${body.personId} ${seg.name}`, order: 0, length: d1 + d2, delayS: (d1 + d2) / SPEED_OF_LIGHT,
+        amplitude: amp, shadowLossDb: loss, points: [this.txCentre, point, this.rxCentre],
+      });
+      return;
+    }
+    // A high-permittivity body reflects with a phase near π.
+    const a = -amp * (loss > 0 ? Math.pow(10, -loss / 20) : 1);
+    const dtx = this.#dtx;
+    const drx = this.#drx;
+    for (let i = 0; i < this.ntx; i++) dtx[i] = distance(g.txAntennas[i], point);
+    for (let j = 0; j < this.nrx; j++) drx[j] = distance(point, g.rxAntennas[j]);
+    for (let i = 0; i < this.ntx; i++) {
+      for (let j = 0; j < this.nrx; j++) this.addPath(outRe!, outIm!, (i * this.nrx + j) * this.nsc, a, 0, dtx[i] + drx[j]);
+    }
+  }
+
+  /** Every path for the bodies' current state, between the array centres (inspection, tests, docs). */
+  describePaths(bodies: readonly BodyState[] = []): PathRecord[] {
+    const out: PathRecord[] = this.#static.map((p) => ({ ...p.record, shadowLossDb: this.shadowLossDb(p.legs, bodies) }));
+    if (this.geometry.bodyScattering) for (const body of bodies) for (const seg of body.segments) this.#addBodySegment(seg, body, bodies, null, null, out);
+    return out;
+  }
+}
+
+function centroid(points: readonly Vec3[]): Vec3 {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (const p of points) {
+    x += p.x;
+    y += p.y;
+    z += p.z;
+  }
+  const n = points.length || 1;
+  return { x: x / n, y: y / n, z: z / n };
+}
+
+/** A person's body state from its segments: the enclosing capsule runs from the mid-point of the
+ * shanks' lower ends to the head, with a 0.3 m margin where knife-edge diffraction still bites. */
+export function bodyStateOf(personId: number, segments: BodySegment[]): BodyState {
+  const head = segments.find((s) => s.name === 'head') ?? segments[0];
+  const shanks = segments.filter((s) => s.name.endsWith('shank'));
+  const foot = shanks.length ? { x: (shanks[0].p1.x + shanks[shanks.length - 1].p1.x) / 2, y: (shanks[0].p1.y + shanks[shanks.length - 1].p1.y) / 2, z: (shanks[0].p1.z + shanks[shanks.length - 1].p1.z) / 2 } : segments[0].p0;
+  const top = head.centre;
+  let r = 0;
+  for (const s of segments) {
+    r = Math.max(r, segmentDistance(s.p0.x, s.p0.y, s.p0.z, s.p0.x, s.p0.y, s.p0.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
+    r = Math.max(r, segmentDistance(s.p1.x, s.p1.y, s.p1.z, s.p1.x, s.p1.y, s.p1.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
+  }
+  return { personId, segments, axis0: foot, axis1: top, axisRadius: r + 0.3 };
+}
+
+/** Parameter along the first segment of the closest points found by the last `segmentDistance` call. */
+let closestS = 0;
+
+/**
+ * Shortest distance between segments p0→p1 and q0→q1 (allocation-free, it runs in the inner
+ * loop of shadowing); leaves the closest point's parameter on the first segment in `closestS`.
+ */
+export function segmentDistance(
+  p0x: number, p0y: number, p0z: number, p1x: number, p1y: number, p1z: number,
+  q0x: number, q0y: number, q0z: number, q1x: number, q1y: number, q1z: number,
+): number {
+  const d1x = p1x - p0x, d1y = p1y - p0y, d1z = p1z - p0z;
+  const d2x = q1x - q0x, d2y = q1y - q0y, d2z = q1z - q0z;
+  const rx = p0x - q0x, ry = p0y - q0y, rz = p0z - q0z;
+  const a = d1x * d1x + d1y * d1y + d1z * d1z;
+  const e = d2x * d2x + d2y * d2y + d2z * d2z;
+  const f = d2x * rx + d2y * ry + d2z * rz;
+  const eps = 1e-12;
+  let s = 0;
+  let t = 0;
+  if (a <= eps && e <= eps) {
+    s = 0;
+    t = 0;
+  } else if (a <= eps) {
+    t = clamp(f / e);
+  } else {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    if (e <= eps) {
+      s = clamp(-c / a);
+    } else {
+      const b = d1x * d2x + d1y * d2y + d1z * d2z;
+      const den = a * e - b * b;
+      s = den > eps ? clamp((b * f - c * e) / den) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = clamp(-c / a);
+      } else if (t > 1) {
+        t = 1;
+        s = clamp((b - c) / a);
+      }
+    }
+  }
+  closestS = s;
+  const x = p0x + d1x * s - (q0x + d2x * t);
+  const y = p0y + d1y * s - (q0y + d2y * t);
+  const z = p0z + d1z * s - (q0z + d2z * t);
+  return Math.sqrt(x * x + y * y + z * z);
+}
+
+function clamp(v: number): number {
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}
