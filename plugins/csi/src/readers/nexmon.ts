@@ -1,0 +1,255 @@
+import type { CsiFrame } from '@wiflow/core';
+import { DecodeFault } from '../errors.js';
+import { NEXMON_CHIPS, type DecoderOptions, type NexmonEncoding } from './decoder.js';
+import { fftBinToIndex, isOccupiedTone } from './subcarriers.js';
+
+/** UDP port the Nexmon CSI firmware sends to. */
+export const NEXMON_UDP_PORT = 5500;
+/** Bytes before the CSI in a Nexmon payload. */
+export const NEXMON_HEADER_BYTES = 18;
+
+const CHIP_IDS: Record<number, NexmonEncoding> = { 0x4339: 'int16', 0x4345: 'int16', 0x4358: 'float-9-5', 0x4366: 'float-12-6' };
+
+/** Decoded chanspec fields. */
+export interface Chanspec {
+  channel: number;
+  bandwidthHz: number | null;
+  band: '2.4GHz' | '5GHz';
+  centerFrequencyHz: number | null;
+}
+
+/** Decode a Broadcom chanspec: channel in the low byte, bandwidth bits 0x3800, band bits 0xC000. */
+export function decodeChanspec(chanspec: number): Chanspec {
+  const channel = chanspec & 0xff;
+  const bw = chanspec & 0x3800;
+  const bandwidthHz = bw === 0x1000 ? 20e6 : bw === 0x1800 ? 40e6 : bw === 0x2000 ? 80e6 : bw === 0x2800 ? 160e6 : null;
+  const band = (chanspec & 0xc000) === 0xc000 ? '5GHz' : '2.4GHz';
+  let centerFrequencyHz: number | null = null;
+  if (band === '5GHz' && channel > 0) centerFrequencyHz = (5000 + 5 * channel) * 1e6;
+  else if (channel >= 1 && channel <= 13) centerFrequencyHz = (2407 + 5 * channel) * 1e6;
+  else if (channel === 14) centerFrequencyHz = 2484e6;
+  return { channel, bandwidthHz, band, centerFrequencyHz };
+}
+
+/**
+ * Unpack one packet of packed-float CSI words (bcm4358: nman 9, nexp 5; bcm4366c0: nman 12,
+ * nexp 6) with the firmware tools' per-packet auto-scaling to 10 bits, into re/im.
+ */
+export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, nman: number, nexp: number, re: Float32Array, im: Float32Array): void {
+  const manMask = (1 << (nman - 1)) - 1;
+  const expMask = (1 << nexp) - 1;
+  const expSign = 1 << (nexp - 1);
+  const signRe = 2 ** (nexp + 2 * nman - 1);
+  const signIm = 2 ** (nexp + nman - 1);
+  let maxbit = -expSign;
+  const words = new Uint32Array(nfft);
+  for (let k = 0; k < nfft; k++) {
+    const at = pos + 4 * k;
+    const h = (data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)) >>> 0;
+    words[k] = h;
+    const vi = (h >>> (nexp + nman)) & manMask;
+    const vq = (h >>> nexp) & manMask;
+    let e = h & expMask;
+    if (e >= expSign) e -= 1 << nexp;
+    const v = vi | vq;
+    if (v !== 0) {
+      const bit = e + (31 - Math.clz32(v));
+      if (bit > maxbit) maxbit = bit;
+    }
+  }
+  const shift = 10 - maxbit;
+  for (let k = 0; k < nfft; k++) {
+    const h = words[k];
+    let vi = (h >>> (nexp + nman)) & manMask;
+    let vq = (h >>> nexp) & manMask;
+    let e = h & expMask;
+    if (e >= expSign) e -= 1 << nexp;
+    e += shift;
+    if (e <= -nman) {
+      vi = 0;
+      vq = 0;
+    } else if (e < 0) {
+      vi = vi >>> -e;
+      vq = vq >>> -e;
+    } else {
+      vi = vi * 2 ** e;
+      vq = vq * 2 ** e;
+    }
+    re[k] = Math.floor(h / signRe) & 1 ? 0 - vi : vi;
+    im[k] = Math.floor(h / signIm) & 1 ? 0 - vq : vq;
+  }
+}
+
+/** Unpack interleaved little-endian int16 (real, imaginary) CSI (bcm4339, bcm43455c0). */
+export function unpackNexmonInt16(data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array): void {
+  for (let k = 0; k < nfft; k++) {
+    const at = pos + 4 * k;
+    re[k] = ((data[at] | (data[at + 1] << 8)) << 16) >> 16;
+    im[k] = ((data[at + 2] | (data[at + 3] << 8)) << 16) >> 16;
+  }
+}
+
+function decodeWith(encoding: NexmonEncoding, data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array): void {
+  if (encoding === 'int16') unpackNexmonInt16(data, pos, nfft, re, im);
+  else if (encoding === 'float-9-5') unpackNexmonFloat(data, pos, nfft, 9, 5, re, im);
+  else unpackNexmonFloat(data, pos, nfft, 12, 6, re, im);
+}
+
+/** Roughness of a decode: mean squared step between neighbouring occupied bins over mean power (lower is smoother). */
+function roughness(re: Float32Array, im: Float32Array, nfft: number): number {
+  let step = 0;
+  let power = 0;
+  let count = 0;
+  for (let k = 0; k < nfft - 1; k++) {
+    const a = fftBinToIndex(k, nfft);
+    const b = fftBinToIndex(k + 1, nfft);
+    if (b !== a + 1 || !isOccupiedTone(a, nfft) || !isOccupiedTone(b, nfft)) continue;
+    const dr = re[k + 1] - re[k];
+    const di = im[k + 1] - im[k];
+    step += dr * dr + di * di;
+    power += re[k] * re[k] + im[k] * im[k];
+    count++;
+  }
+  return count === 0 || power === 0 ? Number.POSITIVE_INFINITY : step / power;
+}
+
+/** Pick the CSI encoding of a packet whose chip id is not trusted: the smoothest decode across neighbouring tones wins. */
+export function guessNexmonEncoding(data: Uint8Array, pos: number, nfft: number): NexmonEncoding {
+  const re = new Float32Array(nfft);
+  const im = new Float32Array(nfft);
+  let best: NexmonEncoding = 'int16';
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const encoding of ['int16', 'float-9-5', 'float-12-6'] as const) {
+    decodeWith(encoding, data, pos, nfft, re, im);
+    const score = roughness(re, im, nfft);
+    if (score < bestScore) {
+      bestScore = score;
+      best = encoding;
+    }
+  }
+  return best;
+}
+
+/** Turns Nexmon CSI UDP payloads into frames (used by the pcap readers and the UDP receiver). */
+export class NexmonPayloadDecoder {
+  #options: DecoderOptions;
+  #encoding: NexmonEncoding | null;
+  /** How the encoding was chosen: the chip setting, the chip id in the packets, or the content. */
+  encodingSource: 'setting' | 'chip-id' | 'content' | null = null;
+  #orders = new Map<number, { subcarriers: Int16Array; bins: Int32Array }>();
+  #firstTimestamp = -1;
+  /** Payloads with some bytes after the nfft × 4 CSI bytes (decoded from the first nfft × 4). */
+  trailingBytesPackets = 0;
+
+  constructor(options: DecoderOptions) {
+    this.#options = options;
+    this.#encoding = options.chip === 'auto' ? null : NEXMON_CHIPS[options.chip];
+    if (this.#encoding) this.encodingSource = 'setting';
+  }
+
+  /** The encoding in use (null until the first packet when guessing). */
+  get encoding(): NexmonEncoding | null {
+    return this.#encoding;
+  }
+
+  /** Whether a payload starts with the Nexmon CSI magic. */
+  static isCsiPayload(data: Uint8Array, pos: number, length: number): boolean {
+    return length >= NEXMON_HEADER_BYTES && data[pos] === 0x11 && data[pos + 1] === 0x11;
+  }
+
+  /**
+   * Decode the payload at `data[pos, pos + length)`. `timestampUs` is the capture time in µs
+   * (pcap record time, or receive time for live packets); `time` its wall-clock ms.
+   */
+  decode(data: Uint8Array, pos: number, length: number, timestampUs: number, time: number): CsiFrame {
+    if (length < NEXMON_HEADER_BYTES) throw new DecodeFault('malformed', pos, `Nexmon payload of ${length} bytes is shorter than its ${NEXMON_HEADER_BYTES}-byte header`);
+    if (data[pos] !== 0x11 || data[pos + 1] !== 0x11) throw new DecodeFault('malformed', pos, 'Nexmon payload does not start with magic 0x1111');
+    const oldFirmware = data[pos + 2] === 0x11 && data[pos + 3] === 0x11;
+    const rssi = oldFirmware ? undefined : (data[pos + 2] << 24) >> 24;
+    const frameControl = oldFirmware ? undefined : data[pos + 3];
+    const mac = macString(data, pos + 4);
+    const sequenceControl = data[pos + 10] | (data[pos + 11] << 8);
+    const coreStream = data[pos + 12] | (data[pos + 13] << 8);
+    const core = coreStream & 7;
+    const spatialStream = (coreStream >> 3) & 7;
+    const chanspecValue = data[pos + 14] | (data[pos + 15] << 8);
+    const chipId = data[pos + 16] | (data[pos + 17] << 8);
+    const chanspec = decodeChanspec(chanspecValue);
+    const csiBytes = length - NEXMON_HEADER_BYTES;
+    let nfft = chanspec.bandwidthHz ? Math.round((chanspec.bandwidthHz / 20e6) * 64) : 0;
+    if (nfft === 0 || csiBytes < nfft * 4) {
+      // The chanspec bandwidth is missing or disagrees: fall back to the size of the CSI.
+      const fromSize = [512, 256, 128, 64].find((n) => csiBytes >= n * 4) ?? 0;
+      if (fromSize === 0) throw new DecodeFault('malformed', pos + NEXMON_HEADER_BYTES, `Nexmon payload carries ${csiBytes} CSI bytes, fewer than 64 bins`);
+      nfft = fromSize;
+    }
+    if (csiBytes > nfft * 4) this.trailingBytesPackets++;
+    if (!this.#encoding) {
+      const fromId = CHIP_IDS[chipId];
+      if (fromId) {
+        this.#encoding = fromId;
+        this.encodingSource = 'chip-id';
+      } else {
+        this.#encoding = guessNexmonEncoding(data, pos + NEXMON_HEADER_BYTES, nfft);
+        this.encodingSource = 'content';
+      }
+    }
+    const rawRe = new Float32Array(nfft);
+    const rawIm = new Float32Array(nfft);
+    decodeWith(this.#encoding, data, pos + NEXMON_HEADER_BYTES, nfft, rawRe, rawIm);
+    const options = this.#options;
+    let re = rawRe;
+    let im = rawIm;
+    let subcarriers: Int16Array;
+    if (options.nullSubcarriers === 'keep') {
+      subcarriers = this.#order(nfft, true).subcarriers;
+    } else {
+      const order = this.#order(nfft, false);
+      subcarriers = order.subcarriers;
+      re = new Float32Array(order.bins.length);
+      im = new Float32Array(order.bins.length);
+      for (let i = 0; i < order.bins.length; i++) {
+        re[i] = rawRe[order.bins[i]];
+        im[i] = rawIm[order.bins[i]];
+      }
+    }
+    if (this.#firstTimestamp < 0) this.#firstTimestamp = timestampUs;
+    return {
+      timestamp: timestampUs,
+      time,
+      sourceId: options.sourceId,
+      link: { tx: `${mac}/ss${spatialStream}`, rx: `${options.receiverId}/core${core}` },
+      centerFrequencyHz: chanspec.centerFrequencyHz,
+      bandwidthHz: chanspec.bandwidthHz ?? (nfft / 64) * 20e6,
+      subcarriers,
+      ntx: 1,
+      nrx: 1,
+      nsc: subcarriers.length,
+      csi: { re, im },
+      rssi: rssi === undefined ? undefined : [rssi],
+      sequence: sequenceControl >> 4,
+      format: 'nexmon',
+      provenance: options.provenance,
+      extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding: this.#encoding, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
+    };
+  }
+
+  #order(nfft: number, keep: boolean): { subcarriers: Int16Array; bins: Int32Array } {
+    const key = keep ? -nfft : nfft;
+    let order = this.#orders.get(key);
+    if (!order) {
+      const bins: number[] = [];
+      for (let k = 0; k < nfft; k++) if (keep || isOccupiedTone(fftBinToIndex(k, nfft), nfft)) bins.push(k);
+      if (!keep) bins.sort((a, b) => fftBinToIndex(a, nfft) - fftBinToIndex(b, nfft));
+      order = { subcarriers: Int16Array.from(bins.map((k) => fftBinToIndex(k, nfft))), bins: Int32Array.from(bins) };
+      this.#orders.set(key, order);
+    }
+    return order;
+  }
+}
+
+function macString(data: Uint8Array, at: number): string {
+  let s = '';
+  for (let i = 0; i < 6; i++) s += (i ? ':' : '') + (data[at + i] < 16 ? '0' : '') + data[at + i].toString(16);
+  return s;
+}
