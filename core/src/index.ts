@@ -35,7 +35,7 @@ export type {
 export { makePage, type PageRequest, type Page, type CursorRequest, type CursorPage, type SortOrder, type TimeRange } from './storage/paging.js';
 export { StorageErrors, storageErrorCatalogue } from './storage/errors.js';
 export type {
-  JsonValue, PoseQuery, StoredPoseFrame, PersonRecord, AvailableRange, PoseAggregateQuery, PoseAggregateBucket, PoseAggregateResult,
+  JsonValue, PoseQuery, StoredPoseFrame, StoredPerson, PersonRecord, AvailableRange, PoseAggregateQuery, PoseAggregateBucket, PoseAggregateResult,
   TrackQuery, TrajectoryPoint, TrackSummary, EventQuery, StoredEvent, StoredAlert, AlertQuery, MetricSample, MetricQuery,
   RetentionReport, PrivacySettings, AccessType, FlowFields, FlowRecord, FlowCreate, FlowPatch, FlowUpdateOptions, FlowQuery,
   FlowRevision, ProjectFields, ProjectRecord, ProjectCreate, ProjectQuery, MessageRecord, MessageCreate, MessageQuery,
@@ -43,3 +43,8 @@ export type {
   RefreshTokenIssue, RefreshTokenConsumption, SettingRecord,
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
+export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './storage/paging.js';
+export { generateToken, hashToken } from './storage/secret-token.js';
+export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
+export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson } from './storage/pose-aggregator.js';
+export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';

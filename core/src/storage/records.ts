@@ -31,7 +31,10 @@ export interface PoseQuery extends TimeRange {
  * with any person filter (personId, trackId, minConfidence) `persons` holds only the
  * matching persons and frames left with none are omitted.
  */
-export type StoredPoseFrame = PoseFrame;
+export type StoredPoseFrame = Omit<PoseFrame, 'persons'> & { persons: StoredPerson[] };
+
+/** A person as read back: `id` (and `trackId`) are null when it was stored with anonymisation on. */
+export type StoredPerson = Omit<Person, 'id'> & { id: number | null };
 
 /** One person in one frame, flat (the pose API's convention-B history record). */
 export interface PersonRecord {
@@ -49,7 +52,7 @@ export interface PersonRecord {
   position: { x: number; y: number };
   activity: Activity | null;
   /** The whole person as it was written (ids nulled when anonymised). */
-  person: Person;
+  person: StoredPerson;
 }
 
 /** Earliest and latest stored pose timestamps (for POSE_DATA_NOT_FOUND answers). */
