@@ -109,13 +109,16 @@ export class HttpHost {
     }
     const server = this.server;
     if (!server?.listening) return;
+    // Keep-alive connections become idle as their last response ends: close them as they do.
     server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 25);
     const timer = setTimeout(() => {
       server.closeAllConnections();
       for (const route of this.#routes) for (const client of route.server.clients) client.terminate();
     }, timeoutMs);
     timer.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearInterval(sweep);
     clearTimeout(timer);
   }
 }

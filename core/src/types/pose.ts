@@ -45,6 +45,17 @@ export interface DensePose {
   /** Always 'derived': computed from the predicted skeleton, not learned. */
   source: 'derived';
   bodyParts: { partId: number; partName: string; uvCoordinates: [number, number][]; confidence: number }[];
+  /** Convention B: PNG images (base64) over the person's bounding box, when asked for. */
+  iuv?: {
+    /** R = part index (0 background, 1..24), G = U × 255, B = V × 255. */
+    iuvImage: string;
+    /** Grey: confidence × 255 where a part is drawn. */
+    confidenceMap: string;
+    width: number;
+    height: number;
+    /** The image-plane box the images cover. */
+    box: BoundingBox;
+  };
 }
 
 /** One detected person in a pose frame. */

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The README's start command (after `npm ci`): build every package, then run `wiflow serve`
+// with the embedded defaults (SQLite in ./.wiflow, the default pipeline, the studio).
+import { spawnSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const server = spawn(process.execPath, [path.join(root, 'core/bin/wiflow.js'), 'serve', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));
