@@ -88,26 +88,24 @@ export function detectAtherosLayout(head: Uint8Array): AtherosLayout | null {
 
 function looksLikeIntel(head: Uint8Array): boolean {
   let pos = 0;
-  let bfees = 0;
-  while (pos + 3 <= head.length && bfees < 4) {
+  let valid = 0;
+  let records = 0;
+  while (pos + 3 <= head.length && records < 8) {
     const fieldLength = (head[pos] << 8) | head[pos + 1];
     if (fieldLength < 1) return false;
     const code = head[pos + 2];
-    if (code === INTEL_BFEE_CODE) {
-      if (pos + 3 + 20 > head.length) break;
+    if (records === 0 && code !== INTEL_BFEE_CODE) return false;
+    if (code === INTEL_BFEE_CODE && pos + 3 + 20 <= head.length) {
       const body = pos + 3;
       const nrx = head[body + 8];
       const ntx = head[body + 9];
-      if (nrx < 1 || nrx > 3 || ntx < 1 || ntx > 3) return false;
       const len = head[body + 16] | (head[body + 17] << 8);
-      if (len !== intelPayloadLength(nrx, ntx) || 20 + len > fieldLength - 1) return false;
-      bfees++;
-    } else if (pos === 0) {
-      return false;
+      if (nrx >= 1 && nrx <= 3 && ntx >= 1 && ntx <= 3 && len === intelPayloadLength(nrx, ntx) && 20 + len <= fieldLength - 1) valid++;
     }
+    records++;
     pos += 2 + fieldLength;
   }
-  return bfees > 0;
+  return valid > 0 && valid * 2 >= records;
 }
 
 /** Text column layouts of the ESP32 CSV formats. */
