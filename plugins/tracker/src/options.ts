@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Tracker options (node config and `MultiPersonTracker` constructor), with the pose spec's field names. */
+export const TrackerOptionsSchema = z.object({
+  tracking_max_age: z.number().int().min(1).max(100_000).default(30).describe('frames a lost track is still predicted and matched with the normal gate'),
+  tracking_min_hits: z.number().int().min(1).max(1000).default(3).describe('matched frames before a tentative track becomes active'),
+  gate_chi2: z.number().positive().default(9.21).describe('Mahalanobis gate on the predicted position (χ²₂ at 99 % = 9.21)'),
+  acceleration_sigma: z.number().positive().default(1.5).describe('process noise: white acceleration (m/s²)'),
+  measurement_sigma: z.number().positive().default(0.15).describe('floor-position error of a detection (m)'),
+  keypoint_weight: z.number().min(0).max(1).default(0.3).describe('share of the keypoint (body shape) term in the assignment cost'),
+  keypoint_smoothing: z.number().gt(0).max(1).default(0.6).describe('weight of the newest detection in the exponential smoothing of keypoints (1 = no smoothing)'),
+  reid_window_seconds: z.number().min(0).default(10).describe('a lost track may be re-identified by a new detection for this long after it was last seen'),
+  reid_distance_m: z.number().positive().default(1.5).describe('re-identification radius around where a lost track was last seen (grows by reid_speed per second lost)'),
+  reid_speed: z.number().min(0).default(0.5).describe('growth of the re-identification radius (m/s)'),
+  min_confidence: z.number().min(0).max(1).default(0.3).describe('detections below this confidence are not tracked'),
+  stationary_speed: z.number().min(0).default(0.2).describe('speed (over speed_window_seconds) below which a track counts as stationary (m/s)'),
+  speed_window_seconds: z.number().positive().default(1).describe('window of the movement speed used by the statistics'),
+  trajectory_limit: z.number().int().min(0).default(5000).describe('trajectory points kept per track (oldest dropped)'),
+  ended_retention: z.number().int().min(0).default(1000).describe('ended tracks kept for the tracks accessor'),
+  first_track_id: z.number().int().min(1).default(1).describe('id given to the first track (use distinct ranges when several trackers write one store)'),
+}).strict();
+
+/** Validated tracker options. */
+export type TrackerOptions = z.output<typeof TrackerOptionsSchema>;
+/** Tracker options as given (defaults optional). */
+export type TrackerOptionsInput = z.input<typeof TrackerOptionsSchema>;

@@ -1,0 +1,372 @@
+import type { Keypoint, Keypoint3D, Person, PoseFrame, TrackSummary, TrajectoryPoint } from '@wiflow/core';
+import { assignGated } from './assignment.js';
+import { TrackerErrors } from './errors.js';
+import { FloorKalman } from './kalman.js';
+import { TrackerOptionsSchema, type TrackerOptions, type TrackerOptionsInput } from './options.js';
+
+/** Track lifecycle status. */
+export type TrackStatus = 'tentative' | 'active' | 'lost' | 'ended';
+
+/** A lifecycle change the tracker reports. */
+export interface TrackTransition {
+  trackId: number;
+  environmentId: string;
+  timestamp: number;
+  from: TrackStatus | null;
+  to: TrackStatus;
+  /** 'confirmed', 'lost', 'recovered', 're-identified', 'ended', 'discarded'. */
+  reason: string;
+}
+
+/** Movement statistics of a track (distance m, speed m/s, times s). */
+export interface TrackStatistics {
+  movementDistance: number;
+  averageSpeed: number;
+  timeStationary: number;
+  timeMoving: number;
+}
+
+interface Track {
+  id: number;
+  environmentId: string;
+  kalman: FloorKalman;
+  status: TrackStatus;
+  hits: number;
+  /** Frames since the track was created. */
+  age: number;
+  misses: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** Smoothed joints relative to the floor position ([17][dx, dy, z]). */
+  shape: number[][];
+  shape2d: [number, number][];
+  names: Keypoint3D['name'][];
+  lastPerson: Person;
+  confidenceSum: number;
+  totalFrames: number;
+  stats: TrackStatistics;
+  trajectory: TrajectoryPoint[];
+  /** Recent filtered positions for the windowed speed. */
+  recent: { t: number; x: number; y: number }[];
+  reidentifications: number;
+}
+
+/** Running counters of a tracker. */
+export interface TrackerCounters {
+  frames: number;
+  detections: number;
+  /** Detections below min_confidence. */
+  droppedDetections: number;
+  tracksCreated: number;
+  /** Tentative tracks that never became active. */
+  tracksDiscarded: number;
+  reidentifications: number;
+}
+
+const SHAPE_SCALE = 0.5; // m: a joint this far off counts as fully dissimilar
+
+function relativeShape(person: Person): number[][] {
+  return person.keypoints3d.map((k) => [k.x - person.position.x, k.y - person.position.y, k.z]);
+}
+
+/** Mean per-joint dissimilarity (0..1) of two body shapes. */
+function shapeDissimilarity(a: number[][], b: number[][]): number {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return 0.5;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += Math.min(1, Math.hypot(a[i][0] - b[i][0], a[i][1] - b[i][1], a[i][2] - b[i][2]) / SHAPE_SCALE);
+  return sum / n;
+}
+
+function checkPerson(p: Person, i: number): void {
+  if (!p || typeof p !== 'object') throw TrackerErrors.frameInvalid(`person ${i} is not an object`);
+  if (!p.position || !Number.isFinite(p.position.x) || !Number.isFinite(p.position.y)) throw TrackerErrors.frameInvalid(`person ${i} has no finite floor position`);
+  if (!Array.isArray(p.keypoints3d) || !Array.isArray(p.keypoints)) throw TrackerErrors.frameInvalid(`person ${i} has no keypoints/keypoints3d arrays`);
+  if (!Number.isFinite(p.confidence)) throw TrackerErrors.frameInvalid(`person ${i} has no finite confidence`);
+}
+
+/**
+ * Multi-person tracker for pose frames (one per environment is kept inside). Per frame:
+ * predict each track with a constant-velocity Kalman filter; match detections to
+ * tentative, active and recently lost tracks by Hungarian assignment on a cost mixing the
+ * Mahalanobis distance (gated at χ²₂ 99 %) and body-shape dissimilarity; then match the
+ * rest to lost tracks near where they were last seen (re-identification); the rest start
+ * tentative tracks. Output persons carry trackId, trackStatus, velocity, trackAge, the
+ * filtered floor position and smoothed keypoints.
+ */
+export class MultiPersonTracker {
+  readonly options: TrackerOptions;
+  readonly #tracks = new Map<number, Track>();
+  readonly #ended: Track[] = [];
+  readonly #lastTime = new Map<string, number>();
+  #nextId: number;
+  readonly counters: TrackerCounters = { frames: 0, detections: 0, droppedDetections: 0, tracksCreated: 0, tracksDiscarded: 0, reidentifications: 0 };
+  /** Lifecycle changes since the last `takeTransitions()`. */
+  #transitions: TrackTransition[] = [];
+
+  constructor(options: TrackerOptionsInput = {}) {
+    const parsed = TrackerOptionsSchema.safeParse(options);
+    if (!parsed.success) throw TrackerErrors.optionsInvalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    this.options = parsed.data;
+    this.#nextId = this.options.first_track_id;
+  }
+
+  /** Track one frame: returns a copy with tracked persons (untracked low-confidence detections removed). */
+  update(frame: PoseFrame): PoseFrame {
+    if (!frame || typeof frame !== 'object') throw TrackerErrors.frameInvalid('not an object');
+    if (!Number.isFinite(frame.timestamp)) throw TrackerErrors.frameInvalid('timestamp is not a finite number');
+    if (!Array.isArray(frame.persons)) throw TrackerErrors.frameInvalid('persons is not an array');
+    frame.persons.forEach(checkPerson);
+    const env = frame.environmentId ?? '';
+    const prev = this.#lastTime.get(env);
+    if (prev !== undefined && frame.timestamp < prev) throw TrackerErrors.frameOutOfOrder(env, prev, frame.timestamp);
+    const dt = prev === undefined ? 0 : (frame.timestamp - prev) / 1000;
+    this.#lastTime.set(env, frame.timestamp);
+    this.counters.frames++;
+
+    const o = this.options;
+    const detections = frame.persons.filter((p) => p.confidence >= o.min_confidence);
+    this.counters.detections += frame.persons.length;
+    this.counters.droppedDetections += frame.persons.length - detections.length;
+    const shapes = detections.map(relativeShape);
+
+    const tracks = [...this.#tracks.values()].filter((t) => t.environmentId === env);
+    for (const t of tracks) {
+      t.age++;
+      if (t.misses <= o.tracking_max_age) t.kalman.predict(dt);
+    }
+
+    // Stage 1: gated Hungarian against tracks still being predicted.
+    const predicted = tracks.filter((t) => t.misses <= o.tracking_max_age);
+    const costs = predicted.map((t) =>
+      detections.map((d, j) => {
+        const m2 = t.kalman.mahalanobis2(d.position.x, d.position.y);
+        if (m2 > o.gate_chi2) return Infinity;
+        return (1 - o.keypoint_weight) * (m2 / o.gate_chi2) + o.keypoint_weight * shapeDissimilarity(t.shape, shapes[j]);
+      }),
+    );
+    const matchedTrack = new Map<Track, number>();
+    const matchedDetection = new Set<number>();
+    for (const [r, c] of assignGated(costs)) {
+      matchedTrack.set(predicted[r], c);
+      matchedDetection.add(c);
+    }
+
+    // Stage 2: re-identify lost tracks with the detections left over.
+    const lost = tracks.filter((t) => t.status === 'lost' && !matchedTrack.has(t) && frame.timestamp - t.lastSeen <= o.reid_window_seconds * 1000);
+    const free = detections.map((_, j) => j).filter((j) => !matchedDetection.has(j));
+    const reidentified = new Set<Track>();
+    if (lost.length && free.length) {
+      const reidCosts = lost.map((t) => {
+        const lostS = (frame.timestamp - t.lastSeen) / 1000;
+        const radius = o.reid_distance_m + o.reid_speed * lostS;
+        const last = t.lastPerson.position;
+        return free.map((j) => {
+          const d = Math.hypot(detections[j].position.x - last.x, detections[j].position.y - last.y);
+          if (d > radius) return Infinity;
+          return 0.5 * (d / radius) + 0.5 * shapeDissimilarity(t.shape, shapes[j]);
+        });
+      });
+      for (const [r, c] of assignGated(reidCosts)) {
+        const t = lost[r];
+        const j = free[c];
+        matchedTrack.set(t, j);
+        matchedDetection.add(j);
+        reidentified.add(t);
+        if (t.misses > o.tracking_max_age) t.kalman = new FloorKalman(detections[j].position.x, detections[j].position.y, o.acceleration_sigma, o.measurement_sigma);
+      }
+    }
+
+    const out: Person[] = [];
+    for (const [t, j] of matchedTrack) out[j] = this.#apply(t, detections[j], shapes[j], frame.timestamp, dt, reidentified.has(t));
+    detections.forEach((d, j) => {
+      if (matchedDetection.has(j)) return;
+      out[j] = this.#create(d, shapes[j], env, frame.timestamp);
+    });
+
+    for (const t of tracks) {
+      if (matchedTrack.has(t)) continue;
+      t.misses++;
+      if (t.status === 'tentative') {
+        if (t.misses >= 2) {
+          this.#tracks.delete(t.id);
+          this.counters.tracksDiscarded++;
+          this.#transition(t, 'ended', frame.timestamp, 'discarded');
+        }
+      } else if (t.status === 'active') {
+        this.#transition(t, 'lost', frame.timestamp, 'lost');
+        t.status = 'lost';
+      } else if (t.status === 'lost' && t.misses > o.tracking_max_age && frame.timestamp - t.lastSeen > o.reid_window_seconds * 1000) {
+        this.#end(t, frame.timestamp);
+      }
+    }
+
+    return { ...frame, persons: out.filter(Boolean).map((p, i) => ({ ...p, id: i })) };
+  }
+
+  #create(d: Person, shape: number[][], env: string, timestamp: number): Person {
+    const o = this.options;
+    const t: Track = {
+      id: this.#nextId++,
+      environmentId: env,
+      kalman: new FloorKalman(d.position.x, d.position.y, o.acceleration_sigma, o.measurement_sigma),
+      status: 'tentative',
+      hits: 0,
+      age: 1,
+      misses: 0,
+      firstSeen: timestamp,
+      lastSeen: timestamp,
+      shape,
+      shape2d: d.keypoints.map((k) => [k.x, k.y]),
+      names: d.keypoints3d.map((k) => k.name),
+      lastPerson: d,
+      confidenceSum: 0,
+      totalFrames: 0,
+      stats: { movementDistance: 0, averageSpeed: 0, timeStationary: 0, timeMoving: 0 },
+      trajectory: [],
+      recent: [],
+      reidentifications: 0,
+    };
+    this.#tracks.set(t.id, t);
+    this.counters.tracksCreated++;
+    this.#transitions.push({ trackId: t.id, environmentId: env, timestamp, from: null, to: 'tentative', reason: 'created' });
+    return this.#apply(t, d, shape, timestamp, 0, false, true);
+  }
+
+  #apply(t: Track, d: Person, shape: number[][], timestamp: number, dt: number, reidentified: boolean, fresh = false): Person {
+    const o = this.options;
+    if (!fresh) t.kalman.update(d.position.x, d.position.y);
+    const gapS = Math.min((timestamp - t.lastSeen) / 1000, 2);
+    t.hits++;
+    t.misses = 0;
+    t.lastSeen = timestamp;
+    t.totalFrames++;
+    t.confidenceSum += d.confidence;
+    const a = o.keypoint_smoothing;
+    if (!fresh && t.shape.length === shape.length) {
+      t.shape = t.shape.map((s, i) => [s[0] + a * (shape[i][0] - s[0]), s[1] + a * (shape[i][1] - s[1]), s[2] + a * (shape[i][2] - s[2])]);
+    } else t.shape = shape;
+    if (!fresh && t.shape2d.length === d.keypoints.length) t.shape2d = t.shape2d.map((s, i) => [s[0] + a * (d.keypoints[i].x - s[0]), s[1] + a * (d.keypoints[i].y - s[1])]);
+    else t.shape2d = d.keypoints.map((k) => [k.x, k.y]);
+    t.names = d.keypoints3d.map((k) => k.name);
+
+    if (reidentified) {
+      t.reidentifications++;
+      this.counters.reidentifications++;
+      this.#transition(t, 'active', timestamp, 're-identified');
+      t.status = 'active';
+    } else if (t.status === 'lost') {
+      this.#transition(t, 'active', timestamp, 'recovered');
+      t.status = 'active';
+    } else if (t.status === 'tentative' && t.hits >= o.tracking_min_hits) {
+      this.#transition(t, 'active', timestamp, 'confirmed');
+      t.status = 'active';
+    }
+
+    const [x, y, vx, vy] = t.kalman.state;
+    // Movement uses the displacement of the filtered position over speed_window_seconds:
+    // steadier than the instantaneous Kalman velocity when detections jitter.
+    t.recent.push({ t: timestamp, x, y });
+    while (t.recent.length > 2 && timestamp - t.recent[1].t >= o.speed_window_seconds * 1000) t.recent.shift();
+    const first = t.recent[0];
+    const span = (timestamp - first.t) / 1000;
+    const speed = span > 0 ? Math.hypot(x - first.x, y - first.y) / span : 0;
+    if (!fresh && gapS > 0) {
+      if (speed >= o.stationary_speed) {
+        t.stats.timeMoving += gapS;
+        t.stats.movementDistance += speed * gapS;
+      } else t.stats.timeStationary += gapS;
+      const total = t.stats.timeMoving + t.stats.timeStationary;
+      t.stats.averageSpeed = total > 0 ? t.stats.movementDistance / total : 0;
+    }
+    const keypoints3d: Keypoint3D[] = t.shape.map((s, i) => ({ name: t.names[i], x: x + s[0], y: y + s[1], z: s[2], confidence: d.keypoints3d[i]?.confidence ?? d.confidence }));
+    const keypoints: Keypoint[] = d.keypoints.map((k, i) => ({ ...k, x: t.shape2d[i]?.[0] ?? k.x, y: t.shape2d[i]?.[1] ?? k.y }));
+    const person: Person = {
+      ...d,
+      trackId: t.id,
+      trackStatus: t.status,
+      trackAge: t.age,
+      velocity: { x: vx, y: vy },
+      position: { x, y },
+      keypoints,
+      keypoints3d,
+    };
+    t.lastPerson = person;
+    if (o.trajectory_limit > 0) {
+      const box = d.boundingBox;
+      t.trajectory.push({ timestamp, centerX: box ? box.x + box.width / 2 : 0, centerY: box ? box.y + box.height / 2 : 0, position: { x, y }, confidence: d.confidence });
+      if (t.trajectory.length > o.trajectory_limit) t.trajectory.splice(0, t.trajectory.length - o.trajectory_limit);
+    }
+    void dt;
+    return person;
+  }
+
+  #transition(t: Track, to: TrackStatus, timestamp: number, reason: string): void {
+    this.#transitions.push({ trackId: t.id, environmentId: t.environmentId, timestamp, from: t.status, to, reason });
+  }
+
+  #end(t: Track, timestamp: number): void {
+    this.#transition(t, 'ended', timestamp, 'ended');
+    t.status = 'ended';
+    this.#tracks.delete(t.id);
+    this.#ended.push(t);
+    const keep = this.options.ended_retention;
+    if (this.#ended.length > keep) this.#ended.splice(0, this.#ended.length - keep);
+  }
+
+  /** End every open track (end of a stream): active and lost tracks become 'ended'. */
+  finish(timestamp?: number): void {
+    for (const t of [...this.#tracks.values()]) {
+      if (t.status === 'tentative') {
+        this.#tracks.delete(t.id);
+        this.counters.tracksDiscarded++;
+        this.#transition(t, 'ended', timestamp ?? t.lastSeen, 'discarded');
+      } else this.#end(t, timestamp ?? t.lastSeen);
+    }
+  }
+
+  /** Lifecycle changes since the previous call. */
+  takeTransitions(): TrackTransition[] {
+    const out = this.#transitions;
+    this.#transitions = [];
+    return out;
+  }
+
+  /** One track (open or recently ended) as a storage-style TrackSummary; null when unknown. */
+  track(trackId: number, options: { includeTrajectory?: boolean } = {}): TrackSummary | null {
+    const t = this.#tracks.get(trackId) ?? this.#ended.find((e) => e.id === trackId);
+    return t ? summarise(t, options.includeTrajectory ?? false) : null;
+  }
+
+  /** Tracks, most recently seen first: open ones (tentative included only when asked) and retained ended ones. */
+  tracks(options: { environmentId?: string; status?: TrackStatus[]; includeTentative?: boolean; includeTrajectory?: boolean } = {}): TrackSummary[] {
+    const all = [...this.#tracks.values(), ...this.#ended]
+      .filter((t) => (!options.environmentId || t.environmentId === options.environmentId) && (options.includeTentative || t.status !== 'tentative') && (!options.status || options.status.includes(t.status)));
+    return all.sort((a, b) => b.lastSeen - a.lastSeen).map((t) => summarise(t, options.includeTrajectory ?? false));
+  }
+
+  /** How many tracks are active now. */
+  activeCount(environmentId?: string): number {
+    let n = 0;
+    for (const t of this.#tracks.values()) if (t.status === 'active' && (!environmentId || t.environmentId === environmentId)) n++;
+    return n;
+  }
+}
+
+function summarise(t: Track, includeTrajectory: boolean): TrackSummary {
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const summary: TrackSummary = {
+    trackId: t.id,
+    environmentId: t.environmentId,
+    personId: t.lastPerson.id,
+    firstSeen: t.firstSeen,
+    lastSeen: t.lastSeen,
+    durationSeconds: (t.lastSeen - t.firstSeen) / 1000,
+    totalFrames: t.totalFrames,
+    averageConfidence: t.totalFrames ? round(t.confidenceSum / t.totalFrames) : 0,
+    status: t.status,
+    statistics: { movementDistance: round(t.stats.movementDistance), averageSpeed: round(t.stats.averageSpeed), timeStationary: round(t.stats.timeStationary), timeMoving: round(t.stats.timeMoving) },
+  };
+  if (includeTrajectory) summary.trajectory = t.trajectory.map((p) => ({ ...p, position: { ...p.position } }));
+  return summary;
+}
