@@ -1,0 +1,24 @@
+import type { Database } from 'better-sqlite3';
+import type { PrivacySettings } from '@wiflow/core';
+import type { WriteBuffer } from './write-buffer.js';
+
+/** What the repositories share: the connection, the buffer and the settings in force. */
+export interface SqliteContext {
+  readonly db: Database;
+  readonly buffer: WriteBuffer;
+  /** Throws StorageErrors.closed unless open. */
+  ensureOpen(): void;
+  /** Make buffered writes visible before a read (read-your-writes). */
+  beforeRead(): void;
+  privacy(): PrivacySettings;
+  now(): number;
+  /** Encode a JSON body for a table that may be encrypted at rest (flows, revisions, projects, messages). */
+  sealBody(value: unknown): string;
+  /** Decode what `sealBody` (or plain JSON) stored. */
+  openBody<T>(text: string): T;
+}
+
+/** The key under which a record's owner is indexed ('' for records with no user). */
+export function userKey(userId: string | null | undefined): string {
+  return userId ?? '';
+}

@@ -1,0 +1,46 @@
+import { SecretBox, Tokens, definePlugin, type Runtime } from '@wiflow/core';
+import { registerBackupCommand } from './backup-command.js';
+import { PrivacyConfigSchema, SqliteStorageConfigSchema, toPrivacySettings } from './privacy-config.js';
+import { SqliteStorage } from './sqlite-storage.js';
+import { resolveDatabaseFile } from './storage-config.js';
+
+const PLUGIN_NAME = '@wiflow/plugin-sqlite';
+
+export { SqliteStorage, type SqliteStorageOptions, type BodySealer } from './sqlite-storage.js';
+export { backupDatabase } from './backup-command.js';
+export { PrivacyConfigSchema, SqliteStorageConfigSchema, toPrivacySettings } from './privacy-config.js';
+export { MIGRATIONS, SCHEMA_VERSION, migrate, type Migration } from './schema.js';
+export { resolveDatabaseFile } from './storage-config.js';
+
+/** Build the SQLite storage for a runtime: file, batching and privacy from its config, the runtime's SecretBox for encryption. */
+export function createSqliteStorage(runtime: Runtime, dataDir: string): SqliteStorage {
+  const section = runtime.config.get('storage');
+  const options = SqliteStorageConfigSchema.parse(section ?? {});
+  return new SqliteStorage({
+    file: resolveDatabaseFile(dataDir, section),
+    flushIntervalMs: options.flushIntervalMs,
+    flushMaxRecords: options.flushMaxRecords,
+    retentionIntervalMs: options.retentionIntervalMs,
+    privacy: () => toPrivacySettings(runtime.config.get('privacy')),
+    // Resolved on first use: the key file is only created when encryption is turned on.
+    sealer: {
+      seal: (plain) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).seal(plain),
+      open: (sealed) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).open(sealed),
+    },
+    onError: (error) => runtime.logger.error(`sqlite background write failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+}
+
+/** The embedded default storage: one SQLite file under the data directory. */
+export default definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    // The pose API declares the same section with the same keys; whichever registers last, the values agree.
+    ctx.configSection('privacy', PrivacyConfigSchema);
+    ctx.hooks.resolveStorage.tapPromise(PLUGIN_NAME, async (request) => {
+      if (request.kind !== 'sqlite') return undefined;
+      return createSqliteStorage(request.runtime, request.dataDir);
+    });
+    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerBackupCommand(program, cli));
+  },
+});

@@ -1,0 +1,217 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema migration: applied once, in order, inside a transaction. */
+export interface Migration {
+  version: number;
+  description: string;
+  up: string;
+}
+
+/**
+ * The schema, as an ordered list of migrations. Never edit a released migration: add a new
+ * one. Time-series tables keep the indexed fields as columns and the rest of the record
+ * compactly (keypoints as Float64 blobs, the remainder as JSON).
+ */
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'initial schema',
+    up: `
+      CREATE TABLE pose_frames (
+        seq INTEGER PRIMARY KEY,
+        environment_id TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        frame_id INTEGER NOT NULL,
+        person_seq INTEGER NOT NULL,
+        person_count INTEGER NOT NULL,
+        processing_time_ms REAL,
+        metadata TEXT NOT NULL,
+        extra TEXT
+      );
+      CREATE INDEX pose_frames_env_ts ON pose_frames (environment_id, ts);
+      CREATE INDEX pose_frames_ts ON pose_frames (ts);
+
+      CREATE TABLE pose_persons (
+        seq INTEGER PRIMARY KEY,
+        frame_seq INTEGER NOT NULL,
+        environment_id TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        frame_id INTEGER NOT NULL,
+        person_id INTEGER,
+        track_id INTEGER,
+        confidence REAL NOT NULL,
+        activity TEXT,
+        track_status TEXT,
+        x REAL NOT NULL,
+        y REAL NOT NULL,
+        cx REAL NOT NULL,
+        cy REAL NOT NULL,
+        keypoints BLOB,
+        keypoints3d BLOB,
+        extra TEXT NOT NULL
+      );
+      CREATE INDEX pose_persons_env_ts ON pose_persons (environment_id, ts);
+      CREATE INDEX pose_persons_ts ON pose_persons (ts);
+      CREATE INDEX pose_persons_track ON pose_persons (track_id, ts) WHERE track_id IS NOT NULL;
+
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        event_id TEXT NOT NULL UNIQUE,
+        ts INTEGER NOT NULL,
+        environment_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        track_id INTEGER,
+        source TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX events_ts ON events (ts);
+      CREATE INDEX events_env_ts ON events (environment_id, ts);
+
+      CREATE TABLE alerts (
+        seq INTEGER PRIMARY KEY,
+        alert_id TEXT NOT NULL UNIQUE,
+        ts INTEGER NOT NULL,
+        environment_id TEXT NOT NULL,
+        alert_type TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        acknowledged_at INTEGER,
+        acknowledged_by TEXT,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX alerts_ts ON alerts (ts);
+
+      CREATE TABLE metrics (
+        seq INTEGER PRIMARY KEY,
+        ts INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        metric_values TEXT NOT NULL
+      );
+      CREATE INDEX metrics_ts ON metrics (ts);
+      CREATE INDEX metrics_kind_ts ON metrics (kind, source, ts);
+
+      CREATE TABLE projects (
+        id TEXT PRIMARY KEY,
+        user_key TEXT NOT NULL,
+        parent_id TEXT,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX projects_user_name ON projects (user_key, name);
+
+      CREATE TABLE flows (
+        id TEXT PRIMARY KEY,
+        user_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        endpoint_name TEXT,
+        folder_id TEXT,
+        is_component INTEGER NOT NULL,
+        mcp_enabled INTEGER NOT NULL,
+        access_type TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX flows_user_name ON flows (user_key, name);
+      CREATE UNIQUE INDEX flows_user_endpoint ON flows (user_key, endpoint_name) WHERE endpoint_name IS NOT NULL;
+      CREATE INDEX flows_folder ON flows (folder_id);
+      CREATE INDEX flows_updated ON flows (updated_at);
+
+      CREATE TABLE flow_revisions (
+        flow_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        author TEXT,
+        message TEXT,
+        body TEXT NOT NULL,
+        PRIMARY KEY (flow_id, revision)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        flow_id TEXT,
+        session_id TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        sender_name TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX messages_session ON messages (session_id, ts);
+      CREATE INDEX messages_flow ON messages (flow_id, ts);
+
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        user_id TEXT,
+        flow_id TEXT,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX files_user ON files (user_id, created_at);
+
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL COLLATE NOCASE UNIQUE,
+        password_hash TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX api_keys_user ON api_keys (user_id);
+
+      CREATE TABLE refresh_tokens (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        family_id TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+      CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id);
+
+      CREATE TABLE settings (
+        namespace TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        PRIMARY KEY (namespace, key)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/**
+ * Bring a database to SCHEMA_VERSION: each pending migration runs in its own transaction and
+ * is recorded in `schema_version`. A file from a newer build is refused rather than guessed at.
+ */
+export function migrate(db: Database, migrations: Migration[] = MIGRATIONS): { from: number; to: number } {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as { version: number | null };
+  const from = row.version ?? 0;
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (from > latest) throw new Error(`database schema version ${from} is newer than this plugin understands (${latest}); upgrade @wiflow/plugin-sqlite`);
+  const record = db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)');
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    db.transaction(() => {
+      db.exec(migration.up);
+      record.run(migration.version, migration.description, Date.now());
+    })();
+  }
+  return { from, to: Math.max(from, latest) };
+}

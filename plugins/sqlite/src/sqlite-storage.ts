@@ -1,0 +1,331 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import {
+  StorageErrors,
+  type AlertRepository,
+  type ApiKeyRepository,
+  type EventRepository,
+  type FileRepository,
+  type FlowRepository,
+  type MessageRepository,
+  type MetricRepository,
+  type PoseRepository,
+  type PrivacySettings,
+  type ProjectRepository,
+  type RefreshTokenRepository,
+  type RetentionReport,
+  type RevisionRepository,
+  type SettingRepository,
+  type Storage,
+  type StorageHealth,
+  type TrackRepository,
+  type UserRepository,
+} from '@wiflow/core';
+import type { SqliteContext } from './context.js';
+import { SqliteFileRepository, SqliteMessageRepository } from './repositories/content-repositories.js';
+import { SqliteFlowRepository, SqliteProjectRepository, SqliteRevisionRepository } from './repositories/flow-repositories.js';
+import { SqliteApiKeyRepository, SqliteRefreshTokenRepository, SqliteSettingRepository, SqliteUserRepository } from './repositories/identity-repositories.js';
+import { SqlitePoseRepository } from './repositories/pose-repository.js';
+import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository } from './repositories/time-series-repositories.js';
+import { SqliteTrackRepository } from './repositories/track-repository.js';
+import { SCHEMA_VERSION, migrate } from './schema.js';
+import { WriteBuffer, type PendingWrites } from './write-buffer.js';
+
+/** Seals and opens strings (the runtime's SecretBox fits). */
+export interface BodySealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/** Options of a SQLite storage. */
+export interface SqliteStorageOptions {
+  /** Database file (created with its directory). */
+  file: string;
+  /** Privacy settings in force, read on every write and retention run (default: 30 days, no anonymisation). */
+  privacy?: () => PrivacySettings;
+  /** Longest a buffered record waits before it is written (ms, default 100). */
+  flushIntervalMs?: number;
+  /** Buffered records that trigger a write at once (default 10,000). */
+  flushMaxRecords?: number;
+  /** Records held at most while writes fail (default 1,000,000). */
+  maxBufferedRecords?: number;
+  /** How often retention runs while open (ms, default one hour; 0 = only on open and on request). */
+  retentionIntervalMs?: number;
+  /** Seals bodies at rest when privacy.enableEncryption is on. */
+  sealer?: BodySealer;
+  /** Where background errors go (default console.error). */
+  onError?: (error: unknown) => void;
+  /** Clock (ms), for tests. */
+  now?: () => number;
+}
+
+const DAY_MS = 86_400_000;
+const SEALED_PREFIX = 'sealed:';
+const DEFAULT_PRIVACY: PrivacySettings = { dataRetentionDays: 30, anonymizeData: false, enableEncryption: false };
+
+/**
+ * wiflow storage in one SQLite file: WAL journal, synchronous=FULL commits, time-series
+ * writes batched in memory and written in one transaction every `flushIntervalMs` (or
+ * `flushMaxRecords`), everything else written at once. Crash window: time-series records
+ * appended but not yet flushed (at most `flushIntervalMs` worth, or `flushMaxRecords`) are
+ * lost on a crash; after `flush()` resolves they are on disk.
+ */
+export class SqliteStorage implements Storage {
+  readonly kind = 'sqlite';
+  readonly file: string;
+  readonly #options: SqliteStorageOptions;
+  #db: Database | null = null;
+  #buffer: WriteBuffer | null = null;
+  #retentionTimer: NodeJS.Timeout | null = null;
+  #repositories: ReturnType<SqliteStorage['createRepositories']> | null = null;
+  #lastRetention: RetentionReport | null = null;
+  #migratedFrom = 0;
+
+  constructor(options: SqliteStorageOptions) {
+    if (!options || typeof options.file !== 'string' || options.file === '') throw StorageErrors.invalid('SqliteStorage needs a file');
+    this.#options = options;
+    this.file = path.resolve(options.file);
+  }
+
+  get poses(): PoseRepository { return this.#repos().poses; }
+  get tracks(): TrackRepository { return this.#repos().tracks; }
+  get events(): EventRepository { return this.#repos().events; }
+  get alerts(): AlertRepository { return this.#repos().alerts; }
+  get metrics(): MetricRepository { return this.#repos().metrics; }
+  get flows(): FlowRepository { return this.#repos().flows; }
+  get revisions(): RevisionRepository { return this.#repos().revisions; }
+  get projects(): ProjectRepository { return this.#repos().projects; }
+  get messages(): MessageRepository { return this.#repos().messages; }
+  get files(): FileRepository { return this.#repos().files; }
+  get users(): UserRepository { return this.#repos().users; }
+  get apiKeys(): ApiKeyRepository { return this.#repos().apiKeys; }
+  get refreshTokens(): RefreshTokenRepository { return this.#repos().refreshTokens; }
+  get settings(): SettingRepository { return this.#repos().settings; }
+
+  /** The open connection (for backups and diagnostics). */
+  get database(): Database {
+    if (!this.#db) throw StorageErrors.closed(this.kind);
+    return this.#db;
+  }
+
+  async open(): Promise<void> {
+    if (this.#db) return;
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    let db: Database;
+    try {
+      db = new BetterSqlite3(this.file);
+      db.pragma('journal_mode = WAL');
+      // FULL: each commit (one per batch) is fsynced, so what flush() acknowledged survives power loss too.
+      db.pragma('synchronous = FULL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('foreign_keys = ON');
+      db.pragma('cache_size = -65536');
+      db.pragma('temp_store = MEMORY');
+      this.#migratedFrom = migrate(db).from;
+    } catch (error) {
+      throw StorageErrors.backend(this.kind, `cannot open ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.#db = db;
+    const onError = this.#options.onError ?? ((error: unknown) => console.error('[wiflow sqlite] background write failed:', error));
+    const buffer = new WriteBuffer({
+      flushIntervalMs: this.#options.flushIntervalMs ?? 100,
+      flushMaxRecords: this.#options.flushMaxRecords ?? 10_000,
+      maxBufferedRecords: this.#options.maxBufferedRecords ?? 1_000_000,
+      write: (batch) => this.#writeBatch(batch),
+      onError,
+    });
+    this.#buffer = buffer;
+    this.#repositories = this.createRepositories();
+    await this.applyRetention();
+    const interval = this.#options.retentionIntervalMs ?? 3_600_000;
+    if (interval > 0) {
+      this.#retentionTimer = setInterval(() => {
+        this.applyRetention().catch(onError);
+      }, interval);
+      this.#retentionTimer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    this.#ensureOpen();
+    try {
+      this.#buffer!.flushNow();
+    } catch (error) {
+      throw StorageErrors.backend(this.kind, `flush failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db) return;
+    if (this.#retentionTimer) clearInterval(this.#retentionTimer);
+    this.#retentionTimer = null;
+    try {
+      this.#buffer!.flushNow();
+    } finally {
+      this.#buffer!.stop();
+      // Fold the WAL back into the main file so a closed database is one file.
+      try {
+        this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // A checkpoint that cannot run now runs on the next open.
+      }
+      this.#db.close();
+      this.#db = null;
+      this.#buffer = null;
+      this.#repositories = null;
+    }
+  }
+
+  async health(): Promise<StorageHealth> {
+    if (!this.#db || !this.#buffer) return { status: 'unhealthy', details: { kind: this.kind, file: this.file, open: false } };
+    const db = this.#db;
+    const pageCount = db.pragma('page_count', { simple: true }) as number;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const buffer = this.#buffer;
+    const degraded = buffer.lastError !== null || buffer.dropped > 0;
+    return {
+      status: degraded ? 'degraded' : 'healthy',
+      details: {
+        kind: this.kind,
+        file: this.file,
+        open: true,
+        schemaVersion: SCHEMA_VERSION,
+        migratedFrom: this.#migratedFrom,
+        journalMode: db.pragma('journal_mode', { simple: true }),
+        sizeBytes: pageCount * pageSize,
+        // One connection, used by this process: the pool is 1/1.
+        connectionPool: '1/1',
+        bufferedRecords: buffer.buffered,
+        writtenRecords: buffer.written,
+        droppedRecords: buffer.dropped,
+        failedWrites: buffer.failures,
+        lastFlushAt: buffer.lastFlushAt,
+        lastFlushMs: buffer.lastFlushMs,
+        lastError: buffer.lastError,
+        flushIntervalMs: this.#options.flushIntervalMs ?? 100,
+        flushMaxRecords: this.#options.flushMaxRecords ?? 10_000,
+        lastRetention: this.#lastRetention,
+        privacy: this.privacy(),
+      },
+    };
+  }
+
+  privacy(): PrivacySettings {
+    return this.#options.privacy?.() ?? DEFAULT_PRIVACY;
+  }
+
+  async applyRetention(now: number = this.#now()): Promise<RetentionReport> {
+    this.#ensureOpen();
+    this.#buffer!.flushNow();
+    const days = this.privacy().dataRetentionDays;
+    const cutoff = now - days * DAY_MS;
+    const report: RetentionReport = { cutoff, poseFrames: 0, personRecords: 0, events: 0, alerts: 0, metrics: 0 };
+    const db = this.#db!;
+    const tables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [
+      ['poseFrames', 'pose_frames'], ['personRecords', 'pose_persons'], ['events', 'events'], ['alerts', 'alerts'], ['metrics', 'metrics'],
+    ];
+    for (const [key, table] of tables) {
+      // Delete in slices so a large purge never holds the write lock for long.
+      const statement = db.prepare(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE ts < ? LIMIT 20000)`);
+      for (;;) {
+        const changes = statement.run(cutoff).changes;
+        report[key] += changes;
+        if (changes < 20000) break;
+      }
+    }
+    this.#lastRetention = report;
+    return report;
+  }
+
+  /** Copy the live database to `target` (online; others keep writing). */
+  async backup(target: string, onProgress?: (progress: { totalPages: number; remainingPages: number }) => void): Promise<{ file: string; totalPages: number }> {
+    this.#ensureOpen();
+    this.#buffer!.flushNow();
+    const file = path.resolve(target);
+    if (file === this.file) throw StorageErrors.invalid('the backup target is the database itself');
+    mkdirSync(path.dirname(file), { recursive: true });
+    let totalPages = 0;
+    await this.#db!.backup(file, {
+      progress: ({ totalPages: total, remainingPages }) => {
+        totalPages = total;
+        onProgress?.({ totalPages: total, remainingPages });
+        return 200;
+      },
+    });
+    return { file, totalPages };
+  }
+
+  /** Build the repositories over the open connection. */
+  protected createRepositories() {
+    const ctx = this.#context();
+    return {
+      poses: new SqlitePoseRepository(ctx),
+      tracks: new SqliteTrackRepository(ctx),
+      events: new SqliteEventRepository(ctx),
+      alerts: new SqliteAlertRepository(ctx),
+      metrics: new SqliteMetricRepository(ctx),
+      flows: new SqliteFlowRepository(ctx),
+      revisions: new SqliteRevisionRepository(ctx),
+      projects: new SqliteProjectRepository(ctx),
+      messages: new SqliteMessageRepository(ctx),
+      files: new SqliteFileRepository(ctx),
+      users: new SqliteUserRepository(ctx),
+      apiKeys: new SqliteApiKeyRepository(ctx),
+      refreshTokens: new SqliteRefreshTokenRepository(ctx),
+      settings: new SqliteSettingRepository(ctx),
+    };
+  }
+
+  #writeBatch(batch: PendingWrites): void {
+    const repos = this.#repositories!;
+    this.#db!.transaction(() => {
+      repos.poses.write(batch.frames);
+      if (batch.events.length) repos.events.write(batch.events);
+      if (batch.metrics.length) repos.metrics.write(batch.metrics);
+    })();
+  }
+
+  #context(): SqliteContext {
+    const storage = this;
+    return {
+      get db() {
+        return storage.database;
+      },
+      get buffer() {
+        return storage.#buffer!;
+      },
+      ensureOpen: () => this.#ensureOpen(),
+      beforeRead: () => {
+        this.#ensureOpen();
+        if (this.#buffer!.buffered > 0) this.#buffer!.flushNow();
+      },
+      privacy: () => this.privacy(),
+      now: () => this.#now(),
+      sealBody: (value) => {
+        const text = JSON.stringify(value);
+        if (!this.privacy().enableEncryption) return text;
+        if (!this.#options.sealer) throw StorageErrors.backend(this.kind, 'privacy.enableEncryption is on but no secret key is available');
+        return SEALED_PREFIX + this.#options.sealer.seal(text);
+      },
+      openBody: <T>(text: string): T => {
+        if (!text.startsWith(SEALED_PREFIX)) return JSON.parse(text) as T;
+        if (!this.#options.sealer) throw StorageErrors.backend(this.kind, 'a record is encrypted but no secret key is available');
+        return JSON.parse(this.#options.sealer.open(text.slice(SEALED_PREFIX.length))) as T;
+      },
+    };
+  }
+
+  #repos() {
+    if (!this.#repositories) throw StorageErrors.closed(this.kind);
+    return this.#repositories;
+  }
+
+  #ensureOpen(): void {
+    if (!this.#db) throw StorageErrors.closed(this.kind);
+  }
+
+  #now(): number {
+    return this.#options.now?.() ?? Date.now();
+  }
+}
