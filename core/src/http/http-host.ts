@@ -42,9 +42,6 @@ export class HttpHost {
     if (this.#registered) return;
     this.#registered = true;
     const runtime = this.runtime;
-    this.app.get('/api/v1/health', (_req, res) => {
-      res.json({ status: runtime.state === 'started' ? 'healthy' : 'starting', timestamp: new Date().toISOString(), version: runtime.version, uptime: Math.floor((Date.now() - runtime.startedAt) / 1000) });
-    });
     await runtime.hooks.http.promise({
       app: this.app,
       runtime,
@@ -53,6 +50,10 @@ export class HttpHost {
         this.#routes.push({ path, server, handler, guard });
         return server;
       },
+    });
+    // After the plugins' routes, so a plugin (the pose API) can serve its own /api/v1/health.
+    this.app.get('/api/v1/health', (_req, res) => {
+      res.json({ status: runtime.state === 'started' ? 'healthy' : 'starting', timestamp: new Date().toISOString(), version: runtime.version, uptime: Math.floor((Date.now() - runtime.startedAt) / 1000) });
     });
     this.app.use((req: Request, res: Response) => {
       res.status(404).json({ detail: `no route for ${req.method} ${req.path}` });
