@@ -8,7 +8,7 @@ export const WIFLOW_RECORDING_MAGIC = [0x89, 0x57, 0x46, 0x52, 0x0d, 0x0a, 0x1a,
 /** Recording format version written by this package. */
 export const WIFLOW_RECORDING_VERSION = 1;
 /** Record types. */
-export const RecordType = { frame: 1, truth: 2 } as const;
+export const RecordType = { frame: 1, truth: 2, subcarriers: 3 } as const;
 
 const FLAG_SCALED = 1;
 const FLAG_RSSI = 2;
@@ -41,6 +41,32 @@ function isInt16Exact(values: Float32Array): boolean {
 export class RecordingEncoder {
   #buf = Buffer.allocUnsafe(64 * 1024);
   #at = 0;
+  #setsByArray = new WeakMap<Int16Array, number>();
+  #setsByKey = new Map<string, number>();
+
+  /** Id of a subcarrier set, writing its definition record the first time it is seen. */
+  #subcarrierSet(subcarriers: Int16Array): number {
+    const known = this.#setsByArray.get(subcarriers);
+    if (known !== undefined) return known;
+    const key = subcarriers.join(',');
+    let id = this.#setsByKey.get(key);
+    if (id === undefined) {
+      id = this.#setsByKey.size;
+      if (id > 0xffff) throw new DecodeFault('malformed', 0, 'more than 65536 distinct subcarrier sets in one recording');
+      this.#setsByKey.set(key, id);
+      this.#reserve(9 + 2 * subcarriers.length);
+      const b = this.#buf;
+      b[this.#at] = RecordType.subcarriers;
+      b.writeUInt32LE(4 + 2 * subcarriers.length, this.#at + 1);
+      b.writeUInt16LE(id, this.#at + 5);
+      b.writeUInt16LE(subcarriers.length, this.#at + 7);
+      let p = this.#at + 9;
+      for (let i = 0; i < subcarriers.length; i++, p += 2) b.writeInt16LE(subcarriers[i], p);
+      this.#at = p;
+    }
+    this.#setsByArray.set(subcarriers, id);
+    return id;
+  }
 
   /** Bytes encoded and not yet taken. */
   get length(): number {
@@ -86,6 +112,7 @@ export class RecordingEncoder {
   /** A frame record (preceded by a truth record when the frame carries truth). */
   frame(frame: CsiFrame): void {
     if (frame.truth) this.truth(frame.truth);
+    const setId = this.#subcarrierSet(frame.subcarriers);
     const n = frame.ntx * frame.nrx * frame.nsc;
     if (frame.csi.re.length !== n || frame.csi.im.length !== n || frame.subcarriers.length !== frame.nsc) {
       throw new DecodeFault('malformed', 0, `frame arrays do not match ntx × nrx × nsc = ${n}`);
@@ -101,7 +128,7 @@ export class RecordingEncoder {
     if (frame.sequence !== undefined) flags |= FLAG_SEQUENCE;
     if (extra) flags |= FLAG_EXTRA;
     const rssiCount = frame.rssi ? Math.min(255, frame.rssi.length) : 0;
-    const size = 38 + strings.reduce((s, b) => s + 2 + b.length, 0) + 2 * frame.nsc + n * (int16 ? 4 : 8) + (frame.scaled ? 8 * n : 0) + (frame.rssi ? 1 + 4 * rssiCount : 0) + (frame.noiseDbm !== undefined ? 4 : 0) + (frame.agc !== undefined ? 4 : 0) + (frame.sequence !== undefined ? 8 : 0) + (extra ? 4 + extra.length : 0);
+    const size = 38 + strings.reduce((s, b) => s + 2 + b.length, 0) + 2 + n * (int16 ? 4 : 8) + (frame.scaled ? 8 * n : 0) + (frame.rssi ? 1 + 4 * rssiCount : 0) + (frame.noiseDbm !== undefined ? 4 : 0) + (frame.agc !== undefined ? 4 : 0) + (frame.sequence !== undefined ? 8 : 0) + (extra ? 4 + extra.length : 0);
     this.#reserve(5 + size);
     const b = this.#buf;
     let p = this.#at;
@@ -123,7 +150,8 @@ export class RecordingEncoder {
       s.copy(b, p + 2);
       p += 2 + s.length;
     }
-    for (let i = 0; i < frame.nsc; i++, p += 2) b.writeInt16LE(frame.subcarriers[i], p);
+    b.writeUInt16LE(setId, p);
+    p += 2;
     if (int16) {
       for (let i = 0; i < n; i++, p += 2) b.writeInt16LE(frame.csi.re[i], p);
       for (let i = 0; i < n; i++, p += 2) b.writeInt16LE(frame.csi.im[i], p);
@@ -221,6 +249,7 @@ export class RecordingDecoder implements FrameDecoder {
   /** The recording's header metadata, once read. */
   metadata: RecordingMetadata | null = null;
   #truth: GroundTruthFrame | undefined;
+  #sets = new Map<number, Int16Array>();
   #onTruth: ((truth: GroundTruthFrame) => void) | undefined;
 
   constructor(onTruth?: (truth: GroundTruthFrame) => void) {
@@ -249,6 +278,13 @@ export class RecordingDecoder implements FrameDecoder {
       const truth = parseJson(buf, pos + 5, length, 'truth record', pos + total) as GroundTruthFrame;
       this.#truth = truth;
       this.#onTruth?.(truth);
+    } else if (type === RecordType.subcarriers) {
+      if (length < 4) throw new DecodeFault('malformed', pos + 5, 'subcarrier set record too short', pos + total);
+      const count = buf.readUInt16LE(pos + 7);
+      if (length !== 4 + 2 * count) throw new DecodeFault('malformed', pos + 7, `subcarrier set of ${count} indices in a ${length}-byte record`, pos + total);
+      const set = new Int16Array(count);
+      for (let i = 0; i < count; i++) set[i] = buf.readInt16LE(pos + 9 + 2 * i);
+      this.#sets.set(buf.readUInt16LE(pos + 5), set);
     } else if (type === RecordType.frame) {
       out.push(this.#frame(buf, pos + 5, pos + total));
     } else {
@@ -283,9 +319,10 @@ export class RecordingDecoder implements FrameDecoder {
       p += 2 + length;
     }
     const n = ntx * nrx * nsc;
-    need(2 * nsc);
-    const subcarriers = new Int16Array(nsc);
-    for (let i = 0; i < nsc; i++, p += 2) subcarriers[i] = buf.readInt16LE(p);
+    need(2);
+    const subcarriers = this.#sets.get(buf.readUInt16LE(p));
+    if (!subcarriers || subcarriers.length !== nsc) throw new DecodeFault('malformed', p, `frame refers to subcarrier set ${buf.readUInt16LE(p)}, which is undefined or not ${nsc} long`, end);
+    p += 2;
     const re = new Float32Array(n);
     const im = new Float32Array(n);
     if (flags & FLAG_INT16) {
