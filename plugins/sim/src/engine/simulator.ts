@@ -21,12 +21,14 @@ export const DEFAULT_START_TIME_MS = Date.UTC(2026, 0, 1);
 export interface SimulatorOptions {
   /** Seed of every random draw; default the scenario's `seed`. */
   seed?: number;
-  /** Attach each tick's GroundTruthFrame to its frames as `extra.truth` (default true). */
+  /** Attach each tick's GroundTruthFrame to its frames as `frame.truth` (default true). */
   attachTruth?: boolean;
   /** Wall-clock ms of t = 0; default the scenario's `startTime`, else 2026-01-01T00:00:00Z. */
   startTimeMs?: number;
   /** Override the impairments of every receiver ('off' for the clean channel). */
   impairments?: Partial<ImpairmentSettings> | 'off';
+  /** Added to every frame's `timestamp` (µs), so restarted runs stay monotonic per source. */
+  timestampOffsetUs?: number;
 }
 
 /** One instant of the simulation: a frame per link (lost packets left out) and the ground truth. */
@@ -119,6 +121,7 @@ export class Simulator {
   readonly #links: LinkRuntime[] = [];
   readonly #people: PersonTimeline[];
   readonly #attachTruth: boolean;
+  readonly #timestampOffsetUs: number;
   readonly #zoneState = new Map<number, Set<string>>();
   #index = 0;
   #lastT = -Infinity;
@@ -131,6 +134,7 @@ export class Simulator {
     this.room = roomGeometry(s);
     this.rateHz = s.channel.rateHz;
     this.#attachTruth = options.attachTruth ?? true;
+    this.#timestampOffsetUs = options.timestampOffsetUs ?? 0;
     this.startTimeMs = options.startTimeMs ?? parseStartTime(s.startTime);
     const root = new Prng(options.seed ?? s.seed);
     const chainPrng = root.fork('chains');
@@ -162,7 +166,6 @@ export class Simulator {
         maxReflectionOrder: s.propagation.maxReflectionOrder,
         centerFrequencyHz: s.channel.centerFrequencyHz,
         indices: grid.indices,
-        nulls: grid.nulls,
         txAntennas: antennaPositions({ position: v3(tx.position), yaw: deg(tx.yawDeg), count: tx.antennas, spacing: tx.spacing ?? lambda / 2 }),
         rxAntennas: antennaPositions({ position: v3(rx.position), yaw: deg(rx.yawDeg), count: rx.antennas, spacing: rx.spacing ?? lambda / 2 }),
         clutter,
@@ -249,8 +252,8 @@ export class Simulator {
   truthAt(t: number, events: GroundTruthEvent[] = []): GroundTruthFrame {
     const persons: GroundTruthPerson[] = this.skeletonsAt(t).map(({ personId, skeleton, activity }) => ({
       id: personId,
-      keypoints3d: skeleton.keypoints.map((k) => [k.x, k.y, k.z]),
-      position: { x: skeleton.pelvis.x, y: skeleton.pelvis.y },
+      keypoints3d: skeleton.keypoints.map((k) => [mm(k.x), mm(k.y), mm(k.z)]),
+      position: { x: mm(skeleton.pelvis.x), y: mm(skeleton.pelvis.y) },
       activity,
     }));
     return { time: this.startTimeMs + t * 1000, environmentId: this.environmentId, persons, events };
@@ -328,7 +331,7 @@ export class Simulator {
     applyImpairments(re, im, info.ntx, info.nrx, info.grid.indices, SUBCARRIER_SPACING_HZ, packet, link.rxChainPhase, link.txChainPhase, imp, info.device, prng);
     const meanRssi = 10 * Math.log10(rssi.reduce((acc, v) => acc + Math.pow(10, v / 10), 0) / rssi.length);
     const frame: CsiFrame = {
-      timestamp: ts * 1e6,
+      timestamp: this.#timestampOffsetUs + ts * 1e6,
       time: this.startTimeMs + ts * 1000,
       sourceId: info.sourceId,
       link: { tx: info.tx, rx: info.rx },
@@ -343,11 +346,17 @@ export class Simulator {
       sequence,
       format: 'sim',
       provenance: 'simulated',
-      extra: { environmentId: this.environmentId, device: info.device, grid: info.grid.name, ...(this.#attachTruth ? { truth } : {}) },
+      extra: { environmentId: this.environmentId, device: info.device, grid: info.grid.name },
     };
+    if (this.#attachTruth) frame.truth = truth;
     if (Number.isFinite(imp.snrDb)) frame.noiseDbm = round2(meanRssi - imp.snrDb);
     return frame;
   }
+}
+
+/** Round metres to millimetres (ground truth needs no more, and recordings stay small). */
+function mm(v: number): number {
+  return Math.round(v * 1000) / 1000;
 }
 
 function round2(v: number): number {
@@ -364,5 +373,6 @@ function parseStartTime(v: string | number | undefined): number {
 
 function resolveImpairments(s: Scenario, rx: RadioSpec, override: SimulatorOptions['impairments']): ImpairmentSettings {
   if (override === 'off') return { ...IMPAIRMENTS_OFF };
-  return { ...s.impairments, ...(rx.impairments ?? {}), ...(override ?? {}) } as ImpairmentSettings;
+  const merged = { ...s.impairments, ...(rx.impairments ?? {}), ...(override ?? {}) };
+  return { ...merged, snrDb: merged.snrDb ?? Number.POSITIVE_INFINITY } as ImpairmentSettings;
 }

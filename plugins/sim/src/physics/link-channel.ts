@@ -33,8 +33,6 @@ export interface LinkGeometry {
   centerFrequencyHz: number;
   /** Physical subcarrier indices, ascending. */
   indices: Int16Array;
-  /** Indices that carry no signal (reported with noise only). */
-  nulls?: ReadonlySet<number>;
   txAntennas: Vec3[];
   rxAntennas: Vec3[];
   clutter: Scatterer[];
@@ -97,7 +95,6 @@ export class LinkChannel {
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
-  readonly #nullOffsets: number[];
   readonly #dtx: Float64Array;
   readonly #drx: Float64Array;
 
@@ -119,10 +116,6 @@ export class LinkChannel {
     }
     this.#powRe = new Float64Array(maxGap + 1);
     this.#powIm = new Float64Array(maxGap + 1);
-    this.#nullOffsets = [];
-    geometry.indices.forEach((m, k) => {
-      if (geometry.nulls?.has(m)) this.#nullOffsets.push(k);
-    });
     this.txCentre = centroid(geometry.txAntennas);
     this.rxCentre = centroid(geometry.rxAntennas);
     this.#dtx = new Float64Array(this.ntx);
@@ -280,12 +273,6 @@ export class LinkChannel {
     }
     if (this.geometry.bodyScattering) {
       for (const body of bodies) for (const seg of body.segments) this.#addBodySegment(seg, body, bodies, outRe, outIm, null);
-    }
-    for (const k of this.#nullOffsets) {
-      for (let p = 0; p < this.ntx * this.nrx; p++) {
-        outRe[p * this.nsc + k] = 0;
-        outIm[p * this.nsc + k] = 0;
-      }
     }
   }
 

@@ -76,7 +76,7 @@ export function loadScenario(file: string): Scenario {
 }
 
 /** Accept a validated scenario, raw scenario input, or a file path. */
-export function resolveScenario(source: Scenario | ScenarioInput | string): Scenario {
+export function resolveScenario(source: Scenario | ScenarioInput | Record<string, unknown> | string): Scenario {
   if (typeof source === 'string') return loadScenario(source);
   return validateScenario(source);
 }

@@ -58,7 +58,7 @@ export const CameraSchema = z.object({
 
 /** Hardware impairments (any subset; unspecified fields keep their defaults). */
 export const ImpairmentsSchema = z.object({
-  snrDb: z.number().default(25).describe('CSI SNR in dB; Infinity or a very large value for none'),
+  snrDb: z.number().nullable().default(25).describe('CSI SNR in dB; null for no noise'),
   timingOffsetNs: nonNegative().default(40),
   randomPhase: z.boolean().default(true),
   chainPhase: z.boolean().default(true),

@@ -1,0 +1,50 @@
+import { definePlugin } from '@wiflow/core';
+import { registerDatasetCommand, registerSimulateCommand } from './cli/commands.js';
+import { simSourceNode } from './nodes/sim-source.js';
+
+/** This plugin's name, used when it taps hooks. */
+export const PLUGIN_NAME = '@wiflow/plugin-sim';
+
+/** @wiflow/plugin-sim: the `sim.source` node and the `simulate` and `dataset` commands. */
+const simPlugin = definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    ctx.registerNode(simSourceNode);
+    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
+      registerSimulateCommand(program, cli);
+      registerDatasetCommand(program, cli);
+    });
+  },
+});
+
+export default simPlugin;
+export { simPlugin };
+
+// Simulation engine
+export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenarioCamera, type SimulatorOptions, type SimTick, type SimLinkInfo } from './engine/simulator.js';
+// Scenarios
+export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
+export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
+export { randomScenario, randomRoom, randomPeople, DEFAULT_RANDOM_RANGES, type RandomRanges, type RandomRoom, type RandomScenarioOptions, type Range } from './scenario/randomise.js';
+// Datasets
+export { planDataset, generateDataset, writeDataset, roomSignature, type DatasetOptions, type DatasetPlan, type DatasetSession, type DatasetSample, type DatasetSplit, type DatasetManifest, type DatasetProgress } from './dataset/dataset.js';
+// Virtual camera
+export { createVirtualCamera, defaultCamera, projectPoint, projectKeypoints, keypointBoundingBox, groundTruthPersons, type VirtualCamera } from './camera/virtual-camera.js';
+// Physics and radios (for inspection, tests and custom tooling)
+export { LinkChannel, bodyStateOf, segmentDistance, type LinkGeometry, type PathRecord, type BodyState, type Scatterer } from './physics/link-channel.js';
+export { imagePaths, insideRoom, SURFACE_NAMES, type RoomGeometry, type ReflectionPath, type SurfaceName } from './physics/room.js';
+export { MATERIALS, MATERIAL_NAMES, complexPermittivity, fresnelReflection, type MaterialModel, type MaterialName, type Polarisation } from './physics/materials.js';
+export { ellipsoidRcs, ellipsoidBistatic, knifeEdgeLossDb } from './physics/scattering.js';
+export { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ, wavelength } from './physics/constants.js';
+export { subcarrierGrid, DEVICE_KINDS, type DeviceKind, type SubcarrierGrid, type Esp32Field } from './radio/grids.js';
+export { antennaPositions, type AntennaArraySpec } from './radio/antennas.js';
+export { DEFAULT_IMPAIRMENTS, IMPAIRMENTS_OFF, applyImpairments, drawPacketImpairment, drawChainPhases, type ImpairmentSettings, type PacketImpairment } from './radio/impairments.js';
+// People
+export { bodyDimensions, forwardKinematics, bodySegments, standingPose, blendPose, K as COCO_INDEX, type BodySize, type BodyDimensions, type PoseParams, type Skeleton, type BodySegment } from './people/skeleton.js';
+export { FALL_TYPES, type FallType, type LyingSide } from './people/motions.js';
+export { PersonTimeline, type Posture, type ScriptEvent, type PersonSample } from './people/timeline.js';
+// Randomness, recordings, nodes, errors
+export { Prng, hashString } from './random/prng.js';
+export { openRecordingSink, resolveRecordingFormat, parseJsonLinesRecording, type RecordingSink, type RecordingFormat } from './recording/recording-sink.js';
+export { simSourceNode, SimSourceConfig, scenarioFromConfig } from './nodes/sim-source.js';
+export { SimErrors, simErrorCatalogue } from './errors.js';
