@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** The `studio` configuration section (flow service, jobs, files, MCP). */
+export const StudioConfigSchema = z
+  .object({
+    maxFileSizeUploadMb: z.number().positive().default(100).describe('Largest upload in MB (max_file_size_upload); bigger ones get 413'),
+    eventDelivery: z.enum(['polling', 'streaming', 'direct']).default('streaming').describe('Default delivery of build events'),
+    frontendTimeout: z.number().int().min(0).default(0).describe('Seconds the studio waits for a build (0: no limit)'),
+    publicUrl: z.string().url().optional().describe('Base URL clients reach this server at (mcp_base_url); default: from the request'),
+    defaultFolderName: z.string().min(1).default('Starter Project').describe('Project that holds flows created without one'),
+    autoSaving: z.boolean().default(true),
+    autoSavingInterval: z.number().int().positive().default(1000).describe('ms'),
+    healthCheckMaxRetries: z.number().int().positive().default(5),
+    webhookPollingInterval: z.number().int().positive().default(5000).describe('ms'),
+    publicFlowCleanupInterval: z.number().int().positive().default(3600).describe('seconds'),
+    publicFlowExpiration: z.number().int().positive().default(86400).describe('seconds'),
+    webhookAuthEnable: z.boolean().default(false).describe('Webhook calls need an API key of the flow owner'),
+    serializationMaxItemsLength: z.number().int().positive().default(1000),
+    serializationMaxTextLength: z.number().int().positive().default(20000),
+    hideGettingStartedProgress: z.boolean().default(false),
+    allowCustomComponents: z.boolean().default(false),
+    voiceModeAvailable: z.boolean().default(false),
+    featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().default({ mvp_components: false, ext_deployments: false }),
+    maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
+    autoLogin: z.boolean().default(false).describe('Requests without credentials act as one local user (single-user installs only)'),
+    mcp: z
+      .object({
+        installHome: z.string().optional().describe('Home directory whose client configs `install` writes (default: the OS home)'),
+        allowedOrigins: z.array(z.string()).default([]).describe('Browser origins allowed to call MCP endpoints besides the server itself'),
+        oauthCacheMs: z.number().int().min(0).default(60_000).describe('How long a validated OAuth token is trusted before re-checking'),
+      })
+      .default({ allowedOrigins: [], oauthCacheMs: 60_000 }),
+  })
+  .default({} as never);
+
+/** Parsed studio configuration. */
+export type StudioConfig = z.output<typeof StudioConfigSchema>;

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import type { FlowRecord, ProjectRecord, Runtime, Storage } from '@wiflow/core';
+import type { StudioConfig } from './config.js';
+import { StudioErrors } from './errors.js';
+import { FlowEventStore } from './flows/flow-events.js';
+
+/** Something that wants to hear when a project's flows change (MCP servers send tools/list_changed). */
+export type ProjectChangeListener = (projectId: string) => void;
+
+/** What every route of the flow service shares: the runtime, its config, storage and in-memory state. */
+export class StudioContext {
+  readonly flowEvents = new FlowEventStore();
+  readonly #projectListeners = new Set<ProjectChangeListener>();
+
+  constructor(readonly runtime: Runtime) {}
+
+  /** The `studio` configuration section (defaults applied). */
+  get config(): StudioConfig {
+    return this.runtime.config.get<StudioConfig>('studio');
+  }
+
+  /** Storage, or a 503 error when no storage plugin is installed. */
+  get storage(): Storage {
+    if (!this.runtime.hasStorage) throw StudioErrors.storageUnavailable();
+    return this.runtime.storage;
+  }
+
+  /** Where uploaded files live. */
+  get filesDir(): string {
+    return path.join(this.runtime.dataDir, 'studio-files');
+  }
+
+  /** Listen for changes of a project's flow set; returns the unsubscribe function. */
+  onProjectChange(listener: ProjectChangeListener): () => void {
+    this.#projectListeners.add(listener);
+    return () => this.#projectListeners.delete(listener);
+  }
+
+  /** Announce that flows of these projects changed (created, edited, moved, deleted). */
+  projectsChanged(...projectIds: (string | null | undefined)[]): void {
+    for (const id of new Set(projectIds)) {
+      if (!id) continue;
+      for (const listener of this.#projectListeners) {
+        try {
+          listener(id);
+        } catch (error) {
+          this.runtime.logger.warn('project change listener failed', { error: String(error) });
+        }
+      }
+    }
+  }
+
+  /** A flow the user owns, or 404 (flows of others are not revealed). */
+  async ownedFlow(userId: string, id: string): Promise<FlowRecord> {
+    const flow = isUuid(id) ? await this.storage.flows.get(id) : null;
+    if (!flow || flow.userId !== userId) throw StudioErrors.flowNotFound(id);
+    return flow;
+  }
+
+  /** A flow of the user by id, endpoint name or name (run and webhook paths). */
+  async flowByIdOrName(userId: string | null, idOrName: string): Promise<FlowRecord> {
+    let flow: FlowRecord | null = null;
+    if (isUuid(idOrName)) {
+      flow = await this.storage.flows.get(idOrName);
+      if (flow && userId !== null && flow.userId !== userId) flow = null;
+    } else if (userId !== null) {
+      flow = (await this.storage.flows.getByEndpointName(userId, idOrName)) ?? (await this.storage.flows.getByName(userId, idOrName));
+    }
+    if (!flow) throw StudioErrors.flowNotFound(idOrName);
+    return flow;
+  }
+
+  /** A project the user owns, or 404. */
+  async ownedProject(userId: string, id: string): Promise<ProjectRecord> {
+    const project = isUuid(id) ? await this.storage.projects.get(id) : null;
+    if (!project || project.userId !== userId) throw StudioErrors.projectNotFound(id);
+    return project;
+  }
+
+  /** The user's default project (named by `default_folder_name`), created on first use. */
+  async defaultProject(userId: string): Promise<ProjectRecord> {
+    const name = this.config.defaultFolderName;
+    const existing = await this.storage.projects.getByName(userId, name);
+    if (existing) return existing;
+    try {
+      return await this.storage.projects.create({ name, userId, description: 'Flows created without a project' });
+    } catch (error) {
+      const again = await this.storage.projects.getByName(userId, name);
+      if (again) return again;
+      throw error;
+    }
+  }
+}
+
+/** Whether a string looks like a UUID (any version). */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

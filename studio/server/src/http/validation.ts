@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { WiflowError } from '@wiflow/core';
+
+/** One FastAPI-style ValidationError entry. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** A request that failed validation: answered as 422 HTTPValidationError `{detail: ValidationError[]}`. */
+export class RequestValidationError extends WiflowError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    super('WIFLOW_STUDIO_VALIDATION', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '), 422);
+    this.issues = issues;
+  }
+}
+
+/** Parse a value with a zod schema or throw a RequestValidationError located under `where` ('body', 'query'). */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new RequestValidationError(
+    result.error.issues.map((issue) => ({
+      loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+      msg: issue.message,
+      type: issue.code,
+    })),
+  );
+}

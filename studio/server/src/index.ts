@@ -1,0 +1,99 @@
+import { definePlugin, type Runtime } from '@wiflow/core';
+import { StudioConfigSchema } from './config.js';
+import { StudioContext } from './context.js';
+import { FileStore } from './files/file-store.js';
+import { fileRoutes } from './files/file-routes.js';
+import { flowRoutes } from './flows/flow-routes.js';
+import { FlowService } from './flows/flow-service.js';
+import { errorHandler } from './http/error-handler.js';
+import { buildRoutes } from './jobs/build-routes.js';
+import { FlowRunner } from './jobs/flow-runner.js';
+import { messageRoutes } from './jobs/message-routes.js';
+import { runRoutes } from './jobs/run-routes.js';
+import { McpSessions, mcpRoutes } from './mcp/mcp-routes.js';
+import { projectRoutes } from './projects/project-routes.js';
+import { studioRoutes } from './studio/studio-routes.js';
+
+/** Plugin name (taps hooks under it). */
+export const PLUGIN_NAME = '@wiflow/studio-server';
+
+/** The flow service's parts, for embedding and tests. */
+export interface StudioServer {
+  context: StudioContext;
+  flows: FlowService;
+  files: FileStore;
+  runner: FlowRunner;
+  mcpSessions: McpSessions;
+}
+
+const servers = new WeakMap<Runtime, StudioServer>();
+
+/** The studio server parts of a runtime the plugin was set up in (undefined otherwise). */
+export function studioServerOf(runtime: Runtime): StudioServer | undefined {
+  return servers.get(runtime);
+}
+
+/**
+ * The flow service (Langflow-shaped paths: flows, projects, build, run, webhook, files,
+ * messages, flow events, config and health) and per-project MCP servers, on the runtime's
+ * one HTTP server.
+ */
+const studioServerPlugin = definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    ctx.configSection('studio', StudioConfigSchema);
+    const context = new StudioContext(ctx.runtime);
+    const flows = new FlowService(context);
+    const files = new FileStore(context);
+    const runner = new FlowRunner(context, files);
+    const mcpSessions = new McpSessions();
+    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions });
+
+    ctx.hooks.http.tap(PLUGIN_NAME, ({ app }) => {
+      const onError = errorHandler(ctx.logger, () => context.config.maxFileSizeUploadMb);
+      const { build, publicBuild } = buildRoutes(context, runner);
+      const { run, webhook } = runRoutes(context, runner);
+      const { v1, v2 } = fileRoutes(context, files);
+      const { studio, health } = studioRoutes(context);
+      const projects = projectRoutes(context, flows);
+      const mount: [string, ReturnType<typeof flowRoutes>][] = [
+        ['/api/v1/flows', flowRoutes(context, flows)],
+        ['/api/v1/projects', projects],
+        ['/api/v1/folders', projects],
+        ['/api/v1/build', build],
+        ['/api/v1/build_public_tmp', publicBuild],
+        ['/api/v1/run', run],
+        ['/api/v1/webhook', webhook],
+        ['/api/v1/files', v1],
+        ['/api/v2/files', v2],
+        ['/api/v1/monitor', messageRoutes(context, flows)],
+        ['/api/v1/mcp/project', mcpRoutes(context, flows, runner, mcpSessions)],
+        ['/api/v1/studio', studio],
+      ];
+      for (const [path, router] of mount) app.use(path, router, onError);
+      app.use(health, onError);
+    });
+
+    ctx.hooks.beforeStop.tapPromise(PLUGIN_NAME, async () => {
+      await mcpSessions.closeAll();
+    });
+  },
+});
+
+export default studioServerPlugin;
+export { studioServerPlugin };
+export { StudioContext, isUuid } from './context.js';
+export { StudioConfigSchema, type StudioConfig } from './config.js';
+export { StudioErrors, studioErrorCatalogue } from './errors.js';
+export { FlowService } from './flows/flow-service.js';
+export { FlowEventStore, FLOW_EVENT_TYPES, type FlowEvent } from './flows/flow-events.js';
+export { FlowCreateSchema, FlowUpdateSchema, toFlowRead, toFlowHeader } from './flows/flow-model.js';
+export { FileStore } from './files/file-store.js';
+export { sanitizeFileName } from './files/upload.js';
+export { FlowRunner, flowInputs, flowOutputs } from './jobs/flow-runner.js';
+export { applyTweaks } from './jobs/tweaks.js';
+export { InputValueRequestSchema } from './jobs/run-model.js';
+export { McpSessions } from './mcp/mcp-routes.js';
+export { sanitizeToolName, projectTools, type FlowTool } from './mcp/tools.js';
+export { OAuthValidator } from './mcp/oauth.js';
+export { configResponse, healthChecks } from './studio/studio-routes.js';

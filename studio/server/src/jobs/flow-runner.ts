@@ -1,0 +1,195 @@
+
+import { WiflowError, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
+import type { StudioContext } from '../context.js';
+import { StudioErrors } from '../errors.js';
+import type { FileStore } from '../files/file-store.js';
+import { asFlowData, mergeFlowSecrets } from '../flows/flow-data.js';
+import type { InputValueRequest } from './run-model.js';
+import { applyTweaks } from './tweaks.js';
+
+/** An io.input node of a flow. */
+export interface FlowInput {
+  nodeId: string;
+  name: string;
+  valueType: string;
+  required: boolean;
+  hasDefault: boolean;
+}
+
+/** An io.output node of a flow. */
+export interface FlowOutput {
+  nodeId: string;
+  name: string;
+  title: string;
+  collect: 'last' | 'all';
+}
+
+/** What starts a run. */
+export interface RunRequest {
+  userId: string;
+  flow: FlowRecord;
+  /** Graph to run instead of the stored one (build with `data`); masked secrets are filled from the stored flow. */
+  data?: Record<string, unknown> | null;
+  tweaks?: Record<string, unknown> | null;
+  /** Langflow-style input value request. */
+  inputRequest?: InputValueRequest | null;
+  /** Values by io.input name (MCP arguments, wiflow `inputs`). */
+  named?: Record<string, unknown> | null;
+  /** File references for file inputs, in order. */
+  files?: string[] | null;
+  sessionId?: string | null;
+  timeoutMs?: number | null;
+  source: string;
+}
+
+/** A started run: the job and what is needed to shape its result. */
+export interface StartedRun {
+  job: Job;
+  flow: FlowRecord;
+  data: FlowData;
+  sessionId: string;
+  inputValue: string | null;
+}
+
+function configOf(node: FlowNode): Record<string, unknown> {
+  return (node.data?.config ?? {}) as Record<string, unknown>;
+}
+
+/** The io.input nodes of a flow. */
+export function flowInputs(data: FlowData): FlowInput[] {
+  return data.nodes
+    .filter((n) => n.data?.nodeType === 'io.input' && typeof configOf(n).name === 'string')
+    .map((n) => {
+      const c = configOf(n);
+      return { nodeId: n.id, name: c.name as string, valueType: (c.valueType as string) ?? 'text', required: c.required !== false, hasDefault: c.default !== undefined };
+    });
+}
+
+/** The io.output nodes of a flow. */
+export function flowOutputs(data: FlowData): FlowOutput[] {
+  return data.nodes
+    .filter((n) => n.data?.nodeType === 'io.output' && typeof configOf(n).name === 'string')
+    .map((n) => ({ nodeId: n.id, name: configOf(n).name as string, title: (n.data.title as string | undefined) ?? (configOf(n).name as string), collect: configOf(n).collect === 'last' ? 'last' : 'all' }));
+}
+
+function coerce(value: string, valueType: string, field: string): unknown {
+  switch (valueType) {
+    case 'number':
+    case 'integer': {
+      const n = Number(value);
+      if (value.trim() === '' || !Number.isFinite(n) || (valueType === 'integer' && !Number.isInteger(n))) throw StudioErrors.invalidBody(`${field}: "${value}" is not ${valueType === 'integer' ? 'an integer' : 'a number'}`);
+      return n;
+    }
+    case 'boolean':
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw StudioErrors.invalidBody(`${field}: "${value}" is not true or false`);
+    case 'json':
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    default:
+      return value;
+  }
+}
+
+/** Runs stored flows as jobs: tweaks, inputs (files resolved), limits and timeouts; shapes results and stores messages. */
+export class FlowRunner {
+  constructor(private readonly studio: StudioContext, private readonly files: FileStore) {}
+
+  /** Work out the job inputs of a run from its request. */
+  async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'>): Promise<Record<string, unknown>> {
+    const inputs: Record<string, unknown> = {};
+    const declared = flowInputs(data);
+    const ir = request.inputRequest;
+    if (ir && ir.input_value != null) {
+      const components = ir.components ?? [];
+      const type = ir.type ?? 'any';
+      for (const input of declared) {
+        if (components.length && !components.includes(input.nodeId) && !components.includes(input.name)) continue;
+        if (type !== 'any' && input.valueType !== 'text') continue;
+        if (input.valueType === 'file') continue;
+        inputs[input.name] = coerce(ir.input_value, input.valueType, `inputs.${input.name}`);
+      }
+    }
+    const fileInputs = declared.filter((i) => i.valueType === 'file');
+    (request.files ?? []).forEach((ref, i) => {
+      if (fileInputs[i]) inputs[fileInputs[i].name] = ref;
+    });
+    for (const [name, value] of Object.entries(request.named ?? {})) {
+      if (!declared.some((d) => d.name === name)) throw StudioErrors.invalidBody(`inputs.${name}: this flow has no input named ${name} (inputs: ${declared.map((d) => d.name).join(', ') || 'none'})`);
+      inputs[name] = value;
+    }
+    for (const input of fileInputs) {
+      if (inputs[input.name] !== undefined) inputs[input.name] = await this.files.resolveReference(userId, inputs[input.name], `inputs.${input.name}`);
+    }
+    return inputs;
+  }
+
+  /** Prepare and submit a run; errors (bad tweaks, bad inputs, invalid flow) are thrown before any job exists. */
+  async start(request: RunRequest): Promise<StartedRun> {
+    const stored = request.flow.data;
+    const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
+    if (!raw) throw StudioErrors.invalidFlow(1);
+    const data = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
+    const inputs = await this.inputsFor(request.userId, data, request);
+    const sessionId = request.sessionId || request.inputRequest?.session || request.flow.id;
+    const limit = this.studio.config.maxRunTimeoutMs;
+    const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
+    let job: Job;
+    try {
+      job = await this.studio.runtime.runJob(data, { inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+    } catch (error) {
+      if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
+        const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);
+        Object.assign(mapped, { details: error.details });
+        throw mapped;
+      }
+      throw error;
+    }
+    const inputValue = request.inputRequest?.input_value ?? null;
+    return { job, flow: request.flow, data, sessionId, inputValue };
+  }
+
+  /** Store the caller's text input as a User message of the session. */
+  async recordInput(run: StartedRun): Promise<void> {
+    if (run.inputValue == null || !this.studio.runtime.hasStorage) return;
+    await this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'User', senderName: 'User', text: run.inputValue, properties: { job_id: run.job.id } });
+  }
+
+  /**
+   * Wait for the run and shape Langflow's RunOutputs: one ResultData per io.output node
+   * (`outputs` filters by node id or output name), ChatOutputResponse and a stored
+   * MessageRead for every text value.
+   */
+  async result(run: StartedRun, filter?: string[] | null): Promise<{ snapshot: JobSnapshot; runOutputs: Record<string, unknown>; messages: MessageRecord[] }> {
+    const snapshot = await run.job.done;
+    const wanted = (filter ?? []).filter(Boolean);
+    const outputs = flowOutputs(run.data).filter((o) => !wanted.length || wanted.includes(o.nodeId) || wanted.includes(o.name));
+    const messages: MessageRecord[] = [];
+    const results = [];
+    for (const output of outputs) {
+      const value = snapshot.outputs[output.name];
+      const texts = typeof value === 'string' ? [value] : Array.isArray(value) && value.length && value.every((v) => typeof v === 'string') ? (value as string[]) : [];
+      const chat = [];
+      for (const text of texts) {
+        const stored = this.studio.runtime.hasStorage
+          ? await this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'Machine', senderName: 'AI', text, properties: { job_id: run.job.id, component_id: output.nodeId } })
+          : null;
+        if (stored) messages.push(stored);
+        chat.push({ message: text, type: 'text', component_id: output.nodeId, session_id: run.sessionId, stream_url: null, files: [], sender: 'Machine', sender_name: 'AI' });
+      }
+      results.push({
+        component_id: output.nodeId,
+        component_display_name: output.title,
+        results: { [output.name]: value ?? null },
+        outputs: { [output.name]: { type: texts.length ? 'message' : 'data', status: snapshot.status, content: value ?? null, metadata: { collect: output.collect } } },
+        messages: chat,
+        logs: {},
+      });
+    }
+    return { snapshot, runOutputs: { inputs: { input_value: run.inputValue }, outputs: results }, messages };
+  }
+}
+

@@ -1,0 +1,132 @@
+import { param } from '../http/params.js';
+import express, { Router, type Request, type Response } from 'express';
+import type { FlowRecord } from '@wiflow/core';
+import type { StudioContext } from '../context.js';
+import { StudioErrors } from '../errors.js';
+import { authenticate, principalOf, requireUser } from '../http/auth.js';
+import { openSse } from '../http/sse.js';
+import { parseWith } from '../http/validation.js';
+import { flowInputs, type FlowRunner, type RunRequest, type StartedRun } from './flow-runner.js';
+import { toWireEvent } from './job-events.js';
+import { ExperimentalRunBodySchema, SimplifiedAPIRequestSchema } from './run-model.js';
+
+const FAILURE_STATUS: Record<string, number> = { failed: 500, timed_out: 504, cancelled: 499 };
+
+/** `/api/v1/run` (simplified, advanced) and `/api/v1/webhook`. */
+export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Router; webhook: Router } {
+  const run = Router();
+  const webhook = Router();
+  const json = express.json({ limit: '50mb' });
+  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+
+  /** Run each request one after the other and answer with RunResponse (or an SSE stream of their events). */
+  async function execute(req: Request, res: Response, requests: RunRequest[], outputs: string[] | null | undefined, stream: boolean): Promise<void> {
+    const results: Record<string, unknown>[] = [];
+    let sessionId: string | null = null;
+    if (!stream) {
+      for (const request of requests) {
+        const started = await runner.start(request);
+        res.setHeader('X-Job-Id', started.job.id);
+        await runner.recordInput(started);
+        const onClose = () => void (!started.job.finished && started.job.cancel('client disconnected'));
+        res.on('close', onClose);
+        const { snapshot, runOutputs } = await runner.result(started, outputs);
+        res.off('close', onClose);
+        sessionId = started.sessionId;
+        if (snapshot.status !== 'completed') {
+          res.status(FAILURE_STATUS[snapshot.status] ?? 500).json({ detail: snapshot.error ?? snapshot.status, status: snapshot.status, job_id: snapshot.id, code: `WIFLOW_JOB_${snapshot.status.toUpperCase()}` });
+          return;
+        }
+        results.push({ ...runOutputs, job_id: snapshot.id });
+      }
+      res.json({ outputs: results, session_id: sessionId });
+      return;
+    }
+    // Streaming: validate and start the first run before opening the stream, so bad requests still get 4xx.
+    let started: StartedRun | undefined = await runner.start(requests[0]);
+    const sse = openSse(res);
+    let current: StartedRun | undefined = started;
+    req.on('close', () => void (current && !current.job.finished && current.job.cancel('client disconnected')));
+    for (let i = 0; i < requests.length; i++) {
+      try {
+        if (!started) started = await runner.start(requests[i]);
+      } catch (error) {
+        sse.send('error', { error: (error as Error).message });
+        break;
+      }
+      current = started;
+      await runner.recordInput(started);
+      const job = started.job;
+      await new Promise<void>((resolve) => {
+        job.log.subscribe(0, (event) => {
+          if (event === null) return resolve();
+          if (event.event === 'output') {
+            const { name, value } = event.data as { name: string; value: unknown };
+            if (typeof value === 'string') sse.send('add_message', { event: 'add_message', data: { text: value, sender: 'Machine', sender_name: 'AI', session_id: started!.sessionId, flow_id: started!.flow.id, output: name }, seq: event.seq });
+            else sse.send('output', toWireEvent(event));
+          } else if (event.event === 'progress') sse.send('progress', toWireEvent(event));
+          else if (event.event === 'job_failed' || event.event === 'job_timed_out' || event.event === 'job_cancelled') sse.send('error', toWireEvent(event));
+        });
+      });
+      const { snapshot, runOutputs } = await runner.result(started, outputs);
+      sessionId = started.sessionId;
+      results.push({ ...runOutputs, job_id: snapshot.id, status: snapshot.status });
+      started = undefined;
+      if (snapshot.status !== 'completed') break;
+    }
+    sse.send('end', { event: 'end', data: { result: { outputs: results, session_id: sessionId } } });
+    sse.close();
+  }
+
+  run.post('/advanced/:flow', auth, json, async (req, res) => {
+    const principal = principalOf(res);
+    const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
+    const body = parseWith(ExperimentalRunBodySchema, req.body ?? {}, 'body');
+    const inputs = body.inputs?.length ? body.inputs : [null];
+    const requests: RunRequest[] = inputs.map((inputRequest) => ({ userId: principal.userId, flow, inputRequest, tweaks: body.tweaks, sessionId: body.session_id, source: 'run' }));
+    await execute(req, res, requests, body.outputs, body.stream);
+  });
+
+  run.post('/:flow', auth, json, async (req, res) => {
+    const principal = principalOf(res);
+    const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const body = parseWith(SimplifiedAPIRequestSchema, raw.input_request && typeof raw.input_request === 'object' ? raw.input_request : raw, raw.input_request ? 'body.input_request' : 'body');
+    const stream = req.query.stream === 'true' || req.query.stream === '1' || raw.stream === true;
+    const request: RunRequest = {
+      userId: principal.userId,
+      flow,
+      inputRequest: body.input_value != null ? { input_value: body.input_value, components: [], type: body.input_type ?? 'chat' } : null,
+      named: body.inputs,
+      tweaks: body.tweaks,
+      sessionId: body.session_id,
+      timeoutMs: body.timeout_ms,
+      source: 'run',
+    };
+    const outputs = body.output_component ? [body.output_component] : null;
+    await execute(req, res, [request], outputs, stream);
+  });
+
+  webhook.post('/:flow', express.json({ limit: '10mb' }), express.text({ type: ['text/*'], limit: '10mb' }), async (req, res) => {
+    const principal = await authenticate(studio.runtime, req, studio.config.autoLogin);
+    if (studio.config.webhookAuthEnable && !principal) throw StudioErrors.unauthenticated();
+    let flow: FlowRecord;
+    if (principal) flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
+    else flow = await studio.flowByIdOrName(null, param(req, 'flow'));
+    if (studio.config.webhookAuthEnable && flow.userId !== principal?.userId) throw StudioErrors.flowNotFound(param(req, 'flow'));
+    if (!flow.webhook) throw StudioErrors.webhookDisabled(flow.id);
+    if (!flow.userId) throw StudioErrors.flowNotFound(param(req, 'flow'));
+    const declared = flowInputs({ nodes: (flow.data?.nodes as never[]) ?? [], edges: [] });
+    const payload: unknown = req.body;
+    const named: Record<string, unknown> = {};
+    if (declared.some((d) => d.name === 'payload')) named.payload = payload;
+    else if (payload && typeof payload === 'object' && !Array.isArray(payload)) {
+      for (const d of declared) if (d.name in (payload as object)) named[d.name] = (payload as Record<string, unknown>)[d.name];
+    } else if (declared.length === 1 && payload !== undefined) named[declared[0].name] = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    const started = await runner.start({ userId: flow.userId, flow, named, source: 'webhook' });
+    void runner.result(started).catch((error) => studio.runtime.logger.warn('webhook run result failed', { error: String(error) }));
+    res.status(202).json({ message: 'Task started in the background', status: 'in progress', job_id: started.job.id });
+  });
+
+  return { run, webhook };
+}

@@ -1,0 +1,93 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { WIFLOW_VERSION, type JobEvent } from '@wiflow/core';
+import type { StudioContext } from '../context.js';
+import type { FlowService } from '../flows/flow-service.js';
+import type { FlowRunner } from '../jobs/flow-runner.js';
+import { RequestValidationError } from '../http/validation.js';
+import { argumentProblems, projectTools } from './tools.js';
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/**
+ * An MCP server for one project: tools/list reads the project's mcp-enabled flows afresh;
+ * tools/call checks the arguments against the same schema, runs the flow as a job (as the
+ * project owner), reports progress, honours cancellation and returns structured content
+ * plus text, or `isError` with the reason.
+ */
+export function createProjectServer(studio: StudioContext, flows: FlowService, runner: FlowRunner, projectId: string): Server {
+  const server = new Server(
+    { name: `wiflow-project-${projectId}`, version: WIFLOW_VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: 'Each tool runs a wiflow flow of this project as a job and returns its outputs.' },
+  );
+
+  const loadProject = async () => {
+    const project = await studio.storage.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} no longer exists`);
+    return project;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = await projectTools(studio, flows, await loadProject());
+    return {
+      tools: tools.map((t) => ({
+        name: t.name,
+        title: t.flow.name,
+        description: t.description,
+        inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, object> },
+        ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object'; properties?: Record<string, object> } } : {}),
+      })),
+    };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const project = await loadProject();
+    const tools = await projectTools(studio, flows, project);
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool) return errorResult(`Unknown tool ${request.params.name}; this project's tools: ${tools.map((t) => t.name).join(', ') || 'none'}`);
+    const args = request.params.arguments ?? {};
+    const problems = argumentProblems(tool.inputSchema, args);
+    if (problems) return errorResult(`Invalid arguments for ${tool.name}: ${problems}`);
+    let started;
+    try {
+      started = await runner.start({ userId: project.userId!, flow: tool.flow, named: args, source: 'mcp', sessionId: extra.sessionId ?? null });
+    } catch (error) {
+      const message = error instanceof RequestValidationError ? error.issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') : (error as Error).message;
+      return errorResult(`Could not start ${tool.name}: ${message}`);
+    }
+    const job = started.job;
+    const onAbort = () => void job.cancel('cancelled by the MCP client');
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    const progressToken = request.params._meta?.progressToken;
+    let unsubscribe: () => void = () => {};
+    if (progressToken !== undefined) {
+      let last = -1;
+      const send = (progress: number, message?: string) => {
+        if (progress <= last) return;
+        last = progress;
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 100, ...(message ? { message } : {}) } }).catch(() => {});
+      };
+      unsubscribe = job.log.subscribe(0, (event: JobEvent | null) => {
+        if (!event) return;
+        if (event.event === 'job_started') send(0, 'started');
+        else if (event.event === 'progress') {
+          const data = event.data as { fraction?: number; message?: string; node_id?: string };
+          if (typeof data.fraction === 'number') send(Math.round(Math.min(1, Math.max(0, data.fraction)) * 99), data.message ?? data.node_id);
+        } else if (event.event === 'job_completed') send(100, 'completed');
+      });
+    }
+    try {
+      const { snapshot } = await runner.result(started);
+      if (snapshot.status !== 'completed') return errorResult(`Flow run ${snapshot.status}${snapshot.error ? `: ${snapshot.error}` : ''} (job ${snapshot.id})`);
+      const structured = snapshot.outputs;
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    } finally {
+      unsubscribe();
+      extra.signal.removeEventListener('abort', onAbort);
+    }
+  });
+
+  return server;
+}

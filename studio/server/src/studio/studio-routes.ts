@@ -1,0 +1,192 @@
+import { param } from '../http/params.js';
+import express, { Router, type Request } from 'express';
+import { flowIoSchemas, type FlowData } from '@wiflow/core';
+import { z } from 'zod';
+import type { StudioContext } from '../context.js';
+import { StudioErrors } from '../errors.js';
+import { principalOf, requireUser } from '../http/auth.js';
+import { openSse } from '../http/sse.js';
+import { parseWith } from '../http/validation.js';
+import { asFlowData, validateFlowData } from '../flows/flow-data.js';
+import { FlowDataRequestSchema } from '../jobs/run-model.js';
+
+/** The base URL clients reach this server at: `studio.publicUrl`, or the request's own. */
+export function baseUrlOf(studio: StudioContext, req: Request): string {
+  if (studio.config.publicUrl) return studio.config.publicUrl.replace(/\/$/, '');
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** ConfigResponse: every field required except `type` (the constant "full"). */
+export function configResponse(studio: StudioContext, req: Request): Record<string, unknown> {
+  const c = studio.config;
+  return {
+    type: 'full',
+    feature_flags: { mvp_components: c.featureFlags.mvp_components, ext_deployments: c.featureFlags.ext_deployments },
+    max_file_size_upload: Math.floor(c.maxFileSizeUploadMb),
+    event_delivery: c.eventDelivery,
+    voice_mode_available: c.voiceModeAvailable,
+    frontend_timeout: c.frontendTimeout,
+    mcp_base_url: `${baseUrlOf(studio, req)}/api/v1/mcp`,
+    serialization_max_items_length: c.serializationMaxItemsLength,
+    serialization_max_text_length: c.serializationMaxTextLength,
+    auto_saving: c.autoSaving,
+    auto_saving_interval: c.autoSavingInterval,
+    health_check_max_retries: c.healthCheckMaxRetries,
+    webhook_polling_interval: c.webhookPollingInterval,
+    public_flow_cleanup_interval: c.publicFlowCleanupInterval,
+    public_flow_expiration: c.publicFlowExpiration,
+    webhook_auth_enable: c.webhookAuthEnable,
+    default_folder_name: c.defaultFolderName,
+    hide_getting_started_progress: c.hideGettingStartedProgress,
+    allow_custom_components: c.allowCustomComponents,
+  };
+}
+
+/** Real checks behind /health_check: a storage read plus its own health, and a one-node job through the engine. */
+export async function healthChecks(studio: StudioContext): Promise<{ db: string; chat: string }> {
+  let db = 'ok';
+  try {
+    const storage = studio.storage;
+    await storage.settings.get('studio', 'health');
+    const health = await storage.health();
+    if (health.status === 'unhealthy') db = `error: storage unhealthy ${JSON.stringify(health.details)}`;
+  } catch (error) {
+    db = `error: ${(error as Error).message}`;
+  }
+  let chat = 'ok';
+  try {
+    const probe = `probe-${Date.now()}`;
+    const data: FlowData = {
+      nodes: [
+        { id: 'in', position: { x: 0, y: 0 }, data: { nodeType: 'io.input', config: { name: 'value' } } },
+        { id: 'out', position: { x: 200, y: 0 }, data: { nodeType: 'io.output', config: { name: 'value', collect: 'last' } } },
+      ],
+      edges: [{ id: 'e', source: 'in', sourceHandle: 'value', target: 'out', targetHandle: 'value' }],
+    };
+    const job = await studio.runtime.runJob(data, { inputs: { value: probe }, timeoutMs: 5000, labels: { source: 'health' } });
+    const result = await job.done;
+    if (result.status !== 'completed' || result.outputs.value !== probe) chat = `error: engine probe ${result.status}${result.error ? `: ${result.error}` : ''}`;
+  } catch (error) {
+    chat = `error: ${(error as Error).message}`;
+  }
+  return { db, chat };
+}
+
+/** Who deployed what (pipelines are runtime-wide; the API shows each user their own). */
+interface DeploymentOwner {
+  userId: string;
+  flowId: string;
+}
+
+/** `/api/v1/studio`: config, node types, validation, deployments with live counters; plus `/health` and `/health_check`. */
+export function studioRoutes(studio: StudioContext): { studio: Router; health: Router } {
+  const router = Router();
+  const health = Router();
+  const json = express.json({ limit: '50mb' });
+  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const owners = new Map<string, DeploymentOwner>();
+
+  health.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  health.get('/health_check', async (_req, res) => {
+    const { db, chat } = await healthChecks(studio);
+    const ok = db === 'ok' && chat === 'ok';
+    const body = { status: ok ? 'ok' : 'nok', db, chat };
+    if (ok) res.json(body);
+    else res.status(500).json({ detail: body });
+  });
+
+  router.get('/config', (req, res) => {
+    res.json(configResponse(studio, req));
+  });
+
+  router.get('/node-types', auth, (_req, res) => {
+    res.json(studio.runtime.registry.describe());
+  });
+
+  router.post('/validate', auth, json, (req, res) => {
+    const body = parseWith(z.object({ data: FlowDataRequestSchema }), req.body, 'body');
+    const data = body.data as unknown as Record<string, unknown>;
+    const validity = validateFlowData(studio.runtime, data);
+    res.json({ ...validity, io: flowIoSchemas(asFlowData(data)) });
+  });
+
+  function deploymentView(id: string) {
+    const deployed = studio.runtime.pipelines.get(id);
+    if (!deployed) return null;
+    return { id, flow_id: deployed.flowId, started_at: new Date(deployed.startedAt).toISOString(), counters: deployed.pipeline.counters() };
+  }
+
+  function ownedDeployment(userId: string, id: string) {
+    const owner = owners.get(id);
+    const view = deploymentView(id);
+    if (!owner || owner.userId !== userId || !view) throw StudioErrors.deploymentNotFound(id);
+    return view;
+  }
+
+  router.get('/deployments', auth, (_req, res) => {
+    const userId = principalOf(res).userId;
+    const list = [];
+    for (const [id, owner] of owners) {
+      const view = deploymentView(id);
+      if (!view) owners.delete(id);
+      else if (owner.userId === userId) list.push(view);
+    }
+    res.json(list);
+  });
+
+  router.post('/deployments', auth, json, async (req, res) => {
+    const userId = principalOf(res).userId;
+    const body = parseWith(z.object({ flow_id: z.guid() }), req.body, 'body');
+    const flow = await studio.ownedFlow(userId, body.flow_id);
+    const validity = validateFlowData(studio.runtime, flow.data);
+    if (!validity.valid) {
+      const error = StudioErrors.invalidFlow(validity.problems.length);
+      Object.assign(error, { details: { problems: validity.problems } });
+      throw error;
+    }
+    const deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id });
+    owners.set(deployed.id, { userId, flowId: flow.id });
+    res.status(201).json(deploymentView(deployed.id));
+  });
+
+  router.get('/deployments/:id', auth, (req, res) => {
+    res.json(ownedDeployment(principalOf(res).userId, param(req, 'id')));
+  });
+
+  router.get('/deployments/:id/counters', auth, (req, res) => {
+    const view = ownedDeployment(principalOf(res).userId, param(req, 'id'));
+    res.json({ id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() });
+  });
+
+  router.get('/deployments/:id/counters/stream', auth, (req, res) => {
+    const userId = principalOf(res).userId;
+    ownedDeployment(userId, param(req, 'id'));
+    const interval = parseWith(z.object({ interval_ms: z.coerce.number().int().min(100).max(60_000).default(1000) }), req.query, 'query').interval_ms;
+    const sse = openSse(res);
+    let seq = 0;
+    const tick = () => {
+      const view = deploymentView(param(req, 'id'));
+      if (!view) {
+        sse.send('undeployed', { id: param(req, 'id') }, ++seq);
+        sse.close();
+        clearInterval(timer);
+        return;
+      }
+      sse.send('counters', { id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() }, ++seq);
+    };
+    const timer = setInterval(tick, interval);
+    tick();
+    req.on('close', () => clearInterval(timer));
+  });
+
+  router.delete('/deployments/:id', auth, async (req, res) => {
+    ownedDeployment(principalOf(res).userId, param(req, 'id'));
+    await studio.runtime.undeploy(param(req, 'id'));
+    owners.delete(param(req, 'id'));
+    res.status(204).end();
+  });
+
+  return { studio: router, health };
+}
