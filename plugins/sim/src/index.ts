@@ -45,6 +45,6 @@ export { FALL_TYPES, type FallType, type LyingSide } from './people/motions.js';
 export { PersonTimeline, type Posture, type ScriptEvent, type PersonSample } from './people/timeline.js';
 // Randomness, recordings, nodes, errors
 export { Prng, hashString } from './random/prng.js';
-export { openRecordingSink, resolveRecordingFormat, parseJsonLinesRecording, type RecordingSink, type RecordingFormat } from './recording/recording-sink.js';
+export { openRecordingSink, parseJsonLinesRecording, type RecordingSink, type RecordingFormat } from './recording/recording-sink.js';
 export { simSourceNode, SimSourceConfig, scenarioFromConfig } from './nodes/sim-source.js';
 export { SimErrors, simErrorCatalogue } from './errors.js';

@@ -25,7 +25,7 @@ function progressBar(unit: string): SingleBar {
 }
 
 function format(value: string): RecordingFormat {
-  if (value !== 'wfr' && value !== 'jsonl' && value !== 'auto') throw new Error(`--format expects wfr, jsonl or auto, got ${JSON.stringify(value)}`);
+  if (value !== 'wfr' && value !== 'jsonl') throw new Error(`--format expects wfr or jsonl, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -38,7 +38,7 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
     .requiredOption('-o, --out <file>', 'recording to write (.wfr; .jsonl with --format jsonl)')
     .option('-d, --duration <seconds>', 'simulated seconds (default: the scenario durationS, else 60)', number('duration'))
     .option('-s, --seed <n>', 'seed of every random draw (default: the scenario seed)', number('seed', true))
-    .option('--format <format>', 'wfr (plugin-csi recording), jsonl, or auto', format, 'auto' as RecordingFormat)
+    .option('--format <format>', 'wfr (wiflow recording) or jsonl', format, 'wfr' as RecordingFormat)
     .option('--no-impairments', 'write the clean channel (no noise, offsets, quantisation or loss)')
     .option('-q, --quiet', 'no progress bar')
     .action(async (source: string, options: { out: string; duration?: number; seed?: number; format: RecordingFormat; impairments: boolean; quiet?: boolean }) => {
@@ -90,7 +90,7 @@ export function registerDatasetCommand(program: Command, cli: CliContext): void 
     .option('--sessions <k>', 'sessions (people and scripts) per room', number('sessions', true), 1)
     .option('--seed <n>', 'seed', number('seed', true), 1)
     .option('--split <train,val,test>', 'room fractions per split', '0.7,0.15,0.15')
-    .option('--format <format>', 'wfr, jsonl, or auto', format, 'auto' as RecordingFormat)
+    .option('--format <format>', 'wfr (wiflow recording) or jsonl', format, 'wfr' as RecordingFormat)
     .option('--no-impairments', 'clean channels')
     .option('-q, --quiet', 'no progress bar')
     .action(async (options: { out: string; rooms: number; seconds: number; sessions: number; seed: number; split: string; format: RecordingFormat; impairments: boolean; quiet?: boolean }) => {
@@ -116,7 +116,7 @@ export function registerDatasetCommand(program: Command, cli: CliContext): void 
             bar.start(p.totalTicks, 0, { speed: '0' });
             begun = true;
           }
-          const simulated = p.ticks / 100;
+          const simulated = p.ticks / p.rateHz;
           bar.update(p.ticks, { speed: (simulated / Math.max(1e-3, (performance.now() - started) / 1000)).toFixed(1) });
         },
       );

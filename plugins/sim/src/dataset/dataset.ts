@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SimErrors } from '../errors.js';
 import { Simulator, type SimTick, type SimulatorOptions } from '../engine/simulator.js';
 import { hashString, Prng } from '../random/prng.js';
-import { openRecordingSink, resolveRecordingFormat, type RecordingFormat } from '../recording/recording-sink.js';
+import { openRecordingSink, type RecordingFormat } from '../recording/recording-sink.js';
 import { DEFAULT_RANDOM_RANGES, randomRoom, randomScenario, type RandomRanges, type RandomRoom } from '../scenario/randomise.js';
 import type { Scenario } from '../scenario/schema.js';
 
@@ -171,13 +171,15 @@ export function* generateDataset(options: DatasetOptions, plan: DatasetPlan = pl
 export interface DatasetProgress {
   /** Ticks done and total over the whole dataset. */
   ticks: number;
+  /** Ticks per simulated second. */
+  rateHz: number;
   totalTicks: number;
   session: string;
 }
 
 /**
  * Generate a dataset to a directory: `<dir>/<split>/<sessionId>.wfr` (plugin-csi recordings
- * with ground truth; JSON lines when plugin-csi is missing), `<sessionId>.scenario.json`
+ * with ground truth, or `.jsonl`), `<sessionId>.scenario.json`
  * beside each, and `<dir>/manifest.json` with the room ids of each split.
  */
 export async function writeDataset(dir: string, options: DatasetOptions & { format?: RecordingFormat }, onProgress?: (p: DatasetProgress) => void): Promise<DatasetManifest> {
@@ -202,7 +204,7 @@ export async function writeDataset(dir: string, options: DatasetOptions & { form
   } catch (error) {
     throw SimErrors.outputUnwritable(dir, (error as Error).message);
   }
-  const format = await resolveRecordingFormat(options.format);
+  const format = options.format ?? 'wfr';
   let done = 0;
   for (const sample of generateDataset(options, plan)) {
     const splitDir = path.join(dir, sample.split);
@@ -213,7 +215,7 @@ export async function writeDataset(dir: string, options: DatasetOptions & { form
       for (const tick of sample.ticks()) {
         for (const frame of tick.frames) await sink.write(frame);
         done++;
-        if (onProgress && done % 50 === 0) onProgress({ ticks: done, totalTicks, session: sample.sessionId });
+        if (onProgress && done % 50 === 0) onProgress({ ticks: done, rateHz: rate, totalTicks, session: sample.sessionId });
       }
     } finally {
       await sink.close();
@@ -221,7 +223,7 @@ export async function writeDataset(dir: string, options: DatasetOptions & { form
     const scenarioFile = path.join(sample.split, `${sample.sessionId}.scenario.json`);
     await writeFile(path.join(dir, scenarioFile), JSON.stringify(sample.scenario, null, 2));
     manifest.sessions.push({ sessionId: sample.sessionId, roomId: sample.roomId, split: sample.split, roomSignature: sample.roomSignature, recording, scenario: scenarioFile, frames: sink.frames, format: sink.format });
-    onProgress?.({ ticks: done, totalTicks, session: sample.sessionId });
+    onProgress?.({ ticks: done, rateHz: rate, totalTicks, session: sample.sessionId });
   }
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;

@@ -101,7 +101,9 @@ export function lying(dim: BodyDimensions, x: number, y: number, yaw: number, su
     case 'left':
     case 'right':
       p.roll = (side === 'right' ? 1 : -1) * (Math.PI / 2 - 0.05);
-      p.pelvis.z = surfaceHeight + 0.09 * dim.height * dim.girth;
+      // On the side the lower shoulder carries the trunk: the pelvis sits a shoulder half-width up.
+      p.pelvis.z = surfaceHeight + dim.shoulderHalfWidth + 0.02 * dim.girth;
+      p.shoulderAbd = [0, 0];
       p.hipFlex = [0.5, 0.35];
       p.knee = [0.7, 0.5];
       p.shoulderFlex = [0.9, 0.7];
@@ -156,7 +158,7 @@ export function fallEndPose(dim: BodyDimensions, type: FallType, x: number, y: n
     case 'sideways':
       return lying(dim, x - left.x * leg * 0.6, y - left.y * leg * 0.6, yaw, 0, 'right');
     case 'slump':
-      return lying(dim, x + fwd.x * 0.45, y + fwd.y * 0.45, yaw, 0, 'left');
+      return lying(dim, x + fwd.x * 0.45, y + fwd.y * 0.45, yaw, 0, 'back');
   }
 }
 

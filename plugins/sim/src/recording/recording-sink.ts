@@ -1,11 +1,12 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
+import { RecordingWriter } from '@wiflow/plugin-csi';
 import { SimErrors } from '../errors.js';
 
 /** Where simulated frames (with their truth) are written. */
 export interface RecordingSink {
-  /** 'wfr': plugin-csi's wiflow recording; 'jsonl': this package's JSON-lines fallback. */
-  readonly format: 'wfr' | 'jsonl';
+  /** 'wfr': plugin-csi's wiflow recording; 'jsonl': JSON lines for inspection with text tools. */
+  readonly format: RecordingFormat;
   readonly file: string;
   /** Frames written. */
   readonly frames: number;
@@ -14,68 +15,37 @@ export interface RecordingSink {
   close(): Promise<void>;
 }
 
-/** Recording formats `openRecordingSink` can write. */
-export type RecordingFormat = 'wfr' | 'jsonl' | 'auto';
-
-interface CsiRecordingWriter {
-  frames: number;
-  write(frame: CsiFrame): Promise<void>;
-  close(): Promise<void>;
-}
-
-interface CsiRecordingModule {
-  RecordingWriter?: { create(path: string, metadata?: Record<string, unknown>): Promise<CsiRecordingWriter> };
-}
-
-/** plugin-csi's recording writer, when that package is installed and exports it. */
-async function csiRecordingWriter(): Promise<CsiRecordingModule['RecordingWriter'] | undefined> {
-  try {
-    const mod = (await import('@wiflow/plugin-csi' as string)) as CsiRecordingModule;
-    return typeof mod.RecordingWriter?.create === 'function' ? mod.RecordingWriter : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The concrete format 'auto' stands for here: 'wfr' when plugin-csi's writer is installed, else 'jsonl'. */
-export async function resolveRecordingFormat(format: RecordingFormat = 'auto'): Promise<'wfr' | 'jsonl'> {
-  if (format !== 'auto') return format;
-  return (await csiRecordingWriter()) ? 'wfr' : 'jsonl';
-}
+/** Recording formats `openRecordingSink` writes. */
+export type RecordingFormat = 'wfr' | 'jsonl';
 
 /**
- * Open a recording for simulated frames. 'wfr' (the project's recording format, read by
- * `wiflow csi info` and the replay node) needs @wiflow/plugin-csi; 'auto' falls back to
- * JSON lines when it is missing; 'jsonl' always writes JSON lines:
- *   line 1: {"type":"header","format":"wiflow-sim-jsonl","version":1,"metadata":{...}}
- *   then:   {"type":"frame", ...CsiFrame with csi.re/csi.im/subcarriers as number arrays, "truth": {...}}
+ * Open a recording for simulated frames.
+ * - 'wfr' (default): the project's recording format (plugin-csi's `RecordingWriter`), which
+ *   `wiflow csi info`, `readCapture` and the replay node read; truth travels in truth records.
+ * - 'jsonl': line 1 `{"type":"header","format":"wiflow-sim-jsonl","version":1,"metadata":{...}}`,
+ *   then one `{"type":"frame", ...CsiFrame}` per line with csi.re / csi.im / subcarriers as
+ *   number arrays and the ground truth in `truth`.
  */
-export async function openRecordingSink(file: string, metadata: Record<string, unknown>, format: RecordingFormat = 'auto'): Promise<RecordingSink> {
-  if (format !== 'jsonl') {
-    const writer = await csiRecordingWriter();
-    if (writer) {
-      let inner: CsiRecordingWriter;
-      try {
-        inner = await writer.create(file, metadata);
-      } catch (error) {
-        throw SimErrors.outputUnwritable(file, (error as Error).message);
-      }
-      return {
-        format: 'wfr',
-        file,
-        get frames() {
-          return inner.frames;
-        },
-        write: (frame) => inner.write(frame),
-        close: () => inner.close(),
-      };
-    }
-    if (format === 'wfr') throw SimErrors.outputUnwritable(file, 'the wiflow recording format needs @wiflow/plugin-csi (install it, or use --format jsonl)');
+export async function openRecordingSink(file: string, metadata: Record<string, unknown>, format: RecordingFormat = 'wfr'): Promise<RecordingSink> {
+  if (format === 'jsonl') return JsonLinesSink.open(file, metadata);
+  let inner: RecordingWriter;
+  try {
+    inner = await RecordingWriter.create(file, metadata);
+  } catch (error) {
+    throw SimErrors.outputUnwritable(file, (error as Error).message);
   }
-  return JsonLinesSink.open(file, metadata);
+  return {
+    format: 'wfr',
+    file,
+    get frames() {
+      return inner.frames;
+    },
+    write: (frame) => inner.write(frame),
+    close: () => inner.close(),
+  };
 }
 
-/** The JSON-lines fallback recording. */
+/** The JSON-lines recording. */
 class JsonLinesSink implements RecordingSink {
   readonly format = 'jsonl' as const;
   readonly file: string;
@@ -123,7 +93,7 @@ class JsonLinesSink implements RecordingSink {
   }
 }
 
-/** Read a JSON-lines fallback recording back into frames (tests, tools). */
+/** Read a JSON-lines recording back into frames (tests, tools). */
 export function parseJsonLinesRecording(text: string): { metadata: Record<string, unknown>; frames: CsiFrame[] } {
   const lines = text.split('\n').filter((l) => l.trim());
   if (!lines.length) throw new Error('empty recording');

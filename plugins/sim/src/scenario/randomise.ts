@@ -155,11 +155,14 @@ export function randomPeople(prng: Prng, room: { width: number; depth: number },
   const count = prng.int(ranges.people[0], ranges.people[1]);
   const { width, depth } = room;
   const spot = (): [number, number] => [round(prng.uniform(0.4, width - 0.4)), round(prng.uniform(0.4, depth - 0.4))];
-  const door = (): [number, number] => {
+  // Doors are on the walls; people appear just inside (inset) and walk out to the wall itself.
+  const door = (inset = 0): [number, number] => {
     const w = prng.int(0, 3);
     const a = prng.uniform(0.2, 0.8);
-    return w === 0 ? [0, round(a * depth)] : w === 1 ? [width, round(a * depth)] : w === 2 ? [round(a * width), 0] : [round(a * width), depth];
+    return w === 0 ? [inset, round(a * depth)] : w === 1 ? [round(width - inset), round(a * depth)] : w === 2 ? [round(a * width), inset] : [round(a * width), round(depth - inset)];
   };
+  // Falls carry the body up to ~0.7 m: they happen at least 1 m from every wall.
+  const safeSpot = (): [number, number] => [round(prng.uniform(1, width - 1)), round(prng.uniform(1, depth - 1))];
   const weights = ranges.activityWeights;
   const kinds = Object.keys(weights) as (keyof typeof weights)[];
   const totalWeight = kinds.reduce((s, k) => s + weights[k], 0);
@@ -179,7 +182,7 @@ export function randomPeople(prng: Prng, room: { width: number; depth: number },
       start = undefined;
       const wait = round(prng.uniform(0, durationS * 0.4), 0.1);
       if (wait > 0) script.push({ action: 'absent', duration: wait });
-      at = door();
+      at = door(0.25);
       script.push({ action: 'enter', at });
       t += wait;
     }
@@ -225,7 +228,12 @@ export function randomPeople(prng: Prng, room: { width: number; depth: number },
         }
         case 'fall': {
           const lieDuration = round(prng.uniform(2, 12), 0.1);
+          const fallSpot = safeSpot();
+          script.push({ action: 'walk', path: [fallSpot], speed });
+          t += Math.hypot(fallSpot[0] - at[0], fallSpot[1] - at[1]) / speed + 0.5;
           script.push({ action: 'fall', type: prng.pick(FALL_TYPES), lieDuration, getUp: true });
+          // Getting up happens where the body came to rest, within 0.7 m of the spot.
+          at = fallSpot;
           t += lieDuration + 6;
           break;
         }

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
+import { createTestRuntime } from '@wiflow/core/testing';
+import { readCapture } from '@wiflow/plugin-csi';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import simPlugin, { parseJsonLinesRecording, type DatasetManifest } from '../index.js';
+
+const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples/scenarios/home-two-people-fall.yaml');
+const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-sim-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<string[]> {
+  const runtime = await createTestRuntime({ plugins: [simPlugin] });
+  const lines: string[] = [];
+  const program = new Command('wiflow').exitOverride();
+  runtime.hooks.cli.call(program, { runtime: async () => runtime, print: (l) => lines.push(l) });
+  await program.parseAsync(['node', 'wiflow', ...args]);
+  return lines;
+}
+
+describe('wiflow simulate / dataset', () => {
+  it('registers the sim.source node', async () => {
+    const runtime = await createTestRuntime({ plugins: [simPlugin] });
+    expect(runtime.registry.has('sim.source')).toBe(true);
+  });
+
+  it('simulate writes a wiflow recording with ground truth that plugin-csi reads back', async () => {
+    const out = path.join(dir, 'home.wfr');
+    const lines = await cli('simulate', example, '--out', out, '--duration', '1', '--seed', '3', '--quiet');
+    expect(lines.join('\n')).toMatch(/simulated 1 s of home-two-people-fall .* frames .*\[wfr\]/);
+    const frames: CsiFrame[] = await readCapture(out);
+    expect(frames.length).toBeGreaterThan(90);
+    expect(frames.length).toBeLessThanOrEqual(100);
+    const f = frames[0];
+    expect(f).toMatchObject({ format: 'sim', provenance: 'simulated', ntx: 3, nrx: 3, nsc: 30, sourceId: 'sim:home-living-room:laptop', link: { tx: 'router', rx: 'laptop' } });
+    expect(Array.from(f.subcarriers.slice(0, 3))).toEqual([-28, -26, -24]);
+    const truth = f.truth as GroundTruthFrame;
+    expect(truth.environmentId).toBe('home-living-room');
+    expect(truth.persons.map((p) => p.id)).toEqual([1, 2]);
+    expect(truth.persons[0].keypoints3d).toHaveLength(17);
+    for (const frame of frames) expect(frame.truth).toBeDefined();
+  });
+
+  it('simulate --format jsonl and a random scenario', async () => {
+    const out = path.join(dir, 'random.jsonl');
+    await cli('simulate', 'random', '--out', out, '--duration', '0.2', '--seed', '8', '--format', 'jsonl', '--no-impairments', '--quiet');
+    const { frames, metadata } = parseJsonLinesRecording(readFileSync(out, 'utf8'));
+    expect(metadata.source).toBe('@wiflow/plugin-sim');
+    expect(frames).toHaveLength(20);
+    expect(frames[0].truth?.persons.length).toBeGreaterThan(0);
+  });
+
+  it('simulate reports bad input', async () => {
+    await expect(cli('simulate', path.join(dir, 'missing.yaml'), '--out', path.join(dir, 'x.wfr'), '--quiet')).rejects.toThrow(/cannot read scenario/);
+    await expect(cli('simulate', example, '--out', path.join(dir, 'x.wfr'), '--duration', 'abc', '--quiet')).rejects.toThrow(/--duration expects a number/);
+  });
+
+  it('dataset writes a split whose test rooms are disjoint from the training rooms', async () => {
+    const out = path.join(dir, 'dataset');
+    const lines = await cli('dataset', '--out', out, '--rooms', '4', '--seconds', '0.2', '--sessions', '2', '--seed', '5', '--quiet');
+    expect(lines.join('\n')).toMatch(/dataset of 4 rooms/);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as DatasetManifest;
+    const { train, val, test } = manifest.splits;
+    expect(train.length).toBeGreaterThanOrEqual(1);
+    expect(test.length).toBeGreaterThanOrEqual(1);
+    expect(train.filter((id) => test.includes(id) || val.includes(id))).toEqual([]);
+    const trainSigs = new Set(manifest.sessions.filter((s) => s.split === 'train').map((s) => s.roomSignature));
+    for (const s of manifest.sessions.filter((x) => x.split !== 'train')) expect(trainSigs.has(s.roomSignature)).toBe(false);
+    expect(manifest.sessions).toHaveLength(8);
+    const frames = await readCapture(path.join(out, manifest.sessions[0].recording));
+    expect(frames.length).toBe(manifest.sessions[0].frames);
+    expect(frames[0].truth?.environmentId).toBe(manifest.sessions[0].roomId);
+  });
+});

@@ -1,0 +1,42 @@
+import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
+import { runNode } from '@wiflow/core/testing';
+import { describe, expect, it } from 'vitest';
+import { simSourceNode } from '../index.js';
+import { testScenario } from '../test-support/scenarios.js';
+
+describe('sim.source', () => {
+  it('emits CsiFrames with truth attached and one truth frame per instant, as fast as possible', async () => {
+    const scenario = testScenario({ people: [{ id: 1, start: { x: 2, y: 1 }, script: [{ action: 'walk', path: [[3, 3]] }] }] });
+    const result = await runNode(simSourceNode, { config: { scenario, realtime: false, durationS: 0.5 } });
+    expect(result.status).toBe('completed');
+    const frames = result.outputs.frames as CsiFrame[];
+    const truth = result.outputs.truth as GroundTruthFrame[];
+    expect(truth).toHaveLength(50);
+    expect(frames).toHaveLength(50);
+    expect(frames[0]).toMatchObject({ provenance: 'simulated', format: 'sim', ntx: 3, nrx: 3, nsc: 56, link: { tx: 'tx', rx: 'rx' } });
+    expect(frames[10].truth?.persons[0].id).toBe(1);
+    expect(frames[10].truth?.time).toBe(truth[10].time);
+    for (let i = 1; i < frames.length; i++) expect(frames[i].timestamp).toBeGreaterThan(frames[i - 1].timestamp);
+  });
+
+  it('draws a random room from a seed and honours the environment id', async () => {
+    const result = await runNode(simSourceNode, { config: { randomSeed: 5, environmentId: 'lab', realtime: false, durationS: 0.1 } });
+    expect(result.status).toBe('completed');
+    expect((result.outputs.truth as GroundTruthFrame[])[0].environmentId).toBe('lab');
+  });
+
+  it('paces frames in real time', async () => {
+    const started = Date.now();
+    const result = await runNode(simSourceNode, { config: { scenario: testScenario(), realtime: true, durationS: 0.3 } });
+    expect(result.status).toBe('completed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    const frames = result.outputs.frames as CsiFrame[];
+    expect(Math.abs(frames[0].time - started)).toBeLessThan(1000);
+  });
+
+  it('fails the job with a clear error for a bad scenario', async () => {
+    const result = await runNode(simSourceNode, { config: { scenario: { room: { width: 1 } }, realtime: false } });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/invalid scenario/);
+  });
+});
