@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { startTestStudio, upperFlow, type TestStudio, binaryParser } from '../testing/test-plugins.js';
 
 let s: TestStudio;
 beforeAll(async () => {
@@ -143,7 +143,7 @@ describe('flows CRUD', () => {
     data.nodes.push({ id: 'sec', position: { x: 0, y: 100 }, data: { nodeType: 'stest.secret', config: { apiKey: 'sk-export-me-not' } } });
     const f1 = await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Export A', data }).expect(201);
     const f2 = await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Export B', data: upperFlow() }).expect(201);
-    const zipRes = await s.http.post('/api/v1/flows/download/').set(s.alice.auth).send([f1.body.id, f2.body.id]).buffer(true).parse(binary).expect(200);
+    const zipRes = await s.http.post('/api/v1/flows/download/').set(s.alice.auth).send([f1.body.id, f2.body.id]).buffer(true).parse(binaryParser).expect(200);
     expect(zipRes.headers['content-type']).toContain('application/zip');
     const zip = await JSZip.loadAsync(zipRes.body as Buffer);
     const names = Object.keys(zip.files).sort();
@@ -185,9 +185,3 @@ describe('flows CRUD', () => {
     await s.http.get(`/api/v1/flows/public_flow/${priv.body.id}`).expect(404);
   });
 });
-
-function binary(res: NodeJS.ReadableStream & { setEncoding(e: string): void }, callback: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-}

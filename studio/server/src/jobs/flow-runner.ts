@@ -106,10 +106,11 @@ export class FlowRunner {
     if (ir && ir.input_value != null) {
       const components = ir.components ?? [];
       const type = ir.type ?? 'any';
-      for (const input of declared) {
-        if (components.length && !components.includes(input.nodeId) && !components.includes(input.name)) continue;
-        if (type !== 'any' && input.valueType !== 'text') continue;
-        if (input.valueType === 'file') continue;
+      const candidates = declared.filter((i) => i.valueType !== 'file' && (!components.length || components.includes(i.nodeId) || components.includes(i.name)));
+      // chat/text values go to text inputs; a flow without any takes them in its other inputs (coerced).
+      const textOnly = type !== 'any' && candidates.some((i) => i.valueType === 'text');
+      for (const input of candidates) {
+        if (textOnly && input.valueType !== 'text') continue;
         inputs[input.name] = coerce(ir.input_value, input.valueType, `inputs.${input.name}`);
       }
     }

@@ -26,7 +26,7 @@ export function streamJobSse(req: Request, res: Response, job: Job, after: numbe
     }
     sse.send(event.event, toWireEvent(event), event.seq);
   });
-  req.on('close', () => off());
+  res.on('close', () => off());
 }
 
 /** Stream a job's events as NDJSON, one event a line, until the job ends (direct delivery). */
@@ -44,5 +44,5 @@ export function streamJobNdjson(req: Request, res: Response, job: Job, after: nu
     }
     if (!res.writableEnded) res.write(`${JSON.stringify(toWireEvent(event))}\n`);
   });
-  req.on('close', () => off());
+  res.on('close', () => off());
 }

@@ -44,9 +44,10 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     }
     // Streaming: validate and start the first run before opening the stream, so bad requests still get 4xx.
     let started: StartedRun | undefined = await runner.start(requests[0]);
+    res.setHeader('X-Job-Id', started.job.id);
     const sse = openSse(res);
     let current: StartedRun | undefined = started;
-    req.on('close', () => void (current && !current.job.finished && current.job.cancel('client disconnected')));
+    res.on('close', () => void (current && !current.job.finished && current.job.cancel('client disconnected')));
     for (let i = 0; i < requests.length; i++) {
       try {
         if (!started) started = await runner.start(requests[i]);

@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { Tokens, type Principal, type ProjectRecord, type SecretBox } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
+import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
@@ -130,7 +131,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     if (body.name != null && body.name !== project.name) patch.name = await uniqueProjectName(studio, principal.userId, body.name);
     if (body.description !== undefined) patch.description = body.description;
     if (body.parent_id !== undefined) {
-      if (body.parent_id === project.id) throw Object.assign(new Error('a project cannot be its own parent'), { status: 422 });
+      if (body.parent_id === project.id) throw StudioErrors.invalidBody('a project cannot be its own parent');
       patch.parentId = body.parent_id ? (await studio.ownedProject(principal.userId, body.parent_id)).id : null;
     }
     if (body.auth_settings !== undefined) patch.authSettings = body.auth_settings ? sealAuthSettings(box(), body.auth_settings, project.authSettings) : null;

@@ -178,7 +178,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     };
     const timer = setInterval(tick, interval);
     tick();
-    req.on('close', () => clearInterval(timer));
+    res.on('close', () => clearInterval(timer));
   });
 
   router.delete('/deployments/:id', auth, async (req, res) => {

@@ -244,3 +244,10 @@ export function chainFlow(steps: { type: string; config?: Record<string, unknown
   edges.push({ id: 'e-out', source: prev.id, sourceHandle: prev.port, target: 'out', targetHandle: 'value' });
   return { nodes, edges };
 }
+
+/** A supertest body parser that keeps the raw bytes (zip downloads). */
+export const binaryParser = ((res: NodeJS.ReadableStream, callback: (err: Error | null, body: Buffer) => void): void => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+}) as never;
