@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import jwt from 'jsonwebtoken';
+import { Strategy as JwtStrategy } from 'passport-jwt';
+import { loadOrCreateKey, type AuthRequest, type Principal, type Runtime, type Storage, type UserRecord } from '@wiflow/core';
+import type { ApiConfig } from '../config.js';
+import { ApiErrors } from '../errors.js';
+import { ROLES, roleRank } from './roles.js';
+
+/** Token pair answered by POST /auth/token. */
+export interface TokenGrant {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  refresh_token: string;
+  /** Refresh token lifetime, seconds (extension). */
+  refresh_expires_in: number;
+}
+
+interface AccessClaims {
+  sub: string;
+  username: string;
+  roles: string[];
+  typ: 'access';
+}
+
+/** Run a passport strategy on a request-like object without Express (same calls passport makes). */
+function runStrategy(strategy: JwtStrategy, request: unknown): Promise<Principal | undefined> {
+  return new Promise((resolve, reject) => {
+    const run = Object.create(strategy) as JwtStrategy & {
+      success(user: Principal): void;
+      fail(): void;
+      error(error: unknown): void;
+    };
+    run.success = (user) => resolve(user);
+    run.fail = () => resolve(undefined);
+    run.error = (error) => reject(error);
+    run.authenticate(request as never, {});
+  });
+}
+
+/** Read the bearer token of an Authorization header (case-insensitive scheme). */
+export function bearerFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Credentials on an HTTP request or WebSocket upgrade: Authorization, X-API-Key and (for sockets) ?token=. */
+export function credentialsOf(request: IncomingMessage, allowQueryToken: boolean): Omit<AuthRequest, 'request'> {
+  let bearer = bearerFromHeader(request.headers.authorization);
+  const apiKeyHeader = request.headers['x-api-key'];
+  let apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
+  if (allowQueryToken && !bearer) {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    bearer = url.searchParams.get('token') ?? undefined;
+    if (!apiKey) apiKey = url.searchParams.get('api_key') ?? undefined;
+    const protocols = request.headers['sec-websocket-protocol'];
+    if (!bearer && typeof protocols === 'string') {
+      // Browsers cannot set headers on sockets: accept `bearer.<token>` as a subprotocol.
+      const entry = protocols.split(',').map((p) => p.trim()).find((p) => p.startsWith('bearer.'));
+      if (entry) bearer = entry.slice('bearer.'.length);
+    }
+  }
+  return { bearer: bearer || undefined, apiKey: apiKey || undefined };
+}
+
+/**
+ * Users, tokens and API keys. Access tokens are HS256 JWTs verified by passport-jwt; refresh
+ * tokens and API keys live hashed in storage. Nothing here logs a token or a password.
+ */
+export class AuthService {
+  readonly #secret: Buffer;
+  readonly #strategy: JwtStrategy;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly config: () => ApiConfig,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.#secret = AuthService.signingSecret(runtime.dataDir, env);
+    const issuer = config().auth.issuer;
+    this.#strategy = new JwtStrategy(
+      {
+        jwtFromRequest: (request: unknown) => (request as AuthRequest).bearer ?? null,
+        secretOrKey: this.#secret,
+        algorithms: ['HS256'],
+        issuer,
+        audience: issuer,
+      },
+      (claims: AccessClaims, done: (error: unknown, user?: Principal | false) => void) => {
+        if (claims.typ !== 'access' || typeof claims.sub !== 'string') return done(null, false);
+        done(null, { userId: claims.sub, username: claims.username, roles: Array.isArray(claims.roles) ? claims.roles : [], via: 'jwt' });
+      },
+    );
+  }
+
+  /** WIFLOW_JWT_SECRET (>= 32 characters), else `<dataDir>/jwt.key` created with mode 0600. */
+  static signingSecret(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
+    const fromEnv = env.WIFLOW_JWT_SECRET;
+    if (fromEnv !== undefined && fromEnv !== '') {
+      if (fromEnv.length < 32) throw new Error('WIFLOW_JWT_SECRET must be at least 32 characters');
+      return Buffer.from(fromEnv, 'utf8');
+    }
+    return loadOrCreateKey(dataDir, 'jwt.key');
+  }
+
+  #storage(): Storage {
+    if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
+    return this.runtime.storage;
+  }
+
+  /** Verify credentials: a bearer JWT first, then an API key. Undefined when nothing verifies. */
+  async authenticate(request: AuthRequest): Promise<Principal | undefined> {
+    if (request.bearer) {
+      const principal = await runStrategy(this.#strategy, request);
+      if (principal) return principal;
+    }
+    if (request.apiKey && this.runtime.hasStorage) {
+      const storage = this.runtime.storage;
+      const record = await storage.apiKeys.verify(request.apiKey);
+      if (!record) return undefined;
+      const user = await storage.users.get(record.userId);
+      if (!user || !user.isActive) return undefined;
+      // A key carries the roles named in its scopes, never more than its owner has.
+      const ownerRank = roleRank(user.roles);
+      const scoped = record.scopes.filter((s) => (ROLES as readonly string[]).includes(s));
+      const roles = scoped.length ? scoped.filter((r) => roleRank([r]) <= ownerRank) : user.roles;
+      return { userId: user.id, username: user.username, roles, via: `apikey:${record.id}` };
+    }
+    return undefined;
+  }
+
+  /** Sign an access token for a user. */
+  signAccessToken(user: Pick<UserRecord, 'id' | 'username' | 'roles'>): { token: string; expiresIn: number } {
+    const { accessTokenTtlSeconds: expiresIn, issuer } = this.config().auth;
+    const claims: AccessClaims = { sub: user.id, username: user.username, roles: user.roles, typ: 'access' };
+    const token = jwt.sign(claims, this.#secret, { algorithm: 'HS256', expiresIn, issuer, audience: issuer, jwtid: randomBytes(9).toString('base64url') });
+    return { token, expiresIn };
+  }
+
+  async #grant(user: UserRecord, familyId?: string): Promise<TokenGrant> {
+    const { refreshTokenTtlSeconds } = this.config().auth;
+    const access = this.signAccessToken(user);
+    const refresh = await this.#storage().refreshTokens.issue({ userId: user.id, expiresAt: Date.now() + refreshTokenTtlSeconds * 1000, familyId });
+    return { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, refresh_token: refresh.token, refresh_expires_in: refreshTokenTtlSeconds };
+  }
+
+  /** Username and password → tokens; 401 on any mismatch (same answer for unknown users). */
+  async login(username: string, password: string): Promise<TokenGrant> {
+    const storage = this.#storage();
+    const user = await storage.users.verifyPassword(username, password);
+    if (!user) throw ApiErrors.unauthenticated('invalid username or password');
+    await storage.users.update(user.id, { lastLoginAt: Date.now() });
+    return this.#grant(user);
+  }
+
+  /** A refresh token → a new pair (rotation: the old refresh token is used up; reuse revokes the family). */
+  async refresh(refreshToken: string): Promise<TokenGrant> {
+    const storage = this.#storage();
+    const outcome = await storage.refreshTokens.consume(refreshToken);
+    if (outcome.status !== 'ok') {
+      const why = { invalid: 'refresh token is not valid', expired: 'refresh token has expired', revoked: 'refresh token was revoked', reused: 'refresh token was already used; its session is revoked' }[outcome.status];
+      throw ApiErrors.unauthenticated(why);
+    }
+    const user = await storage.users.get(outcome.token.userId);
+    if (!user || !user.isActive) throw ApiErrors.unauthenticated('the user of this refresh token no longer exists or is disabled');
+    return this.#grant(user, outcome.token.familyId);
+  }
+
+  /** Revoke the session (family) of a refresh token; true when it existed. */
+  async revoke(refreshToken: string): Promise<boolean> {
+    const storage = this.#storage();
+    const outcome = await storage.refreshTokens.consume(refreshToken);
+    if (outcome.status === 'invalid') return false;
+    await storage.refreshTokens.revokeFamily(outcome.token.familyId);
+    return true;
+  }
+
+  /**
+   * First start: when no user exists, create the admin (WIFLOW_ADMIN_USER or 'admin') with
+   * WIFLOW_ADMIN_PASSWORD or a random password printed once through `print`.
+   */
+  async bootstrapAdmin(print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<UserRecord | null> {
+    const storage = this.#storage();
+    if ((await storage.users.count()) > 0) return null;
+    const username = env.WIFLOW_ADMIN_USER || 'admin';
+    const given = env.WIFLOW_ADMIN_PASSWORD;
+    if (given !== undefined && given.length > 0 && given.length < 12) throw new Error('WIFLOW_ADMIN_PASSWORD must be at least 12 characters');
+    const password = given || randomBytes(18).toString('base64url');
+    const user = await storage.users.create({ username, password, roles: ['admin'], isSuperuser: true });
+    if (!given) {
+      print(`wiflow: created the first user "${username}" with the password below. It is shown once; change it after logging in.`);
+      print(`wiflow: ${password}`);
+    } else {
+      print(`wiflow: created the first user "${username}" with the password from WIFLOW_ADMIN_PASSWORD.`);
+    }
+    return user;
+  }
+}

@@ -1,0 +1,167 @@
+import { performance } from 'node:perf_hooks';
+import type { Alert, AnalyticsEvent, Logger, PoseFrame, Storage } from '@wiflow/core';
+
+/** Receives what the hub publishes (the WebSocket stream, tests). */
+export interface HubListener {
+  /** `outputAt` is performance.now() when the pipeline handed the frame to the hub. */
+  frame?(frame: PoseFrame, outputAt: number): void;
+  alert?(alert: Alert): void;
+  event?(event: AnalyticsEvent): void;
+}
+
+/** Hub figures for status and metrics. */
+export interface HubCounters {
+  framesPublished: number;
+  framesWritten: number;
+  eventsPublished: number;
+  alertsPublished: number;
+  writeErrors: number;
+  /** Frames waiting for the next storage write. */
+  pendingWrites: number;
+  lastFrameAt: number | null;
+  lastWriteError: string | null;
+}
+
+/**
+ * Where pipeline output meets the API: the latest frame per environment, fan-out to
+ * listeners, and batched storage writes. One per runtime (service token PoseHubToken).
+ */
+export class PoseHub {
+  readonly #latest = new Map<string, PoseFrame>();
+  #latestAny: PoseFrame | undefined;
+  readonly #listeners = new Set<HubListener>();
+  #pending: PoseFrame[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  readonly counters: HubCounters = { framesPublished: 0, framesWritten: 0, eventsPublished: 0, alertsPublished: 0, writeErrors: 0, pendingWrites: 0, lastFrameAt: null, lastWriteError: null };
+  /** [publish time, persons] of recent frames (last 60 s at most), for rates. */
+  readonly #recent: [number, number][] = [];
+
+  constructor(
+    private readonly storage: () => Storage | undefined,
+    private readonly batching: () => { batchSize: number; flushIntervalMs: number },
+    private readonly logger: Logger,
+  ) {}
+
+  /** Latest frame of an environment, or the newest of any. */
+  latest(environmentId?: string): PoseFrame | undefined {
+    return environmentId === undefined ? this.#latestAny : this.#latest.get(environmentId);
+  }
+
+  /** Environments seen since the hub was created. */
+  environments(): string[] {
+    return [...this.#latest.keys()];
+  }
+
+  /** Frames published per second over the last 10 seconds. */
+  framesPerSecond(now = Date.now()): number {
+    this.#trim(now);
+    let n = 0;
+    for (let i = this.#recent.length - 1; i >= 0 && this.#recent[i][0] >= now - 10_000; i--) n++;
+    return n / 10;
+  }
+
+  /** Persons published over the last 60 seconds. */
+  detectionsPerMinute(now = Date.now()): number {
+    this.#trim(now);
+    let n = 0;
+    for (const [, persons] of this.#recent) n += persons;
+    return n;
+  }
+
+  #trim(now: number): void {
+    let drop = 0;
+    while (drop < this.#recent.length && this.#recent[drop][0] < now - 60_000) drop++;
+    if (drop) this.#recent.splice(0, drop);
+  }
+
+  /** Persons in the latest frame of every environment. */
+  activePersons(): number {
+    let n = 0;
+    for (const frame of this.#latest.values()) n += frame.persons.length;
+    return n;
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** Record a frame: latest, listeners, storage batch. */
+  publishFrame(frame: PoseFrame): void {
+    if (!frame || typeof frame !== 'object' || !Array.isArray(frame.persons) || typeof frame.environmentId !== 'string') {
+      throw new TypeError('pose.publish received something that is not a PoseFrame');
+    }
+    const outputAt = performance.now();
+    this.#latest.set(frame.environmentId, frame);
+    this.#latestAny = frame;
+    this.counters.framesPublished++;
+    this.counters.lastFrameAt = Date.now();
+    this.#recent.push([this.counters.lastFrameAt, frame.persons.length]);
+    if (this.#recent.length > 20_000) this.#trim(this.counters.lastFrameAt);
+    for (const listener of this.#listeners) {
+      try {
+        listener.frame?.(frame, outputAt);
+      } catch (error) {
+        this.logger.warn('pose listener failed', { error: String(error) });
+      }
+    }
+    if (!this.storage()) return;
+    this.#pending.push(frame);
+    this.counters.pendingWrites = this.#pending.length;
+    const { batchSize, flushIntervalMs } = this.batching();
+    if (this.#pending.length >= batchSize) void this.flush();
+    else if (!this.#timer) {
+      this.#timer = setTimeout(() => void this.flush(), flushIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Record an analytics event: listeners and storage. */
+  async publishEvent(event: AnalyticsEvent): Promise<void> {
+    this.counters.eventsPublished++;
+    for (const listener of this.#listeners) listener.event?.(event);
+    await this.storage()?.events.append([event]);
+  }
+
+  /** Record an alert: listeners and storage. */
+  async publishAlert(alert: Alert): Promise<void> {
+    this.counters.alertsPublished++;
+    for (const listener of this.#listeners) listener.alert?.(alert);
+    await this.storage()?.alerts.append([alert]);
+  }
+
+  /** Write the pending batch; resolves when storage took it. */
+  flush(): Promise<void> {
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    const batch = this.#pending;
+    this.#pending = [];
+    this.counters.pendingWrites = 0;
+    const storage = this.storage();
+    if (!batch.length || !storage) return this.#writing;
+    this.#writing = this.#writing.then(async () => {
+      try {
+        await storage.poses.append(batch);
+        this.counters.framesWritten += batch.length;
+      } catch (error) {
+        this.counters.writeErrors++;
+        this.counters.lastWriteError = String(error);
+        this.logger.error('writing pose frames failed', { frames: batch.length, error: String(error) });
+      }
+    });
+    return this.#writing;
+  }
+
+  /** Forget the latest frames (the system stopped: no stale frame is served as live). */
+  clearLatest(): void {
+    this.#latest.clear();
+    this.#latestAny = undefined;
+  }
+}

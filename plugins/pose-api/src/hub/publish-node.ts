@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineNode, type Alert, type AnalyticsEvent, type PoseFrame } from '@wiflow/core';
+import type { PoseHub } from './pose-hub.js';
+
+/** Service token of the runtime's PoseHub. */
+export const PoseHubToken = Symbol.for('wiflow.pose-api.PoseHub');
+
+/** `pose.publish`: the pipeline's sink for the pose API and /ws/pose. */
+export const posePublishNode = defineNode({
+  type: 'pose.publish',
+  title: 'Publish poses',
+  category: 'transports',
+  description: 'Makes pose frames, analytics events and alerts visible to the pose API (GET /pose/latest), the /ws/pose stream and storage (batched writes).',
+  inputs: {
+    poses: { type: 'PoseFrame', description: 'Pose frames' },
+    events: { type: 'AnalyticsEvent', description: 'Analytics events (stored, streamed)' },
+    alerts: { type: 'Alert', description: 'Alerts (stored, streamed on the alerts channel)' },
+  },
+  outputs: {},
+  config: z.object({}),
+  create(ctx) {
+    const hub = ctx.resolve<PoseHub>(PoseHubToken);
+    return {
+      receive(port, value) {
+        if (port === 'poses') hub.publishFrame(value as PoseFrame);
+        else if (port === 'events') return hub.publishEvent(value as AnalyticsEvent);
+        else if (port === 'alerts') return hub.publishAlert(value as Alert);
+      },
+      flush: () => hub.flush(),
+      close: () => hub.flush(),
+    };
+  },
+});

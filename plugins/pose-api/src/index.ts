@@ -1,0 +1,211 @@
+import { definePlugin, type Runtime, type Storage, type WiflowPlugin } from '@wiflow/core';
+import { AuthService } from './auth/auth-service.js';
+import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
+import { ApiErrors } from './errors.js';
+import { buildApiRouter } from './http/api-router.js';
+import { buildOpenApi } from './http/openapi.js';
+import { PoseHub } from './hub/pose-hub.js';
+import { PoseHubToken, posePublishNode } from './hub/publish-node.js';
+import { splitNode } from './hub/split-node.js';
+import { RateLimiter, type RateLimitStore } from './limits/rate-limiter.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { authRoutes } from './routes/auth.js';
+import { configRoutes } from './routes/config.js';
+import { healthRoutes } from './routes/health.js';
+import { poseRoutes } from './routes/pose.js';
+import { systemRoutes } from './routes/system.js';
+import type { ApiServices } from './services.js';
+import { PoseProcessor } from './system/pose-processor.js';
+import { ResourceMonitor } from './system/resource-monitor.js';
+import { SystemController } from './system/system-controller.js';
+import { PoseStream } from './ws/pose-stream.js';
+import type { RouteDefinition } from './http/route.js';
+
+/** The plugin's name (tap name of every hook). */
+export const PLUGIN_NAME = '@wiflow/plugin-pose-api';
+
+/** Service token of the PoseApi (routes, stream, system controller) of a runtime. */
+export const PoseApiToken = Symbol.for('wiflow.pose-api.PoseApi');
+
+/** Options for embedding (tests, cluster mode). */
+export interface PoseApiOptions {
+  /** Where rate-limit counters live (default in memory). */
+  rateLimitStore?: RateLimitStore;
+  /** Where the first-start admin password is printed (default stdout). */
+  print?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The pose service of one runtime: everything the routes and the stream share. */
+export class PoseApi implements ApiServices {
+  readonly hub: PoseHub;
+  readonly system: SystemController;
+  readonly limiter: RateLimiter;
+  readonly resources: ResourceMonitor;
+  readonly processor: PoseProcessor;
+  readonly stream: PoseStream;
+  #auth: AuthService | undefined;
+  #routes: RouteDefinition[] | undefined;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #openapi = new Map<Convention, Record<string, unknown>>();
+
+  constructor(readonly runtime: Runtime, options: PoseApiOptions = {}) {
+    this.#env = options.env ?? process.env;
+    this.hub = new PoseHub(() => (runtime.hasStorage ? runtime.storage : undefined), () => this.apiConfig().hub, runtime.logger.child('pose-api'));
+    this.system = new SystemController(runtime, this.hub, () => this.apiConfig());
+    this.limiter = new RateLimiter(options.rateLimitStore);
+    this.resources = new ResourceMonitor(runtime.dataDir);
+    this.processor = new PoseProcessor(runtime, () => this.apiConfig());
+    this.stream = new PoseStream(this);
+  }
+
+  /** Users, tokens, keys (created on first use: reads or creates the signing secret). */
+  get auth(): AuthService {
+    this.#auth ??= new AuthService(this.runtime, () => this.apiConfig(), this.#env);
+    return this.#auth;
+  }
+
+  convention(): Convention {
+    const fromEnv = this.#env.WIFLOW_API_CONVENTION?.toUpperCase();
+    return fromEnv === 'A' || fromEnv === 'B' ? fromEnv : this.apiConfig().convention;
+  }
+
+  apiConfig(): ApiConfig {
+    return this.runtime.config.get<ApiConfig>('api');
+  }
+
+  storage(): Storage {
+    if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
+    return this.runtime.storage;
+  }
+
+  /** Every route, built once. */
+  routes(): RouteDefinition[] {
+    this.#routes ??= [...authRoutes(this), ...poseRoutes(this), ...systemRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
+    return this.#routes;
+  }
+
+  /** The OpenAPI document of a convention (built once per convention). */
+  openapi(convention: Convention): Record<string, unknown> {
+    let doc = this.#openapi.get(convention);
+    if (!doc) {
+      doc = buildOpenApi(this.routes(), convention, this.runtime.version);
+      this.#openapi.set(convention, doc);
+    }
+    return doc;
+  }
+}
+
+/** Build the plugin (options for embedding; the default export uses none). */
+export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin {
+  return definePlugin({
+    name: PLUGIN_NAME,
+    setup(ctx) {
+      ctx.configSection('api', ApiConfigSchema);
+      ctx.configSection('pose', PoseConfigSchema);
+      const api = new PoseApi(ctx.runtime, options);
+      ctx.registerService(PoseApiToken, () => api);
+      ctx.registerService(PoseHubToken, () => api.hub);
+      ctx.registerNode(posePublishNode);
+      ctx.registerNode(splitNode);
+      const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+
+      ctx.hooks.pluginsLoaded.tap(PLUGIN_NAME, () => {
+        // Storage honours the `privacy` section; declare it when no storage plugin did.
+        if (!('privacy' in ctx.runtime.config.all())) ctx.runtime.config.section('privacy', PrivacyConfigSchema);
+      });
+      ctx.hooks.authenticate.tapPromise(PLUGIN_NAME, (request) => api.auth.authenticate(request));
+      ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
+        void api.auth;
+        if (runtime.hasStorage) await api.auth.bootstrapAdmin(print, options.env ?? process.env);
+        else ctx.logger.warn('no storage: logins, API keys and history are unavailable until a storage plugin is installed');
+        api.resources.start();
+        api.resources.onTick(() => api.system.sampleRates());
+        startMetricsRecorder(api);
+      });
+      ctx.hooks.http.tapPromise(PLUGIN_NAME, async (http) => {
+        const router = buildApiRouter(api, api.routes());
+        http.app.get('/api/v1/openapi.json', (req, res) => {
+          const asked = typeof req.query.convention === 'string' ? req.query.convention.toUpperCase() : undefined;
+          res.json(api.openapi(asked === 'A' || asked === 'B' ? asked : api.convention()));
+        });
+        http.app.use('/api/v1', router);
+        http.websocket('/ws/pose', api.stream.handler, api.stream.guard);
+      });
+      ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (runtime) => {
+        if (runtime.http.server) api.resources.attach(runtime.http.server);
+        api.stream.start();
+        if (api.apiConfig().pipeline.autoStart) {
+          try {
+            await api.system.start();
+          } catch (error) {
+            ctx.logger.error('pipeline auto-start failed', { error: (error as Error).message });
+          }
+        }
+      });
+      ctx.hooks.beforeStop.tapPromise(PLUGIN_NAME, async () => {
+        api.stream.stop();
+        await api.system.shutdown();
+        await api.hub.flush();
+      });
+      ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
+        api.resources.stop();
+        await api.hub.flush();
+      });
+    },
+  });
+}
+
+/** Every 10 s, store a performance sample (GET /metrics history, summary system_stats). */
+function startMetricsRecorder(api: PoseApi): void {
+  let previousErrors = 0;
+  const timer = setInterval(() => {
+    if (!api.runtime.hasStorage || api.runtime.state !== 'started') return;
+    const nodes = api.system.components();
+    const errors = nodes.reduce((a, n) => a + n.counters.errors, 0);
+    const r = api.resources.snapshot();
+    const latency = nodes.length ? nodes.reduce((a, n) => a + n.counters.latencyMeanMs, 0) : 0;
+    const frame = api.hub.latest();
+    void api.runtime.storage.metrics
+      .append([
+        {
+          timestamp: Date.now(),
+          kind: 'performance',
+          source: 'pose-api',
+          values: {
+            frames_per_second: api.hub.framesPerSecond(),
+            average_latency_ms: latency,
+            average_processing_time_ms: frame?.processingTimeMs ?? 0,
+            cpu_usage: r.cpuUsage * 100,
+            memory_usage: r.memoryUsage * 100,
+            node_errors_delta: Math.max(0, errors - previousErrors),
+            running: api.system.running ? 1 : 0,
+          },
+        },
+      ])
+      .catch(() => undefined);
+    previousErrors = errors;
+  }, 10_000);
+  timer.unref();
+}
+
+/** The pose API plugin with default options. */
+const plugin: WiflowPlugin = createPoseApiPlugin();
+export default plugin;
+
+export { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, RATE_LIMIT_CATEGORIES, type ApiConfig, type PoseConfig, type Convention, type RateLimitCategory } from './config.js';
+export { ApiError, ApiErrors, apiErrorCatalogue, errorEnvelope, toApiError, SPEC_ERROR_CODES, type SpecErrorCode, type FieldError } from './errors.js';
+export { PoseHub, type HubListener, type HubCounters } from './hub/pose-hub.js';
+export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
+export { splitNode } from './hub/split-node.js';
+export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
+export { AuthService, credentialsOf, bearerFromHeader, type TokenGrant } from './auth/auth-service.js';
+export { ROLES, hasRole, roleRank, type Role } from './auth/roles.js';
+export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
+export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';
+export { ResourceMonitor, type ResourceSnapshot } from './system/resource-monitor.js';
+export { PoseStream, CloseCodes, type StreamCounters } from './ws/pose-stream.js';
+export { buildOpenApi, errorSchema, successSchema } from './http/openapi.js';
+export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.js';
+export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
+export type { ApiServices } from './services.js';

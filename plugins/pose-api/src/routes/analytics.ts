@@ -1,0 +1,458 @@
+import { z } from 'zod';
+import type { AnalyticsEvent, PoseAggregateBucket, Storage, StoredAlert } from '@wiflow/core';
+import { ApiErrors } from '../errors.js';
+import { defineRoute, iso, parseTime, TimeParam, type RouteDefinition } from '../http/route.js';
+import { PaginationB } from '../schemas/pose.js';
+import type { ApiServices } from '../services.js';
+
+const PERIODS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+const Env = z.string().min(1).max(128);
+const N = z.number();
+const NN = z.number().nullable();
+const I = z.number().int();
+/** Largest number of events listed inside an analytics answer (counts are exact). */
+const EVENT_LIST_LIMIT = 1000;
+
+const PeriodQuery = z.object({
+  period: z.enum(['hour', 'day', 'week', 'month']).default('day'),
+  start_time: TimeParam.optional().describe('Extension: explicit range start (default: end_time minus one period)'),
+  end_time: TimeParam.optional().describe('Extension: explicit range end (default: now)'),
+  environment_id: Env.optional(),
+});
+
+function periodRange(q: { period: keyof typeof PERIODS; start_time?: string; end_time?: string }): { start: number; end: number } {
+  const end = q.end_time ? parseTime(q.end_time) : Date.now();
+  const start = q.start_time ? parseTime(q.start_time) : end - PERIODS[q.period];
+  if (end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: q.end_time }]);
+  return { start, end };
+}
+
+function requiredRange(q: { start_time: string; end_time: string }): { start: number; end: number } {
+  const start = parseTime(q.start_time);
+  const end = parseTime(q.end_time);
+  if (end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: q.end_time }]);
+  return { start, end };
+}
+
+/** Person-minutes per activity: every minute bucket with frames counts its mean persons × activity share × 1 min. */
+function activityMinutes(buckets: PoseAggregateBucket[]): Record<string, number> {
+  const minutes: Record<string, number> = {};
+  for (const b of buckets) for (const [activity, share] of Object.entries(b.activities)) minutes[activity] = (minutes[activity] ?? 0) + b.avgPersonCount * share;
+  return minutes;
+}
+
+async function allEvents(storage: Storage, query: Parameters<Storage['events']['find']>[0]): Promise<{ items: AnalyticsEvent[]; total: number }> {
+  const page = await storage.events.find(query, { page: 1, perPage: EVENT_LIST_LIMIT });
+  return { items: page.items, total: page.total };
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Activity event, convention B shape. */
+const ActivityEvent = z.object({
+  event_id: z.string(),
+  type: z.string(),
+  severity: z.string(),
+  timestamp: z.string(),
+  environment_id: z.string(),
+  person_id: I.nullable(),
+  track_id: I.nullable(),
+  confidence: N,
+  location: z.object({ x: N, y: N }).nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  actions_taken: z.array(z.string()),
+  source: z.string(),
+});
+
+function shapeEvent(e: AnalyticsEvent): z.output<typeof ActivityEvent> {
+  return {
+    event_id: e.eventId,
+    type: e.type,
+    severity: e.severity,
+    timestamp: iso(e.timestamp),
+    environment_id: e.environmentId,
+    person_id: e.personId,
+    track_id: e.trackId,
+    confidence: e.confidence,
+    location: e.location,
+    metadata: e.metadata,
+    actions_taken: e.actionsTaken,
+    source: e.source,
+  };
+}
+
+function alertAsEvent(a: StoredAlert): z.output<typeof ActivityEvent> {
+  const data = a.data as Record<string, unknown>;
+  const location = data.location as { x?: unknown; y?: unknown } | undefined;
+  return {
+    event_id: a.alertId,
+    type: a.alertType,
+    severity: a.severity,
+    timestamp: iso(a.timestamp),
+    environment_id: a.environmentId,
+    person_id: num(data.person_id),
+    track_id: num(data.track_id),
+    confidence: num(data.confidence) ?? 1,
+    location: location && num(location.x) !== null && num(location.y) !== null ? { x: location.x as number, y: location.y as number } : null,
+    metadata: { message: a.message, ...data },
+    actions_taken: a.actionsRequired,
+    source: a.source,
+  };
+}
+
+/** Analytics routes (healthcare, retail, security in A; summary, events, occupancy in B; all served in both). */
+export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
+  const HealthcareMetrics = ['fall_events', 'activity_summary', 'mobility_score', 'sleep_quality'] as const;
+  const Healthcare = z.object({
+    period: z.string(),
+    date: z.string(),
+    environment_id: z.string().nullable(),
+    metrics: z.object({
+      fall_events: z
+        .object({
+          count: I,
+          events: z.array(z.object({ timestamp: z.string(), person_id: I.nullable(), severity: z.string(), response_time_seconds: NN, location: z.object({ x: N, y: N }).nullable() })),
+        })
+        .optional(),
+      activity_summary: z.object({ walking_minutes: N, sitting_minutes: N, lying_minutes: N, standing_minutes: N }).optional(),
+      mobility_score: NN.optional(),
+      sleep_quality: z.object({ total_sleep_hours: NN, sleep_efficiency: NN, restlessness_events: I.nullable() }).optional(),
+    }),
+  });
+  const healthcare = defineRoute({
+    method: 'get',
+    path: '/analytics/healthcare',
+    summary: 'Healthcare analytics',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'A',
+    access: 'viewer',
+    category: 'analytics',
+    query: PeriodQuery.extend({
+      metrics: z
+        .string()
+        .regex(/^[a-z_]+(,[a-z_]+)*$/, 'comma-separated metric names')
+        .refine((v) => v.split(',').every((m) => (HealthcareMetrics as readonly string[]).includes(m)), { message: `each metric must be one of ${HealthcareMetrics.join(', ')}` })
+        .optional(),
+    }),
+    success: { status: 200, description: 'Healthcare metrics of the period', A: Healthcare, B: Healthcare },
+    errors: [422, 503],
+    async handler({ query }) {
+      const storage = services.storage();
+      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
+      const wanted = new Set<string>(query.metrics ? query.metrics.split(',') : HealthcareMetrics);
+      const metrics: Record<string, unknown> = {};
+      if (wanted.has('fall_events')) {
+        const falls = await allEvents(storage, { start, end, environmentId: query.environment_id, types: ['fall_detection'], order: 'desc' });
+        metrics.fall_events = {
+          count: falls.total,
+          events: falls.items.map((e) => ({ timestamp: iso(e.timestamp), person_id: e.personId, severity: e.severity, response_time_seconds: num(e.metadata.response_time_seconds), location: e.location })),
+        };
+      }
+      if (wanted.has('activity_summary') || wanted.has('mobility_score')) {
+        const agg = await storage.poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs: 60_000 });
+        const minutes = activityMinutes(agg.buckets);
+        const m = (a: string) => minutes[a] ?? 0;
+        if (wanted.has('activity_summary')) metrics.activity_summary = { walking_minutes: m('walking'), sitting_minutes: m('sitting'), lying_minutes: m('lying'), standing_minutes: m('standing') };
+        const present = m('walking') + m('standing') + m('sitting') + m('lying');
+        if (wanted.has('mobility_score')) metrics.mobility_score = present > 0 ? (100 * (m('walking') + 0.5 * m('standing'))) / present : null;
+      }
+      if (wanted.has('sleep_quality')) metrics.sleep_quality = { total_sleep_hours: null, sleep_efficiency: null, restlessness_events: null };
+      return { body: { period: query.period, date: iso(end).slice(0, 10), environment_id: query.environment_id ?? null, metrics } };
+    },
+  });
+
+  const Retail = z.object({
+    period: z.string(),
+    date: z.string(),
+    environment_id: z.string().nullable(),
+    metrics: z.object({
+      traffic: z.object({ total_visitors: I, unique_visitors: I, peak_hour: z.string().nullable(), peak_count: I, average_dwell_time_minutes: NN }),
+      zones: z.array(z.object({ zone_id: z.string(), zone_name: z.string(), visitor_count: I, avg_dwell_time_minutes: NN, conversion_rate: NN })),
+      conversion_funnel: z.record(z.string(), I),
+      heat_map: z.object({ high_traffic_areas: z.array(z.object({ zone: z.string(), intensity: N })) }),
+    }),
+  });
+  const retail = defineRoute({
+    method: 'get',
+    path: '/analytics/retail',
+    summary: 'Retail analytics',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'A',
+    access: 'viewer',
+    category: 'analytics',
+    query: PeriodQuery,
+    success: { status: 200, description: 'Retail metrics of the period', A: Retail, B: Retail },
+    errors: [422, 503],
+    async handler({ query }) {
+      const storage = services.storage();
+      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
+      const environmentId = query.environment_id;
+      const tracks = await storage.tracks.list({ start, end, environmentId }, { page: 1, perPage: 1000 });
+      const hourly = await storage.poses.aggregate({ start, end, environmentId, intervalMs: 3_600_000 });
+      const peak = hourly.buckets.reduce<PoseAggregateBucket | null>((best, b) => (!best || b.maxPersonCount > best.maxPersonCount ? b : best), null);
+      const dwell = tracks.items.length ? tracks.items.reduce((a, t) => a + t.durationSeconds, 0) / tracks.items.length / 60 : null;
+      const zoneEvents = await allEvents(storage, { start, end, environmentId, types: ['zone_entry', 'zone_exit', 'zone_dwell'] });
+      const zones = new Map<string, { name: string; visitors: Set<string>; dwell: number[]; conversions: number }>();
+      for (const e of zoneEvents.items) {
+        const id = typeof e.metadata.zone_id === 'string' ? e.metadata.zone_id : null;
+        if (!id) continue;
+        const zone = zones.get(id) ?? { name: typeof e.metadata.zone_name === 'string' ? e.metadata.zone_name : id, visitors: new Set(), dwell: [], conversions: 0 };
+        if (e.type === 'zone_entry') zone.visitors.add(String(e.trackId ?? e.personId ?? e.eventId));
+        const seconds = num(e.metadata.dwell_seconds);
+        if (seconds !== null) zone.dwell.push(seconds);
+        if (e.metadata.converted === true) zone.conversions++;
+        zones.set(id, zone);
+      }
+      const funnel = await allEvents(storage, { start, end, environmentId, types: ['funnel_stage'] });
+      const conversionFunnel: Record<string, number> = {};
+      for (const e of funnel.items) if (typeof e.metadata.stage === 'string') conversionFunnel[e.metadata.stage] = (conversionFunnel[e.metadata.stage] ?? 0) + 1;
+      // Heat map: person floor positions on a 1 m grid.
+      const cells = new Map<string, number>();
+      let cursor: string | null = null;
+      let scanned = 0;
+      do {
+        const page = await storage.poses.scanRecords({ start, end, environmentId }, { cursor, limit: 1000 });
+        for (const r of page.items) {
+          const key = `cell_${Math.floor(r.position.x)}_${Math.floor(r.position.y)}`;
+          cells.set(key, (cells.get(key) ?? 0) + 1);
+        }
+        scanned += page.items.length;
+        cursor = page.nextCursor;
+      } while (cursor && scanned < 50_000);
+      const top = Math.max(0, ...cells.values());
+      const areas = [...cells.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([zone, count]) => ({ zone, intensity: top ? count / top : 0 }));
+      return {
+        body: {
+          period: query.period,
+          date: iso(end).slice(0, 10),
+          environment_id: environmentId ?? null,
+          metrics: {
+            traffic: { total_visitors: tracks.total, unique_visitors: tracks.total, peak_hour: peak ? iso(peak.start).slice(11, 16) : null, peak_count: peak?.maxPersonCount ?? 0, average_dwell_time_minutes: dwell },
+            zones: [...zones.entries()].map(([id, z]) => ({
+              zone_id: id,
+              zone_name: z.name,
+              visitor_count: z.visitors.size,
+              avg_dwell_time_minutes: z.dwell.length ? z.dwell.reduce((a, b) => a + b, 0) / z.dwell.length / 60 : null,
+              conversion_rate: z.visitors.size ? z.conversions / z.visitors.size : null,
+            })),
+            conversion_funnel: conversionFunnel,
+            heat_map: { high_traffic_areas: areas },
+          },
+        },
+      };
+    },
+  });
+
+  const Security = z.object({
+    period: z.string(),
+    date: z.string(),
+    environment_id: z.string().nullable(),
+    metrics: z.object({
+      intrusion_events: z.object({ count: I, events: z.array(z.object({ timestamp: z.string(), zone: z.string().nullable(), person_count: I.nullable(), threat_level: z.string(), response_time_seconds: NN })) }),
+      perimeter_monitoring: z.object({ total_detections: I, authorized_entries: I, unauthorized_attempts: I, false_positives: I }),
+      crowd_analysis: z.object({ max_occupancy: I, average_occupancy: NN, crowd_formation_events: I }),
+    }),
+  });
+  const security = defineRoute({
+    method: 'get',
+    path: '/analytics/security',
+    summary: 'Security analytics',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'A',
+    access: 'viewer',
+    category: 'analytics',
+    query: PeriodQuery,
+    success: { status: 200, description: 'Security metrics of the period', A: Security, B: Security },
+    errors: [422, 503],
+    async handler({ query }) {
+      const storage = services.storage();
+      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
+      const environmentId = query.environment_id;
+      const intrusions = await allEvents(storage, { start, end, environmentId, types: ['intrusion'], order: 'desc' });
+      const perimeter = await allEvents(storage, { start, end, environmentId, types: ['perimeter_crossing'] });
+      const crowd = await storage.events.countByType({ start, end, environmentId, types: ['crowd_formation'] });
+      const falsePositives = await storage.alerts.find({ start, end, environmentId, acknowledged: true }, { page: 1, perPage: EVENT_LIST_LIMIT });
+      const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs: 3_600_000 });
+      const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
+      return {
+        body: {
+          period: query.period,
+          date: iso(end).slice(0, 10),
+          environment_id: environmentId ?? null,
+          metrics: {
+            intrusion_events: {
+              count: intrusions.total,
+              events: intrusions.items.map((e) => ({
+                timestamp: iso(e.timestamp),
+                zone: typeof e.metadata.zone === 'string' ? e.metadata.zone : typeof e.metadata.zone_id === 'string' ? e.metadata.zone_id : null,
+                person_count: num(e.metadata.person_count),
+                threat_level: e.severity,
+                response_time_seconds: num(e.metadata.response_time_seconds),
+              })),
+            },
+            perimeter_monitoring: {
+              total_detections: perimeter.total,
+              authorized_entries: perimeter.items.filter((e) => e.metadata.authorized === true).length,
+              unauthorized_attempts: perimeter.items.filter((e) => e.metadata.authorized === false).length,
+              false_positives: falsePositives.items.filter((a) => (a.data as Record<string, unknown>).false_positive === true).length,
+            },
+            crowd_analysis: {
+              max_occupancy: agg.buckets.reduce((a, b) => Math.max(a, b.maxPersonCount), 0),
+              average_occupancy: frames ? agg.buckets.reduce((a, b) => a + b.avgPersonCount * b.frameCount, 0) / frames : null,
+              crowd_formation_events: crowd.crowd_formation ?? 0,
+            },
+          },
+        },
+      };
+    },
+  });
+
+  const GRANULARITY = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+  const Summary = z.object({
+    time_period: z.object({ start: z.string(), end: z.string(), duration_hours: N }),
+    detection_stats: z.object({ total_detections: I, unique_persons: I, average_confidence: NN, peak_occupancy: I, peak_occupancy_time: z.string().nullable() }),
+    activity_stats: z.object({ total_movement_events: I, fall_detections: I, alert_count: I, average_activity_level: NN }),
+    system_stats: z.object({ uptime_percentage: NN, average_processing_time: NN, frames_processed: I, error_count: I.nullable() }),
+    hourly_breakdown: z.array(z.object({ hour: z.string(), detections: I, unique_persons: I, average_confidence: NN })),
+  });
+  const summary = defineRoute({
+    method: 'get',
+    path: '/analytics/summary',
+    summary: 'Summary analytics',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'B',
+    access: 'viewer',
+    category: 'analytics',
+    query: z.object({ start_time: TimeParam, end_time: TimeParam, environment_id: Env.optional(), granularity: z.enum(['hour', 'day', 'week']).default('hour') }),
+    success: { status: 200, description: 'Summary of the range', A: Summary, B: Summary },
+    errors: [422, 503],
+    async handler({ query }) {
+      const storage = services.storage();
+      const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
+      const environmentId = query.environment_id;
+      const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs: GRANULARITY[query.granularity as keyof typeof GRANULARITY] });
+      const total = agg.buckets.reduce((a, b) => a + b.personRecords, 0);
+      const confSum = agg.buckets.reduce((a, b) => a + (b.avgConfidence ?? 0) * b.personRecords, 0);
+      const peak = agg.buckets.reduce<PoseAggregateBucket | null>((best, b) => (!best || b.maxPersonCount > best.maxPersonCount ? b : best), null);
+      const tracks = await storage.tracks.list({ start, end, environmentId }, { page: 1, perPage: 1 });
+      const counts = await storage.events.countByType({ start, end, environmentId });
+      const alerts = await storage.alerts.find({ start, end, environmentId }, { page: 1, perPage: 1 });
+      const perf = await storage.metrics.find({ start, end, kinds: ['performance'], source: 'pose-api' }, { page: 1, perPage: 10_000 });
+      const minutes = activityMinutes(agg.buckets);
+      const moving = minutes.walking ?? 0;
+      const present = ['walking', 'standing', 'sitting', 'lying'].reduce((a, k) => a + (minutes[k] ?? 0), 0);
+      const samplePeriodMs = 10_000;
+      const procTimes = perf.items.map((s) => s.values.average_processing_time_ms).filter((v): v is number => typeof v === 'number');
+      return {
+        body: {
+          time_period: { start: iso(start), end: iso(end), duration_hours: (end - start) / 3_600_000 },
+          detection_stats: { total_detections: total, unique_persons: tracks.total, average_confidence: total ? confSum / total : null, peak_occupancy: peak?.maxPersonCount ?? 0, peak_occupancy_time: peak ? iso(peak.start) : null },
+          activity_stats: {
+            total_movement_events: Object.values(counts).reduce((a, b) => a + b, 0),
+            fall_detections: counts.fall_detection ?? 0,
+            alert_count: alerts.total,
+            average_activity_level: present > 0 ? moving / present : null,
+          },
+          system_stats: {
+            uptime_percentage: perf.total ? Math.min(100, (100 * perf.total * samplePeriodMs) / Math.max(1, end - start)) : null,
+            average_processing_time: procTimes.length ? procTimes.reduce((a, b) => a + b, 0) / procTimes.length : null,
+            frames_processed: agg.buckets.reduce((a, b) => a + b.frameCount, 0),
+            error_count: perf.items.length ? perf.items.reduce((a, s) => a + (s.values.node_errors_delta ?? 0), 0) : null,
+          },
+          hourly_breakdown: agg.buckets.map((b) => ({ hour: iso(b.start), detections: b.personRecords, unique_persons: b.uniqueTracks, average_confidence: b.avgConfidence })),
+        },
+      };
+    },
+  });
+
+  const EventsQuery = z.object({
+    start_time: TimeParam.optional(),
+    end_time: TimeParam.optional(),
+    environment_id: Env.optional(),
+    event_type: z.enum(['fall', 'alert', 'activity']).optional(),
+    severity: z.enum(['low', 'medium', 'high', 'critical']).optional(),
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(1000).default(50),
+  });
+  const events = defineRoute({
+    method: 'get',
+    path: '/analytics/events',
+    summary: 'Activity events',
+    description: 'event_type fall: fall_detection events; activity: every analytics event; alert: the alerts raised, in the activity event shape. Newest first.',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'B',
+    access: 'viewer',
+    category: 'analytics',
+    query: EventsQuery,
+    success: { status: 200, description: 'Events', A: z.object({ events: z.array(ActivityEvent), pagination: PaginationB }), B: z.array(ActivityEvent), extrasB: z.object({ pagination: PaginationB }) },
+    errors: [422, 503],
+    async handler({ query, convention }) {
+      const storage = services.storage();
+      const start = query.start_time ? parseTime(query.start_time) : undefined;
+      const end = query.end_time ? parseTime(query.end_time) : undefined;
+      if (start !== undefined && end !== undefined && end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: query.end_time }]);
+      const paging = { page: query.page, perPage: query.per_page };
+      const severities = query.severity ? [query.severity] : undefined;
+      let items: z.output<typeof ActivityEvent>[];
+      let page;
+      if (query.event_type === 'alert') {
+        page = await storage.alerts.find({ start, end, environmentId: query.environment_id, severities, order: 'desc' }, paging);
+        items = page.items.map(alertAsEvent);
+      } else {
+        page = await storage.events.find({ start, end, environmentId: query.environment_id, severities, types: query.event_type === 'fall' ? ['fall_detection'] : undefined, order: 'desc' }, paging);
+        items = page.items.map(shapeEvent);
+      }
+      const pagination = { page: page.page, per_page: page.perPage, total: page.total, total_pages: page.totalPages, has_next: page.hasNext, has_prev: page.hasPrev };
+      return convention === 'A' ? { body: { events: items, pagination } } : { body: items, extras: { pagination } };
+    },
+  });
+
+  const INTERVALS = { '5min': 300_000, '15min': 900_000, '1hour': 3_600_000 } as const;
+  const Occupancy = z.object({
+    summary: z.object({ average_occupancy: NN, peak_occupancy: I, peak_time: z.string().nullable(), total_person_hours: N }),
+    time_series: z.array(z.object({ timestamp: z.string(), occupancy: N, confidence: NN })),
+    distribution: z.object({ '0_persons': N, '1_person': N, '2_persons': N, '3_persons': N, '4_plus_persons': N }),
+  });
+  const occupancy = defineRoute({
+    method: 'get',
+    path: '/analytics/occupancy',
+    summary: 'Occupancy data',
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'B',
+    access: 'viewer',
+    category: 'analytics',
+    query: z.object({ start_time: TimeParam, end_time: TimeParam, environment_id: Env.optional(), interval: z.enum(['5min', '15min', '1hour']).default('15min') }),
+    success: { status: 200, description: 'Occupancy over the range', A: Occupancy, B: Occupancy },
+    errors: [422, 503],
+    async handler({ query }) {
+      const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
+      const intervalMs = INTERVALS[query.interval as keyof typeof INTERVALS];
+      const agg = await services.storage().poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
+      const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
+      const byCount = [0, 0, 0, 0, 0];
+      for (const b of agg.buckets) for (const [k, v] of Object.entries(b.framesByPersonCount)) byCount[Math.min(4, Number(k))] += v;
+      const pct = (n: number) => (frames ? (100 * n) / frames : 0);
+      const peak = agg.buckets.reduce<PoseAggregateBucket | null>((best, b) => (!best || b.maxPersonCount > best.maxPersonCount ? b : best), null);
+      return {
+        body: {
+          summary: {
+            average_occupancy: frames ? agg.buckets.reduce((a, b) => a + b.avgPersonCount * b.frameCount, 0) / frames : null,
+            peak_occupancy: peak?.maxPersonCount ?? 0,
+            peak_time: peak ? iso(peak.start) : null,
+            total_person_hours: agg.buckets.reduce((a, b) => a + (b.avgPersonCount * intervalMs) / 3_600_000, 0),
+          },
+          time_series: agg.buckets.map((b) => ({ timestamp: iso(b.start), occupancy: b.avgPersonCount, confidence: b.avgConfidence })),
+          distribution: { '0_persons': pct(byCount[0]), '1_person': pct(byCount[1]), '2_persons': pct(byCount[2]), '3_persons': pct(byCount[3]), '4_plus_persons': pct(byCount[4]) },
+        },
+      };
+    },
+  });
+
+  return [healthcare, retail, security, summary, events, occupancy];
+}

@@ -1,0 +1,24 @@
+import type { Runtime, Storage } from '@wiflow/core';
+import type { ApiConfig, Convention } from './config.js';
+import type { AuthService } from './auth/auth-service.js';
+import type { PoseHub } from './hub/pose-hub.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
+import type { ResourceMonitor } from './system/resource-monitor.js';
+import type { SystemController } from './system/system-controller.js';
+import type { PoseProcessor } from './system/pose-processor.js';
+
+/** What the routes and the WebSocket stream share. */
+export interface ApiServices {
+  runtime: Runtime;
+  hub: PoseHub;
+  system: SystemController;
+  auth: AuthService;
+  limiter: RateLimiter;
+  resources: ResourceMonitor;
+  processor: PoseProcessor;
+  /** The convention in force (env WIFLOW_API_CONVENTION, else config api.convention). */
+  convention(): Convention;
+  apiConfig(): ApiConfig;
+  /** The storage service, or ApiErrors.storageUnavailable. */
+  storage(): Storage;
+}
