@@ -1,0 +1,90 @@
+import type { Alert, AnalyticsEvent } from '@wiflow/core';
+
+/**
+ * The JSON body of a delivery (documented in docs/transports.md). `data` uses the pose
+ * service's wire conventions: snake_case fields, ISO 8601 timestamps.
+ */
+export interface WebhookPayload {
+  /** Delivery id, the same on every attempt (header X-Wiflow-Delivery). */
+  id: string;
+  webhook_id: string;
+  /** `alert.<alert_type>`, `event.<type>` or `webhook.ping`. */
+  type: string;
+  /** When wiflow created the delivery. */
+  created_at: string;
+  environment_id: string | null;
+  data: Record<string, unknown>;
+}
+
+/** A subscription pattern: `*`, `alert.*`, `event.*`, `alert.<type>` or `event.<type>`. */
+export const EVENT_TYPE_PATTERN = /^(\*|(alert|event)\.(\*|[A-Za-z0-9_.-]{1,100}))$/;
+
+/** Whether a registration's patterns select an event type (`webhook.ping` is always selected). */
+export function matchesEventType(patterns: readonly string[], type: string): boolean {
+  if (type === 'webhook.ping') return true;
+  for (const pattern of patterns) {
+    if (pattern === '*' || pattern === type) return true;
+    if (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1))) return true;
+  }
+  return false;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** An analytics event (the pose spec's activity event) plus its source rule. */
+export function eventData(event: AnalyticsEvent): Record<string, unknown> {
+  return {
+    event_id: event.eventId,
+    type: event.type,
+    severity: event.severity,
+    timestamp: iso(event.timestamp),
+    environment_id: event.environmentId,
+    person_id: event.personId,
+    track_id: event.trackId,
+    confidence: event.confidence,
+    location: event.location,
+    metadata: event.metadata,
+    actions_taken: event.actionsTaken,
+    source: event.source,
+  };
+}
+
+/** An alert (the pose spec's alert message) plus environment, message, event and source. */
+export function alertData(alert: Alert): Record<string, unknown> {
+  return {
+    alert_id: alert.alertId,
+    timestamp: iso(alert.timestamp),
+    alert_type: alert.alertType,
+    severity: alert.severity,
+    environment_id: alert.environmentId,
+    message: alert.message,
+    data: alert.data,
+    actions_required: alert.actionsRequired,
+    event_id: alert.eventId,
+    source: alert.source,
+  };
+}
+
+/** Why a value is not an AnalyticsEvent, or null. */
+export function eventProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'expected an AnalyticsEvent object';
+  const v = value as Partial<AnalyticsEvent>;
+  if (typeof v.eventId !== 'string') return 'eventId must be a string';
+  if (typeof v.type !== 'string' || v.type.length === 0) return 'type must be a non-empty string';
+  if (typeof v.environmentId !== 'string') return 'environmentId must be a string';
+  if (typeof v.timestamp !== 'number' || !Number.isFinite(v.timestamp)) return 'timestamp must be a finite number (ms)';
+  return null;
+}
+
+/** Why a value is not an Alert, or null. */
+export function alertProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'expected an Alert object';
+  const v = value as Partial<Alert>;
+  if (typeof v.alertId !== 'string') return 'alertId must be a string';
+  if (typeof v.alertType !== 'string' || v.alertType.length === 0) return 'alertType must be a non-empty string';
+  if (typeof v.environmentId !== 'string') return 'environmentId must be a string';
+  if (typeof v.timestamp !== 'number' || !Number.isFinite(v.timestamp)) return 'timestamp must be a finite number (ms)';
+  return null;
+}
