@@ -22,8 +22,7 @@ export const AlertFilters = z
 
 /** Messages a client may send. */
 export const ClientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subscribe'), channel: z.literal('pose_updates'), filters: z.record(z.string(), z.unknown()).default({}), request_id: z.string().max(128).optional() }),
-  z.object({ type: z.literal('subscribe'), channel: z.literal('alerts'), filters: z.record(z.string(), z.unknown()).default({}), request_id: z.string().max(128).optional() }),
+  z.object({ type: z.literal('subscribe'), channel: z.enum(['pose_updates', 'alerts']), filters: z.record(z.string(), z.unknown()).default({}), request_id: z.string().max(128).optional() }),
   z.object({ type: z.literal('unsubscribe'), subscription_id: z.string().min(1).max(128), request_id: z.string().max(128).optional() }),
   z.object({ type: z.literal('ping'), timestamp: z.union([z.string(), z.number()]).optional(), request_id: z.string().max(128).optional() }),
 ]);

@@ -110,7 +110,15 @@ export class PoseStream {
     this.clients.add(client);
     this.counters.connections++;
     socket.on('pong', () => (client.alive = true));
-    socket.on('message', (data, isBinary) => this.#onMessage(client, isBinary ? null : data.toString()));
+    socket.on('message', (data, isBinary) => {
+      try {
+        this.#onMessage(client, isBinary ? null : data.toString());
+      } catch (error) {
+        // A bug must cost one answer, never the process.
+        this.services.runtime.logger.error('websocket message failed', { error: String(error) });
+        this.#error(client, 'SYSTEM_ERROR', 'the message could not be handled');
+      }
+    });
     socket.on('close', () => {
       this.clients.delete(client);
       this.#release(ip);
