@@ -122,7 +122,10 @@ export class Pipeline {
     try {
       await runner.instance!.run!();
     } catch (error) {
-      if (!this.#abort.signal.aborted) this.#nodeFailed(runner, error, undefined);
+      if (!this.#abort.signal.aborted) {
+        this.#nodeFailed(runner, error, undefined);
+        this.#sourceFailure ??= { error: `source ${runner.node.id} (${runner.node.definition.type}) failed: ${errorMessage(error)}`, nodeId: runner.node.id };
+      }
     } finally {
       this.#sourcesRunning--;
       void this.#maybeFinish();
@@ -139,6 +142,7 @@ export class Pipeline {
       signal: this.#abort.signal,
       jobInputs: options.inputs ?? {},
       emit: (port, value) => this.#emit(runner, port, value),
+      idle: () => this.#waitIdle(),
       progress: (fraction, message) => options.onEvent?.({ event: 'progress', data: { node_id: node.id, fraction, message } }),
       log: (event) => options.onEvent?.({ event: event.event, data: { node_id: node.id, ...(event.data as object) } }),
       resolve: options.resolve,
@@ -281,6 +285,8 @@ export class Pipeline {
   }
 
   #finishing = false;
+  /** The first source that threw: the pipeline ends as failed once everything drained. */
+  #sourceFailure: { error: string; nodeId: string } | undefined;
   /** Sources done and queues empty: flush nodes layer by layer, then complete. */
   async #maybeFinish(): Promise<void> {
     if (this.#settled || this.#finishing || this.#sourcesRunning > 0 || this.#inFlight > 0) return;
@@ -300,7 +306,7 @@ export class Pipeline {
         }
       }
       if (this.#abort.signal.aborted) return;
-      this.#settle({ status: 'completed' });
+      this.#settle(this.#sourceFailure ? { status: 'failed', ...this.#sourceFailure } : { status: 'completed' });
       await this.#closeAll();
     } finally {
       this.#finishing = false;

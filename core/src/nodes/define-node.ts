@@ -17,6 +17,12 @@ export interface NodeContext<C = unknown> {
    * holds the node's next message until the queue has room).
    */
   emit(port: string, value: unknown): void | Promise<void>;
+  /**
+   * Resolves when no message is queued or being handled anywhere in the pipeline: a source
+   * that must acknowledge its input only after downstream work finished (at-least-once
+   * delivery) emits a batch, awaits `idle()`, then acknowledges.
+   */
+  idle(): Promise<void>;
   /** Report job progress (0..1) with a message; ignored in stream mode. */
   progress(fraction: number, message?: string): void;
   /** Append an event to the job's event log (ignored in stream mode). */

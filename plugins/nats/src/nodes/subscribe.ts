@@ -1,0 +1,94 @@
+import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import { defineNode } from '@wiflow/core';
+import { z } from 'zod';
+import { decodeValue } from '../codec.js';
+import { NATS_SERVICE, type NatsService } from '../service.js';
+import { streamFor } from '../subjects.js';
+
+/** Config of `nats.subscribe`. */
+export const NatsSubscribeConfig = z.object({
+  subject: z.string().min(1).default('csi.>').describe('Subject filter, e.g. csi.> or pose.home'),
+  durable: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('wiflow-workers')
+    .describe('Durable consumer name: runtimes using the same name share the messages (a queue group) and resume where it stopped'),
+  batch: z.number().int().min(1).max(1024).default(64).describe('Messages fetched, processed and acknowledged together'),
+  deliver: z.enum(['all', 'new']).default('all').describe('Where a new durable consumer starts'),
+  ackWaitMs: z.number().int().min(200).optional().describe('Redeliver a message not acknowledged within this time (default: config nats.ackWaitMs)'),
+  url: z.string().optional().describe('NATS URL (default: config nats.url)'),
+});
+
+/**
+ * Consumes a JetStream subject through a durable pull consumer. Delivery is at least once:
+ * a batch is acknowledged only after the whole pipeline has finished with it
+ * (`ctx.idle()`), so a worker killed mid-batch loses nothing — its messages are redelivered
+ * to another worker after ackWaitMs, and `nats.publish` message ids drop the duplicate results.
+ */
+export const natsSubscribeNode = defineNode({
+  type: 'nats.subscribe',
+  title: 'NATS subscribe',
+  category: 'sources',
+  description: 'Receives values other runtimes published on a NATS JetStream subject; several runtimes with one durable name share the load.',
+  inputs: {},
+  outputs: { out: { type: 'any' } },
+  config: NatsSubscribeConfig,
+  source: true,
+  create(ctx) {
+    const service = ctx.resolve<NatsService>(NATS_SERVICE);
+    let received = 0;
+    let acked = 0;
+    let redelivered = 0;
+    let undecodable = 0;
+    return {
+      async run() {
+        const stream = streamFor(ctx.config.subject);
+        if (!stream) throw new Error(`subject ${ctx.config.subject} belongs to no wiflow stream (csi.>, pose.>, alerts.>)`);
+        const { js, jsm } = await service.get(ctx.config.url);
+        try {
+          await jsm.consumers.info(stream, ctx.config.durable);
+        } catch {
+          await jsm.consumers
+            .add(stream, {
+              durable_name: ctx.config.durable,
+              ack_policy: AckPolicy.Explicit,
+              deliver_policy: ctx.config.deliver === 'all' ? DeliverPolicy.All : DeliverPolicy.New,
+              filter_subject: ctx.config.subject,
+              ack_wait: nanos(ctx.config.ackWaitMs ?? service.ackWaitMs),
+              max_ack_pending: 20_000,
+            })
+            .catch((error: Error) => {
+              if (!/already in use|exists/i.test(error.message)) throw error;
+            });
+        }
+        const consumer = await js.consumers.get(stream, ctx.config.durable);
+        while (!ctx.signal.aborted) {
+          const messages = await consumer.fetch({ max_messages: ctx.config.batch, expires: 1000 });
+          const batch: JsMsg[] = [];
+          for await (const m of messages) {
+            batch.push(m);
+            received++;
+            if (m.redelivered) redelivered++;
+            let value: unknown;
+            try {
+              value = decodeValue(m.data);
+            } catch {
+              undecodable++;
+              m.term();
+              batch.pop();
+              continue;
+            }
+            await ctx.emit('out', value);
+          }
+          if (batch.length === 0) continue;
+          await ctx.idle();
+          if (ctx.signal.aborted) return;
+          for (const m of batch) m.ack();
+          acked += batch.length;
+        }
+      },
+      stats: () => ({ received, acked, redelivered, undecodable }),
+    };
+  },
+});

@@ -1,0 +1,39 @@
+/** Subject names of the wiflow streams (ARCHITECTURE §5). */
+export const Subjects = {
+  csi: (environment: string, link: string) => `csi.${token(environment)}.${token(link)}`,
+  pose: (environment: string) => `pose.${token(environment)}`,
+  alerts: (environment: string) => `alerts.${token(environment)}`,
+} as const;
+
+/** JetStream streams wiflow creates when missing: name → subjects. */
+export const Streams: Record<string, string[]> = {
+  WIFLOW_CSI: ['csi.>'],
+  WIFLOW_POSE: ['pose.>'],
+  WIFLOW_ALERTS: ['alerts.>'],
+};
+
+/** Make a string safe as one subject token (no dots, wildcards or spaces). */
+export function token(value: string): string {
+  return value.replace(/[.*>\s]/g, '_') || '_';
+}
+
+/**
+ * Fill a subject template: `{environment}`, `{link}` and `{field.path}` are read from the
+ * value (`environmentId`, `link.tx-link.rx`, any dotted field).
+ */
+export function fillSubject(template: string, value: unknown): string {
+  return template.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, name: string) => {
+    const v = value as Record<string, unknown> & { environmentId?: string; link?: { tx: string; rx: string } };
+    if (name === 'environment') return token(String(v?.environmentId ?? (v as { environment_id?: string })?.environment_id ?? 'default'));
+    if (name === 'link') return token(v?.link ? `${v.link.tx}-${v.link.rx}` : 'link');
+    let cur: unknown = v;
+    for (const part of name.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+    return token(String(cur ?? '_'));
+  });
+}
+
+/** The stream that holds a subject, or undefined. */
+export function streamFor(subject: string): string | undefined {
+  const head = subject.split('.')[0];
+  return Object.entries(Streams).find(([, subjects]) => subjects.some((s) => s.split('.')[0] === head))?.[0];
+}
