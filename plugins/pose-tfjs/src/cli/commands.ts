@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { CliContext } from '@wiflow/core';
+import { errorMessage } from '@wiflow/core';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { setupBackend } from '../backend/backend.js';
+import { calibrateModel, formatCalibration } from '../calibrate/calibrate.js';
+import { formatEvaluation } from '../eval/format.js';
+import { evaluateShippedModel } from '../eval/evaluate-split.js';
+import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
+import { trainShippedModel } from '../training/train-command.js';
+
+/** Options of `wiflow eval`. */
+interface EvalCommandOptions {
+  json?: boolean;
+  split: string;
+  small?: boolean;
+  model?: string;
+  tracking?: boolean;
+}
+
+const TRACKER_PACKAGE: string = '@wiflow/plugin-tracker';
+
+async function runTrackingEvaluation(cli: CliContext, json: boolean): Promise<void> {
+  let tracker: { evaluateTracking?: () => unknown; formatTrackingEvaluation?: (r: unknown) => string[] };
+  try {
+    tracker = (await import(TRACKER_PACKAGE)) as typeof tracker;
+  } catch (error) {
+    cli.print(`--tracking: @wiflow/plugin-tracker is not installed (${errorMessage(error).split('\n')[0]}); no tracking evaluation`);
+    return;
+  }
+  if (typeof tracker.evaluateTracking !== 'function') {
+    cli.print('--tracking: @wiflow/plugin-tracker exports no evaluateTracking; no tracking evaluation');
+    return;
+  }
+  const result = tracker.evaluateTracking();
+  if (json || typeof tracker.formatTrackingEvaluation !== 'function') cli.print(JSON.stringify({ tracking: result }, null, 2));
+  else for (const line of tracker.formatTrackingEvaluation(result)) cli.print(line);
+}
+
+/** Register `wiflow train`, `wiflow eval` and `wiflow calibrate`. */
+export function registerPoseCommands(program: Command, cli: CliContext): void {
+  program
+    .command('train')
+    .description('train the pose model on simulated rooms (dataset generated with @wiflow/plugin-sim and the @wiflow/plugin-csi signal chain); resumable, deterministic for a seed')
+    .option('--out <dir>', 'model directory to write', 'models/wiflow-pose-v1')
+    .option('--work-dir <dir>', 'dataset cache and checkpoints (default <data-dir>/pose-train)')
+    .option('--epochs <n>', 'epochs', (v) => Number(v), 24)
+    .option('--batch <n>', 'batch size', (v) => Number(v), 64)
+    .option('--lr <rate>', 'initial learning rate (cosine decay)', (v) => Number(v), 0.002)
+    .option('--seed <n>', 'seed of initialisation and shuffling', (v) => Number(v), 1)
+    .option('--rooms <n>', 'simulated rooms (train/val/test split by room)', (v) => Number(v), 60)
+    .option('--seconds <s>', 'simulated seconds per session', (v) => Number(v), 30)
+    .option('--sessions <n>', 'sessions (people and scripts) per room', (v) => Number(v), 2)
+    .option('--time-budget <s>', 'stop after this many seconds of training (finishes the epoch)', (v) => Number(v))
+    .option('--resume', 'continue from the last checkpoint in the work dir', false)
+    .action(async (opts: { out: string; workDir?: string; epochs: number; batch: number; lr: number; seed: number; rooms: number; seconds: number; sessions: number; timeBudget?: number; resume: boolean }) => {
+      const runtime = await cli.runtime();
+      const backend = await setupBackend();
+      cli.print(`backend: ${backend.backend}${backend.simd ? ' (SIMD)' : ''}${backend.native ? ` via ${backend.native}` : ''}`);
+      const workDir = path.resolve(opts.workDir ?? path.join(runtime.dataDir, 'pose-train'));
+      const bar = new cliProgress.SingleBar({ format: '{phase} [{bar}] {percentage}% {value}/{total} | {info}', hideCursor: true }, cliProgress.Presets.shades_classic);
+      let started = false;
+      const result = await trainShippedModel({
+        outDir: path.resolve(opts.out), workDir, epochs: opts.epochs, batchSize: opts.batch, learningRate: opts.lr, seed: opts.seed,
+        rooms: opts.rooms, secondsPerSession: opts.seconds, sessionsPerRoom: opts.sessions, timeBudgetS: opts.timeBudget, resume: opts.resume,
+        onProgress(phase, value, total, info) {
+          if (!process.stdout.isTTY) {
+            if (value === total) cli.print(`${phase} ${value}/${total} ${info}`);
+            return;
+          }
+          if (!started) { bar.start(total, value, { phase, info }); started = true; }
+          bar.setTotal(total);
+          bar.update(value, { phase, info });
+        },
+      });
+      if (started) bar.stop();
+      cli.print(`wrote ${result.outDir} (sha256 ${result.hash}); best epoch ${result.bestEpoch}; ${result.stoppedEarly ? 'stopped by the time budget' : 'all epochs done'}`);
+    });
+
+  program
+    .command('eval')
+    .description('evaluate a pose model on simulated test rooms never seen in training, per person-count bucket, next to two mean-pose baselines')
+    .option('--json', 'print the figures as JSON (keys documented in docs/model.md)', false)
+    .option('--split <name>', 'dataset split: test, val or train', 'test')
+    .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
+    .option('--model <dir>', 'model directory (default: the shipped wiflow-pose-v1)')
+    .option('--tracking', 'also run the tracking evaluation of @wiflow/plugin-tracker, when installed', false)
+    .action(async (opts: EvalCommandOptions) => {
+      const runtime = await cli.runtime();
+      if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
+      const modelDir = path.resolve(opts.model ?? SHIPPED_MODEL_DIR);
+      if (!existsSync(modelDir)) throw new Error(`no model directory at ${modelDir}`);
+      const { report, description } = await evaluateShippedModel({ modelDir, split: opts.split as 'test', small: Boolean(opts.small), cacheDir: path.join(runtime.dataDir, 'pose-eval') });
+      if (opts.json) cli.print(JSON.stringify({ ...description, ...report }, null, 2));
+      else {
+        cli.print(`${description.modelId} (${description.modelHash.slice(0, 12)}) on ${description.samples} ${opts.split} samples from ${description.rooms} unseen rooms${opts.small ? ' (small subset)' : ''}`);
+        for (const line of formatEvaluation(report)) cli.print(line);
+      }
+      if (opts.tracking) await runTrackingEvaluation(cli, Boolean(opts.json));
+    });
+
+  program
+    .command('calibrate')
+    .description('fine-tune a pose model on a labelled recording of one room (COCO keypoints) and report before/after on a held-out part')
+    .requiredOption('--recording <dir>', 'labelled recording: a directory with scenario/environment geometry, CSI windows and COCO labels (see docs/model.md)')
+    .option('--model <dir>', 'model to start from (default: the shipped wiflow-pose-v1)')
+    .option('--out <dir>', 'where to write the calibrated model', 'models/wiflow-pose-calibrated')
+    .option('--epochs <n>', 'fine-tuning epochs', (v) => Number(v), 8)
+    .option('--lr <rate>', 'learning rate', (v) => Number(v), 0.0005)
+    .option('--holdout <fraction>', 'fraction of the recording (its end) held out for the report', (v) => Number(v), 0.3)
+    .option('--seed <n>', 'seed', (v) => Number(v), 1)
+    .option('--json', 'print the before/after figures as JSON', false)
+    .action(async (opts: { recording: string; model?: string; out: string; epochs: number; lr: number; holdout: number; seed: number; json: boolean }) => {
+      await cli.runtime();
+      const result = await calibrateModel({
+        recordingDir: path.resolve(opts.recording), modelDir: path.resolve(opts.model ?? SHIPPED_MODEL_DIR), outDir: path.resolve(opts.out),
+        epochs: opts.epochs, learningRate: opts.lr, holdoutFraction: opts.holdout, seed: opts.seed,
+      });
+      if (opts.json) cli.print(JSON.stringify(result, null, 2));
+      else for (const line of formatCalibration(result)) cli.print(line);
+    });
+}

@@ -1,0 +1,17 @@
+import { defineError } from '@wiflow/core';
+
+/** Every error the pose plugin raises, one place (codes are never reused). */
+export const PoseErrors = {
+  modelInvalid: defineError('WIFLOW_POSE_MODEL_INVALID', 422, (directory: string, reason: string) => `model directory ${directory} is not a valid wiflow pose model: ${reason}`),
+  modelNotFound: defineError('WIFLOW_POSE_MODEL_NOT_FOUND', 404, (directory: string) => `no model at ${directory} (expected model.json, weights.bin and wiflow-model.json)`),
+  windowInvalid: defineError('WIFLOW_POSE_WINDOW_INVALID', 422, (reason: string) => `CSI window rejected: ${reason}`),
+  environmentUnknown: defineError('WIFLOW_POSE_ENVIRONMENT_UNKNOWN', 422, (environmentId: string) =>
+    `no geometry for environment ${environmentId}: give pose.estimate an environment (room, links, camera) in its config`),
+  datasetInvalid: defineError('WIFLOW_POSE_DATASET_INVALID', 422, (reason: string) => `dataset rejected: ${reason}`),
+  labelsInvalid: defineError('WIFLOW_POSE_LABELS_INVALID', 422, (reason: string) => `calibration labels rejected: ${reason}`),
+  checkpointInvalid: defineError('WIFLOW_POSE_CHECKPOINT_INVALID', 422, (directory: string, reason: string) => `cannot resume from ${directory}: ${reason}`),
+  simulatorMissing: defineError('WIFLOW_POSE_SIMULATOR_MISSING', 500, (reason: string) => `the simulator (@wiflow/plugin-sim) is needed here: ${reason}`),
+} as const;
+
+/** The documented error definitions, for docs and tests. */
+export const poseErrorCatalogue: { code: string; status: number }[] = Object.values(PoseErrors).map((e) => ({ code: e.code, status: e.status }));

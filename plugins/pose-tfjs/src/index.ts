@@ -1,0 +1,43 @@
+// Public entry of @wiflow/plugin-pose-tfjs.
+import { definePlugin } from '@wiflow/core';
+import { registerPoseCommands } from './cli/commands.js';
+import { poseEstimateNode } from './nodes/pose-estimate.js';
+
+export { setupBackend, backendReport, type BackendReport, type BackendOptions, type PoseBackendName } from './backend/backend.js';
+export { registerWasmConv2DBackpropFilter } from './backend/conv2d-backprop-filter.js';
+export { fileIOHandler, hashModelWeights, MODEL_JSON, WEIGHTS_BIN } from './model/file-io-handler.js';
+export { ModelSpecSchema, readModelSpec, frameFeatureSize, geometryFeatureSize, POSE_CONTRACT, MODEL_SPEC_JSON, SLOT_SIZE, type ModelSpec } from './model/contract.js';
+export { EnvironmentGeometrySchema, VirtualCameraSchema, projectPoint, defaultCamera, type EnvironmentGeometry, type VirtualCamera, type ProjectedPoint } from './model/environment.js';
+export { buildPoseNetwork, DEFAULT_ARCHITECTURE, type ArchitectureOptions } from './model/architecture.js';
+export { validateWindow, writeLinkFeatures, writeGeometryFeatures, sampleSizes } from './model/features.js';
+export { encodeTarget, decodeSlots, type DecodedPerson } from './model/targets.js';
+export { PoseModel, SHIPPED_MODEL_DIR } from './model/pose-model.js';
+export { loadModelCached } from './model/model-cache.js';
+export { PoseEstimator, type AssembledSample, type PoseEstimatorOptions } from './model/pose-estimator.js';
+export { toPersons, projectKeypoints, keypointBox, type DensePoseMode } from './model/persons.js';
+export { deriveBodyParts, deriveIuv, DENSE_POSE_PARTS, type DerivedBodyParts, type DerivedIuv } from './dense/dense-pose.js';
+export { setLoss, DEFAULT_LOSS_WEIGHTS, type LossWeights } from './training/loss.js';
+export { DatasetPacker, inputStatistics, subsetDataset, saveDataset, loadDataset, type PoseSample, type PackedDataset } from './training/dataset.js';
+export { trainPoseModel, type TrainOptions, type TrainProgress, type TrainResult } from './training/trainer.js';
+export { evaluateSamples, matchPeople, meanPose, placePose, type EvaluationReport, type BucketMetrics, type BaselineMetrics, type EvaluatedSample, type PoseHypothesis } from './eval/metrics.js';
+export { evaluateModel } from './eval/evaluate.js';
+export { formatEvaluation } from './eval/format.js';
+export { calibrateModel, scoreOnLabels, formatCalibration, type CalibrationOptions, type CalibrationResult, type CalibrationMetrics, type LabelledSample } from './calibrate/calibrate.js';
+export { readCocoLabels, CocoLabelsSchema, type LabelledInstant } from './calibrate/coco-labels.js';
+export { environmentFromScenario, environmentFromScenarioFile, type ScenarioGeometry } from './sim/environment-from-scenario.js';
+export { DatasetRecipeSchema, type DatasetRecipe } from './sim/recipe.js';
+export { PoseErrors, poseErrorCatalogue } from './errors.js';
+export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
+export { registerPoseCommands } from './cli/commands.js';
+
+/** Plugin name, the tap name of its hooks. */
+export const PLUGIN_NAME = '@wiflow/plugin-pose-tfjs';
+
+/** The pose plugin: node `pose.estimate`; commands `wiflow train`, `wiflow eval`, `wiflow calibrate`. */
+export default definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    ctx.registerNode(poseEstimateNode);
+    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerPoseCommands(program, cli));
+  },
+});

@@ -1,0 +1,82 @@
+import type { CsiWindow } from '@wiflow/core';
+import { PoseErrors } from '../errors.js';
+import { frameFeatureSize, geometryFeatureSize, type ModelSpec } from './contract.js';
+import type { EnvironmentGeometry } from './environment.js';
+
+/** Check the parts of a window the model depends on; throws a clear error. */
+export function validateWindow(window: CsiWindow, spec: ModelSpec): void {
+  const pairs = window.ntx * window.nrx;
+  const expected = window.length * pairs * window.nsc;
+  if (!Number.isInteger(window.length) || window.length < 1) throw PoseErrors.windowInvalid(`length ${window.length} is not a positive integer`);
+  if (pairs !== spec.input.antennaPairs) throw PoseErrors.windowInvalid(`${window.ntx}×${window.nrx} antennas, the model expects ${spec.input.antennaPairs} tx×rx pairs`);
+  if (window.nsc !== spec.input.subcarriers) throw PoseErrors.windowInvalid(`${window.nsc} subcarriers, the model expects ${spec.input.subcarriers} (resample to the canonical grid first)`);
+  if (!(window.amplitude instanceof Float32Array) || window.amplitude.length !== expected) throw PoseErrors.windowInvalid(`amplitude must be a Float32Array of ${expected} values`);
+  if (!(window.phase instanceof Float32Array) || window.phase.length !== expected) throw PoseErrors.windowInvalid(`phase must be a Float32Array of ${expected} values`);
+}
+
+/**
+ * Write one link window into a sample's csi features: the window's frames are averaged into
+ * `spec.input.frames` equal time bins (so any window length works), values are z-scored,
+ * non-finite values become 0. `out` is the sample's `[frames × featureSize]` slice.
+ */
+export function writeLinkFeatures(window: CsiWindow, linkIndex: number, spec: ModelSpec, out: Float32Array, offset = 0): void {
+  const T = spec.input.frames;
+  const per = spec.input.antennaPairs * spec.input.subcarriers;
+  const width = frameFeatureSize(spec);
+  const { amplitudeMean, amplitudeStd, phaseMean, phaseStd } = spec.normalisation;
+  const sums = new Float64Array(T * per * 2);
+  const counts = new Float64Array(T);
+  for (let frame = 0; frame < window.length; frame++) {
+    const bin = Math.min(T - 1, Math.floor((frame * T) / window.length));
+    counts[bin]++;
+    const base = frame * per;
+    const dst = bin * per * 2;
+    for (let k = 0; k < per; k++) {
+      const a = window.amplitude[base + k];
+      const p = window.phase[base + k];
+      sums[dst + 2 * k] += Number.isFinite(a) ? (a - amplitudeMean) / amplitudeStd : 0;
+      sums[dst + 2 * k + 1] += Number.isFinite(p) ? (p - phaseMean) / phaseStd : 0;
+    }
+  }
+  for (let t = 0; t < T; t++) {
+    // Short windows leave empty bins: repeat the previous bin (nearest in time).
+    const source = counts[t] > 0 ? t : lastFilled(counts, t);
+    const n = counts[source] || 1;
+    const src = source * per * 2;
+    const dst = offset + t * width + linkIndex * per * 2;
+    for (let k = 0; k < per * 2; k++) out[dst + k] = sums[src + k] / n;
+  }
+}
+
+function lastFilled(counts: Float64Array, t: number): number {
+  for (let i = t - 1; i >= 0; i--) if (counts[i] > 0) return i;
+  for (let i = t + 1; i < counts.length; i++) if (counts[i] > 0) return i;
+  return t;
+}
+
+/** The geometry input of an environment (room size, then each link's tx and rx), scaled. */
+export function writeGeometryFeatures(environment: EnvironmentGeometry, spec: ModelSpec, out: Float32Array, offset = 0): void {
+  if (environment.links.length !== spec.input.links) {
+    throw PoseErrors.windowInvalid(`environment ${environment.id} has ${environment.links.length} links, the model expects ${spec.input.links}`);
+  }
+  const s = spec.input.geometryScale;
+  out[offset] = environment.room.width / s;
+  out[offset + 1] = environment.room.depth / s;
+  out[offset + 2] = environment.room.height / s;
+  environment.links.forEach((link, i) => {
+    for (let d = 0; d < 3; d++) {
+      out[offset + 3 + 6 * i + d] = link.txPosition[d] / s;
+      out[offset + 6 + 6 * i + d] = link.rxPosition[d] / s;
+    }
+  });
+}
+
+/** Index of a window's link in an environment (by tx and rx id), or -1. */
+export function linkIndexOf(environment: EnvironmentGeometry, window: CsiWindow): number {
+  return environment.links.findIndex((l) => l.tx === window.link.tx && l.rx === window.link.rx);
+}
+
+/** Sizes of one sample's inputs. */
+export function sampleSizes(spec: ModelSpec): { csi: number; geometry: number } {
+  return { csi: spec.input.frames * frameFeatureSize(spec), geometry: geometryFeatureSize(spec) };
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildPoseNetwork, hashModelWeights, PoseEstimator, PoseModel, setupBackend } from '../index.js';
+import { syntheticSamples, tinyEnvironment, tinySpec } from '../testing/synthetic.js';
+
+const dirs: string[] = [];
+const tmp = () => { const d = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-')); dirs.push(d); return d; };
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('model directory (bring-your-own contract)', () => {
+  it('saves and loads model.json + weights.bin + wiflow-model.json with the same outputs and a SHA-256 hash', async () => {
+    await setupBackend();
+    const spec = tinySpec();
+    const network = buildPoseNetwork(spec, { frameChannels: 8, temporalChannels: 8, hidden: 16, seed: 3 });
+    const dir = tmp();
+    const hash = await PoseModel.save(dir, network, spec);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashModelWeights(dir)).toBe(hash);
+    const loaded = await PoseModel.load(dir);
+    expect(loaded.hash).toBe(hash);
+    const samples = syntheticSamples(spec, tinyEnvironment(), 3, 5);
+    const a = new PoseEstimator(PoseModel.fromNetwork(spec, network), [tinyEnvironment()], { densePose: 'none' });
+    const b = new PoseEstimator(loaded, [tinyEnvironment()], { densePose: 'none' });
+    const input = samples.map((s) => ({ environment: s.environment, windows: [...s.windows] }));
+    expect(JSON.stringify(a.estimate(input).map((f) => f.persons))).toBe(JSON.stringify(b.estimate(input).map((f) => f.persons)));
+  });
+
+  it('rejects a missing directory, a broken contract and a network that does not fit it', async () => {
+    await expect(PoseModel.load(path.join(tmpdir(), 'no-such-model-dir'))).rejects.toMatchObject({ code: 'WIFLOW_POSE_MODEL_NOT_FOUND' });
+    const spec = tinySpec();
+    const dir = tmp();
+    await PoseModel.save(dir, buildPoseNetwork(spec, { frameChannels: 8, temporalChannels: 8, hidden: 16, seed: 1 }), spec);
+    const file = path.join(dir, 'wiflow-model.json');
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, '{ not json');
+    await expect(PoseModel.load(dir)).rejects.toMatchObject({ code: 'WIFLOW_POSE_MODEL_INVALID' });
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(good), input: { ...spec.input, subcarriers: 30 } }));
+    await expect(PoseModel.load(dir)).rejects.toThrow(/do not match the contract/);
+  });
+});
