@@ -27,7 +27,7 @@ function buildPcap(packets: { seconds: number; micros: number; data: Buffer }[])
   header.writeUInt16LE(4, 6);
   header.writeUInt32LE(65535, 16);
   header.writeUInt32LE(1, 20);
-  const parts = [header];
+  const parts: Buffer[] = [header];
   for (const p of packets) {
     const h = Buffer.alloc(16);
     h.writeUInt32LE(p.seconds, 0);

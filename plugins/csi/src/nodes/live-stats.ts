@@ -1,0 +1,119 @@
+/** Packets per second over the last second, in ten 100 ms buckets. */
+export class RateMeter {
+  #buckets = new Float64Array(10);
+  #bucketStart = 0;
+  #current = 0;
+  #now: () => number;
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+    this.#bucketStart = Math.floor(now() / 100);
+  }
+
+  #advance(): void {
+    const bucket = Math.floor(this.#now() / 100);
+    const steps = Math.min(10, bucket - this.#bucketStart);
+    for (let i = 0; i < steps; i++) {
+      this.#current = (this.#current + 1) % 10;
+      this.#buckets[this.#current] = 0;
+    }
+    if (steps > 0) this.#bucketStart = bucket;
+  }
+
+  /** Count one event now. */
+  tick(): void {
+    this.#advance();
+    this.#buckets[this.#current]++;
+  }
+
+  /** Events per second over the last second. */
+  rate(): number {
+    this.#advance();
+    let sum = 0;
+    for (let i = 0; i < 10; i++) sum += this.#buckets[i];
+    return sum;
+  }
+}
+
+/**
+ * Sequence gaps and loss per transmitter: a jump from s to s + k (modulo the counter's range)
+ * means k − 1 packets were lost. Repeats (the same packet seen on several cores or streams)
+ * are not counted; a step backwards is counted as reordering.
+ */
+export class SequenceTracker {
+  #last = new Map<string, number>();
+  /** Packets inferred lost from sequence jumps. */
+  lost = 0;
+  /** Jumps seen (each a run of one or more lost packets). */
+  gaps = 0;
+  /** Steps backwards (reordering or a counter reset). */
+  reordered = 0;
+  /** Packets counted toward loss (those with a sequence). */
+  sequenced = 0;
+
+  constructor(
+    /** Counter range, e.g. 4096 for 802.11 sequence numbers. */
+    readonly modulus: number,
+    /** Jumps larger than this count as a restart, not loss. */
+    readonly maxGap = 1000,
+  ) {}
+
+  /** Note a packet of `key` with `sequence`. */
+  observe(key: string, sequence: number | undefined): void {
+    if (sequence === undefined || !Number.isFinite(sequence)) return;
+    const last = this.#last.get(key);
+    this.#last.set(key, sequence);
+    if (last === undefined) {
+      this.sequenced++;
+      return;
+    }
+    if (sequence === last) return;
+    this.sequenced++;
+    const step = (((sequence - last) % this.modulus) + this.modulus) % this.modulus;
+    if (step === 1) return;
+    if (step > this.maxGap) {
+      this.reordered++;
+      return;
+    }
+    this.gaps++;
+    this.lost += step - 1;
+  }
+
+  /** Lost fraction of the packets that should have arrived. */
+  lossRatio(): number | null {
+    const expected = this.sequenced + this.lost;
+    return expected === 0 ? null : this.lost / expected;
+  }
+}
+
+/** Figures every live receiver reports through `stats()`. */
+export class ReceiverStats {
+  readonly rate = new RateMeter();
+  readonly sequences: SequenceTracker;
+  packets = 0;
+  frames = 0;
+  invalid = 0;
+  other = 0;
+  lastError: string | null = null;
+
+  constructor(modulus: number) {
+    this.sequences = new SequenceTracker(modulus);
+  }
+
+  /** The figures as the node's `stats()`. */
+  snapshot(): Record<string, number | string | null> {
+    const loss = this.sequences.lossRatio();
+    return {
+      packets: this.packets,
+      frames: this.frames,
+      packetRate: this.rate.rate(),
+      lost: this.sequences.lost,
+      sequenceGaps: this.sequences.gaps,
+      reordered: this.sequences.reordered,
+      lossRatio: loss === null ? null : Number(loss.toFixed(6)),
+      invalid: this.invalid,
+      otherPackets: this.other,
+      lastError: this.lastError,
+    };
+  }
+}

@@ -1,0 +1,265 @@
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineNode, definePlugin, type CsiFrame, type CsiWindow, type Runtime } from '@wiflow/core';
+import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import csiPlugin, { decodeCapture, encodeRecording, readCapture } from '../index.js';
+
+const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
+const have = existsSync(DATA);
+const file = (p: string) => resolve(DATA, p);
+const tmp = mkdtempSync(join(tmpdir(), 'wiflow-csi-nodes-'));
+
+/** Test sink: keeps what arrives, per run, so a stream-mode test can wait for it. */
+const received: unknown[] = [];
+let onReceive: (() => void) | null = null;
+const sinkPlugin = definePlugin({
+  name: 'test:csi-sink',
+  setup(ctx) {
+    ctx.registerNode(defineNode({
+      type: 'test.sink',
+      title: 'sink',
+      category: 'testing',
+      description: 'collects values',
+      inputs: { in: { type: 'any' } },
+      outputs: {},
+      config: z.object({}),
+      create: () => ({ receive: (_p, v) => { received.push(v); onReceive?.(); } }),
+    }));
+  },
+});
+
+function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting (have ${received.length})`)), timeoutMs);
+    const check = () => {
+      if (!condition()) return;
+      clearTimeout(timer);
+      onReceive = null;
+      resolvePromise();
+    };
+    onReceive = check;
+    check();
+  });
+}
+
+async function poll(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out polling');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+let runtime: Runtime | null = null;
+afterEach(async () => {
+  received.length = 0;
+  onReceive = null;
+  await runtime?.stop(2000);
+  runtime = null;
+});
+
+async function start(): Promise<Runtime> {
+  runtime = await createTestRuntime({ plugins: [csiPlugin, sinkPlugin] });
+  await runtime.start();
+  return runtime;
+}
+
+function sameFrame(a: CsiFrame, b: CsiFrame) {
+  expect(Array.from(a.csi.re)).toEqual(Array.from(b.csi.re));
+  expect(Array.from(a.csi.im)).toEqual(Array.from(b.csi.im));
+  expect(Array.from(a.subcarriers)).toEqual(Array.from(b.subcarriers));
+  expect(a.sequence).toBe(b.sequence);
+  expect([a.ntx, a.nrx, a.nsc]).toEqual([b.ntx, b.nrx, b.nsc]);
+}
+
+describe.skipIf(!have)('live receivers on loopback', () => {
+  it('csi.nexmon-udp gets the same frames as the pcap reader, and counts the gap of two dropped packets', async () => {
+    const rt = await start();
+    const deployed = await rt.deploy(buildFlow({ source: ['csi.nexmon-udp', { port: 0, host: '127.0.0.1', sourceId: 'example_4366c0.pcap' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    let port = 0;
+    await new Promise<void>((r) => {
+      const poll = () => {
+        port = Number(deployed.pipeline.counters().source?.stats?.port ?? 0);
+        if (port) r();
+        else setTimeout(poll, 10);
+      };
+      poll();
+    });
+    const pcap = readFileSync(file('nexmon/example_4366c0.pcap'));
+    const expected = decodeCapture(pcap).frames;
+    const payloads: Buffer[] = [];
+    for (let p = 24; p + 16 <= pcap.length; ) {
+      const length = pcap.readUInt32LE(p + 8);
+      payloads.push(pcap.subarray(p + 16 + 42, p + 16 + length));
+      p += 16 + length;
+    }
+    const client = createSocket('udp4');
+    const sent = payloads.slice(0, 100).filter((_, i) => i !== 20 && i !== 21);
+    for (const payload of sent) {
+      await new Promise<void>((r, j) => client.send(payload, port, '127.0.0.1', (e) => (e ? j(e) : r())));
+      // Loopback UDP drops when a burst overruns the socket buffer; pace a little.
+      await new Promise((r) => setImmediate(r));
+    }
+    client.send(Buffer.from('not csi'), port, '127.0.0.1');
+    await waitFor(() => received.length === sent.length);
+    const frames = received as CsiFrame[];
+    const kept = expected.slice(0, 100).filter((_, i) => i !== 20 && i !== 21);
+    frames.forEach((f, i) => {
+      sameFrame(f, kept[i]);
+      expect(f.provenance).toBe('live');
+      expect(f.link.tx).toBe(kept[i].link.tx);
+    });
+    await poll(() => Number(deployed.pipeline.counters().source?.stats?.otherPackets) === 1);
+    const stats = deployed.pipeline.counters().source!.stats!;
+    expect(stats.frames).toBe(98);
+    expect(stats.lost).toBe(2);
+    expect(stats.sequenceGaps).toBe(1);
+    expect(Number(stats.packetRate)).toBeGreaterThan(0);
+    client.close();
+  });
+
+  it('csi.esp32-udp decodes CSV lines from datagrams like the file reader', async () => {
+    const rt = await start();
+    const deployed = await rt.deploy(buildFlow({ source: ['csi.esp32-udp', { port: 0, host: '127.0.0.1' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    let port = 0;
+    while (!port) {
+      port = Number(deployed.pipeline.counters().source?.stats?.port ?? 0);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const lines = readFileSync(file('esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
+    const expected = await readCapture(file('esp32/example_data.csv'));
+    const client = createSocket('udp4');
+    for (let i = 0; i < lines.length; i += 2) {
+      // Two lines per datagram, as a batching sender would.
+      await new Promise<void>((r, j) => client.send(Buffer.from(lines.slice(i, i + 2).join('\n') + '\n'), port, '127.0.0.1', (e) => (e ? j(e) : r())));
+      await new Promise((r) => setImmediate(r));
+    }
+    await waitFor(() => received.length === 60);
+    (received as CsiFrame[]).forEach((f, i) => sameFrame(f, expected[i]));
+    expect(deployed.pipeline.counters().source!.stats!.packets).toBe(30);
+    client.close();
+  });
+
+  it('csi.esp32-serial reads lines from a device path (a file here) until it ends', async () => {
+    const path = join(tmp, 'tty.log');
+    const text = readFileSync(file('esp32/example_data.csv'), 'latin1');
+    writeFileSync(path, `I (123) boot: garbage before the data\n${text}`);
+    const rt = await start();
+    const snapshot = await runFlow(rt, buildFlow({ source: ['csi.esp32-serial', { path }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(snapshot.status).toBe('completed');
+    const expected = await readCapture(file('esp32/example_data.csv'));
+    expect(received.length).toBe(60);
+    (received as CsiFrame[]).forEach((f, i) => sameFrame(f, expected[i]));
+  });
+});
+
+describe.skipIf(!have)('file, record and replay nodes', () => {
+  it('csi.file → csi.record writes a recording csi.replay plays back unchanged, truth included', async () => {
+    const out = join(tmp, 'intel.wfr');
+    const rt = await start();
+    const recorded = await runFlow(rt, buildFlow({ source: ['csi.file', { path: file('intel/log.all_csi.6.7.6.dat') }], record: ['csi.record', { path: out }] }, ['source.frames -> record.frames']));
+    expect(recorded.status).toBe('completed');
+    const original = await readCapture(file('intel/log.all_csi.6.7.6.dat'));
+    const back = await readCapture(out);
+    expect(back.length).toBe(29);
+    back.forEach((f, i) => sameFrame(f, original[i]));
+
+    const withTruth = join(tmp, 'truth.wfr');
+    const frames = original.slice(0, 5).map((f, i) => ({ ...f, truth: { time: i, environmentId: 'lab', persons: [], events: [] } }));
+    writeFileSync(withTruth, encodeRecording(frames));
+    const played = await runFlow(rt, buildFlow({ replay: ['csi.replay', { path: withTruth, speed: 0 }], frames: ['test.sink'], truth: ['test.sink'] }, ['replay.frames -> frames.in', 'replay.truth -> truth.in']));
+    expect(played.status).toBe('completed');
+    const replayedFrames = received.filter((v) => (v as CsiFrame).csi) as CsiFrame[];
+    const truths = received.filter((v) => !(v as CsiFrame).csi);
+    expect(replayedFrames.length).toBe(5);
+    expect(truths.length).toBe(5);
+    expect(replayedFrames[3].truth?.time).toBe(3);
+  });
+
+  it('csi.replay paces at the recorded rate times speed, and loops with monotonic timestamps', async () => {
+    const rt = await start();
+    const esp = await readCapture(file('esp32/example_data.csv'));
+    const path = join(tmp, 'esp.wfr');
+    writeFileSync(path, encodeRecording(esp.slice(0, 20)));
+    const span = (esp[19].timestamp - esp[0].timestamp) / 1e6;
+    const speed = span / 0.6;
+    const t0 = performance.now();
+    const snapshot = await runFlow(rt, buildFlow({ replay: ['csi.replay', { path, speed }], sink: ['test.sink'] }, ['replay.frames -> sink.in']));
+    const elapsed = (performance.now() - t0) / 1000;
+    expect(snapshot.status).toBe('completed');
+    expect(received.length).toBe(20);
+    expect(elapsed).toBeGreaterThan(0.55);
+    expect(elapsed).toBeLessThan(5);
+
+    received.length = 0;
+    const deployed = await rt.deploy(buildFlow({ replay: ['csi.replay', { path, speed: 0, loop: true }], sink: ['test.sink'] }, ['replay.frames -> sink.in']));
+    await waitFor(() => received.length >= 50);
+    await rt.undeploy(deployed.id);
+    const stamps = (received as CsiFrame[]).map((f) => f.timestamp);
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThanOrEqual(stamps[i - 1]);
+    expect(stamps[20]).toBeGreaterThan(stamps[19]);
+  });
+
+  it('csi.file stops at a fault with the frames before it, and reports the error in stats', async () => {
+    const intel = readFileSync(file('intel/log.all_csi.6.7.6.dat'));
+    const path = join(tmp, 'cut.dat');
+    writeFileSync(path, intel.subarray(0, 2000));
+    const rt = await start();
+    const deployed = await rt.deploy(buildFlow({ source: ['csi.file', { path }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    await deployed.pipeline.done;
+    expect(received.length).toBeGreaterThan(0);
+    expect(String(deployed.pipeline.counters().source?.stats?.error)).toMatch(/byte offset \d+/);
+  });
+});
+
+describe.skipIf(!have)('signal nodes in a flow', () => {
+  it('csi.file → csi.signal-chain → windows; csi.window → csi.doppler → spectra', async () => {
+    const rt = await start();
+    const snapshot = await runFlow(rt, buildFlow({
+      source: ['csi.file', { path: file('nexmon/example_4366c0.pcap') }],
+      chain: ['csi.signal-chain', { grid: 'vht80', windowLength: 32, hop: 16, environmentId: 'lab' }],
+      windows: ['test.sink'],
+    }, ['source.frames -> chain.frames', 'chain.windows -> windows.in']));
+    expect(snapshot.status).toBe('completed');
+    const windows = received as CsiWindow[];
+    expect(windows.length).toBe(1 + Math.floor((293 - 32) / 16));
+    expect(windows[0].nsc).toBe(242);
+    expect(windows[0].environmentId).toBe('lab');
+    received.length = 0;
+    const doppler = await runFlow(rt, buildFlow({
+      source: ['csi.file', { path: file('nexmon/example_4366c0.pcap') }],
+      resample: ['csi.resample', { grid: 'vht80' }],
+      sanitize: ['csi.sanitize-phase'],
+      hampel: ['csi.hampel'],
+      normalize: ['csi.normalize'],
+      window: ['csi.window', { length: 64, hop: 64 }],
+      doppler: ['csi.doppler'],
+      spectra: ['test.sink'],
+    }, ['source.frames -> resample.frames', 'resample.frames -> sanitize.frames', 'sanitize.frames -> hampel.frames', 'hampel.frames -> normalize.frames', 'normalize.frames -> window.frames', 'window.windows -> doppler.windows', 'doppler.spectra -> spectra.in']));
+    expect(doppler.status).toBe('completed');
+    expect(received.length).toBe(Math.floor(293 / 64));
+    const spectrum = received[0] as { power: Float32Array; frequenciesHz: Float32Array; sampleRateHz: number };
+    expect(spectrum.power.length).toBe(64);
+    expect(spectrum.sampleRateHz).toBeGreaterThan(0);
+    expect(spectrum.power.every(Number.isFinite)).toBe(true);
+  });
+
+  it('csi.conjugate turns 3 chains into 2, and counts single-chain frames as node errors, not crashes', async () => {
+    const rt = await start();
+    const snapshot = await runFlow(rt, buildFlow({ source: ['csi.file', { path: file('atheros/example_bigEndian.dat') }], conj: ['csi.conjugate'], sink: ['test.sink'] }, ['source.frames -> conj.frames', 'conj.frames -> sink.in']));
+    expect(snapshot.status).toBe('completed');
+    expect(received.length).toBe(16);
+    expect((received[0] as CsiFrame).nrx).toBe(2);
+    received.length = 0;
+    const deployed = await rt.deploy(buildFlow({ source: ['csi.file', { path: file('esp32/example_data.csv') }], conj: ['csi.conjugate'], sink: ['test.sink'] }, ['source.frames -> conj.frames', 'conj.frames -> sink.in']));
+    await deployed.pipeline.done;
+    const counters = deployed.pipeline.counters().conj!;
+    expect(counters.errors).toBe(60);
+    expect(counters.lastError).toMatch(/at least 2 receive chains/);
+    expect(received.length).toBe(0);
+  });
+});

@@ -1,0 +1,248 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { execFile } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { DataTypes, defineNode, type CsiFrame } from '@wiflow/core';
+import { z } from 'zod';
+import { DecodeFault } from '../errors.js';
+import { NEXMON_CHIPS, type DecoderOptions } from '../readers/decoder.js';
+import { Esp32LineParser } from '../readers/esp32.js';
+import { NEXMON_UDP_PORT, NexmonPayloadDecoder } from '../readers/nexmon.js';
+import { ReceiverStats } from './live-stats.js';
+
+const chips = ['auto', ...Object.keys(NEXMON_CHIPS)] as [string, ...string[]];
+
+function liveOptions(sourceId: string, chip: string = 'auto'): DecoderOptions {
+  return { sourceId, receiverId: sourceId, baseTime: Date.now(), provenance: 'live', chip: chip as DecoderOptions['chip'], nullSubcarriers: 'drop', esp32Field: 'auto', esp32FirstWordInvalid: true };
+}
+
+/** Bind a UDP socket and resolve when listening (rejects on bind errors). */
+function bindUdp(port: number, host: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    socket.once('error', reject);
+    socket.bind(port, host, () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+  });
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** Config of `csi.nexmon-udp`. */
+export const NexmonUdpConfig = z.object({
+  port: z.number().int().min(0).max(65535).default(NEXMON_UDP_PORT).describe('UDP port (0 picks a free one, shown in stats)'),
+  host: z.string().default('0.0.0.0').describe('Address to bind'),
+  chip: z.enum(chips).default('auto').describe('Nexmon chip (decides the CSI encoding; the chip id in packets is unreliable)'),
+  sourceId: z.string().default('nexmon'),
+});
+
+/** Live Nexmon CSI receiver (UDP, port 5500 by default). */
+export const nexmonUdpNode = defineNode({
+  type: 'csi.nexmon-udp',
+  title: 'Nexmon CSI (UDP)',
+  category: 'sources',
+  description: 'Receives Nexmon CSI UDP packets (one per core and spatial stream) and reports packet rate, loss and sequence gaps.',
+  inputs: {},
+  outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
+  config: NexmonUdpConfig,
+  source: true,
+  create(ctx) {
+    const stats = new ReceiverStats(4096);
+    const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip));
+    let port: number | null = null;
+    return {
+      async run() {
+        const socket = await bindUdp(ctx.config.port, ctx.config.host);
+        port = socket.address().port;
+        socket.on('message', (message) => {
+          stats.packets++;
+          stats.rate.tick();
+          if (!NexmonPayloadDecoder.isCsiPayload(message, 0, message.length)) {
+            stats.other++;
+            return;
+          }
+          let frame: CsiFrame;
+          try {
+            const now = Date.now();
+            frame = decoder.decode(message, 0, message.length, performance.timeOrigin * 1000 + performance.now() * 1000, now);
+          } catch (error) {
+            stats.invalid++;
+            stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position}` : String(error);
+            return;
+          }
+          stats.frames++;
+          stats.sequences.observe(String(frame.extra?.mac), frame.sequence);
+          void ctx.emit('frames', frame);
+        });
+        socket.on('error', (error) => {
+          stats.lastError = error.message;
+        });
+        await untilAborted(ctx.signal);
+        socket.close();
+      },
+      stats: () => ({ ...stats.snapshot(), port }),
+    };
+  },
+});
+
+/** Feeds bytes in, calls back with each complete line (shared by the UDP and serial ESP32 receivers). */
+class LineSplitter {
+  #pending: Buffer = Buffer.alloc(0);
+  constructor(readonly onLine: (buf: Buffer, start: number, end: number) => void, readonly maxLine = 65536) {}
+
+  push(chunk: Buffer): void {
+    let buf = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
+    let start = 0;
+    for (;;) {
+      const newline = buf.indexOf(10, start);
+      if (newline < 0) break;
+      this.onLine(buf, start, newline);
+      start = newline + 1;
+    }
+    buf = buf.subarray(start);
+    // A line longer than any real one is garbage (a wrong baud rate): drop it.
+    this.#pending = buf.length > this.maxLine ? Buffer.alloc(0) : Buffer.from(buf);
+  }
+
+  /** The last line without a newline. */
+  end(): void {
+    if (this.#pending.length) this.onLine(this.#pending, 0, this.#pending.length);
+    this.#pending = Buffer.alloc(0);
+  }
+}
+
+function esp32LineHandler(parser: Esp32LineParser, stats: ReceiverStats, emit: (frame: CsiFrame) => void) {
+  return (buf: Buffer, start: number, end: number) => {
+    let frame: CsiFrame | null;
+    try {
+      frame = parser.parse(buf, start, end);
+    } catch (error) {
+      stats.invalid++;
+      stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position - start} of the line` : String(error);
+      return;
+    }
+    if (!frame) {
+      stats.other++;
+      return;
+    }
+    stats.frames++;
+    stats.sequences.observe(frame.link.tx, frame.sequence);
+    emit(frame);
+  };
+}
+
+/** Config of `csi.esp32-udp`. */
+export const Esp32UdpConfig = z.object({
+  port: z.number().int().min(0).max(65535).default(5566).describe('UDP port (0 picks a free one, shown in stats)'),
+  host: z.string().default('0.0.0.0'),
+  sourceId: z.string().default('esp32'),
+});
+
+/** Live ESP32 CSI over UDP: each datagram holds one or more CSV lines (esp-csi or ESP32-CSI-Tool). */
+export const esp32UdpNode = defineNode({
+  type: 'csi.esp32-udp',
+  title: 'ESP32 CSI (UDP)',
+  category: 'sources',
+  description: 'Receives ESP32 CSI CSV lines (esp-csi or ESP32-CSI-Tool) in UDP datagrams and reports packet rate, loss and sequence gaps (from the esp-csi counter).',
+  inputs: {},
+  outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
+  config: Esp32UdpConfig,
+  source: true,
+  create(ctx) {
+    const stats = new ReceiverStats(2 ** 32);
+    const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId));
+    const handle = esp32LineHandler(parser, stats, (frame) => void ctx.emit('frames', frame));
+    let port: number | null = null;
+    return {
+      async run() {
+        const socket = await bindUdp(ctx.config.port, ctx.config.host);
+        port = socket.address().port;
+        socket.on('message', (message) => {
+          stats.packets++;
+          stats.rate.tick();
+          const splitter = new LineSplitter(handle);
+          splitter.push(message);
+          splitter.end();
+        });
+        socket.on('error', (error) => {
+          stats.lastError = error.message;
+        });
+        await untilAborted(ctx.signal);
+        socket.close();
+      },
+      stats: () => ({ ...stats.snapshot(), port }),
+    };
+  },
+});
+
+/** Config of `csi.esp32-serial`. */
+export const Esp32SerialConfig = z.object({
+  path: z.string().min(1).describe('Serial device (e.g. /dev/ttyUSB0), or any file or FIFO that yields CSV lines'),
+  baudRate: z.number().int().positive().optional().describe('When set, `stty` configures the device (raw, this speed) before reading'),
+  sourceId: z.string().optional(),
+});
+
+/** Set a tty's speed and raw mode with stty (Linux and macOS spell the device flag differently). */
+function configureTty(path: string, baudRate: number): Promise<void> {
+  const flag = process.platform === 'darwin' ? '-f' : '-F';
+  return new Promise((resolve, reject) => {
+    execFile('stty', [flag, path, String(baudRate), 'raw', '-echo'], (error, _stdout, stderr) => (error ? reject(new Error(`stty ${path} ${baudRate}: ${stderr.trim() || error.message}`)) : resolve()));
+  });
+}
+
+/** Live ESP32 CSI from a serial port, read as a character device (no native serial library). */
+export const esp32SerialNode = defineNode({
+  type: 'csi.esp32-serial',
+  title: 'ESP32 CSI (serial)',
+  category: 'sources',
+  description: 'Reads esp-csi / ESP32-CSI-Tool CSV lines from a serial device (configured with stty when a baud rate is given) and reports line rate, loss and sequence gaps.',
+  inputs: {},
+  outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
+  config: Esp32SerialConfig,
+  source: true,
+  create(ctx) {
+    const stats = new ReceiverStats(2 ** 32);
+    const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId ?? basename(ctx.config.path)));
+    const pending: Promise<void>[] = [];
+    const handle = esp32LineHandler(parser, stats, (frame) => {
+      const p = ctx.emit('frames', frame);
+      if (p) pending.push(p);
+    });
+    return {
+      async run() {
+        if (ctx.config.baudRate) await configureTty(ctx.config.path, ctx.config.baudRate);
+        const stream = createReadStream(ctx.config.path, { highWaterMark: 16384 });
+        const splitter = new LineSplitter((buf, start, end) => {
+          stats.packets++;
+          stats.rate.tick();
+          handle(buf, start, end);
+        });
+        const abort = () => stream.destroy();
+        ctx.signal.addEventListener('abort', abort, { once: true });
+        try {
+          for await (const chunk of stream) {
+            splitter.push(chunk as Buffer);
+            // Honour back-pressure from blocking downstream queues.
+            while (pending.length) await pending.shift();
+          }
+          splitter.end();
+        } catch (error) {
+          if (!ctx.signal.aborted) throw error;
+        } finally {
+          ctx.signal.removeEventListener('abort', abort);
+        }
+      },
+      stats: () => stats.snapshot(),
+    };
+  },
+});
+
+/** Every live receiver node type. */
+export const receiverNodes = [nexmonUdpNode, esp32UdpNode, esp32SerialNode];

@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CsiFrame } from '@wiflow/core';
+import { describe, expect, it } from 'vitest';
+import {
+  CANONICAL_GRIDS, conjugateMultiply, CsiWindower, dopplerSpectrum, hampelFilter, HampelState, normalizeAmplitude, readCapture, removeLinearPhase,
+  resampleFrame, sanitizedPhase, sanitizePhase, SignalChain, unwrapPhase,
+} from '../index.js';
+
+const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
+const have = existsSync(DATA);
+
+/** A synthetic frame: H(k) = A(k)·e^{j(φ0 + slope·k + path(k))}, for nrx chains. */
+function frame(subcarriers: number[], options: { nrx?: number; amplitude?: (k: number, r: number) => number; phase?: (k: number, r: number) => number; timestamp?: number; link?: string } = {}): CsiFrame {
+  const nrx = options.nrx ?? 1;
+  const nsc = subcarriers.length;
+  const re = new Float32Array(nrx * nsc);
+  const im = new Float32Array(nrx * nsc);
+  for (let r = 0; r < nrx; r++) {
+    subcarriers.forEach((k, i) => {
+      const a = options.amplitude ? options.amplitude(k, r) : 1;
+      const p = options.phase ? options.phase(k, r) : 0;
+      re[r * nsc + i] = a * Math.cos(p);
+      im[r * nsc + i] = a * Math.sin(p);
+    });
+  }
+  return {
+    timestamp: options.timestamp ?? 0, time: (options.timestamp ?? 0) / 1000, sourceId: 'synthetic', link: { tx: options.link ?? 'a', rx: 'b' },
+    centerFrequencyHz: 5.18e9, bandwidthHz: 20e6, subcarriers: Int16Array.from(subcarriers), ntx: 1, nrx, nsc, csi: { re, im }, format: 'sim', provenance: 'simulated',
+  };
+}
+
+describe('resample', () => {
+  it('interpolates linearly by physical index and holds the edges', () => {
+    const source = frame([-28, -26, -2, 2, 26, 28], { amplitude: (k) => 10 + k });
+    const out = resampleFrame(source, 'ht20');
+    expect(out.nsc).toBe(56);
+    expect(Array.from(out.subcarriers)).toEqual(Array.from(CANONICAL_GRIDS.ht20));
+    const at = (k: number) => out.csi.re[Array.from(out.subcarriers).indexOf(k)];
+    expect(at(-27)).toBeCloseTo(-17, 5);
+    expect(at(-14)).toBeCloseTo(-4, 5);
+    expect(at(1)).toBeCloseTo(11, 5);
+    expect(at(28)).toBeCloseTo(38, 5);
+  });
+
+  it('accepts FFT-ordered sources (unsorted indices)', () => {
+    const out = resampleFrame(frame([0, 1, 2, -2, -1], { amplitude: (k) => k + 5 }), Int16Array.from([-2, -1, 0, 1, 2]));
+    expect(Array.from(out.csi.re)).toEqual([3, 4, 5, 6, 7]);
+  });
+});
+
+describe('phase sanitising', () => {
+  it('unwraps and removes a timing slope and offset, leaving the true phase shape', () => {
+    const grid = Array.from(CANONICAL_GRIDS.ht20);
+    const truth = (k: number) => 0.3 * Math.sin(k / 6);
+    const f = frame(grid, { phase: (k) => truth(k) + 2.1 + 0.37 * k });
+    const phase = sanitizedPhase(f);
+    // What remains is the true phase minus its own linear fit (the part sanitising cannot tell from an offset).
+    const expected = Float64Array.from(grid, truth);
+    removeLinearPhase(expected, f.subcarriers);
+    for (let i = 0; i < grid.length; i++) expect(phase[i]).toBeCloseTo(expected[i], 4);
+    const sanitized = sanitizePhase(f);
+    expect(Math.hypot(sanitized.csi.re[3], sanitized.csi.im[3])).toBeCloseTo(1, 5);
+  });
+
+  it('unwrapPhase removes 2π jumps', () => {
+    const values = Float32Array.from([3, -3, -2.5, 3.1]);
+    unwrapPhase(values);
+    expect(values[1]).toBeCloseTo(-3 + 2 * Math.PI, 5);
+    expect(values[3]).toBeCloseTo(3.1, 5);
+  });
+});
+
+describe('Hampel', () => {
+  it('replaces spikes and leaves clean data alone (offline)', () => {
+    const series = Array.from({ length: 50 }, (_, i) => Math.sin(i / 5));
+    series[20] = 40;
+    const { values, replaced } = hampelFilter(series, 3, 3);
+    expect(replaced).toBe(1);
+    expect(Math.abs(values[20] - Math.sin(4))).toBeLessThan(0.3);
+    expect(values[10]).toBeCloseTo(series[10], 6);
+  });
+
+  it('causal streaming filter replaces a spike in one subcarrier', () => {
+    const state = new HampelState(5, 3);
+    for (let t = 0; t < 10; t++) {
+      const values = Float32Array.from([1 + 0.01 * t, 2 + 0.01 * (t % 3), 3 + (t % 2) * 0.02]);
+      if (t === 8) values[1] = 50;
+      state.filter(values);
+      if (t === 8) {
+        expect(values[1]).toBeCloseTo(2.01, 5);
+        expect(values[0]).toBeCloseTo(1.08, 5);
+      }
+    }
+    expect(state.replaced).toBe(1);
+  });
+});
+
+describe('conjugate multiplication and normalisation', () => {
+  it('cancels a phase offset shared by the chains', () => {
+    const f = frame([-2, -1, 1, 2], { nrx: 3, phase: (k, r) => 1.7 + 0.2 * k + 0.5 * r, amplitude: (_, r) => r + 1 });
+    const out = conjugateMultiply(f, 0);
+    expect(out.nrx).toBe(2);
+    for (let i = 0; i < 4; i++) {
+      expect(Math.atan2(out.csi.im[i], out.csi.re[i])).toBeCloseTo(0.5, 5);
+      expect(Math.hypot(out.csi.re[i], out.csi.im[i])).toBeCloseTo(2, 5);
+      expect(Math.atan2(out.csi.im[4 + i], out.csi.re[4 + i])).toBeCloseTo(1.0, 5);
+    }
+    expect(() => conjugateMultiply(frame([1, 2]))).toThrow(/at least 2 receive chains/);
+  });
+
+  it('normalises each stream to mean amplitude 1', () => {
+    const out = normalizeAmplitude(frame([1, 2, 3], { nrx: 2, amplitude: (k, r) => (r + 1) * 10 * k }), 'mean');
+    const amp = Array.from(out.csi.re, (v, i) => Math.hypot(v, out.csi.im[i]));
+    expect(amp[0] + amp[1] + amp[2]).toBeCloseTo(3, 5);
+    expect(amp[3] + amp[4] + amp[5]).toBeCloseTo(3, 5);
+  });
+});
+
+describe('windowing and Doppler', () => {
+  it('cuts per-link windows with the hop and carries the last frame truth', () => {
+    const windower = new CsiWindower({ length: 4, hop: 2, environmentId: 'lab' });
+    const windows = [];
+    for (let t = 0; t < 10; t++) {
+      for (const link of ['x', 'y']) {
+        const f = frame([1, 2], { amplitude: () => t + 1, timestamp: t * 1000, link });
+        if (t === 7) f.truth = { time: t, environmentId: 'lab', persons: [], events: [] };
+        const w = windower.push(f);
+        if (w) windows.push(w);
+      }
+    }
+    // Windows end at frames 3, 5, 7, 9 for each of the two links.
+    expect(windows.length).toBe(8);
+    const x = windows.filter((w) => w.link.tx === 'x');
+    expect(x.map((w) => w.endTimestamp)).toEqual([3000, 5000, 7000, 9000]);
+    expect(x[0].startTimestamp).toBe(0);
+    expect(Array.from(x[1].amplitude)).toEqual([3, 3, 4, 4, 5, 5, 6, 6]);
+    expect(x[2].truth?.time).toBe(7);
+    expect(x[1].truth).toBeUndefined();
+    expect(x[0].environmentId).toBe('lab');
+  });
+
+  it('finds the Doppler frequency of a moving reflector', () => {
+    const rate = 200;
+    const doppler = 30;
+    const windower = new CsiWindower({ length: 128, hop: 128, environmentId: 'lab' });
+    let window = null;
+    for (let t = 0; t < 128; t++) {
+      const time = t / rate;
+      // Static path plus a moving path rotating at +30 Hz.
+      const f = frame([-2, -1, 1, 2], { timestamp: time * 1e6 });
+      for (let i = 0; i < 4; i++) {
+        f.csi.re[i] = 2 + 0.5 * Math.cos(2 * Math.PI * doppler * time + i);
+        f.csi.im[i] = 0.5 * Math.sin(2 * Math.PI * doppler * time + i);
+      }
+      window = windower.push(f) ?? window;
+    }
+    const spectrum = dopplerSpectrum(window!);
+    expect(spectrum.sampleRateHz).toBeCloseTo(rate, 3);
+    let best = 0;
+    for (let b = 1; b < spectrum.power.length; b++) if (spectrum.power[b] > spectrum.power[best]) best = b;
+    expect(Math.abs(spectrum.frequenciesHz[best] - doppler)).toBeLessThan(rate / 128 + 1e-6);
+  });
+});
+
+describe.skipIf(!have)('signal chain on real captures', () => {
+  it('turns ESP32 and Intel frames into windows on the same canonical grid', async () => {
+    const chain = new SignalChain({ window: { length: 8, hop: 4 }, environmentId: 'lab' });
+    const windows = [];
+    for (const name of ['esp32/example_data.csv', 'intel/log.all_csi.6.7.6.dat']) {
+      for (const f of await readCapture(resolve(DATA, name))) {
+        const w = chain.push(f);
+        if (w) windows.push(w);
+      }
+    }
+    const esp = windows.filter((w) => w.link.tx !== 'tx');
+    const intel = windows.filter((w) => w.link.tx === 'tx');
+    expect(esp.length).toBe(1 + Math.floor((60 - 8) / 4));
+    // The Intel sample has 10 one-stream, 9 two-stream and 10 three-stream records: one window per shape.
+    expect(intel.map((w) => w.ntx)).toEqual([1, 2, 3]);
+    for (const w of windows) {
+      expect(w.nsc).toBe(56);
+      expect(w.amplitude.length).toBe(8 * w.ntx * w.nrx * 56);
+      expect(w.features[0]).toBe('resample:ht20(56)');
+      for (let t = 0; t < w.length; t++) {
+        let sum = 0;
+        for (let k = 0; k < 56; k++) sum += w.amplitude[t * w.ntx * w.nrx * 56 + k];
+        expect(sum / 56).toBeCloseTo(1, 4);
+      }
+      expect(w.amplitude.every(Number.isFinite) && w.phase.every(Number.isFinite)).toBe(true);
+    }
+    expect(intel[0].nrx).toBe(3);
+    expect(chain.stats().links).toBe(4);
+  });
+});
