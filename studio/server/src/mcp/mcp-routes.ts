@@ -134,7 +134,8 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   }
 
   // --- Streamable HTTP ---------------------------------------------------------------
-  const streamable = `/:project_id/streamable`;
+  // `/mcp` is an alias: clients such as the MCP Inspector CLI pick Streamable HTTP for URLs ending in /mcp.
+  const streamable = ['/:project_id/streamable', '/:project_id/mcp'];
   router.post(streamable, json, mcpAuth, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = req.get('mcp-session-id');
