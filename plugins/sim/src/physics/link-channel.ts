@@ -19,10 +19,13 @@ export interface Scatterer {
 export interface BodyState {
   personId: number;
   segments: BodySegment[];
-  /** Capsule enclosing every segment with a diffraction margin (quick rejection in shadowing tests). */
+  /** Capsule enclosing every segment (quick rejection in shadowing tests). */
   axis0: Vec3;
   axis1: Vec3;
   axisRadius: number;
+  /** Axis-aligned box enclosing every segment. */
+  min: Vec3;
+  max: Vec3;
 }
 
 /** Everything fixed about one link. */
@@ -97,6 +100,14 @@ export class LinkChannel {
   readonly #staticIm: Float64Array;
   readonly #dtx: Float64Array;
   readonly #drx: Float64Array;
+  readonly #t0r: Float64Array;
+  readonly #t0i: Float64Array;
+  readonly #tsr: Float64Array;
+  readonly #tsi: Float64Array;
+  readonly #r0r: Float64Array;
+  readonly #r0i: Float64Array;
+  readonly #rsr: Float64Array;
+  readonly #rsi: Float64Array;
 
   constructor(geometry: LinkGeometry) {
     this.geometry = geometry;
@@ -120,6 +131,14 @@ export class LinkChannel {
     this.rxCentre = centroid(geometry.rxAntennas);
     this.#dtx = new Float64Array(this.ntx);
     this.#drx = new Float64Array(this.nrx);
+    this.#t0r = new Float64Array(this.ntx);
+    this.#t0i = new Float64Array(this.ntx);
+    this.#tsr = new Float64Array(this.ntx);
+    this.#tsi = new Float64Array(this.ntx);
+    this.#r0r = new Float64Array(this.nrx);
+    this.#r0i = new Float64Array(this.nrx);
+    this.#rsr = new Float64Array(this.nrx);
+    this.#rsi = new Float64Array(this.nrx);
     const size = this.ntx * this.nrx * this.nsc;
     this.#staticRe = new Float64Array(size);
     this.#staticIm = new Float64Array(size);
@@ -233,13 +252,19 @@ export class LinkChannel {
       const ax = body.axis0;
       const bx = body.axis1;
       for (const [a, b] of legs) {
-        // Quick rejection: the leg stays clear of the capsule that encloses the whole body.
-        if (segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, ax.x, ax.y, ax.z, bx.x, bx.y, bx.z) > body.axisRadius) continue;
         const len = distance(a, b);
+        // Beyond this clearance the knife-edge loss is zero (ν ≤ −0.78; ν is smallest mid-leg).
+        const margin = 0.78 * Math.sqrt((this.lambda * len) / 8);
+        const reach = body.axisRadius + margin;
+        // Quick rejections: bounding boxes, then the capsule that encloses the whole body.
+        if (Math.max(a.x, b.x) < body.min.x - margin || Math.min(a.x, b.x) > body.max.x + margin) continue;
+        if (Math.max(a.y, b.y) < body.min.y - margin || Math.min(a.y, b.y) > body.max.y + margin) continue;
+        if (Math.max(a.z, b.z) < body.min.z - margin || Math.min(a.z, b.z) > body.max.z + margin) continue;
+        if (segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, ax.x, ax.y, ax.z, bx.x, bx.y, bx.z) > reach) continue;
         for (const seg of body.segments) {
           const d = segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, seg.p0.x, seg.p0.y, seg.p0.z, seg.p1.x, seg.p1.y, seg.p1.z);
           const h = seg.radius - d;
-          if (h < -0.35) continue;
+          if (h < -margin) continue;
           const s = closestS;
           const loss = knifeEdgeLossDb(h, s * len, (1 - s) * len, this.lambda);
           if (loss > worst) worst = loss;
@@ -296,8 +321,63 @@ export class LinkChannel {
     const drx = this.#drx;
     for (let i = 0; i < this.ntx; i++) dtx[i] = distance(g.txAntennas[i], point);
     for (let j = 0; j < this.nrx; j++) drx[j] = distance(point, g.rxAntennas[j]);
+    this.#addSeparablePath(outRe!, outIm!, a, dtx, drx);
+  }
+
+  /**
+   * Add a path whose length for antenna pair (i, j) is dtx[i] + drx[j] (a scatterer): the
+   * per-pair phasors factor, exp(−jk(dtx + drx)) = exp(−jk dtx) · exp(−jk drx), so the
+   * sin/cos are taken per antenna (ntx + nrx) instead of per pair (ntx · nrx).
+   */
+  #addSeparablePath(re: Float64Array, im: Float64Array, amp: number, dtx: Float64Array, drx: Float64Array): void {
+    const t0r = this.#t0r;
+    const t0i = this.#t0i;
+    const tsr = this.#tsr;
+    const tsi = this.#tsi;
+    const r0r = this.#r0r;
+    const r0i = this.#r0i;
+    const rsr = this.#rsr;
+    const rsi = this.#rsi;
+    const phasors = (d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array) => {
+      for (let i = 0; i < n; i++) {
+        const cycles0 = (this.#f0 * d[i]) / SPEED_OF_LIGHT;
+        const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
+        c0[i] = Math.cos(ph0);
+        s0[i] = Math.sin(ph0);
+        const cyclesStep = (SUBCARRIER_SPACING_HZ * d[i]) / SPEED_OF_LIGHT;
+        const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
+        cs[i] = Math.cos(phs);
+        ss[i] = Math.sin(phs);
+      }
+    };
+    phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
+    phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
+    const pr = this.#powRe;
+    const pi = this.#powIm;
+    const gaps = this.#gaps;
+    const last = this.nsc - 1;
     for (let i = 0; i < this.ntx; i++) {
-      for (let j = 0; j < this.nrx; j++) this.addPath(outRe!, outIm!, (i * this.nrx + j) * this.nsc, a, 0, dtx[i] + drx[j]);
+      for (let j = 0; j < this.nrx; j++) {
+        let vr = amp * (t0r[i] * r0r[j] - t0i[i] * r0i[j]);
+        let vi = amp * (t0r[i] * r0i[j] + t0i[i] * r0r[j]);
+        pr[1] = tsr[i] * rsr[j] - tsi[i] * rsi[j];
+        pi[1] = tsr[i] * rsi[j] + tsi[i] * rsr[j];
+        for (let g = 2; g < pr.length; g++) {
+          pr[g] = pr[g - 1] * pr[1] - pi[g - 1] * pi[1];
+          pi[g] = pr[g - 1] * pi[1] + pi[g - 1] * pr[1];
+        }
+        const offset = (i * this.nrx + j) * this.nsc;
+        for (let k = 0; k < last; k++) {
+          re[offset + k] += vr;
+          im[offset + k] += vi;
+          const g = gaps[k];
+          const r = vr * pr[g] - vi * pi[g];
+          vi = vr * pi[g] + vi * pr[g];
+          vr = r;
+        }
+        re[offset + last] += vr;
+        im[offset + last] += vi;
+      }
     }
   }
 
@@ -322,8 +402,8 @@ function centroid(points: readonly Vec3[]): Vec3 {
   return { x: x / n, y: y / n, z: z / n };
 }
 
-/** A person's body state from its segments: the enclosing capsule runs from the mid-point of the
- * shanks' lower ends to the head, with a 0.3 m margin where knife-edge diffraction still bites. */
+/** A person's body state from its segments: an enclosing box, and an enclosing capsule from the
+ * mid-point of the shanks' lower ends to the head. */
 export function bodyStateOf(personId: number, segments: BodySegment[]): BodyState {
   const head = segments.find((s) => s.name === 'head') ?? segments[0];
   const shanks = segments.filter((s) => s.name.endsWith('shank'));
@@ -334,7 +414,19 @@ export function bodyStateOf(personId: number, segments: BodySegment[]): BodyStat
     r = Math.max(r, segmentDistance(s.p0.x, s.p0.y, s.p0.z, s.p0.x, s.p0.y, s.p0.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
     r = Math.max(r, segmentDistance(s.p1.x, s.p1.y, s.p1.z, s.p1.x, s.p1.y, s.p1.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
   }
-  return { personId, segments, axis0: foot, axis1: top, axisRadius: r + 0.3 };
+  const min = { x: Infinity, y: Infinity, z: Infinity };
+  const max = { x: -Infinity, y: -Infinity, z: -Infinity };
+  for (const s of segments) {
+    for (const p of [s.p0, s.p1]) {
+      min.x = Math.min(min.x, p.x - s.radius);
+      min.y = Math.min(min.y, p.y - s.radius);
+      min.z = Math.min(min.z, p.z - s.radius);
+      max.x = Math.max(max.x, p.x + s.radius);
+      max.y = Math.max(max.y, p.y + s.radius);
+      max.z = Math.max(max.z, p.z + s.radius);
+    }
+  }
+  return { personId, segments, axis0: foot, axis1: top, axisRadius: r, min, max };
 }
 
 /** Parameter along the first segment of the closest points found by the last `segmentDistance` call. */

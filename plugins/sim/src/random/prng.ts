@@ -8,7 +8,6 @@ export class Prng {
   #b: number;
   #c: number;
   #d: number;
-  #spare: number | null = null;
 
   /** Seed with any finite number or string (strings are hashed). */
   constructor(seed: number | string) {
@@ -54,24 +53,36 @@ export class Prng {
     return min + Math.floor(this.next() * (max - min + 1));
   }
 
-  /** Standard normal draw (Marsaglia polar method), times `sigma`, plus `mean`. */
+  /**
+   * Normal draw with the given mean and standard deviation, by the ziggurat method
+   * (Marsaglia & Tsang 2000, 128 layers): one 32-bit draw and a table lookup in ~98 % of
+   * calls, which matters because the simulator draws two per CSI value for noise.
+   */
   normal(mean = 0, sigma = 1): number {
-    if (this.#spare !== null) {
-      const v = this.#spare;
-      this.#spare = null;
-      return mean + sigma * v;
+    const hz = this.nextUint32() | 0;
+    const iz = hz & 127;
+    if (Math.abs(hz) < ZIGGURAT.kn[iz]) return mean + sigma * hz * ZIGGURAT.wn[iz];
+    return mean + sigma * this.#normalTail(hz, iz);
+  }
+
+  #normalTail(hz: number, iz: number): number {
+    const r = ZIGGURAT_R;
+    for (;;) {
+      const x = hz * ZIGGURAT.wn[iz];
+      if (iz === 0) {
+        let xt: number;
+        let y: number;
+        do {
+          xt = -Math.log(1 - this.next()) / r;
+          y = -Math.log(1 - this.next());
+        } while (y + y < xt * xt);
+        return hz > 0 ? r + xt : -r - xt;
+      }
+      if (ZIGGURAT.fn[iz] + this.next() * (ZIGGURAT.fn[iz - 1] - ZIGGURAT.fn[iz]) < Math.exp(-0.5 * x * x)) return x;
+      hz = this.nextUint32() | 0;
+      iz = hz & 127;
+      if (Math.abs(hz) < ZIGGURAT.kn[iz]) return hz * ZIGGURAT.wn[iz];
     }
-    let u: number;
-    let v: number;
-    let s: number;
-    do {
-      u = this.next() * 2 - 1;
-      v = this.next() * 2 - 1;
-      s = u * u + v * v;
-    } while (s >= 1 || s === 0);
-    const f = Math.sqrt((-2 * Math.log(s)) / s);
-    this.#spare = v * f;
-    return mean + sigma * u * f;
   }
 
   /** True with probability p. */
@@ -110,3 +121,31 @@ export function hashString(text: string): number {
   }
   return h >>> 0;
 }
+
+const ZIGGURAT_R = 3.442619855899;
+
+/** Ziggurat tables for the standard normal (Marsaglia & Tsang's zigset with 128 layers). */
+const ZIGGURAT = (() => {
+  const kn = new Float64Array(128);
+  const wn = new Float64Array(128);
+  const fn = new Float64Array(128);
+  const m1 = 2147483648;
+  const vn = 9.91256303526217e-3;
+  let dn = ZIGGURAT_R;
+  let tn = dn;
+  const q = vn / Math.exp(-0.5 * dn * dn);
+  kn[0] = (dn / q) * m1;
+  kn[1] = 0;
+  wn[0] = q / m1;
+  wn[127] = dn / m1;
+  fn[0] = 1;
+  fn[127] = Math.exp(-0.5 * dn * dn);
+  for (let i = 126; i >= 1; i--) {
+    dn = Math.sqrt(-2 * Math.log(vn / dn + Math.exp(-0.5 * dn * dn)));
+    kn[i + 1] = (dn / tn) * m1;
+    tn = dn;
+    fn[i] = Math.exp(-0.5 * dn * dn);
+    wn[i] = dn / m1;
+  }
+  return { kn, wn, fn };
+})();
