@@ -50,6 +50,7 @@ export async function captureInfo(path: string, options: CaptureOptions = {}): P
   const lastByLink = new Map<string, number>();
   const intervals: number[] = [];
   const encodings = new Set<string>();
+  const encodingSources = new Set<string>();
   let frames = 0;
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
@@ -90,7 +91,10 @@ export async function captureInfo(path: string, options: CaptureOptions = {}): P
       noiseMin = Math.min(noiseMin, frame.noiseDbm);
       noiseMax = Math.max(noiseMax, frame.noiseDbm);
     }
-    if (frame.format === 'nexmon' && typeof frame.extra?.encoding === 'string') encodings.add(frame.extra.encoding);
+    if (frame.format === 'nexmon' && typeof frame.extra?.encoding === 'string') {
+      encodings.add(frame.extra.encoding);
+      encodingSources.add(String(frame.extra.encodingSource));
+    }
   };
   for await (const frame of reader) {
     frames++;
@@ -101,7 +105,11 @@ export async function captureInfo(path: string, options: CaptureOptions = {}): P
   const perLink = [...links.values()];
   const rates = perLink.filter((l) => l.frames > 1).map((l) => l.frames);
   const notes: string[] = [];
-  if (encodings.size && !options.chip) notes.push(`Nexmon CSI encoding ${[...encodings].join(', ')} chosen from the chip id or the content; set --chip to be sure`);
+  if (encodings.size && !options.chip) {
+    const how = [...encodingSources].map((s) => (s === 'content' ? 'guessed from the content (the chip id is not a known chip)' : s === 'chip-id' ? 'taken from the chip id in the packets' : s)).join(', ');
+    notes.push(`Nexmon CSI encoding ${[...encodings].join(', ')} ${how}; set --chip to be sure`);
+  }
+  if (frames > 1 && last === first) notes.push('the device timestamps do not advance, so the rate is unknown');
   return {
     path,
     format: reader.format,

@@ -230,7 +230,7 @@ export class NexmonPayloadDecoder {
       sequence: sequenceControl >> 4,
       format: 'nexmon',
       provenance: options.provenance,
-      extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding: this.#encoding, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
+      extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding: this.#encoding, encodingSource: this.encodingSource, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
     };
   }
 
