@@ -36,6 +36,8 @@ export async function backupDatabase(source: string, target: string, onProgress?
       if (result !== 'ok') throw new Error(`the backup failed its integrity check: ${String(result)}`);
       const pageSize = check.pragma('page_size', { simple: true }) as number;
       const pageCount = check.pragma('page_count', { simple: true }) as number;
+      // SQLite reports progress before each step; say so once the copy is whole.
+      onProgress?.(pageCount, pageCount);
       return { file, totalPages: totalPages || pageCount, bytes: pageSize * pageCount };
     } finally {
       check.close();

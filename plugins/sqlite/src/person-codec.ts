@@ -1,66 +1,81 @@
 import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
 
 const NAME_INDEX = new Map<string, number>(COCO_KEYPOINTS.map((name, i) => [name, i]));
+const COCO_2D = 1;
+const COCO_3D = 2;
+
+/** Name indexes of keypoints, or null when one is not a COCO name; `inOrder` tells whether they are exactly COCO order. */
+function nameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrder: boolean } | null {
+  const indexes = new Array<number>(keypoints.length);
+  let inOrder = keypoints.length === COCO_KEYPOINTS.length;
+  for (let i = 0; i < keypoints.length; i++) {
+    const name = keypoints[i]!.name;
+    const index = name === COCO_KEYPOINTS[i] ? i : NAME_INDEX.get(name);
+    if (index === undefined) return null;
+    if (index !== i) inOrder = false;
+    indexes[i] = index;
+  }
+  return { indexes, inOrder };
+}
 
 /**
- * Keypoints as Float64 blobs: [nameIndex, x, y, confidence, visible] per 2D keypoint and
- * [nameIndex, x, y, z, confidence] per 3D keypoint. Exact (doubles) and several times
- * cheaper to write and read than JSON, which matters at 50k person records a second.
- * Returns null when a name is not a COCO keypoint (the caller falls back to JSON).
+ * 2D and 3D keypoints in one blob: an 8-byte header (flags, counts), the name indexes when
+ * they are not plain COCO order, then doubles: [x, y, confidence, visible] per 2D keypoint
+ * and [x, y, z, confidence] per 3D keypoint. Exact (doubles) and several times cheaper to
+ * write and read than JSON, which matters at 50k person records a second. Returns null when
+ * a name is not a COCO keypoint or there are more than 255 (the caller falls back to JSON).
  */
-export function encodeKeypoints(keypoints: Keypoint[]): Buffer | null {
-  const values = new Float64Array(keypoints.length * 5);
-  for (let i = 0; i < keypoints.length; i++) {
-    const k = keypoints[i]!;
-    const index = NAME_INDEX.get(k.name);
-    if (index === undefined) return null;
-    const o = i * 5;
-    values[o] = index;
-    values[o + 1] = k.x;
-    values[o + 2] = k.y;
-    values[o + 3] = k.confidence;
-    values[o + 4] = k.visible ? 1 : 0;
+export function encodeKeypoints(keypoints: Keypoint[], keypoints3d: Keypoint3D[]): Buffer | null {
+  if (keypoints.length > 255 || keypoints3d.length > 255) return null;
+  const names2d = nameIndexes(keypoints);
+  const names3d = nameIndexes(keypoints3d);
+  if (!names2d || !names3d) return null;
+  const flags = (names2d.inOrder ? COCO_2D : 0) | (names3d.inOrder ? COCO_3D : 0);
+  const nameBytes = (names2d.inOrder ? 0 : keypoints.length) + (names3d.inOrder ? 0 : keypoints3d.length);
+  const dataOffset = 8 + Math.ceil(nameBytes / 8) * 8;
+  const buffer = Buffer.alloc(dataOffset + (keypoints.length + keypoints3d.length) * 32);
+  buffer[0] = flags;
+  buffer[1] = keypoints.length;
+  buffer[2] = keypoints3d.length;
+  let at = 8;
+  if (!names2d.inOrder) for (const index of names2d.indexes) buffer[at++] = index;
+  if (!names3d.inOrder) for (const index of names3d.indexes) buffer[at++] = index;
+  const values = new Float64Array(buffer.buffer, buffer.byteOffset + dataOffset, (keypoints.length + keypoints3d.length) * 4);
+  let o = 0;
+  for (const k of keypoints) {
+    values[o++] = k.x;
+    values[o++] = k.y;
+    values[o++] = k.confidence;
+    values[o++] = k.visible ? 1 : 0;
   }
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  for (const k of keypoints3d) {
+    values[o++] = k.x;
+    values[o++] = k.y;
+    values[o++] = k.z;
+    values[o++] = k.confidence;
+  }
+  return buffer;
 }
 
 /** Decode what `encodeKeypoints` made. */
-export function decodeKeypoints(blob: Buffer): Keypoint[] {
-  const values = new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-  const out: Keypoint[] = new Array(values.length / 5);
-  for (let i = 0; i < out.length; i++) {
-    const o = i * 5;
-    out[i] = { name: COCO_KEYPOINTS[values[o]!]!, x: values[o + 1]!, y: values[o + 2]!, confidence: values[o + 3]!, visible: values[o + 4] === 1 };
-  }
-  return out;
-}
-
-/** 3D keypoints as a Float64 blob; null when a name is not a COCO keypoint. */
-export function encodeKeypoints3d(keypoints: Keypoint3D[]): Buffer | null {
-  const values = new Float64Array(keypoints.length * 5);
-  for (let i = 0; i < keypoints.length; i++) {
-    const k = keypoints[i]!;
-    const index = NAME_INDEX.get(k.name);
-    if (index === undefined) return null;
-    const o = i * 5;
-    values[o] = index;
-    values[o + 1] = k.x;
-    values[o + 2] = k.y;
-    values[o + 3] = k.z;
-    values[o + 4] = k.confidence;
-  }
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-/** Decode what `encodeKeypoints3d` made. */
-export function decodeKeypoints3d(blob: Buffer): Keypoint3D[] {
-  const values = new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-  const out: Keypoint3D[] = new Array(values.length / 5);
-  for (let i = 0; i < out.length; i++) {
-    const o = i * 5;
-    out[i] = { name: COCO_KEYPOINTS[values[o]!]!, x: values[o + 1]!, y: values[o + 2]!, z: values[o + 3]!, confidence: values[o + 4]! };
-  }
-  return out;
+export function decodeKeypoints(blob: Buffer): { keypoints: Keypoint[]; keypoints3d: Keypoint3D[] } {
+  const flags = blob[0]!;
+  const n2d = blob[1]!;
+  const n3d = blob[2]!;
+  let at = 8;
+  const names2d: number[] = [];
+  const names3d: number[] = [];
+  for (let i = 0; i < n2d; i++) names2d.push(flags & COCO_2D ? i : blob[at++]!);
+  for (let i = 0; i < n3d; i++) names3d.push(flags & COCO_3D ? i : blob[at++]!);
+  const dataOffset = 8 + Math.ceil((at - 8) / 8) * 8;
+  // Copy to an aligned buffer: SQLite's blob may start at any byte offset.
+  const values = new Float64Array(blob.buffer.slice(blob.byteOffset + dataOffset, blob.byteOffset + blob.byteLength));
+  const keypoints: Keypoint[] = new Array(n2d);
+  const keypoints3d: Keypoint3D[] = new Array(n3d);
+  let o = 0;
+  for (let i = 0; i < n2d; i++, o += 4) keypoints[i] = { name: COCO_KEYPOINTS[names2d[i]!]!, x: values[o]!, y: values[o + 1]!, confidence: values[o + 2]!, visible: values[o + 3] === 1 };
+  for (let i = 0; i < n3d; i++, o += 4) keypoints3d[i] = { name: COCO_KEYPOINTS[names3d[i]!]!, x: values[o]!, y: values[o + 1]!, z: values[o + 2]!, confidence: values[o + 3]! };
+  return { keypoints, keypoints3d };
 }
 
 /** A person split into the columns of `pose_persons`. */
@@ -74,8 +89,8 @@ export interface EncodedPerson {
   y: number;
   cx: number;
   cy: number;
+  /** Both keypoint arrays (see encodeKeypoints), or null when they went to `extra`. */
   keypoints: Buffer | null;
-  keypoints3d: Buffer | null;
   /** JSON of every other field (bounding box, velocity, dense pose, and keypoints the blobs could not hold). */
   extra: string;
 }
@@ -84,10 +99,11 @@ export interface EncodedPerson {
 export function encodePerson(person: Person | StoredPerson): EncodedPerson {
   const { id, trackId, confidence, activity, trackStatus, position, keypoints, keypoints3d, ...rest } = person;
   const extra: Record<string, unknown> = rest;
-  const kp = Array.isArray(keypoints) ? encodeKeypoints(keypoints) : null;
-  if (!kp) extra.keypoints = keypoints;
-  const kp3 = Array.isArray(keypoints3d) ? encodeKeypoints3d(keypoints3d) : null;
-  if (!kp3) extra.keypoints3d = keypoints3d;
+  const kp = Array.isArray(keypoints) && Array.isArray(keypoints3d) ? encodeKeypoints(keypoints, keypoints3d) : null;
+  if (!kp) {
+    extra.keypoints = keypoints;
+    extra.keypoints3d = keypoints3d;
+  }
   if (activity === undefined) extra.noActivity = true;
   if (trackStatus === undefined) extra.noTrackStatus = true;
   const box = person.boundingBox;
@@ -102,7 +118,6 @@ export function encodePerson(person: Person | StoredPerson): EncodedPerson {
     cx: box ? box.x + box.width / 2 : 0,
     cy: box ? box.y + box.height / 2 : 0,
     keypoints: kp,
-    keypoints3d: kp3,
     extra: JSON.stringify(extra),
   };
 }
@@ -111,24 +126,25 @@ export function encodePerson(person: Person | StoredPerson): EncodedPerson {
 export type PersonRow = [
   seq: number, frameSeq: number, environmentId: string, ts: number, frameId: number, personId: number | null, trackId: number | null,
   confidence: number, activity: string | null, trackStatus: string | null, x: number, y: number, cx: number, cy: number,
-  keypoints: Buffer | null, keypoints3d: Buffer | null, extra: string,
+  keypoints: Buffer | null, extra: string,
 ];
 
 /** The columns of PersonRow, for SELECT lists. */
-export const PERSON_COLUMNS = 'seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, keypoints3d, extra';
+export const PERSON_COLUMNS = 'seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra';
 
 /** Rebuild the person from a row. */
 export function decodePerson(row: PersonRow): StoredPerson {
-  const extra = JSON.parse(row[16]) as Record<string, unknown>;
+  const extra = JSON.parse(row[15]) as Record<string, unknown>;
   const { noActivity, noTrackStatus, keypoints, keypoints3d, ...rest } = extra;
+  const decoded = row[14] ? decodeKeypoints(row[14]) : { keypoints: keypoints as Keypoint[], keypoints3d: keypoints3d as Keypoint3D[] };
   const person = {
     ...rest,
     id: row[5],
     trackId: row[6],
     confidence: row[7],
     position: { x: row[10], y: row[11] },
-    keypoints: row[14] ? decodeKeypoints(row[14]) : (keypoints as Keypoint[]),
-    keypoints3d: row[15] ? decodeKeypoints3d(row[15]) : (keypoints3d as Keypoint3D[]),
+    keypoints: decoded.keypoints,
+    keypoints3d: decoded.keypoints3d,
   } as StoredPerson;
   if (!noActivity) person.activity = row[8] as StoredPerson['activity'];
   if (!noTrackStatus) person.trackStatus = (row[9] ?? undefined) as StoredPerson['trackStatus'];

@@ -47,7 +47,6 @@ export const MIGRATIONS: Migration[] = [
         cx REAL NOT NULL,
         cy REAL NOT NULL,
         keypoints BLOB,
-        keypoints3d BLOB,
         extra TEXT NOT NULL
       );
       CREATE INDEX pose_persons_env_ts ON pose_persons (environment_id, ts);
@@ -188,6 +187,23 @@ export const MIGRATIONS: Migration[] = [
         revision INTEGER NOT NULL,
         PRIMARY KEY (namespace, key)
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    description: 'per-minute pose counts for fast history totals',
+    // Floor to the minute, also for timestamps before 1970 (SQLite's integer division truncates toward zero).
+    up: `
+      CREATE TABLE pose_counts (
+        environment_id TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        frames INTEGER NOT NULL,
+        persons INTEGER NOT NULL,
+        PRIMARY KEY (environment_id, minute)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_counts (environment_id, minute, frames, persons)
+        SELECT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000 AS minute, COUNT(*), SUM(person_count)
+        FROM pose_frames GROUP BY environment_id, minute;
     `,
   },
 ];

@@ -234,6 +234,7 @@ export class SqliteStorage implements Storage {
         if (changes < 20000) break;
       }
     }
+    db.transaction(() => this.#repositories!.poses.counts.prune(cutoff))();
     this.#lastRetention = report;
     return report;
   }

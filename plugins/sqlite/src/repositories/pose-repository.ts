@@ -29,6 +29,7 @@ import {
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../context.js';
 import { PERSON_COLUMNS, decodePerson, encodePerson, type PersonRow } from '../person-codec.js';
+import { PoseCounts, minuteOf } from '../pose-counts.js';
 
 /** A row of `pose_frames` (read with `.raw()`). */
 type FrameRow = [seq: number, environmentId: string, ts: number, frameId: number, personSeq: number, personCount: number, processingTimeMs: number | null, metadata: string, extra: string | null];
@@ -123,6 +124,7 @@ export class SqlitePoseRepository implements PoseRepository {
   readonly #insertPerson: Statement;
   readonly #personsOfFrame: Statement;
   readonly #statements = new Map<string, Statement>();
+  readonly #counts: PoseCounts;
   #nextPersonSeq: number;
 
   constructor(ctx: SqliteContext) {
@@ -130,16 +132,32 @@ export class SqlitePoseRepository implements PoseRepository {
     const db = ctx.db;
     this.#insertFrame = db.prepare('INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, processing_time_ms, metadata, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.#insertPerson = db.prepare(
-      'INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, keypoints3d, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.#personsOfFrame = db.prepare(`SELECT ${PERSON_COLUMNS} FROM pose_persons WHERE seq >= ? AND seq < ? ORDER BY seq`).raw();
     const max = db.prepare('SELECT MAX(seq) AS seq FROM pose_persons').get() as { seq: number | null };
     this.#nextPersonSeq = (max.seq ?? 0) + 1;
+    this.#counts = new PoseCounts(db);
+  }
+
+  /** The per-minute counts (retention prunes them). */
+  get counts(): PoseCounts {
+    return this.#counts;
   }
 
   /** Write frames (inside the buffer's transaction). Anonymisation was applied when they were appended. */
   write(frames: PoseFrame[]): void {
+    const counts = new Map<string, { environmentId: string; minute: number; frames: number; persons: number }>();
     for (const frame of frames) {
+      const minute = minuteOf(frame.timestamp);
+      const key = `${frame.environmentId}\u0000${minute}`;
+      const bucket = counts.get(key);
+      if (bucket) {
+        bucket.frames++;
+        bucket.persons += frame.persons.length;
+      } else {
+        counts.set(key, { environmentId: frame.environmentId, minute, frames: 1, persons: frame.persons.length });
+      }
       const { timestamp, frameId, environmentId, processingTimeMs, persons, metadata, ...rest } = frame;
       const personSeq = this.#nextPersonSeq;
       const extra = Object.keys(rest).length > 0 ? JSON.stringify(rest) : null;
@@ -147,9 +165,10 @@ export class SqlitePoseRepository implements PoseRepository {
       const frameSeq = info.lastInsertRowid;
       for (const person of persons) {
         const p = encodePerson(person);
-        this.#insertPerson.run(this.#nextPersonSeq++, frameSeq, environmentId, timestamp, frameId, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.keypoints, p.keypoints3d, p.extra);
+        this.#insertPerson.run(this.#nextPersonSeq++, frameSeq, environmentId, timestamp, frameId, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.keypoints, p.extra);
       }
     }
+    this.#counts.add(counts);
   }
 
   async append(frames: PoseFrame[]): Promise<void> {
@@ -179,7 +198,7 @@ export class SqlitePoseRepository implements PoseRepository {
     this.#ctx.beforeRead();
     const where = frameWhere(query);
     const order = query.order ?? 'asc';
-    const total = (this.#prepare(`SELECT COUNT(*) AS n FROM pose_frames f ${where.sql}`).get(...where.params) as { n: number }).n;
+    const total = this.#total('pose_frames', query, where);
     const rows = this.#prepare(`SELECT ${FRAME_COLUMNS} FROM pose_frames f ${where.sql} ORDER BY f.ts ${order}, f.seq ${order} LIMIT ? OFFSET ?`, true)
       .all(...where.params, paging.perPage, (paging.page - 1) * paging.perPage) as FrameRow[];
     return makePage(rows.map((r) => this.#frame(r, query)), total, paging);
@@ -191,7 +210,7 @@ export class SqlitePoseRepository implements PoseRepository {
     this.#ctx.beforeRead();
     const where = frameWhere(query);
     const order = query.order ?? 'asc';
-    const total = (this.#prepare(`SELECT COUNT(*) AS n FROM pose_frames f ${where.sql}`).get(...where.params) as { n: number }).n;
+    const total = this.#total('pose_frames', query, where);
     const paged = withCondition(where, cursorCondition('f', order, paging.cursor));
     const rows = this.#prepare(`SELECT ${FRAME_COLUMNS} FROM pose_frames f ${paged.sql} ORDER BY f.ts ${order}, f.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as FrameRow[];
@@ -207,7 +226,7 @@ export class SqlitePoseRepository implements PoseRepository {
     this.#ctx.beforeRead();
     const where = personWhere(query);
     const order = query.order ?? 'asc';
-    const total = (this.#prepare(`SELECT COUNT(*) AS n FROM pose_persons p ${where.sql}`).get(...where.params) as { n: number }).n;
+    const total = this.#total('pose_persons', query, where);
     const rows = this.#prepare(`SELECT ${PERSON_COLUMNS} FROM pose_persons p ${where.sql} ORDER BY p.ts ${order}, p.seq ${order} LIMIT ? OFFSET ?`, true)
       .all(...where.params, paging.perPage, (paging.page - 1) * paging.perPage) as PersonRow[];
     return makePage(rows.map(toRecord), total, paging);
@@ -219,7 +238,7 @@ export class SqlitePoseRepository implements PoseRepository {
     this.#ctx.beforeRead();
     const where = personWhere(query);
     const order = query.order ?? 'asc';
-    const total = (this.#prepare(`SELECT COUNT(*) AS n FROM pose_persons p ${where.sql}`).get(...where.params) as { n: number }).n;
+    const total = this.#total('pose_persons', query, where);
     const paged = withCondition(where, cursorCondition('p', order, paging.cursor));
     const rows = this.#prepare(`SELECT ${PERSON_COLUMNS} FROM pose_persons p ${paged.sql} ORDER BY p.ts ${order}, p.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as PersonRow[];
@@ -231,17 +250,26 @@ export class SqlitePoseRepository implements PoseRepository {
 
   async availableRange(environmentId?: string): Promise<AvailableRange | null> {
     this.#ctx.beforeRead();
-    const row = (environmentId === undefined
-      ? this.#prepare('SELECT MIN(ts) AS earliest, MAX(ts) AS latest, COUNT(*) AS n FROM pose_frames').get()
-      : this.#prepare('SELECT MIN(ts) AS earliest, MAX(ts) AS latest, COUNT(*) AS n FROM pose_frames WHERE environment_id = ?').get(environmentId)) as { earliest: number | null; latest: number | null; n: number };
-    if (row.n === 0 || row.earliest === null || row.latest === null) return null;
-    return { environmentId: environmentId ?? '*', earliest: row.earliest, latest: row.latest, frameCount: row.n };
+    // MIN and MAX each read one end of an index; the count comes from the per-minute counts.
+    const earliest = (environmentId === undefined
+      ? this.#prepare('SELECT MIN(ts) AS v FROM pose_frames').get()
+      : this.#prepare('SELECT MIN(ts) AS v FROM pose_frames WHERE environment_id = ?').get(environmentId)) as { v: number | null };
+    const latest = (environmentId === undefined
+      ? this.#prepare('SELECT MAX(ts) AS v FROM pose_frames').get()
+      : this.#prepare('SELECT MAX(ts) AS v FROM pose_frames WHERE environment_id = ?').get(environmentId)) as { v: number | null };
+    if (earliest.v === null || latest.v === null) return null;
+    return { environmentId: environmentId ?? '*', earliest: earliest.v, latest: latest.v, frameCount: this.#counts.frames(environmentId) };
   }
 
   async environments(): Promise<AvailableRange[]> {
     this.#ctx.beforeRead();
-    const rows = this.#prepare('SELECT environment_id AS environmentId, MIN(ts) AS earliest, MAX(ts) AS latest, COUNT(*) AS frameCount FROM pose_frames GROUP BY environment_id ORDER BY environment_id').all() as AvailableRange[];
-    return rows;
+    const ids = this.#prepare('SELECT DISTINCT environment_id FROM pose_counts ORDER BY environment_id').pluck().all() as string[];
+    const ranges: AvailableRange[] = [];
+    for (const id of ids) {
+      const range = await this.availableRange(id);
+      if (range) ranges.push(range);
+    }
+    return ranges;
   }
 
   async aggregate(query: PoseAggregateQuery): Promise<PoseAggregateResult> {
@@ -268,6 +296,13 @@ export class SqlitePoseRepository implements PoseRepository {
       for (const [seq, ts] of chunk) aggregator.addFrame(ts, byFrame.get(seq) ?? []);
     }
     return aggregator.result();
+  }
+
+  /** Rows matching a query: from the per-minute counts when no person filter applies, else counted. */
+  #total(table: 'pose_frames' | 'pose_persons', query: PoseQuery, where: Where): number {
+    if (!hasPersonFilter(query)) return this.#counts.total(table, query.environmentId, query.start, query.end);
+    const alias = table === 'pose_frames' ? 'f' : 'p';
+    return (this.#prepare(`SELECT COUNT(*) AS n FROM ${table} ${alias} ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
   #frame(row: FrameRow, query: PoseQuery | null): StoredPoseFrame {

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Command } from 'commander';
+import { COCO_KEYPOINTS, Runtime, SecretBox, StorageErrors, type PoseFrame } from '@wiflow/core';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import sqlitePlugin, { MIGRATIONS, SCHEMA_VERSION, SqliteStorage, backupDatabase, migrate } from './index.js';
+import { decodePerson, encodePerson } from './person-codec.js';
+import { syntheticFrame } from './tools/synthetic-frames.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let next = 0;
+const file = () => path.join(dir, `t-${next++}.db`);
+const frames = (count: number, start = Date.now() - 60_000, first = 0): PoseFrame[] => Array.from({ length: count }, (_, i) => syntheticFrame(first + i, start, 'lab', 2));
+
+describe('plugin-sqlite in a runtime', () => {
+  it('resolves sqlite storage at <dataDir>/wiflow.db with the privacy config (snake_case accepted), and only for kind sqlite', async () => {
+    const dataDir = path.join(dir, 'runtime');
+    const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir, config: { privacy: { data_retention_days: 5, anonymize_data: true } } });
+    const storage = await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime });
+    expect(storage).toBeInstanceOf(SqliteStorage);
+    expect((storage as SqliteStorage).file).toBe(path.join(dataDir, 'wiflow.db'));
+    expect(storage!.privacy()).toEqual({ dataRetentionDays: 5, anonymizeData: true, enableEncryption: false });
+    // A config change through the API applies without a restart.
+    expect(runtime.config.update({ privacy: { anonymizeData: false } }).errors).toEqual([]);
+    expect(storage!.privacy().anonymizeData).toBe(false);
+    expect(runtime.config.update({ privacy: { data_retention_days: 0 } }).errors.length).toBeGreaterThan(0);
+    expect(await runtime.hooks.resolveStorage.promise({ kind: 'mongodb', dataDir, runtime })).toBeUndefined();
+    await storage!.open();
+    await storage!.poses.append(frames(3));
+    await storage!.close();
+    expect(existsSync(path.join(dataDir, 'wiflow.db'))).toBe(true);
+  });
+
+  it('honours storage.file relative to the data directory', async () => {
+    const dataDir = path.join(dir, 'runtime-file');
+    const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir, config: { storage: { kind: 'sqlite', file: 'db/poses.sqlite', flushIntervalMs: 5 } } });
+    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime })) as SqliteStorage;
+    expect(storage.file).toBe(path.join(dataDir, 'db/poses.sqlite'));
+  });
+});
+
+describe('SqliteStorage specifics', () => {
+  it('uses WAL and reports its figures in health', async () => {
+    const storage = new SqliteStorage({ file: file(), retentionIntervalMs: 0 });
+    await storage.open();
+    await storage.poses.append(frames(10));
+    await storage.flush();
+    const health = await storage.health();
+    expect(health.status).toBe('healthy');
+    expect(health.details).toMatchObject({ kind: 'sqlite', journalMode: 'wal', schemaVersion: SCHEMA_VERSION, connectionPool: '1/1', bufferedRecords: 0, writtenRecords: 30 });
+    await storage.close();
+  });
+
+  it('writes buffered records in the background within the flush interval', async () => {
+    const storage = new SqliteStorage({ file: file(), flushIntervalMs: 10, retentionIntervalMs: 0 });
+    await storage.open();
+    await storage.poses.append(frames(5));
+    expect((await storage.health()).details.bufferedRecords).toBe(15);
+    await vi.waitFor(async () => expect((await storage.health()).details.writtenRecords).toBe(15), { timeout: 5000, interval: 5 });
+    await storage.close();
+  });
+
+  it('keeps records when a write fails, reports degraded health, and rejects flush', async () => {
+    const errors: unknown[] = [];
+    const storage = new SqliteStorage({ file: file(), flushIntervalMs: 5, retentionIntervalMs: 0, onError: (e) => errors.push(e) });
+    await storage.open();
+    storage.database.exec('DROP TABLE pose_persons');
+    await storage.poses.append(frames(2));
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+    const health = await storage.health();
+    expect(health.status).toBe('degraded');
+    expect(health.details).toMatchObject({ bufferedRecords: 6, lastError: expect.stringContaining('pose_persons') });
+    await expect(storage.flush()).rejects.toMatchObject({ code: StorageErrors.backend.code });
+    await expect(storage.close()).rejects.toThrow();
+  });
+
+  it('migrates a version-1 file, backfilling the per-minute counts', async () => {
+    const path1 = file();
+    const db = new BetterSqlite3(path1);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    const insert = db.prepare("INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, metadata) VALUES ('old', ?, ?, 1, 0, '{}')");
+    for (let i = 0; i < 5; i++) insert.run(Date.now() - 600_000 + i * 100_000, i);
+    db.close();
+    const storage = new SqliteStorage({ file: path1, retentionIntervalMs: 0 });
+    await storage.open();
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: 2, migratedFrom: 1 });
+    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2]);
+    expect((await storage.poses.findFrames({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(5);
+    expect(await storage.poses.availableRange('old')).toMatchObject({ frameCount: 5 });
+    await storage.close();
+  });
+
+  it('refuses a file written by a newer schema', async () => {
+    const path2 = file();
+    const db = new BetterSqlite3(path2);
+    migrate(db);
+    db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (99, ?, 0)').run('from the future');
+    db.close();
+    await expect(new SqliteStorage({ file: path2 }).open()).rejects.toMatchObject({ code: StorageErrors.backend.code, message: expect.stringContaining('newer') });
+  });
+
+  it('seals flows, projects and messages at rest when encryption is on', async () => {
+    const box = new SecretBox(randomBytes(32));
+    const path3 = file();
+    const storage = new SqliteStorage({ file: path3, sealer: box, privacy: () => ({ dataRetentionDays: 30, anonymizeData: false, enableEncryption: true }) });
+    await storage.open();
+    const flow = await storage.flows.create({ name: 'secret flow', description: 'the ward plan', data: { nodes: [{ id: 'n1' }], edges: [] } });
+    await storage.messages.append({ sessionId: 's', sender: 'User', senderName: 'a', text: 'private words' });
+    expect(await storage.flows.get(flow.id)).toEqual(flow);
+    const raw = storage.database.prepare('SELECT body FROM flows').pluck().get() as string;
+    expect(raw.startsWith('sealed:')).toBe(true);
+    expect(raw).not.toContain('the ward plan');
+    expect(storage.database.prepare('SELECT body FROM messages').pluck().get()).not.toContain('private words');
+    await storage.close();
+    const withoutKey = new SqliteStorage({ file: path3 });
+    await withoutKey.open();
+    await expect(withoutKey.flows.get(flow.id)).rejects.toMatchObject({ code: StorageErrors.backend.code });
+    await withoutKey.close();
+  });
+
+  it('round-trips keypoints that are not in COCO order or not COCO names', () => {
+    const base = syntheticFrame(1, 0, 'lab', 1).persons[0]!;
+    const reversed = { ...base, keypoints: [...base.keypoints].reverse(), keypoints3d: base.keypoints3d.slice(0, 3) };
+    const odd = { ...base, keypoints: [{ name: 'tail' as (typeof COCO_KEYPOINTS)[number], x: 1, y: 2, confidence: 0.5, visible: false }] };
+    for (const person of [base, reversed, odd]) {
+      const p = encodePerson(person);
+      const row = [1, 1, 'lab', 0, 1, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.keypoints, p.extra] as Parameters<typeof decodePerson>[0];
+      expect(decodePerson(row)).toEqual(person);
+    }
+  });
+
+  it('backs up online while writes go on, through the wiflow backup command', async () => {
+    const dataDir = path.join(dir, 'backup');
+    const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir });
+    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime })) as SqliteStorage;
+    await storage.open();
+    await storage.poses.append(frames(2000));
+    await storage.flush();
+    const progress: number[] = [];
+    const copy = backupDatabase(storage.file, path.join(dir, 'copy-1.db'), (done, total) => progress.push(done / total));
+    await storage.poses.append(frames(100, Date.now(), 5000));
+    await storage.flush();
+    const result = await copy;
+    expect(result.totalPages).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBe(1);
+    const check = new BetterSqlite3(result.file, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(check.prepare('SELECT COUNT(*) FROM pose_frames').pluck().get()).toBeGreaterThanOrEqual(2000);
+    check.close();
+
+    const printed: string[] = [];
+    const program = new Command().exitOverride();
+    runtime.hooks.cli.call(program, { runtime: async () => runtime, print: (line) => printed.push(line) });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await program.parseAsync(['node', 'wiflow', 'backup', '--out', path.join(dir, 'copy-2.db')]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(printed.join('\n')).toMatch(/backup written to .*copy-2\.db \(\d+ pages, \d+ bytes, integrity ok\)/);
+    const second = new BetterSqlite3(path.join(dir, 'copy-2.db'), { readonly: true });
+    expect(second.prepare('SELECT COUNT(*) FROM pose_frames').pluck().get()).toBe(2100);
+    second.close();
+    await expect(backupDatabase(path.join(dir, 'missing.db'), path.join(dir, 'x.db'))).rejects.toThrow(/no database/);
+    await expect(backupDatabase(storage.file, storage.file)).rejects.toThrow(/itself/);
+    await storage.close();
+  });
+
+  it('refuses a missing file name', () => {
+    expect(() => new SqliteStorage({ file: '' })).toThrow(expect.objectContaining({ code: StorageErrors.invalid.code }));
+  });
+});
