@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { getToken, setTokens } from './api/client';
+import { go, useHashRoute } from './hooks/useHashRoute';
+import { EditorView } from './views/EditorView';
+import { FlowListView } from './views/FlowListView';
+import { LiveView } from './views/LiveView';
+import { LoginView } from './views/LoginView';
+import { McpView } from './views/McpView';
+
+/** The studio shell: login, then flows, editor, live view and MCP pages by hash route. */
+export function App() {
+  const [loggedIn, setLoggedIn] = useState(Boolean(getToken()));
+  const route = useHashRoute();
+  useEffect(() => {
+    const onLogout = () => setLoggedIn(false);
+    window.addEventListener('wiflow:logout', onLogout);
+    return () => window.removeEventListener('wiflow:logout', onLogout);
+  }, []);
+  if (!loggedIn) return <LoginView onLoggedIn={() => (setLoggedIn(true), route.length === 0 && go('flows'))} />;
+  const [page, id] = route;
+  return (
+    <div className="wf-app">
+      <nav className="wf-nav">
+        <strong>wiflow</strong>
+        <a href="#/flows" className={page === 'flows' && !id ? 'active' : ''}>Flows</a>
+        <a href="#/live" className={page === 'live' ? 'active' : ''} data-testid="nav-live">Live</a>
+        <span className="spacer" />
+        <button onClick={() => (setTokens(null), setLoggedIn(false))}>Log out</button>
+      </nav>
+      {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
+    </div>
+  );
+}

@@ -1,0 +1,483 @@
+import {
+  addEdge,
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useEdgesState,
+  useNodesState,
+  useReactFlow,
+  type Connection,
+  type IsValidConnection,
+} from '@xyflow/react';
+import { arePortsCompatible } from '@wiflow/core/ports';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { api, ApiError } from '../api/client';
+import { readSse } from '../api/sse';
+import type { FlowGraph, FlowProblem, FlowRecord, NodeCounters, NodeTypeInfo, WiflowEdge, WiflowNode } from '../api/types';
+import { ConfigForm } from '../components/ConfigForm';
+import { NodeTypesContext } from '../components/NodeTypesContext';
+import { DRAG_MIME, Palette } from '../components/Palette';
+import { WiflowNodeView } from '../components/WiflowNodeView';
+import { useNodeTypes } from '../hooks/useNodeTypes';
+import { createHistory } from '../store/history';
+import { autoLayout } from '../store/layout';
+
+const nodeTypes = { wiflow: WiflowNodeView };
+
+interface Revision {
+  revision: number;
+  created_at: string;
+  message: string | null;
+}
+
+/** Strip UI-only fields before saving. */
+function toStored(nodes: WiflowNode[], edges: WiflowEdge[], viewport?: FlowGraph['viewport']): FlowGraph {
+  return {
+    nodes: nodes.map((n) => ({ id: n.id, type: 'wiflow', position: n.position, data: { nodeType: n.data.nodeType, config: n.data.config ?? {}, ...(n.data.title ? { title: n.data.title } : {}) } })),
+    edges: edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle ?? null, target: e.target, targetHandle: e.targetHandle ?? null, ...(e.data ? { data: e.data } : {}) })),
+    viewport,
+  } as FlowGraph;
+}
+
+function fromStored(graph: FlowGraph | null | undefined): { nodes: WiflowNode[]; edges: WiflowEdge[] } {
+  const nodes = (graph?.nodes ?? []).map((n) => ({ ...n, type: 'wiflow' as const, data: { ...n.data, config: n.data?.config ?? {} } }));
+  return { nodes, edges: graph?.edges ?? [] };
+}
+
+function Editor({ flowId }: { flowId: string }) {
+  const { types, byType, error: typesError } = useNodeTypes();
+  const [nodes, setNodes, onNodesChange] = useNodesState<WiflowNode>([]);
+  const [edges, setEdges, onEdgesChange] = useEdgesState<WiflowEdge>([]);
+  const [flow, setFlow] = useState<FlowRecord | null>(null);
+  const [problems, setProblems] = useState<FlowProblem[]>([]);
+  const [status, setStatus] = useState<string>('');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [panel, setPanel] = useState<'config' | 'run' | 'revisions'>('config');
+  const [revisions, setRevisions] = useState<Revision[]>([]);
+  const [deployment, setDeployment] = useState<string | null>(null);
+  const history = useRef(createHistory());
+  const clipboard = useRef<{ nodes: WiflowNode[]; edges: WiflowEdge[] } | null>(null);
+  const { screenToFlowPosition, getViewport, fitView } = useReactFlow();
+  const wrapper = useRef<HTMLDivElement>(null);
+
+  const snapshot = useCallback((): FlowGraph => ({ nodes, edges }), [nodes, edges]);
+  const remember = useCallback(() => history.current.push(snapshot()), [snapshot]);
+
+  useEffect(() => {
+    api<FlowRecord & { problems?: FlowProblem[]; revision?: number }>(`/api/v1/flows/${flowId}`)
+      .then((f) => {
+        setFlow(f);
+        const g = fromStored(f.data);
+        setNodes(g.nodes);
+        setEdges(g.edges);
+        setProblems(f.problems ?? []);
+        history.current.clear();
+        setTimeout(() => fitView({ padding: 0.2 }), 50);
+      })
+      .catch((e: Error) => setStatus(`could not load the flow: ${e.message}`));
+  }, [flowId, setNodes, setEdges, fitView]);
+
+  // Decorate nodes and edges with the compiler's problems.
+  const decoratedNodes = useMemo(() => {
+    const byNode = new Map<string, string[]>();
+    for (const p of problems) if (p.nodeId && !p.edgeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), p.message]);
+    return nodes.map((n) => (byNode.has(n.id) || n.data.problems ? { ...n, data: { ...n.data, problems: byNode.get(n.id) } } : n));
+  }, [nodes, problems]);
+  const decoratedEdges = useMemo(() => {
+    const byEdge = new Map<string, string>();
+    for (const p of problems) if (p.edgeId) byEdge.set(p.edgeId, p.message);
+    return edges.map((e) => (byEdge.has(e.id) ? { ...e, className: 'edge-problem', label: byEdge.get(e.id), data: { ...e.data, problem: byEdge.get(e.id) } } : { ...e, className: undefined, label: undefined }));
+  }, [edges, problems]);
+
+  const isValidConnection: IsValidConnection = useCallback(
+    (c) => {
+      const source = nodes.find((n) => n.id === c.source);
+      const target = nodes.find((n) => n.id === c.target);
+      const out = source && byType.get(source.data.nodeType)?.outputs[c.sourceHandle ?? ''];
+      const input = target && byType.get(target.data.nodeType)?.inputs[c.targetHandle ?? ''];
+      return Boolean(out && input && c.source !== c.target && arePortsCompatible(out, input));
+    },
+    [nodes, byType],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      remember();
+      setEdges((eds) => addEdge({ ...c, id: `e-${c.source}-${c.sourceHandle}-${c.target}-${c.targetHandle}` }, eds));
+    },
+    [remember, setEdges],
+  );
+
+  const addNode = useCallback(
+    (type: string, position?: { x: number; y: number }) => {
+      const info = byType.get(type);
+      if (!info) return;
+      remember();
+      const base = type.split('.').pop()!.replace(/[^a-z0-9]/gi, '');
+      let i = 1;
+      while (nodes.some((n) => n.id === `${base}${i}`)) i++;
+      const id = `${base}${i}`;
+      const at = position ?? screenToFlowPosition({ x: (wrapper.current?.clientWidth ?? 800) / 2, y: 200 });
+      setNodes((ns) => [...ns, { id, type: 'wiflow', position: at, data: { nodeType: type, config: {} } }]);
+      setSelectedId(id);
+      setPanel('config');
+    },
+    [byType, nodes, remember, screenToFlowPosition, setNodes],
+  );
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      event.preventDefault();
+      const type = event.dataTransfer.getData(DRAG_MIME);
+      if (type) addNode(type, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+    },
+    [addNode, screenToFlowPosition],
+  );
+
+  const undo = useCallback(() => {
+    const previous = history.current.undo(snapshot());
+    if (previous) {
+      setNodes(previous.nodes);
+      setEdges(previous.edges);
+    }
+  }, [snapshot, setNodes, setEdges]);
+  const redo = useCallback(() => {
+    const next = history.current.redo(snapshot());
+    if (next) {
+      setNodes(next.nodes);
+      setEdges(next.edges);
+    }
+  }, [snapshot, setNodes, setEdges]);
+
+  const copy = useCallback(() => {
+    const picked = nodes.filter((n) => n.selected);
+    const ids = new Set(picked.map((n) => n.id));
+    clipboard.current = { nodes: structuredClone(picked), edges: structuredClone(edges.filter((e) => ids.has(e.source) && ids.has(e.target))) };
+    setStatus(`copied ${picked.length} node(s)`);
+  }, [nodes, edges]);
+  const paste = useCallback(() => {
+    const clip = clipboard.current;
+    if (!clip || clip.nodes.length === 0) return;
+    remember();
+    const rename = new Map<string, string>();
+    const taken = new Set(nodes.map((n) => n.id));
+    for (const n of clip.nodes) {
+      let i = 1;
+      while (taken.has(`${n.id}_${i}`)) i++;
+      rename.set(n.id, `${n.id}_${i}`);
+      taken.add(`${n.id}_${i}`);
+    }
+    setNodes((ns) => [...ns.map((n) => ({ ...n, selected: false })), ...clip.nodes.map((n) => ({ ...n, id: rename.get(n.id)!, selected: true, position: { x: n.position.x + 40, y: n.position.y + 40 } }))]);
+    setEdges((es) => [...es, ...clip.edges.map((e) => ({ ...e, id: `${e.id}_copy_${rename.get(e.source)}`, source: rename.get(e.source)!, target: rename.get(e.target)! }))]);
+  }, [nodes, remember, setNodes, setEdges]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement).closest('input, textarea, select')) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'z' && !e.shiftKey) (e.preventDefault(), undo());
+      else if (mod && (e.key.toLowerCase() === 'y' || (e.key.toLowerCase() === 'z' && e.shiftKey))) (e.preventDefault(), redo());
+      else if (mod && e.key.toLowerCase() === 'c') copy();
+      else if (mod && e.key.toLowerCase() === 'v') paste();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo, redo, copy, paste]);
+
+  const validate = useCallback(async () => {
+    const body = await api<{ valid: boolean; problems: FlowProblem[] }>('/api/v1/studio/validate', { method: 'POST', json: { data: toStored(nodes, edges) } });
+    setProblems(body.problems);
+    return body;
+  }, [nodes, edges]);
+
+  const save = useCallback(async () => {
+    if (!flow) return;
+    try {
+      const rev = (flow as { revision?: number }).revision;
+      const updated = await api<FlowRecord & { problems?: FlowProblem[]; valid?: boolean }>(`/api/v1/flows/${flow.id}`, {
+        method: 'PATCH',
+        headers: rev ? { 'If-Match': `"${rev}"` } : {},
+        json: { data: toStored(nodes, edges, getViewport()) },
+      });
+      setFlow(updated);
+      setProblems(updated.problems ?? []);
+      setStatus(updated.valid === false ? `saved as draft: ${updated.problems?.length ?? 0} problem(s)` : 'saved');
+    } catch (e) {
+      setStatus(e instanceof ApiError && e.status === 409 ? 'someone saved this flow in between: reload to see their version' : `save failed: ${(e as Error).message}`);
+    }
+  }, [flow, nodes, edges, getViewport]);
+
+  const layout = useCallback(() => {
+    remember();
+    setNodes((ns) => autoLayout(ns, edges));
+    setTimeout(() => fitView({ padding: 0.2 }), 50);
+  }, [edges, remember, setNodes, fitView]);
+
+  const exportJson = useCallback(() => {
+    const blob = new Blob([JSON.stringify({ name: flow?.name ?? 'flow', description: flow?.description ?? '', data: toStored(nodes, edges, getViewport()) }, null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${(flow?.name ?? 'flow').replace(/[^a-z0-9_-]+/gi, '_')}.json`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  }, [flow, nodes, edges, getViewport]);
+
+  const importJson = useCallback(
+    async (file: File) => {
+      try {
+        const parsed = JSON.parse(await file.text()) as { data?: FlowGraph } & FlowGraph;
+        const g = fromStored(parsed.data ?? parsed);
+        remember();
+        setNodes(g.nodes);
+        setEdges(g.edges);
+        setStatus(`imported ${g.nodes.length} nodes`);
+        setTimeout(() => fitView({ padding: 0.2 }), 50);
+      } catch (e) {
+        setStatus(`import failed: ${(e as Error).message}`);
+      }
+    },
+    [remember, setNodes, setEdges, fitView],
+  );
+
+  const loadRevisions = useCallback(async () => {
+    if (!flow) return;
+    const page = await api<{ items: Revision[] }>(`/api/v1/flows/${flow.id}/revisions?size=50`);
+    setRevisions(page.items);
+  }, [flow]);
+
+  const restore = useCallback(
+    async (revision: number) => {
+      if (!flow) return;
+      const rev = (flow as { revision?: number }).revision;
+      const restored = await api<FlowRecord & { problems?: FlowProblem[] }>(`/api/v1/flows/${flow.id}/revisions/${revision}/restore`, { method: 'POST', headers: rev ? { 'If-Match': `"${rev}"` } : {} });
+      setFlow(restored);
+      const g = fromStored(restored.data);
+      remember();
+      setNodes(g.nodes);
+      setEdges(g.edges);
+      setProblems(restored.problems ?? []);
+      setStatus(`restored revision ${revision}`);
+      void loadRevisions();
+    },
+    [flow, remember, setNodes, setEdges, loadRevisions],
+  );
+
+  // Live counters of a deployed pipeline, polled once a second onto the nodes.
+  useEffect(() => {
+    if (!deployment) return;
+    let stop = false;
+    const tick = async () => {
+      try {
+        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment}/counters`);
+        if (!stop) setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
+      } catch {
+        if (!stop) setDeployment(null);
+      }
+    };
+    void tick();
+    const timer = setInterval(tick, 1000);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [deployment, setNodes]);
+
+  const deploy = useCallback(async () => {
+    if (!flow) return;
+    if (deployment) {
+      await api(`/api/v1/studio/deployments/${deployment}`, { method: 'DELETE' }).catch(() => undefined);
+      setDeployment(null);
+      setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
+      setStatus('stopped');
+      return;
+    }
+    await save();
+    try {
+      const d = await api<{ id: string }>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: flow.id } });
+      setDeployment(d.id);
+      setStatus('deployed: live counters on the nodes');
+    } catch (e) {
+      const body = (e as ApiError).body as { detail?: { problems?: FlowProblem[] }; error?: { details?: { problems?: FlowProblem[] } } } | undefined;
+      const found = body?.error?.details?.problems ?? body?.detail?.problems;
+      if (found) setProblems(found);
+      setStatus(`deploy failed: ${(e as Error).message}`);
+    }
+  }, [flow, deployment, save, setNodes]);
+
+  const selected = nodes.find((n) => n.id === selectedId);
+  const selectedInfo = selected ? byType.get(selected.data.nodeType) : undefined;
+  const fieldErrors = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const p of problems) if (p.nodeId === selectedId && p.field) out[p.field.split('.')[0]] = p.message;
+    return out;
+  }, [problems, selectedId]);
+
+  return (
+    <NodeTypesContext.Provider value={byType}>
+      <div className="wf-editor">
+        <Palette types={types} onAdd={(t) => addNode(t)} />
+        <div className="wf-main">
+          <div className="wf-toolbar" data-testid="toolbar">
+            <strong>{flow?.name ?? '…'}</strong>
+            <button onClick={undo} disabled={!history.current.canUndo} title="Undo (Ctrl+Z)">Undo</button>
+            <button onClick={redo} disabled={!history.current.canRedo} title="Redo (Ctrl+Shift+Z)">Redo</button>
+            <button onClick={copy} title="Copy (Ctrl+C)">Copy</button>
+            <button onClick={paste} title="Paste (Ctrl+V)">Paste</button>
+            <button onClick={layout}>Auto-layout</button>
+            <button onClick={() => void validate()} data-testid="validate">Check</button>
+            <button onClick={() => void save()} data-testid="save">Save</button>
+            <button onClick={() => void deploy()} data-testid="deploy">{deployment ? 'Stop' : 'Deploy'}</button>
+            <button onClick={() => setPanel('run')} data-testid="open-run">Run…</button>
+            <button onClick={() => (setPanel('revisions'), void loadRevisions())}>Revisions</button>
+            <button onClick={exportJson}>Export</button>
+            <label className="wf-button">
+              Import
+              <input type="file" accept="application/json" hidden onChange={(e) => e.target.files?.[0] && void importJson(e.target.files[0])} />
+            </label>
+            <span className="wf-status" data-testid="status">{typesError ? `node types: ${typesError}` : status}</span>
+          </div>
+          <div className="wf-canvas" ref={wrapper} onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))} onDrop={onDrop} data-testid="canvas">
+            <ReactFlow
+              nodes={decoratedNodes}
+              edges={decoratedEdges}
+              nodeTypes={nodeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              isValidConnection={isValidConnection}
+              onNodeClick={(_e, n) => (setSelectedId(n.id), setPanel('config'))}
+              onNodeDragStart={remember}
+              onBeforeDelete={async () => (remember(), true)}
+              onlyRenderVisibleElements
+              fitView
+              deleteKeyCode={['Delete', 'Backspace']}
+            >
+              <Background />
+              <Controls />
+              <MiniMap pannable zoomable />
+            </ReactFlow>
+          </div>
+          <ProblemsList problems={problems} onPick={(id) => (setSelectedId(id), setPanel('config'))} />
+        </div>
+        <aside className="wf-side">
+          {panel === 'config' && selected && selectedInfo ? (
+            <>
+              <h3>{selectedInfo.title}</h3>
+              <p className="muted">
+                {selected.id} · {selectedInfo.type} · {selectedInfo.plugin}
+              </p>
+              <p>{selectedInfo.description}</p>
+              <ConfigForm
+                info={selectedInfo}
+                config={selected.data.config}
+                errors={fieldErrors}
+                onChange={(config) => {
+                  remember();
+                  setNodes((ns) => ns.map((n) => (n.id === selected.id ? { ...n, data: { ...n.data, config } } : n)));
+                }}
+              />
+            </>
+          ) : panel === 'config' ? (
+            <p className="muted">Select a node to edit its settings. Drag node types from the palette; connect outputs to inputs of the same type.</p>
+          ) : null}
+          {panel === 'run' && flow ? <RunPanel flow={flow} nodes={nodes} byType={byType} onBeforeRun={save} /> : null}
+          {panel === 'revisions' ? (
+            <div data-testid="revisions">
+              <h3>Revisions</h3>
+              {revisions.map((r) => (
+                <div key={r.revision} className="wf-revision">
+                  <span>
+                    #{r.revision} · {new Date(r.created_at).toLocaleString()} {r.message ? `· ${r.message}` : ''}
+                  </span>
+                  <button onClick={() => void restore(r.revision)}>Restore</button>
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </aside>
+      </div>
+    </NodeTypesContext.Provider>
+  );
+}
+
+function ProblemsList({ problems, onPick }: { problems: FlowProblem[]; onPick: (nodeId: string) => void }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="wf-problems" data-testid="problems">
+      {problems.map((p, i) => (
+        <li key={i} onClick={() => p.nodeId && onPick(p.nodeId)}>
+          <code>{p.code}</code> {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Run the flow as a job: a form built from its io.input nodes, the event log, the outputs. */
+function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; nodes: WiflowNode[]; byType: Map<string, NodeTypeInfo>; onBeforeRun: () => Promise<void> }) {
+  const inputs = nodes.filter((n) => n.data.nodeType === 'io.input');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [log, setLog] = useState<string[]>([]);
+  const [result, setResult] = useState<unknown>(null);
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    setRunning(true);
+    setLog([]);
+    setResult(null);
+    await onBeforeRun();
+    const named: Record<string, unknown> = {};
+    for (const n of inputs) {
+      const name = String(n.data.config.name ?? n.id);
+      const raw = values[name];
+      if (raw === undefined || raw === '') continue;
+      const valueType = String(n.data.config.valueType ?? 'text');
+      named[name] = valueType === 'text' || valueType === 'file' ? raw : (() => { try { return JSON.parse(raw); } catch { return raw; } })();
+    }
+    try {
+      await readSse(`/api/v1/run/${flow.id}?stream=true`, { method: 'POST', json: { inputs: named } }, (e) => {
+        setLog((l) => [...l, `${e.event}: ${JSON.stringify(e.data).slice(0, 300)}`]);
+        if (e.event === 'end') setResult((e.data as { data?: { result?: unknown } }).data?.result ?? e.data);
+      });
+    } catch (e) {
+      setLog((l) => [...l, `error: ${(e as Error).message}`]);
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <div data-testid="run-panel">
+      <h3>Run as a job</h3>
+      {inputs.length === 0 ? <p className="muted">This flow has no io.input nodes: it runs without inputs.</p> : null}
+      {inputs.map((n) => {
+        const name = String(n.data.config.name ?? n.id);
+        return (
+          <label key={n.id}>
+            <span>
+              {name} <small className="muted">({String(n.data.config.valueType ?? 'text')})</small>
+            </span>
+            <input data-testid={`run-input-${name}`} value={values[name] ?? ''} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
+          </label>
+        );
+      })}
+      <button onClick={() => void run()} disabled={running} data-testid="run">
+        {running ? 'Running…' : 'Run'}
+      </button>
+      <h4>Event log</h4>
+      <pre className="wf-log" data-testid="run-log">{log.join('\n')}</pre>
+      <h4>Outputs</h4>
+      <pre className="wf-log" data-testid="run-result">{result ? JSON.stringify(result, null, 2).slice(0, 20000) : ''}</pre>
+      <p className="muted">{byType.size} node types available.</p>
+    </div>
+  );
+}
+
+/** The flow editor for one flow. */
+export function EditorView({ flowId }: { flowId: string }) {
+  return (
+    <ReactFlowProvider>
+      <Editor flowId={flowId} />
+    </ReactFlowProvider>
+  );
+}
