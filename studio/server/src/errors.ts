@@ -15,7 +15,6 @@ export const StudioErrors = {
   nameTaken: defineError('WIFLOW_STUDIO_NAME_TAKEN', 409, (what: string, value: string) => `${what} "${value}" is already used by another of your flows`),
   duplicateIds: defineError('WIFLOW_STUDIO_DUPLICATE_IDS', 422, (ids: string) => `Duplicate flow ids in the batch: ${ids}`),
   invalidBody: defineError('WIFLOW_STUDIO_INVALID_BODY', 422, (reason: string) => reason),
-  invalidTweak: defineError('WIFLOW_STUDIO_INVALID_TWEAK', 422, (field: string, reason: string) => `Invalid tweak ${field}: ${reason}`),
   invalidFlow: defineError('WIFLOW_STUDIO_INVALID_FLOW', 422, (count: number) => `The flow has ${count} problem${count === 1 ? '' : 's'} and cannot run`),
   invalidUpload: defineError('WIFLOW_STUDIO_INVALID_UPLOAD', 400, (reason: string) => reason),
   fileTooLarge: defineError('WIFLOW_STUDIO_FILE_TOO_LARGE', 413, (limitMb: number) => `File exceeds the maximum upload size of ${limitMb} MB`),

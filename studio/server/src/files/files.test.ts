@@ -101,4 +101,25 @@ describe('files v2 (per user)', () => {
     await s.http.post(`/api/v1/run/${flow.id}`).set(s.alice.auth).send({ inputs: { capture: bobs.body.id } }).expect(422);
     await s.http.post(`/api/v1/run/${flow.id}`).set(s.alice.auth).send({ inputs: { capture: '/etc/passwd' } }).expect(422);
   });
+  it('a file input bound to a config field (data.bind) feeds a config-driven source such as csi.file', async () => {
+    const data = {
+      nodes: [
+        { id: 'in', position: { x: 0, y: 0 }, data: { nodeType: 'io.input', config: { name: 'capture', valueType: 'file', description: 'An uploaded capture' }, bind: [{ node: 'reader', field: 'path' }] } },
+        { id: 'reader', position: { x: 200, y: 0 }, data: { nodeType: 'stest.filesource', config: { path: 'bound to the capture input' } } },
+        { id: 'out', position: { x: 400, y: 0 }, data: { nodeType: 'io.output', config: { name: 'size', collect: 'last' } } },
+      ],
+      edges: [{ id: 'e', source: 'reader', sourceHandle: 'size', target: 'out', targetHandle: 'value' }],
+    };
+    const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Bound source', data }).expect(201)).body;
+    expect(flow.valid).toBe(true);
+    const file = await s.http.post('/api/v2/files').set(s.alice.auth).attach('file', Buffer.alloc(321, 3), 'capture.dat').expect(201);
+    const res = await s.http.post(`/api/v1/run/${flow.id}`).set(s.alice.auth).send({ inputs: { capture: file.body.id } }).expect(200);
+    expect(res.body.outputs[0].outputs[0].results.size).toBe(321);
+    // a binding to a field the node does not have marks the flow invalid
+    const bad = structuredClone(data);
+    (bad.nodes[0].data as { bind: unknown }).bind = [{ node: 'reader', field: 'nope' }];
+    const draft = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Bad binding', data: bad }).expect(201)).body;
+    expect(draft.valid).toBe(false);
+    expect(draft.problems[0]).toMatchObject({ code: 'invalid_config', field: 'nope' });
+  });
 });

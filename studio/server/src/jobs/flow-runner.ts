@@ -3,7 +3,7 @@ import { WiflowError, type FlowData, type FlowNode, type FlowRecord, type Job, t
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import type { FileStore } from '../files/file-store.js';
-import { asFlowData, mergeFlowSecrets } from '../flows/flow-data.js';
+import { applyBindings, asFlowData, bindingProblems, mergeFlowSecrets } from '../flows/flow-data.js';
 import type { InputValueRequest } from './run-model.js';
 import { applyTweaks } from './tweaks.js';
 
@@ -133,8 +133,15 @@ export class FlowRunner {
     const stored = request.flow.data;
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
-    const data = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
-    const inputs = await this.inputsFor(request.userId, data, request);
+    const tweaked = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
+    const inputs = await this.inputsFor(request.userId, tweaked, request);
+    const bindingIssues = bindingProblems(this.studio.runtime, tweaked);
+    if (bindingIssues.length) {
+      const error = StudioErrors.invalidFlow(bindingIssues.length);
+      Object.assign(error, { details: { problems: bindingIssues } });
+      throw error;
+    }
+    const data = applyBindings(tweaked, inputs);
     const sessionId = request.sessionId || request.inputRequest?.session || request.flow.id;
     const limit = this.studio.config.maxRunTimeoutMs;
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;

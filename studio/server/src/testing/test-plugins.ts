@@ -112,6 +112,24 @@ export const testNodesPlugin: WiflowPlugin = definePlugin({
     );
     ctx.registerNode(
       defineNode({
+        type: 'stest.filesource',
+        title: 'File source',
+        category: 'testing',
+        description: 'Source: emits the size of the file at config `path` (like csi.file, the path is config).',
+        inputs: {},
+        outputs: { size: { type: 'number' } },
+        config: z.object({ path: z.string().min(1) }),
+        source: true,
+        create: (c) => ({
+          async run() {
+            const { stat } = await import('node:fs/promises');
+            await c.emit('size', (await stat(c.config.path)).size);
+          },
+        }),
+      }),
+    );
+    ctx.registerNode(
+      defineNode({
         type: 'stest.ticker',
         title: 'Ticker',
         category: 'testing',

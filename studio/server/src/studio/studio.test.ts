@@ -1,0 +1,159 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { studioErrorCatalogue } from '../index.js';
+import { isLoopback } from '../http/auth.js';
+
+let s: TestStudio;
+beforeAll(async () => {
+  s = await startTestStudio();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('studio endpoints', () => {
+  it('describes node types', async () => {
+    const res = await s.http.get('/api/v1/studio/node-types').set(s.alice.auth).expect(200);
+    const upper = res.body.find((t: { type: string }) => t.type === 'stest.upper');
+    expect(upper).toMatchObject({ title: 'Upper case', plugin: 'studio-test-nodes', inputs: { text: { type: 'any' } } });
+    expect(upper.configSchema.properties.suffix).toBeDefined();
+    expect(res.body.find((t: { type: string }) => t.type === 'stest.secret').configSchema.properties.apiKey).toMatchObject({ writeOnly: true, format: 'password' });
+    await s.http.get('/api/v1/studio/node-types').expect(401);
+  });
+
+  it('validates a flow: every problem at once, and the io schemas', async () => {
+    const ok = await s.http.post('/api/v1/studio/validate').set(s.alice.auth).send({ data: upperFlow() }).expect(200);
+    expect(ok.body).toMatchObject({ valid: true, problems: [] });
+    expect(ok.body.io.input.properties.text).toMatchObject({ type: 'string' });
+    const broken = upperFlow();
+    broken.nodes[1].data.config = { suffix: 42 };
+    broken.edges.push({ id: 'bad', source: 'ghost', sourceHandle: 'x', target: 'out', targetHandle: 'value' });
+    const bad = await s.http.post('/api/v1/studio/validate').set(s.alice.auth).send({ data: broken }).expect(200);
+    expect(bad.body.valid).toBe(false);
+    expect(bad.body.problems.map((p: { code: string }) => p.code).sort()).toEqual(['dangling_edge', 'invalid_config']);
+    await s.http.post('/api/v1/studio/validate').set(s.alice.auth).send({ data: { nodes: 'x' } }).expect(422);
+  });
+
+  it('deploys a flow as a stream pipeline with live counters (JSON and SSE), undeploys it', async () => {
+    const data = {
+      nodes: [
+        { id: 'tick', position: { x: 0, y: 0 }, data: { nodeType: 'stest.ticker', config: { everyMs: 2 } } },
+        { id: 'sink', position: { x: 200, y: 0 }, data: { nodeType: 'stest.sink', config: {} } },
+      ],
+      edges: [{ id: 'e', source: 'tick', sourceHandle: 'value', target: 'sink', targetHandle: 'value' }],
+    };
+    const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Live', data }).expect(201)).body;
+    const dep = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201);
+    expect(dep.body).toMatchObject({ flow_id: flow.id, id: expect.any(String) });
+    const list = await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200);
+    expect(list.body.map((d: { id: string }) => d.id)).toContain(dep.body.id);
+    expect((await s.http.get('/api/v1/studio/deployments').set(s.bob.auth).expect(200)).body).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50));
+    const counters = await s.http.get(`/api/v1/studio/deployments/${dep.body.id}/counters`).set(s.alice.auth).expect(200);
+    expect(counters.body.counters.sink.in).toBeGreaterThan(0);
+    expect(counters.body.counters.tick.out).toBeGreaterThan(0);
+    await s.http.get(`/api/v1/studio/deployments/${dep.body.id}/counters`).set(s.bob.auth).expect(404);
+
+    const frames: { counters: { sink: { in: number } } }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${s.url}/api/v1/studio/deployments/${dep.body.id}/counters/stream?interval_ms=100`, { headers: s.alice.auth }, (res) => {
+        expect(res.headers['content-type']).toContain('text/event-stream');
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (const block of buffer.split('\n\n').slice(0, -1)) {
+            const data = block.split('\n').find((l) => l.startsWith('data: '));
+            if (data) frames.push(JSON.parse(data.slice(6)));
+          }
+          buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2);
+          if (frames.length >= 2) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', (e) => (frames.length >= 2 ? resolve() : reject(e)));
+    });
+    expect(frames[1].counters.sink.in).toBeGreaterThanOrEqual(frames[0].counters.sink.in);
+
+    await s.http.delete(`/api/v1/studio/deployments/${dep.body.id}`).set(s.alice.auth).expect(204);
+    await s.http.get(`/api/v1/studio/deployments/${dep.body.id}`).set(s.alice.auth).expect(404);
+    expect(s.runtime.pipelines.has(dep.body.id)).toBe(false);
+    const draft = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Not deployable', data: { nodes: [{ id: 'x', position: { x: 0, y: 0 }, data: { nodeType: 'nope' } }], edges: [] } }).expect(201)).body;
+    const refused = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: draft.id }).expect(422);
+    expect(refused.body.details.problems[0].code).toBe('unknown_node_type');
+  });
+});
+
+describe('MCP auth: oauth', () => {
+  it('validates bearer tokens against the provider JWKS (signature, expiry, issuer, scope)', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' };
+    const provider = http.createServer((req, res) => {
+      const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      if (req.url === '/.well-known/oauth-authorization-server') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+      if (req.url === '/jwks') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] }));
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
+    const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    try {
+      const project = (await s.http.post('/api/v1/projects/').set(s.alice.auth).send({ name: 'OAuth tools' }).expect(201)).body;
+      await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Shout', mcp_enabled: true, folder_id: project.id, data: upperFlow() }).expect(201);
+      await s.http
+        .patch(`/api/v1/mcp/project/${project.id}`)
+        .set(s.alice.auth)
+        .send({ settings: [], auth_settings: { auth_type: 'oauth', oauth_server_url: issuer, oauth_client_id: 'wiflow', oauth_mcp_scope: 'mcp:tools' } })
+        .expect(200);
+      const url = new URL(`${s.url}/api/v1/mcp/project/${project.id}/streamable`);
+      const sign = (claims: Record<string, unknown>, options: { iss?: string; exp?: string } = {}) =>
+        new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(options.iss ?? issuer).setIssuedAt().setExpirationTime(options.exp ?? '5m').sign(privateKey);
+      const tryConnect = async (token?: string) => {
+        const client = new Client({ name: 't', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} } }));
+        return client;
+      };
+      await expect(tryConnect()).rejects.toThrow();
+      await expect(tryConnect(await sign({ scope: 'other' }))).rejects.toThrow();
+      await expect(tryConnect(await sign({ scope: 'mcp:tools' }, { iss: 'http://someone-else' }))).rejects.toThrow();
+      await expect(tryConnect(await sign({ scope: 'mcp:tools' }, { exp: '-1m' }))).rejects.toThrow();
+      const client = await tryConnect(await sign({ scope: 'openid mcp:tools' }));
+      const result = await client.callTool({ name: 'shout', arguments: { text: 'oauth' } });
+      expect(result.structuredContent).toEqual({ result: 'OAUTH' });
+      await client.close();
+    } finally {
+      provider.close();
+    }
+  });
+});
+
+describe('install is loopback only', () => {
+  it('recognises loopback peers', () => {
+    const req = (remoteAddress: string) => ({ socket: { remoteAddress } }) as unknown as http.IncomingMessage;
+    expect(isLoopback(req('127.0.0.1'))).toBe(true);
+    expect(isLoopback(req('::1'))).toBe(true);
+    expect(isLoopback(req('::ffff:127.0.0.1'))).toBe(true);
+    expect(isLoopback(req('192.168.1.20'))).toBe(false);
+    expect(isLoopback(req('::ffff:10.0.0.1'))).toBe(false);
+  });
+});
+
+describe('error catalogue', () => {
+  it('documents every error code in docs/flow-service.md', () => {
+    const doc = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/flow-service.md'), 'utf8');
+    for (const { code } of studioErrorCatalogue) expect(doc, code).toContain(code);
+    const codes = studioErrorCatalogue.map((e) => e.code);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+});
+
