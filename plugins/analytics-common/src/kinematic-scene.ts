@@ -19,6 +19,7 @@ export type SceneStep =
   | { action: 'lie'; duration: number; surfaceHeight?: number }
   | { action: 'fall'; type: SceneFallType; lieDuration?: number; getUp?: boolean }
   | { action: 'bend'; duration: number }
+  | { action: 'roll'; duration?: number }
   | { action: 'absent'; duration: number }
   | { action: 'enter'; at: [number, number]; yawDeg?: number }
   | { action: 'leave'; path?: [number, number][]; speed?: number };
@@ -269,6 +270,15 @@ class PersonScript {
         this.#transition(3, 'lying', to, via);
         this.#state = { ...this.#state, rest: to, posture: 'lying', restActivity: 'lying' };
         this.#hold(step.duration);
+        return;
+      }
+      case 'roll': {
+        // Turn over while lying (restlessness): the pose swings to the other side and back to the back.
+        if (s.posture !== 'lying') throw new Error(`scene person ${this.person.id}: roll while not lying`);
+        const rest = s.rest;
+        const side = rest.map(([u, v, z]) => [u, -v * 0.3, z + (v > 0 ? 0.25 : 0.05)]);
+        const d = step.duration ?? 3;
+        this.#push(d, 'lying', (u) => this.#world(blend(rest, side, Math.sin(Math.PI * u)), s.x, s.y, s.yaw));
         return;
       }
       case 'fall':
