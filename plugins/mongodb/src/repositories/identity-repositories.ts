@@ -27,7 +27,12 @@ import {
 } from '@wiflow/core';
 import { duplicateKeyFields, type MongoContext } from '../context.js';
 
-const DUMMY_HASH = hashSecret('wiflow-timing-equaliser');
+let dummyHash: string | null = null;
+/** A hash to verify against when the username is unknown (made on first use: scrypt is slow). */
+function timingDummyHash(): string {
+  dummyHash ??= hashSecret('wiflow-timing-equaliser');
+  return dummyHash;
+}
 
 function checkPassword(password: unknown): asserts password is string {
   if (typeof password !== 'string' || password.length === 0) throw StorageErrors.invalid('password must be a non-empty string');
@@ -121,7 +126,7 @@ export class MongoUserRepository implements UserRepository {
     this.#ctx.ensureOpen();
     if (typeof username !== 'string' || typeof password !== 'string') return null;
     const doc = await this.#users.findOne({ usernameKey: username.toLowerCase() });
-    const ok = verifySecret(password, (doc?.passwordHash as string | undefined) ?? DUMMY_HASH);
+    const ok = verifySecret(password, (doc?.passwordHash as string | undefined) ?? timingDummyHash());
     if (!doc || !ok) return null;
     const user = doc.body as UserRecord;
     return user.isActive ? user : null;

@@ -26,9 +26,14 @@ import {
 } from '@wiflow/core';
 import type { SqliteContext } from '../context.js';
 
-// Verifying against this when a username is unknown keeps the answer time the same
+// Verifying against a dummy hash when a username is unknown keeps the answer time the same
 // whether or not the user exists.
-const DUMMY_HASH = hashSecret('wiflow-timing-equaliser');
+let dummyHash: string | null = null;
+/** A hash to verify against when the username is unknown (made on first use: scrypt is slow). */
+function timingDummyHash(): string {
+  dummyHash ??= hashSecret('wiflow-timing-equaliser');
+  return dummyHash;
+}
 
 function checkPassword(password: unknown): asserts password is string {
   if (typeof password !== 'string' || password.length === 0) throw StorageErrors.invalid('password must be a non-empty string');
@@ -120,7 +125,7 @@ export class SqliteUserRepository implements UserRepository {
     this.#ctx.ensureOpen();
     if (typeof username !== 'string' || typeof password !== 'string') return null;
     const row = this.#ctx.db.prepare('SELECT password_hash, body FROM users WHERE username = ?').get(username) as { password_hash: string; body: string } | undefined;
-    const ok = verifySecret(password, row?.password_hash ?? DUMMY_HASH);
+    const ok = verifySecret(password, row?.password_hash ?? timingDummyHash());
     if (!row || !ok) return null;
     const user = JSON.parse(row.body) as UserRecord;
     return user.isActive ? user : null;
