@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalyticsEvent, PoseFrame } from '@wiflow/core';
+import { observeTruth, type SceneSpec } from '@wiflow/analytics-common';
+import { simulatorTruth } from '@wiflow/analytics-common/sim';
+import { MultiPersonTracker } from '@wiflow/plugin-tracker';
+import { runNode } from '@wiflow/core/testing';
+import { RetailAnalyzer, computeRetailMetrics, retailNode, type RetailOptionsInput } from './index.js';
+
+const ROOM: [number, number] = [10, 6];
+const zones = [
+  { id: 'entrance', name: 'Entrance', polygon: [[0, 0], [2, 0], [2, 6], [0, 6]] as [number, number][] },
+  { id: 'display', name: 'Display', polygon: [[3, 0], [6, 0], [6, 3], [3, 3]] as [number, number][] },
+  { id: 'fitting', name: 'Fitting rooms', polygon: [[7, 0], [10, 0], [10, 3], [7, 3]] as [number, number][] },
+  { id: 'checkout', name: 'Checkout', polygon: [[7, 3.6], [10, 3.6], [10, 6], [7, 6]] as [number, number][] },
+];
+const options: RetailOptionsInput = { zones, funnel: ['entrance', 'display', 'fitting', 'checkout'], zone_capacity: { display: 1 } };
+
+// Three shoppers with known paths (the truth):
+// A: entrance 5 s → display 20 s → fitting 30 s → checkout 10 s → leaves (whole funnel).
+// B: entrance 5 s → display 10 s → leaves (two stages).
+// C: entrance 5 s → walks along y = 3.3 between the zones → checkout 15 s → leaves (checkout out of funnel order).
+const scene: SceneSpec = {
+  durationS: 150, rateHz: 5, people: [
+    { id: 1, script: [{ action: 'enter', at: [0.3, 3] }, { action: 'walk', path: [[1, 3]] }, { action: 'stand', duration: 5 }, { action: 'walk', path: [[4.5, 1.5]] }, { action: 'stand', duration: 20 },
+      { action: 'walk', path: [[8.5, 1.5]] }, { action: 'stand', duration: 30 }, { action: 'walk', path: [[8.5, 4.8]] }, { action: 'stand', duration: 10 }, { action: 'walk', path: [[6.5, 3.3], [2.5, 3.3], [0.3, 3.3]] }, { action: 'leave' }] },
+    { id: 2, script: [{ action: 'absent', duration: 10 }, { action: 'enter', at: [0.3, 2] }, { action: 'walk', path: [[1, 2]] }, { action: 'stand', duration: 5 }, { action: 'walk', path: [[4.5, 1]] }, { action: 'stand', duration: 10 },
+      { action: 'walk', path: [[2.5, 3.3], [0.3, 3.3]] }, { action: 'leave' }] },
+    { id: 3, script: [{ action: 'absent', duration: 20 }, { action: 'enter', at: [0.3, 4.5] }, { action: 'walk', path: [[1, 4.5]] }, { action: 'stand', duration: 5 }, { action: 'walk', path: [[2.5, 3.3], [6.5, 3.3], [8.5, 5]] }, { action: 'stand', duration: 15 },
+      { action: 'walk', path: [[6.5, 5.5], [0.3, 5.5]] }, { action: 'leave' }] },
+  ],
+};
+
+function trackedFrames(seed = 1): PoseFrame[] {
+  const tracker = new MultiPersonTracker();
+  return observeTruth(simulatorTruth(scene, ROOM), { seed, noise: { room: ROOM } }).map((f) => tracker.update(f));
+}
+
+describe('retail analytics on a simulated store', () => {
+  const frames = trackedFrames();
+  it('counts visitors, the funnel in order, dwell per zone and the peak hour', () => {
+    const m = computeRetailMetrics(frames, options).metrics;
+    expect(m.traffic.unique_visitors).toBe(3);
+    expect(m.traffic.total_visitors).toBe(3);
+    expect(m.traffic.peak_hour).toBe('00:00');
+    expect(m.traffic.peak_count).toBe(3);
+    expect(m.conversion_funnel).toEqual({ Entrance: 3, Display: 2, 'Fitting rooms': 1, Checkout: 1 });
+    const byId = Object.fromEntries(m.zones.map((z) => [z.zone_id, z]));
+    expect(byId.display.visitor_count).toBe(2);
+    expect(byId.checkout.visitor_count).toBe(2); // C was there, out of funnel order
+    // Display: A ~20 s + B ~10 s standing (plus walking inside): mean ≈ 15–20 s.
+    expect(byId.display.avg_dwell_time_minutes * 60).toBeGreaterThan(13);
+    expect(byId.display.avg_dwell_time_minutes * 60).toBeLessThan(24);
+    expect(byId.fitting.avg_dwell_time_minutes * 60).toBeGreaterThan(28);
+    expect(byId.fitting.avg_dwell_time_minutes * 60).toBeLessThan(36);
+    expect(byId.display.conversion_rate).toBeCloseTo(2 / 3, 2);
+    expect(byId.fitting.conversion_rate).toBeCloseTo(1 / 2, 2);
+    expect(m.heat_map.high_traffic_areas[0].intensity).toBe(1);
+    expect(m.heat_map.grid.person_seconds.flat().reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+  });
+
+  it('emits zone entries and exits with dwell, and a capacity alert once per cool-down', () => {
+    const analyzer = new RetailAnalyzer(options);
+    const events: AnalyticsEvent[] = [];
+    const alerts = [];
+    for (const f of frames) {
+      const out = analyzer.update(f);
+      events.push(...out.events);
+      alerts.push(...out.alerts);
+    }
+    const exits = events.filter((e) => e.type === 'zone_exit' && e.metadata.zone_id === 'fitting');
+    expect(exits).toHaveLength(1);
+    expect(exits[0].metadata.dwell_seconds as number).toBeGreaterThan(28);
+    // A (20 s) and B (10 s) overlap at the display between 22 s and 32 s or so.
+    expect(alerts.filter((a) => a.alertType === 'zone_over_capacity')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'zone_entry' && e.metadata.funnel_stage === 'Checkout')).toHaveLength(0); // stage names are ids in events
+    expect(events.filter((e) => e.type === 'zone_entry' && e.metadata.funnel_stage === 'checkout')).toHaveLength(1);
+  });
+
+  it('runs as a node and validates its options', async () => {
+    const result = await runNode(retailNode, { inputs: { poses: frames }, config: options as Record<string, unknown> });
+    expect(result.status).toBe('completed');
+    expect(result.outputs.metrics.length).toBeGreaterThanOrEqual(1);
+    expect(() => new RetailAnalyzer({ zones, funnel: ['nowhere'] })).toThrow(/funnel stage "nowhere"/);
+    expect(() => new RetailAnalyzer({ zones: [{ id: 'a', polygon: [[0, 0], [1, 0]] }] })).toThrow(/zones/);
+  });
+});
