@@ -35,6 +35,19 @@ describe('plugin-sqlite in a runtime', () => {
     expect(existsSync(path.join(dataDir, 'wiflow.db'))).toBe(true);
   });
 
+  it('is the storage a started runtime opens and a stopped one closes', async () => {
+    const dataDir = path.join(dir, 'runtime-start');
+    const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir });
+    await runtime.start();
+    expect(runtime.storage.kind).toBe('sqlite');
+    const user = await runtime.storage.users.create({ username: 'admin', password: 'pw' });
+    await runtime.stop();
+    const reopened = new SqliteStorage({ file: path.join(dataDir, 'wiflow.db') });
+    await reopened.open();
+    expect(await reopened.users.get(user.id)).toEqual(user);
+    await reopened.close();
+  });
+
   it('honours storage.file relative to the data directory', async () => {
     const dataDir = path.join(dir, 'runtime-file');
     const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir, config: { storage: { kind: 'sqlite', file: 'db/poses.sqlite', flushIntervalMs: 5 } } });
