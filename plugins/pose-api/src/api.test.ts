@@ -143,7 +143,7 @@ for (const convention of ['A', 'B'] as const) {
       expect(latest.status).toBe(200);
       const frame = data(latest);
       expect(frame.metadata.provenance).toBe('simulated');
-      expect(frame.metadata.model_id).toBe('fixture-source');
+      expect(frame.metadata.model_id).toBe('synthetic');
       expect(frame.persons).toHaveLength(2);
       if (convention === 'A') {
         expect(frame.persons[0].tracking_info.track_id).toBe('100');

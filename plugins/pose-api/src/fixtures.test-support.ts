@@ -3,82 +3,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import supertest from 'supertest';
-import { COCO_KEYPOINTS, Runtime, createLogger, defineNode, definePlugin, type Alert, type Person, type PoseFrame } from '@wiflow/core';
+import { Runtime, createLogger } from '@wiflow/core';
+import { syntheticFrame, syntheticSourcePlugin } from './bench/synthetic-source.js';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
-/** A deterministic frame: `persons` people walking across a 6 m room. */
-export function makeFrame(frameId: number, environmentId = 'lab', persons = 2, timestamp = Date.now()): PoseFrame {
-  const people: Person[] = Array.from({ length: persons }, (_, i) => {
-    const x = (frameId * 0.05 + i) % 6;
-    const y = 1 + i;
-    return {
-      id: i,
-      trackId: 100 + i,
-      confidence: i === 0 ? 0.9 : 0.4,
-      keypoints: COCO_KEYPOINTS.map((name, k) => ({ name, x: 100 + x * 50 + k, y: 50 + k * 10, confidence: 0.8, visible: true })),
-      boundingBox: { x: 90 + x * 50, y: 40, width: 60, height: 180 },
-      keypoints3d: [],
-      position: { x, y },
-      velocity: { x: 0.5, y: 0 },
-      trackAge: frameId,
-      trackStatus: 'active',
-      densePose: { source: 'derived', bodyParts: [{ partId: 1, partName: 'torso', uvCoordinates: [[0.5, 0.5]], confidence: 0.7 }] },
-      activity: i === 0 ? 'walking' : 'sitting',
-    };
-  });
-  return {
-    timestamp,
-    frameId,
-    environmentId,
-    processingTimeMs: 3.5,
-    persons: people,
-    metadata: { modelId: 'fixture-source', modelHash: 'sha256:fixture', modelVersion: '0', processingMode: 'realtime', provenance: 'simulated', csiQuality: 0.9, linkCount: 3, pipeline: 'fixture' },
-  };
-}
-
-/** `fixture.poses`: emits frames every `intervalMs` until stopped, an alert every `alertEvery` frames. */
-export const fixturePoseSource = defineNode({
-  type: 'fixture.poses',
-  title: 'Fixture pose source',
-  category: 'sources',
-  description: 'Test frames',
-  inputs: {},
-  outputs: { poses: { type: 'PoseFrame' }, alerts: { type: 'Alert' } },
-  config: z.object({ intervalMs: z.number().default(20), alertEvery: z.number().default(0), environmentId: z.string().default('lab') }),
-  source: true,
-  create(ctx) {
-    return {
-      async run() {
-        let frameId = 0;
-        while (!ctx.signal.aborted) {
-          frameId++;
-          await ctx.emit('poses', makeFrame(frameId, ctx.config.environmentId));
-          if (ctx.config.alertEvery && frameId % ctx.config.alertEvery === 0) {
-            const alert: Alert = {
-              alertId: `alert-${frameId}`,
-              alertType: frameId % (2 * ctx.config.alertEvery) === 0 ? 'intrusion' : 'fall_detection',
-              severity: frameId % (2 * ctx.config.alertEvery) === 0 ? 'critical' : 'high',
-              timestamp: Date.now(),
-              environmentId: ctx.config.environmentId,
-              message: 'fixture alert',
-              data: { person_id: 0, location: { x: 1, y: 2 }, confidence: 0.95 },
-              actionsRequired: ['check_room'],
-              eventId: null,
-              source: 'fixture',
-            };
-            await ctx.emit('alerts', alert);
-          }
-          await new Promise((resolve) => setTimeout(resolve, ctx.config.intervalMs));
-        }
-      },
-    };
-  },
-});
-
-const fixturePlugin = definePlugin({ name: 'fixture', setup: (ctx) => ctx.registerNode(fixturePoseSource) });
+/** Synthetic frames (the API is under test, not the model). */
+export const makeFrame = syntheticFrame;
 
 /** A running server for tests. */
 export interface TestServer {
@@ -105,7 +37,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
       name: 'fixture pipeline',
       data: {
         nodes: [
-          { id: 'source', position: { x: 0, y: 0 }, data: { nodeType: 'fixture.poses', config: { intervalMs: options.intervalMs ?? 20, alertEvery: options.alertEvery ?? 0 } } },
+          { id: 'source', position: { x: 0, y: 0 }, data: { nodeType: 'synthetic.poses', config: { intervalMs: options.intervalMs ?? 20, alertEvery: options.alertEvery ?? 0 } } },
           { id: 'publish', position: { x: 200, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
         ],
         edges: [
@@ -124,7 +56,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
     discover: false,
     logger: createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, fixturePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.resolve<PoseApi>(PoseApiToken);
