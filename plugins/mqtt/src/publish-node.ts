@@ -208,13 +208,17 @@ export const mqttPublishNode = defineNode({
           publishAlert(value as Alert);
         }
       },
+      // Upstream is done (a job's inputs are used up): the run ends once what was published went out.
+      async flush() {
+        if (connection) await connection.drain(cfg.closeTimeoutMs);
+      },
       async close() {
         if (!connection) return;
         const held = connection;
         connection = undefined;
         await held.drain(cfg.closeTimeoutMs);
-        lastStats = held.stats();
         await service.release(held);
+        lastStats = { ...held.stats(), connected: false };
       },
       stats() {
         const s = connection?.stats() ?? lastStats;

@@ -39,8 +39,10 @@ export interface EndpointStats {
 interface Delivery {
   record: DeliveryRecord;
   body: string;
-  /** Serialises log writes of this delivery. */
-  write: Promise<void>;
+  /** The newest state not yet written to the log. */
+  unwritten: DeliveryRecord | undefined;
+  /** Whether a log write of this delivery is under way. */
+  writing: boolean;
 }
 
 /** When a transport attempt ends. */
@@ -223,7 +225,7 @@ export class WebhookDispatcher {
       nextAttemptAt: null,
       payloadBytes: Buffer.byteLength(body),
     };
-    const delivery: Delivery = { record, body, write: Promise.resolve() };
+    const delivery: Delivery = { record, body, unwritten: undefined, writing: false };
     endpoint.queue.push(delivery);
     this.#log(endpoint, delivery);
     const limit = this.#config().queueLimit;
@@ -339,22 +341,40 @@ export class WebhookDispatcher {
     this.#log(endpoint, delivery);
   }
 
-  /** Persist the delivery's current state (writes of one delivery stay in order). */
+  /**
+   * Persist the delivery's current state. Writes of one delivery stay in order and coalesce:
+   * while one is under way only the newest state waits, so a slow store costs at most two
+   * writes per delivery, not one per state change.
+   */
   #log(endpoint: Endpoint, delivery: Delivery): void {
-    const snapshot = { ...delivery.record };
-    const store = this.#store();
-    const write = delivery.write
-      .then(() => store.saveDelivery(snapshot))
-      .catch((error) => this.#logger.warn('webhook delivery log write failed', { webhookId: snapshot.webhookId, error: errorMessage(error) }));
-    delivery.write = write;
-    endpoint.writes.add(write);
-    void write.finally(() => {
-      endpoint.writes.delete(write);
-      this.#wakeIdle();
-    });
-    if (snapshot.status === 'queued' && ++endpoint.logWrites % 100 === 0) {
+    delivery.unwritten = { ...delivery.record };
+    const queuedNow = delivery.unwritten.status === 'queued';
+    if (!delivery.writing) {
+      delivery.writing = true;
+      const store = this.#store();
+      const write = (async () => {
+        while (delivery.unwritten) {
+          const snapshot = delivery.unwritten;
+          delivery.unwritten = undefined;
+          try {
+            await store.saveDelivery(snapshot);
+          } catch (error) {
+            this.#logger.warn('webhook delivery log write failed', { webhookId: snapshot.webhookId, error: errorMessage(error) });
+          }
+        }
+        delivery.writing = false;
+      })();
+      endpoint.writes.add(write);
+      void write.finally(() => {
+        endpoint.writes.delete(write);
+        this.#wakeIdle();
+      });
+    }
+    if (queuedNow && ++endpoint.logWrites % 100 === 0) {
       const keep = this.#config().logLimit;
-      void store.trimDeliveries(snapshot.webhookId, keep).catch((error) => this.#logger.warn('webhook delivery log trim failed', { error: errorMessage(error) }));
+      void this.#store()
+        .trimDeliveries(endpoint.webhook.id, keep)
+        .catch((error) => this.#logger.warn('webhook delivery log trim failed', { error: errorMessage(error) }));
     }
   }
 
