@@ -20,7 +20,7 @@ export const StudioConfigSchema = z
     hideGettingStartedProgress: z.boolean().default(false),
     allowCustomComponents: z.boolean().default(false),
     voiceModeAvailable: z.boolean().default(false),
-    featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().default({ mvp_components: false, ext_deployments: false }),
+    featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().prefault({}),
     maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
     autoLogin: z.boolean().default(false).describe('Requests without credentials act as one local user (single-user installs only)'),
     mcp: z
@@ -29,9 +29,9 @@ export const StudioConfigSchema = z
         allowedOrigins: z.array(z.string()).default([]).describe('Browser origins allowed to call MCP endpoints besides the server itself'),
         oauthCacheMs: z.number().int().min(0).default(60_000).describe('How long a validated OAuth token is trusted before re-checking'),
       })
-      .default({ allowedOrigins: [], oauthCacheMs: 60_000 }),
+      .prefault({}),
   })
-  .default({} as never);
+  .prefault({});
 
 /** Parsed studio configuration. */
 export type StudioConfig = z.output<typeof StudioConfigSchema>;

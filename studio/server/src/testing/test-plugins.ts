@@ -208,7 +208,7 @@ export async function startTestStudio(options: { studio?: Record<string, unknown
   const runtime = await Runtime.create({
     discover: options.discover ?? false,
     dataDir,
-    config: { server: { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 3000 }, storage: { kind: 'sqlite' }, studio: options.studio ?? {}, ...(options.jobs ? { jobs: options.jobs } : {}) },
+    config: { server: { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 3000 }, storage: { kind: 'sqlite' }, ...(options.studio ? { studio: options.studio } : {}), ...(options.jobs ? { jobs: options.jobs } : {}) },
     plugins: [sqlitePlugin, studioServerPlugin, testNodesPlugin, testAuthPlugin, ...(options.plugins ?? [])],
     logger: quietLogger(),
   });
