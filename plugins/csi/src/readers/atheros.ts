@@ -21,21 +21,21 @@ export function unpackAtheros(data: Uint8Array, pos: number, nr: number, nc: num
     for (let c = 0; c < nc; c++) {
       for (let r = 0; r < nr; r++) {
         if (bitsLeft < BITS) {
-          current += (data[idx] | (data[idx + 1] << 8)) * (1 << bitsLeft);
+          current |= (data[idx] | (data[idx + 1] << 8)) << bitsLeft;
           idx += 2;
           bitsLeft += 16;
         }
         const imag = current & mask;
         bitsLeft -= BITS;
-        current = Math.floor(current / 1024);
+        current >>>= BITS;
         if (bitsLeft < BITS) {
-          current += (data[idx] | (data[idx + 1] << 8)) * (1 << bitsLeft);
+          current |= (data[idx] | (data[idx + 1] << 8)) << bitsLeft;
           idx += 2;
           bitsLeft += 16;
         }
         const real = current & mask;
         bitsLeft -= BITS;
-        current = Math.floor(current / 1024);
+        current >>>= BITS;
         const out = (c * nr + r) * numTones + k;
         re[out] = real & 0x200 ? real - 1024 : real;
         im[out] = imag & 0x200 ? imag - 1024 : imag;
@@ -93,10 +93,11 @@ export class AtherosDecoder implements FrameDecoder {
   #frame(buf: Buffer, csiAt: number, header: ReturnType<typeof readAtherosHeader> & object): CsiFrame {
     const { nr, nc, numTones } = header;
     const n = nr * nc * numTones;
-    const re = new Float32Array(n);
-    const im = new Float32Array(n);
+    const both = new Float32Array(2 * n);
+    const re = both.subarray(0, n);
+    const im = both.subarray(n);
     unpackAtheros(buf, csiAt, nr, nc, numTones, re, im);
-    const timestamp = Number(header.timestamp);
+    const timestamp = header.timestamp;
     if (this.#firstTimestamp < 0) this.#firstTimestamp = timestamp;
     const options = this.#options;
     const rssi = [header.rssi0, header.rssi1, header.rssi2].slice(0, nr);

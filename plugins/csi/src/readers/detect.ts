@@ -18,7 +18,8 @@ export interface AtherosLayout {
 /** Atheros record header fields. */
 export interface AtherosHeader {
   fieldLength: number;
-  timestamp: bigint;
+  /** Device timestamp (µs; exact below 2^53). */
+  timestamp: number;
   csiLength: number;
   channel: number;
   errInfo: number;
@@ -38,14 +39,16 @@ export interface AtherosHeader {
 /** Read an Atheros record header at `pos` (needs 27 bytes); null when they are not there. */
 export function readAtherosHeader(buf: Uint8Array, pos: number, end: number, layout: AtherosLayout): AtherosHeader | null {
   if (end - pos < 27) return null;
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const le = layout.littleEndian;
+  const u16 = (at: number, little: boolean) => (little ? buf[at] | (buf[at + 1] << 8) : (buf[at] << 8) | buf[at + 1]);
+  const u32 = (at: number) => (le ? (buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)) >>> 0 : ((buf[at] << 24) | (buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]) >>> 0);
   const h = pos + 2;
+  const timestamp = le ? u32(h + 4) * 4294967296 + u32(h) : u32(h) * 4294967296 + u32(h + 4);
   return {
-    fieldLength: view.getUint16(pos, layout.lengthLittleEndian),
-    timestamp: view.getBigUint64(h, le),
-    csiLength: view.getUint16(h + 8, le),
-    channel: view.getUint16(h + 10, le),
+    fieldLength: u16(pos, layout.lengthLittleEndian),
+    timestamp,
+    csiLength: u16(h + 8, le),
+    channel: u16(h + 10, le),
     errInfo: buf[h + 12],
     noiseFloor: buf[h + 13],
     rate: buf[h + 14],
@@ -57,7 +60,7 @@ export function readAtherosHeader(buf: Uint8Array, pos: number, end: number, lay
     rssi0: buf[h + 20],
     rssi1: buf[h + 21],
     rssi2: buf[h + 22],
-    payloadLength: view.getUint16(h + 23, le),
+    payloadLength: u16(h + 23, le),
   };
 }
 

@@ -128,6 +128,24 @@ export class Esp32LineParser {
     return sign * v;
   }
 
+  #macBytes = new Uint8Array(24);
+  #macLength = -1;
+  #mac = '';
+
+  /** Column 3 (the MAC), decoded once per distinct value. */
+  #macText(buf: Uint8Array): string {
+    const s = this.#fields[2];
+    const length = this.#fields[3] - 1 - s;
+    let same = length === this.#macLength && length <= 24;
+    for (let i = 0; i < length && same; i++) same = this.#macBytes[i] === buf[s + i];
+    if (!same) {
+      this.#mac = this.#text(buf, 2);
+      this.#macLength = length;
+      if (length <= 24) for (let i = 0; i < length; i++) this.#macBytes[i] = buf[s + i];
+    }
+    return this.#mac;
+  }
+
   #text(buf: Uint8Array, column: number): string {
     const fields = this.#fields;
     return Buffer.from(buf.buffer, buf.byteOffset + fields[column], fields[column + 1] - 1 - fields[column]).toString('latin1').trim();
@@ -150,7 +168,7 @@ export class Esp32LineParser {
     const noise = this.#int(buf, short ? 5 : 14);
     const channel = this.#int(buf, short ? 8 : 16);
     const localTimestamp = this.#int(buf, short ? 9 : 18);
-    const mac = this.#text(buf, 2);
+    const mac = this.#macText(buf);
     const sigMode = short ? -1 : this.#int(buf, 5);
     const bandwidth = short ? 0 : this.#int(buf, 7);
     const stbc = short ? 0 : this.#int(buf, 11);
@@ -190,8 +208,9 @@ export class Esp32LineParser {
       });
     }
     const count = layout.offsets.length;
-    const re = new Float32Array(count);
-    const im = new Float32Array(count);
+    const both = new Float32Array(2 * count);
+    const re = both.subarray(0, count);
+    const im = both.subarray(count);
     const values = this.#values;
     const offsets = layout.offsets;
     for (let k = 0; k < count; k++) {

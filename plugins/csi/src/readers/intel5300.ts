@@ -24,6 +24,11 @@ export function intelPermutation(antennaSel: number): [number, number, number] {
  */
 export function unpackIntel5300(payload: Uint8Array, pos: number, nrx: number, ntx: number, perm: readonly number[] | null, re: Float32Array, im: Float32Array): void {
   const streams = nrx * ntx;
+  const valid = perm !== null && nrx > 1 && perm[0] + perm[1] + perm[2] === TRIANGLE[nrx];
+  // A true permutation of 1..Nrx maps each chain straight to its place; anything else takes MATLAB's exact path.
+  const direct = valid && isPermutation(perm, nrx);
+  const rxMap = RX_IDENTITY[nrx];
+  const map = direct ? [perm[0] - 1, perm[1] - 1, perm[2] - 1] : rxMap;
   let index = 0;
   for (let group = 0; group < 30; group++) {
     index += 3;
@@ -32,13 +37,24 @@ export function unpackIntel5300(payload: Uint8Array, pos: number, nrx: number, n
       const at = pos + (index >> 3);
       const b1 = payload[at + 1];
       const tx = j % ntx;
-      const out = (tx * nrx + (j - tx) / ntx) * 30 + group;
+      const out = (tx * nrx + map[(j - tx) / ntx]) * 30 + group;
       re[out] = ((payload[at] >> remainder) | (b1 << (8 - remainder))) << 24 >> 24;
       im[out] = ((b1 >> remainder) | (payload[at + 2] << (8 - remainder))) << 24 >> 24;
       index += 16;
     }
   }
-  if (perm && nrx > 1 && perm[0] + perm[1] + perm[2] === TRIANGLE[nrx]) permuteChains(re, im, nrx, ntx, perm);
+  if (valid && !direct) permuteChains(re, im, nrx, ntx, perm);
+}
+
+const RX_IDENTITY = [[0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2]];
+
+function isPermutation(perm: readonly number[], nrx: number): boolean {
+  let seen = 0;
+  for (let i = 0; i < nrx; i++) {
+    if (perm[i] < 1 || perm[i] > nrx) return false;
+    seen |= 1 << perm[i];
+  }
+  return seen === ((1 << (nrx + 1)) - 2);
 }
 
 /** MATLAB's `csi(:, perm(1:Nrx), :) = csi(:, 1:Nrx, :)`, assignments in order. */
@@ -71,7 +87,7 @@ export function intelTotalRss(rssiA: number, rssiB: number, rssiC: number, agc: 
 }
 
 /** CSI scaled to √SNR exactly as the tool's `get_scaled_csi` does. */
-export function intelScaledCsi(csi: { re: Float32Array; im: Float32Array }, nrx: number, ntx: number, rssi: [number, number, number], noise: number, agc: number): { re: Float32Array; im: Float32Array } {
+export function intelScaledCsi(csi: { re: Float32Array; im: Float32Array }, nrx: number, ntx: number, rssi: [number, number, number], noise: number, agc: number, into?: { re: Float32Array; im: Float32Array }): { re: Float32Array; im: Float32Array } {
   const n = csi.re.length;
   let power = 0;
   for (let i = 0; i < n; i++) power += csi.re[i] * csi.re[i] + csi.im[i] * csi.im[i];
@@ -82,8 +98,8 @@ export function intelScaledCsi(csi: { re: Float32Array; im: Float32Array }, nrx:
   let factor = Math.sqrt(scale / totalNoise);
   if (ntx === 2) factor *= Math.SQRT2;
   else if (ntx === 3) factor *= Math.sqrt(dbinv(4.5));
-  const re = new Float32Array(n);
-  const im = new Float32Array(n);
+  const re = into?.re ?? new Float32Array(n);
+  const im = into?.im ?? new Float32Array(n);
   for (let i = 0; i < n; i++) {
     re[i] = csi.re[i] * factor;
     im[i] = csi.im[i] * factor;
@@ -151,8 +167,10 @@ export class Intel5300Decoder implements FrameDecoder {
     const rate = buf.readUInt16LE(body + 18);
     const perm = intelPermutation(antennaSel);
     const n = ntx * nrx * 30;
-    const re = new Float32Array(n);
-    const im = new Float32Array(n);
+    // One backing store for the four arrays: small typed arrays each with their own are costly.
+    const all = new Float32Array(4 * n);
+    const re = all.subarray(0, n);
+    const im = all.subarray(n, 2 * n);
     unpackIntel5300(buf, body + 20, nrx, ntx, perm, re, im);
     const ht40 = (rate & 0x800) !== 0;
     const rssi: number[] = [];
@@ -171,7 +189,7 @@ export class Intel5300Decoder implements FrameDecoder {
       nrx,
       nsc: 30,
       csi: { re, im },
-      scaled: intelScaledCsi({ re, im }, nrx, ntx, [rssiA, rssiB, rssiC], noise, agc),
+      scaled: intelScaledCsi({ re, im }, nrx, ntx, [rssiA, rssiB, rssiC], noise, agc, { re: all.subarray(2 * n, 3 * n), im: all.subarray(3 * n) }),
       rssi,
       noiseDbm: noise === -127 ? undefined : noise,
       agc,

@@ -39,27 +39,24 @@ export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, n
   const manMask = (1 << (nman - 1)) - 1;
   const expMask = (1 << nexp) - 1;
   const expSign = 1 << (nexp - 1);
-  const signRe = 2 ** (nexp + 2 * nman - 1);
-  const signIm = 2 ** (nexp + nman - 1);
+  const signRe = nexp + 2 * nman - 1;
+  const signIm = nexp + nman - 1;
   let maxbit = -expSign;
-  const words = new Uint32Array(nfft);
   for (let k = 0; k < nfft; k++) {
     const at = pos + 4 * k;
     const h = (data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)) >>> 0;
-    words[k] = h;
-    const vi = (h >>> (nexp + nman)) & manMask;
-    const vq = (h >>> nexp) & manMask;
-    let e = h & expMask;
-    if (e >= expSign) e -= 1 << nexp;
-    const v = vi | vq;
+    const v = ((h >>> (nexp + nman)) & manMask) | ((h >>> nexp) & manMask);
     if (v !== 0) {
+      let e = h & expMask;
+      if (e >= expSign) e -= 1 << nexp;
       const bit = e + (31 - Math.clz32(v));
       if (bit > maxbit) maxbit = bit;
     }
   }
   const shift = 10 - maxbit;
   for (let k = 0; k < nfft; k++) {
-    const h = words[k];
+    const at = pos + 4 * k;
+    const h = (data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)) >>> 0;
     let vi = (h >>> (nexp + nman)) & manMask;
     let vq = (h >>> nexp) & manMask;
     let e = h & expMask;
@@ -69,14 +66,17 @@ export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, n
       vi = 0;
       vq = 0;
     } else if (e < 0) {
-      vi = vi >>> -e;
-      vq = vq >>> -e;
+      vi >>>= -e;
+      vq >>>= -e;
+    } else if (e < 31 - nman) {
+      vi <<= e;
+      vq <<= e;
     } else {
-      vi = vi * 2 ** e;
-      vq = vq * 2 ** e;
+      vi *= 2 ** e;
+      vq *= 2 ** e;
     }
-    re[k] = Math.floor(h / signRe) & 1 ? 0 - vi : vi;
-    im[k] = Math.floor(h / signIm) & 1 ? 0 - vq : vq;
+    re[k] = (h >>> signRe) & 1 ? 0 - vi : vi;
+    im[k] = (h >>> signIm) & 1 ? 0 - vq : vq;
   }
 }
 
@@ -138,6 +138,10 @@ export class NexmonPayloadDecoder {
   encodingSource: 'setting' | 'chip-id' | 'content' | null = null;
   #orders = new Map<number, { subcarriers: Int16Array; bins: Int32Array }>();
   #firstTimestamp = -1;
+  #scratchRe = new Float32Array(512);
+  #scratchIm = new Float32Array(512);
+  #macBytes = new Uint8Array(6);
+  #mac = '';
   /** Payloads with some bytes after the nfft × 4 CSI bytes (decoded from the first nfft × 4). */
   trailingBytesPackets = 0;
 
@@ -167,7 +171,7 @@ export class NexmonPayloadDecoder {
     const oldFirmware = data[pos + 2] === 0x11 && data[pos + 3] === 0x11;
     const rssi = oldFirmware ? undefined : (data[pos + 2] << 24) >> 24;
     const frameControl = oldFirmware ? undefined : data[pos + 3];
-    const mac = macString(data, pos + 4);
+    const mac = this.#macOf(data, pos + 4);
     const sequenceControl = data[pos + 10] | (data[pos + 11] << 8);
     const coreStream = data[pos + 12] | (data[pos + 13] << 8);
     const core = coreStream & 7;
@@ -194,24 +198,20 @@ export class NexmonPayloadDecoder {
         this.encodingSource = 'content';
       }
     }
-    const rawRe = new Float32Array(nfft);
-    const rawIm = new Float32Array(nfft);
+    const rawRe = this.#scratchRe;
+    const rawIm = this.#scratchIm;
     decodeWith(this.#encoding, data, pos + NEXMON_HEADER_BYTES, nfft, rawRe, rawIm);
     const options = this.#options;
-    let re = rawRe;
-    let im = rawIm;
-    let subcarriers: Int16Array;
-    if (options.nullSubcarriers === 'keep') {
-      subcarriers = this.#order(nfft, true).subcarriers;
-    } else {
-      const order = this.#order(nfft, false);
-      subcarriers = order.subcarriers;
-      re = new Float32Array(order.bins.length);
-      im = new Float32Array(order.bins.length);
-      for (let i = 0; i < order.bins.length; i++) {
-        re[i] = rawRe[order.bins[i]];
-        im[i] = rawIm[order.bins[i]];
-      }
+    const order = this.#order(nfft, options.nullSubcarriers === 'keep');
+    const subcarriers = order.subcarriers;
+    const count = order.bins.length;
+    const both = new Float32Array(2 * count);
+    const re = both.subarray(0, count);
+    const im = both.subarray(count);
+    const bins = order.bins;
+    for (let i = 0; i < count; i++) {
+      re[i] = rawRe[bins[i]];
+      im[i] = rawIm[bins[i]];
     }
     if (this.#firstTimestamp < 0) this.#firstTimestamp = timestampUs;
     return {
@@ -232,6 +232,17 @@ export class NexmonPayloadDecoder {
       provenance: options.provenance,
       extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding: this.#encoding, encodingSource: this.encodingSource, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
     };
+  }
+
+  #macOf(data: Uint8Array, at: number): string {
+    const last = this.#macBytes;
+    let same = this.#mac !== '';
+    for (let i = 0; i < 6 && same; i++) same = last[i] === data[at + i];
+    if (!same) {
+      for (let i = 0; i < 6; i++) last[i] = data[at + i];
+      this.#mac = macString(data, at);
+    }
+    return this.#mac;
   }
 
   #order(nfft: number, keep: boolean): { subcarriers: Int16Array; bins: Int32Array } {

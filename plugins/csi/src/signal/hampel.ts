@@ -48,56 +48,101 @@ export function hampelFilter(series: ArrayLike<number>, halfWindow = 3, nSigmas 
 /**
  * Causal Hampel filter over time for a stream of amplitude vectors of one link: each value is
  * compared with the median of itself and the previous `window − 1` values at the same position.
+ * Each position keeps its window sorted (one insertion per frame), so the median is a lookup and
+ * the MAD a walk outward from it: O(window) per value, no sorting. A window whose MAD is zero
+ * (quantised, repeated values) replaces nothing.
  */
 export class HampelState {
   readonly window: number;
   readonly nSigmas: number;
-  #history: Float32Array | null = null;
+  #ring: Float32Array | null = null;
+  #sorted: Float32Array | null = null;
   #width = 0;
-  #filled = 0;
+  #count = 0;
   #next = 0;
-  #scratch: Float64Array;
   /** Values replaced so far. */
   replaced = 0;
 
-  constructor(window = 5, nSigmas = 3) {
+  constructor(window = 9, nSigmas = 3) {
     if (!Number.isInteger(window) || window < 3) throw invalidArgument('hampel window must be an integer of at least 3');
     this.window = window;
     this.nSigmas = nSigmas;
-    this.#scratch = new Float64Array(window);
   }
 
-  /** Filter `values[from .. from+width)` in place against the history, then add them to it. */
+  /** Filter `values[from .. from+width)` in place against the history, then add the raw values to it. */
   filter(values: Float32Array, from = 0, width = values.length - from): void {
-    if (!this.#history || this.#width !== width) {
-      this.#history = new Float32Array(this.window * width);
+    const w = this.window;
+    if (!this.#ring || this.#width !== width) {
+      this.#ring = new Float32Array(w * width);
+      this.#sorted = new Float32Array(w * width);
       this.#width = width;
-      this.#filled = 0;
+      this.#count = 0;
       this.#next = 0;
     }
-    const history = this.#history;
-    const scratch = this.#scratch;
-    const previous = this.#filled;
+    const ring = this.#ring;
+    const sorted = this.#sorted!;
+    const count = this.#count;
+    const full = count === w;
+    const ringAt = this.#next * width;
     const threshold = this.nSigmas * MAD_SCALE;
-    // The history keeps the raw values: filtered ones would pull later medians toward themselves.
-    history.set(values.subarray(from, from + width), this.#next * width);
-    if (previous === this.window - 1) {
-      // The ring now holds exactly the window: this value and the previous window − 1.
-      const count = this.window;
-      for (let k = 0; k < width; k++) {
-        const x = values[from + k];
-        for (let h = 0; h < count; h++) scratch[h] = history[h * width + k];
-        const m = median(scratch, count);
-        for (let h = 0; h < count; h++) scratch[h] = Math.abs(history[h * width + k] - m);
-        const mad = median(scratch, count);
-        if (mad > 0 && Math.abs(x - m) > threshold * mad) {
-          values[from + k] = m;
-          this.replaced++;
+    const mid = w >> 1;
+    const even = (w & 1) === 0;
+    for (let k = 0; k < width; k++) {
+      const raw = values[from + k];
+      // Non-finite values take part as 0 so the window stays ordered; they are never replaced.
+      const x = raw === raw && raw !== Infinity && raw !== -Infinity ? raw : 0;
+      const base = k * w;
+      let i: number;
+      if (full) {
+        const old = ring[ringAt + k];
+        i = base;
+        while (i < base + w - 1 && sorted[i] !== old) i++;
+        sorted[i] = x;
+      } else {
+        i = base + count;
+        sorted[i] = x;
+      }
+      const last = full ? base + w - 1 : base + count;
+      while (i > base && sorted[i - 1] > sorted[i]) {
+        const t = sorted[i - 1];
+        sorted[i - 1] = sorted[i];
+        sorted[i] = t;
+        i--;
+      }
+      while (i < last && sorted[i + 1] < sorted[i]) {
+        const t = sorted[i + 1];
+        sorted[i + 1] = sorted[i];
+        sorted[i] = t;
+        i++;
+      }
+      ring[ringAt + k] = x;
+      if (count + (full ? 0 : 1) < w || x !== raw) continue;
+      const m = even ? (sorted[base + mid - 1] + sorted[base + mid]) / 2 : sorted[base + mid];
+      // The k-th smallest |v − m|: merge the two sides walking outward from the median.
+      let left = base + (even ? mid - 1 : mid);
+      let right = left + 1;
+      let previous = 0;
+      let deviation = 0;
+      for (let taken = 0; taken <= mid; taken++) {
+        previous = deviation;
+        const dl = left >= base ? m - sorted[left] : Infinity;
+        const dr = right < base + w ? sorted[right] - m : Infinity;
+        if (dl <= dr) {
+          deviation = dl;
+          left--;
+        } else {
+          deviation = dr;
+          right++;
         }
       }
+      const mad = even ? (previous + deviation) / 2 : deviation;
+      if (mad > 0 && Math.abs(x - m) > threshold * mad) {
+        values[from + k] = m;
+        this.replaced++;
+      }
     }
-    this.#next = (this.#next + 1) % this.window;
-    if (this.#filled < this.window - 1) this.#filled++;
+    this.#next = (this.#next + 1) % w;
+    if (count < w) this.#count++;
   }
 }
 

@@ -81,6 +81,32 @@ describe('Hampel', () => {
     expect(values[10]).toBeCloseTo(series[10], 6);
   });
 
+  it('the sorted-window streaming filter equals a brute-force median/MAD on random data (odd and even windows)', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const window of [3, 4, 5, 8, 9]) {
+      const state = new HampelState(window, 2);
+      const history: number[][] = [];
+      for (let t = 0; t < 200; t++) {
+        const values = Float32Array.from({ length: 6 }, () => (rnd() < 0.1 ? 20 * rnd() : Math.round(rnd() * 8) / 2));
+        const raw = Array.from(values);
+        history.push(raw);
+        state.filter(values);
+        for (let k = 0; k < 6; k++) {
+          let expected = raw[k];
+          if (history.length >= window) {
+            const win = history.slice(-window).map((h) => h[k]);
+            const med = (a: number[]) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+            const m = med(win);
+            const mad = med(win.map((v) => Math.abs(v - m)));
+            if (mad > 0 && Math.abs(raw[k] - m) > 2 * 1.4826 * mad) expected = m;
+          }
+          expect(values[k]).toBeCloseTo(expected, 5);
+        }
+      }
+    }
+  });
+
   it('causal streaming filter replaces a spike in one subcarrier', () => {
     const state = new HampelState(5, 3);
     for (let t = 0; t < 10; t++) {
