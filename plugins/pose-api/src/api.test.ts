@@ -249,7 +249,24 @@ for (const convention of ['A', 'B'] as const) {
       const csi = { timestamp: new Date().toISOString(), antenna_data: [[{ real: 1, imag: 0 }, { real: 0.5, imag: 0.5 }]], metadata: { router_id: 'r1', sampling_rate: 100, signal_strength: -40 } };
       const res = await call('post', '/pose/process', { token: operator, body: { csi_data: csi, processing_options: { enable_tracking: true } } });
       const error = expectError(res, 503, 'MODEL_ERROR');
-      expect(error.message).toMatch(/not installed/);
+      expect(error.message).toMatch(/csi\.signal-chain, pose\.estimate, tracker\.track not installed/);
+      s.runtime.config.update({ api: { processing: { chain: ['fixture.csi-pose'], nodeConfig: { 'fixture.csi-pose': { every: 2 } } } } });
+      try {
+        const packets = Array.from({ length: 4 }, (_, i) => ({ ...csi, timestamp: new Date(Date.now() + i * 10).toISOString(), antenna_data: [csi.antenna_data[0], csi.antenna_data[0], csi.antenna_data[0]] }));
+        const ok = await call('post', '/pose/process', { token: operator, body: { csi_data: packets, processing_options: { max_persons: 2, confidence_threshold: 0.1 } } });
+        expect(ok.status).toBe(200);
+        const result = data(ok);
+        expect(result).toMatchObject({ status: 'completed', node_types: ['fixture.csi-pose'], processing_id: expect.any(String) });
+        expect(result.poses).toHaveLength(2);
+        expect(result.poses[0].persons).toHaveLength(2);
+        expect(result.poses[0].metadata.provenance).toBe('replay');
+        const ragged = await call('post', '/pose/process', { token: operator, body: { csi_data: { ...csi, antenna_data: [[{ real: 1, imag: 0 }], [{ real: 1, imag: 0 }, { real: 1, imag: 1 }]] } } });
+        expect(expectError(ragged, 422, 'VALIDATION_ERROR').details.field_errors[0].field).toBe('csi_data[0].antenna_data[1]');
+        s.runtime.config.update({ api: { processing: { nodeConfig: { 'fixture.csi-pose': { every: -1 } } } } });
+        expect(expectError(await call('post', '/pose/process', { token: operator, body: { csi_data: csi } }), 503, 'MODEL_ERROR').message).toMatch(/misconfigured/);
+      } finally {
+        s.runtime.config.update({ api: { processing: { chain: ['csi.signal-chain', 'pose.estimate'], nodeConfig: {} } } });
+      }
     });
 
     it('GET/PUT /config and /config/schema: dotted change lists, restart flag, validation, schema from the same zod schema', async () => {

@@ -59,8 +59,9 @@ export const ApiConfigSchema = z
       .prefault({}),
     processing: z
       .object({
-        chain: z.array(z.string()).default(['csi.sanitize', 'csi.window', 'pose.infer']).describe('Node types POST /pose/process runs, in order, CsiFrame in, PoseFrame out'),
+        chain: z.array(z.string()).min(1).default(['csi.signal-chain', 'pose.estimate']).describe('Node types POST /pose/process runs, in order, CsiFrame in, PoseFrame out'),
         tracker: z.string().default('tracker.track').describe('Node type added after the chain when enable_tracking is true'),
+        nodeConfig: z.record(z.string(), z.record(z.string(), z.unknown())).default({}).describe('Config per node type of the chain, e.g. { "pose.estimate": { "scenario": "room.yaml" } }'),
         timeoutMs: z.number().int().positive().default(30_000),
       })
       .prefault({}),

@@ -91,6 +91,8 @@ export const ApiErrors = {
   /** The node types POST /pose/process needs are not installed. */
   modelUnavailable: define('WIFLOW_API_MODEL_UNAVAILABLE', 'MODEL_ERROR', 503, (missing: string[]) =>
     `pose processing is unavailable: node type${missing.length === 1 ? '' : 's'} ${missing.join(', ')} not installed`),
+  /** The configured chain does not compile (node config, port types). */
+  processingMisconfigured: define('WIFLOW_API_PROCESSING_MISCONFIGURED', 'MODEL_ERROR', 503, (reason: string) => `pose processing is misconfigured: ${reason}`),
   /** The processing chain failed on the submitted CSI. */
   modelFailed: define('WIFLOW_API_MODEL_FAILED', 'MODEL_ERROR', 500, (reason: string) => `pose processing failed: ${reason}`),
   /** The submitted CSI cannot be processed (shape mismatch with the chain). */

@@ -4,13 +4,45 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
-import { Runtime, createLogger } from '@wiflow/core';
+import { z } from 'zod';
+import { Runtime, createLogger, defineNode, definePlugin, type CsiFrame } from '@wiflow/core';
 import { syntheticFrame, syntheticSourcePlugin } from './bench/synthetic-source.js';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
 /** Synthetic frames (the API is under test, not the model). */
 export const makeFrame = syntheticFrame;
+
+/**
+ * `fixture.csi-pose`: a stand-in model for the POST /pose/process wiring: one PoseFrame per
+ * `every` CsiFrames, persons = receive antennas of the last frame, confidence from its mean amplitude.
+ */
+export const fixtureCsiPose = defineNode({
+  type: 'fixture.csi-pose',
+  title: 'Fixture CSI to pose',
+  category: 'models',
+  description: 'Test stand-in model',
+  inputs: { frames: { type: 'CsiFrame', required: true } },
+  outputs: { poses: { type: 'PoseFrame' } },
+  config: z.object({ every: z.number().int().positive().default(2) }),
+  create(ctx) {
+    let seen = 0;
+    return {
+      receive(_port, value) {
+        const frame = value as CsiFrame;
+        if (++seen % ctx.config.every) return;
+        let sum = 0;
+        for (let i = 0; i < frame.csi.re.length; i++) sum += Math.hypot(frame.csi.re[i], frame.csi.im[i]);
+        const pose = syntheticFrame(seen, 'api', frame.nrx, frame.time);
+        pose.persons.forEach((p) => (p.confidence = Math.min(1, sum / frame.csi.re.length)));
+        pose.metadata = { ...pose.metadata, modelId: 'fixture-csi-pose', processingMode: 'job', provenance: frame.provenance };
+        return ctx.emit('poses', pose);
+      },
+    };
+  },
+});
+
+const fixturePlugin = definePlugin({ name: 'fixture', setup: (ctx) => ctx.registerNode(fixtureCsiPose) });
 
 /** A running server for tests. */
 export interface TestServer {
@@ -56,7 +88,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
     discover: false,
     logger: createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, syntheticSourcePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.resolve<PoseApi>(PoseApiToken);

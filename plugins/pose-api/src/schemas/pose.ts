@@ -40,7 +40,7 @@ export const PersonB = z.object({
   confidence: Num,
   bounding_box: BoundingBoxSchema,
   keypoints: z.array(KeypointSchema).optional(),
-  dense_pose: z.object({ iuv_image: z.string(), confidence_map: z.string() }).nullable().optional().describe('Always null: wiflow derives dense pose from the skeleton, it has no image-space IUV map'),
+  dense_pose: z.object({ iuv_image: z.string(), confidence_map: z.string(), width: Int, height: Int, box: BoundingBoxSchema }).nullable().optional().describe('IUV and confidence PNGs (base64) over the box, derived from the skeleton; null when the model did not render them (pose.estimate densePose: parts+iuv)'),
   position: Position,
   activity: Activity,
 });
@@ -92,7 +92,10 @@ export function personA(p: AnyPerson, o: ShapeOptions = {}): z.output<typeof Per
 export function personB(p: AnyPerson, o: ShapeOptions = {}): z.output<typeof PersonB> {
   const out: z.output<typeof PersonB> = { person_id: p.id, track_id: p.trackId ?? null, confidence: p.confidence, bounding_box: p.boundingBox, position: p.position, activity: p.activity ?? null };
   if (o.includeKeypoints !== false) out.keypoints = p.keypoints;
-  if (o.includeDensePose !== false) out.dense_pose = null;
+  if (o.includeDensePose !== false) {
+    const iuv = p.densePose?.iuv;
+    out.dense_pose = iuv ? { iuv_image: iuv.iuvImage, confidence_map: iuv.confidenceMap, width: iuv.width, height: iuv.height, box: iuv.box } : null;
+  }
   return out;
 }
 

@@ -82,13 +82,14 @@ export class PoseProcessor {
   buildFlow(types: string[]): FlowData {
     const nodes: FlowNode[] = [{ id: 'input', position: { x: 0, y: 0 }, data: { nodeType: 'io.input', config: { name: 'csi', valueType: 'json' } } }];
     const edges: FlowEdge[] = [];
+    const nodeConfig = this.config().processing.nodeConfig;
     let previous = { id: 'input', port: 'value', spec: { type: 'any' } as { type: string | readonly string[] } };
     types.forEach((type, i) => {
       const definition = this.runtime.registry.get(type)!;
       const input = Object.entries(definition.inputs).find(([, spec]) => arePortsCompatible(previous.spec, spec));
       if (!input) throw ApiErrors.modelUnavailable([`${type} (no input accepts ${JSON.stringify(previous.spec.type)})`]);
       const id = `n${i}`;
-      nodes.push({ id, position: { x: (i + 1) * 200, y: 0 }, data: { nodeType: type, config: {} } });
+      nodes.push({ id, position: { x: (i + 1) * 200, y: 0 }, data: { nodeType: type, config: nodeConfig[type] ?? {} } });
       edges.push({ id: `e${i}`, source: previous.id, sourceHandle: previous.port, target: id, targetHandle: input[0] });
       const output = Object.entries(definition.outputs).find(([, spec]) => arePortsCompatible(spec, { type: 'PoseFrame' })) ?? Object.entries(definition.outputs)[0];
       if (!output) throw ApiErrors.modelUnavailable([`${type} (has no output)`]);
@@ -109,7 +110,14 @@ export class PoseProcessor {
     // so a feeder splits it: the job input is each frame in turn through a json list.
     const started = performance.now();
     const timeoutMs = this.config().processing.timeoutMs;
-    const job = await this.runtime.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' } });
+    let job;
+    try {
+      job = await this.runtime.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' } });
+    } catch (error) {
+      // The chain does not compile (bad node config in api.processing.nodeConfig, port types).
+      const problems = (error as { details?: { problems?: { message?: string }[] } }).details?.problems;
+      throw ApiErrors.processingMisconfigured(problems?.map((p) => p.message).join('; ') ?? (error as Error).message);
+    }
     const result = await job.done;
     const processingTimeMs = performance.now() - started;
     if (result.status === 'timed_out') throw ApiErrors.timeout(timeoutMs);
