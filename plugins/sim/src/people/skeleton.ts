@@ -1,5 +1,5 @@
 import type { Mat3, Vec3 } from '../geometry/vec3.js';
-import { add, apply, mul, rotX, rotY, rotZ, scale, sub } from '../geometry/vec3.js';
+import { add, mul, rotX, rotY, rotZ, scale, sub } from '../geometry/vec3.js';
 
 /**
  * Body dimensions of one simulated person. Segment lengths follow anthropometric ratios of
@@ -155,9 +155,19 @@ export interface Skeleton {
   breath: number;
 }
 
-function limbDirection(flex: number, abd: number, side: number): Vec3 {
-  const ca = Math.cos(abd);
-  return { x: Math.sin(flex) * ca, y: side * Math.sin(abd), z: -Math.cos(flex) * ca };
+/** origin + m · (x, y, z), as a new point (the one allocation per keypoint). */
+function place(origin: Vec3, m: Mat3, x: number, y: number, z: number): Vec3 {
+  return {
+    x: origin.x + m[0] * x + m[1] * y + m[2] * z,
+    y: origin.y + m[3] * x + m[4] * y + m[5] * z,
+    z: origin.z + m[6] * x + m[7] * y + m[8] * z,
+  };
+}
+
+/** origin + m · limbDirection(flex, abd, side) · length: a limb swung forward by flex and outward by abd. */
+function limbEnd(origin: Vec3, m: Mat3, flex: number, abd: number, side: number, length: number): Vec3 {
+  const ca = Math.cos(abd) * length;
+  return place(origin, m, Math.sin(flex) * ca, side * Math.sin(abd) * length, -Math.cos(flex) * ca);
 }
 
 /**
@@ -168,47 +178,43 @@ export function forwardKinematics(dim: BodyDimensions, p: PoseParams): Skeleton 
   const root = mul(mul(rotZ(p.yaw), rotY(p.pitch)), rotX(p.roll));
   const torso = mul(mul(root, rotY(p.trunkFlex)), rotX(-p.trunkSide));
   const head = mul(torso, rotY(p.headPitch));
-  const at = (origin: Vec3, frame: Mat3, local: Vec3) => add(origin, apply(frame, local));
   const kp: Vec3[] = new Array(17);
   const pelvis = p.pelvis;
-  for (const [side, hipIdx, kneeIdx, ankleIdx, i] of [[1, K.leftHip, K.leftKnee, K.leftAnkle, 0], [-1, K.rightHip, K.rightKnee, K.rightAnkle, 1]] as const) {
-    const hip = at(pelvis, root, { x: 0, y: side * dim.hipHalfWidth, z: 0 });
-    const knee = add(hip, scale(apply(root, limbDirection(p.hipFlex[i], p.hipAbd[i], side)), dim.thigh));
-    const ankle = add(knee, scale(apply(root, limbDirection(p.hipFlex[i] - p.knee[i], p.hipAbd[i], side)), dim.shank));
-    kp[hipIdx] = hip;
-    kp[kneeIdx] = knee;
-    kp[ankleIdx] = ankle;
+  for (let i = 0; i < 2; i++) {
+    const side = i === 0 ? 1 : -1;
+    const hip = place(pelvis, root, 0, side * dim.hipHalfWidth, 0);
+    const knee = limbEnd(hip, root, p.hipFlex[i], p.hipAbd[i], side, dim.thigh);
+    kp[i === 0 ? K.leftHip : K.rightHip] = hip;
+    kp[i === 0 ? K.leftKnee : K.rightKnee] = knee;
+    kp[i === 0 ? K.leftAnkle : K.rightAnkle] = limbEnd(knee, root, p.hipFlex[i] - p.knee[i], p.hipAbd[i], side, dim.shank);
   }
-  const shoulderCentre = at(pelvis, torso, { x: 0, y: 0, z: dim.torso + 0.3 * p.breath });
-  for (const [side, shoulderIdx, elbowIdx, wristIdx, i] of [[1, K.leftShoulder, K.leftElbow, K.leftWrist, 0], [-1, K.rightShoulder, K.rightElbow, K.rightWrist, 1]] as const) {
-    const shoulder = at(shoulderCentre, torso, { x: 0, y: side * dim.shoulderHalfWidth, z: 0 });
-    const elbow = add(shoulder, scale(apply(torso, limbDirection(p.shoulderFlex[i], p.shoulderAbd[i], side)), dim.upperArm));
-    const wrist = add(elbow, scale(apply(torso, limbDirection(p.shoulderFlex[i] + p.elbow[i], p.shoulderAbd[i], side)), dim.forearm));
-    kp[shoulderIdx] = shoulder;
-    kp[elbowIdx] = elbow;
-    kp[wristIdx] = wrist;
+  const shoulderCentre = place(pelvis, torso, 0, 0, dim.torso + 0.3 * p.breath);
+  for (let i = 0; i < 2; i++) {
+    const side = i === 0 ? 1 : -1;
+    const shoulder = place(shoulderCentre, torso, 0, side * dim.shoulderHalfWidth, 0);
+    const elbow = limbEnd(shoulder, torso, p.shoulderFlex[i], p.shoulderAbd[i], side, dim.upperArm);
+    kp[i === 0 ? K.leftShoulder : K.rightShoulder] = shoulder;
+    kp[i === 0 ? K.leftElbow : K.rightElbow] = elbow;
+    kp[i === 0 ? K.leftWrist : K.rightWrist] = limbEnd(elbow, torso, p.shoulderFlex[i] + p.elbow[i], p.shoulderAbd[i], side, dim.forearm);
   }
-  const neck = at(shoulderCentre, torso, { x: 0, y: 0, z: dim.neck });
-  const headCentre = at(neck, head, { x: 0, y: 0, z: dim.headUp });
+  const neck = place(shoulderCentre, torso, 0, 0, dim.neck);
+  const headCentre = place(neck, head, 0, 0, dim.headUp);
   const h = dim.height;
-  kp[K.nose] = at(headCentre, head, { x: 0.055 * h, y: 0, z: -0.012 * h });
-  kp[K.leftEye] = at(headCentre, head, { x: 0.045 * h, y: 0.018 * h, z: 0.005 * h });
-  kp[K.rightEye] = at(headCentre, head, { x: 0.045 * h, y: -0.018 * h, z: 0.005 * h });
-  kp[K.leftEar] = at(headCentre, head, { x: -0.005 * h, y: 0.043 * h, z: 0 });
-  kp[K.rightEar] = at(headCentre, head, { x: -0.005 * h, y: -0.043 * h, z: 0 });
+  kp[K.nose] = place(headCentre, head, 0.055 * h, 0, -0.012 * h);
+  kp[K.leftEye] = place(headCentre, head, 0.045 * h, 0.018 * h, 0.005 * h);
+  kp[K.rightEye] = place(headCentre, head, 0.045 * h, -0.018 * h, 0.005 * h);
+  kp[K.leftEar] = place(headCentre, head, -0.005 * h, 0.043 * h, 0);
+  kp[K.rightEar] = place(headCentre, head, -0.005 * h, -0.043 * h, 0);
   let minZ = Infinity;
-  for (const q of kp) minZ = Math.min(minZ, q.z);
-  const lift = minZ < 0 ? -minZ : 0;
-  const up = (q: Vec3) => (lift ? { x: q.x, y: q.y, z: q.z + lift } : q);
-  return {
-    keypoints: lift ? kp.map(up) : kp,
-    pelvis: up(pelvis),
-    shoulderCentre: up(shoulderCentre),
-    headCentre: up(headCentre),
-    torsoFrame: torso,
-    headFrame: head,
-    breath: p.breath,
-  };
+  for (let i = 0; i < 17; i++) if (kp[i].z < minZ) minZ = kp[i].z;
+  if (minZ < 0) {
+    const lift = -minZ;
+    for (let i = 0; i < 17; i++) kp[i].z += lift;
+    shoulderCentre.z += lift;
+    headCentre.z += lift;
+    return { keypoints: kp, pelvis: { x: pelvis.x, y: pelvis.y, z: pelvis.z + lift }, shoulderCentre, headCentre, torsoFrame: torso, headFrame: head, breath: p.breath };
+  }
+  return { keypoints: kp, pelvis, shoulderCentre, headCentre, torsoFrame: torso, headFrame: head, breath: p.breath };
 }
 
 /** A body segment as an ellipsoid: centre, orientation and semi-axes (a, b across, c along the local z). */
@@ -226,22 +232,33 @@ export interface BodySegment {
   radius: number;
 }
 
-/** Orthonormal frame whose z axis points along `axis`, x chosen as close as possible to `hint`. */
-function frameAlong(axis: Vec3, hint: Vec3): Mat3 {
-  const zl = Math.hypot(axis.x, axis.y, axis.z) || 1;
-  const z = { x: axis.x / zl, y: axis.y / zl, z: axis.z / zl };
-  const hd = hint.x * z.x + hint.y * z.y + hint.z * z.z;
-  let x = { x: hint.x - hd * z.x, y: hint.y - hd * z.y, z: hint.z - hd * z.z };
-  let xl = Math.hypot(x.x, x.y, x.z);
+/** Orthonormal frame whose z axis points along (ax, ay, az), x as close as possible to (hx, hy, hz). */
+function frameAlong(ax: number, ay: number, az: number, hx: number, hy: number, hz: number): Mat3 {
+  const zl = Math.sqrt(ax * ax + ay * ay + az * az) || 1;
+  const zx = ax / zl;
+  const zy = ay / zl;
+  const zz = az / zl;
+  let d = hx * zx + hy * zy + hz * zz;
+  let xx = hx - d * zx;
+  let xy = hy - d * zy;
+  let xz = hz - d * zz;
+  let xl = Math.sqrt(xx * xx + xy * xy + xz * xz);
   if (xl < 1e-6) {
-    x = Math.abs(z.z) < 0.9 ? { x: 0, y: 0, z: 1 } : { x: 1, y: 0, z: 0 };
-    const d = x.x * z.x + x.y * z.y + x.z * z.z;
-    x = { x: x.x - d * z.x, y: x.y - d * z.y, z: x.z - d * z.z };
-    xl = Math.hypot(x.x, x.y, x.z);
+    // The hint is parallel to the axis: fall back to vertical (or x for a vertical axis).
+    [xx, xy, xz] = Math.abs(zz) < 0.9 ? [0, 0, 1] : [1, 0, 0];
+    d = xx * zx + xy * zy + xz * zz;
+    xx -= d * zx;
+    xy -= d * zy;
+    xz -= d * zz;
+    xl = Math.sqrt(xx * xx + xy * xy + xz * xz);
   }
-  x = { x: x.x / xl, y: x.y / xl, z: x.z / xl };
-  const y = { x: z.y * x.z - z.z * x.y, y: z.z * x.x - z.x * x.z, z: z.x * x.y - z.y * x.x };
-  return [x.x, y.x, z.x, x.y, y.y, z.y, x.z, y.z, z.z];
+  xx /= xl;
+  xy /= xl;
+  xz /= xl;
+  const yx = zy * xz - zz * xy;
+  const yy = zz * xx - zx * xz;
+  const yz = zx * xy - zy * xx;
+  return [xx, yx, zx, xy, yy, zy, xz, yz, zz];
 }
 
 /**
@@ -256,9 +273,21 @@ export function bodySegments(dim: BodyDimensions, s: Skeleton): BodySegment[] {
   const limb = (name: string, i: number, j: number, radius: number): BodySegment => {
     const p0 = k[i];
     const p1 = k[j];
-    const axis = sub(p1, p0);
-    const half = Math.max(0.02, Math.hypot(axis.x, axis.y, axis.z) / 2);
-    return { name, centre: scale(add(p0, p1), 0.5), frame: frameAlong(axis, fwdT), a: radius, b: radius, c: half + radius * 0.3, p0, p1, radius };
+    const dx = p1.x - p0.x;
+    const dy = p1.y - p0.y;
+    const dz = p1.z - p0.z;
+    const half = Math.max(0.02, Math.sqrt(dx * dx + dy * dy + dz * dz) / 2);
+    return {
+      name,
+      centre: { x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2, z: (p0.z + p1.z) / 2 },
+      frame: frameAlong(dx, dy, dz, fwdT.x, fwdT.y, fwdT.z),
+      a: radius,
+      b: radius,
+      c: half + radius * 0.3,
+      p0,
+      p1,
+      radius,
+    };
   };
   const torsoAxis = sub(s.shoulderCentre, s.pelvis);
   const torsoHalf = Math.hypot(torsoAxis.x, torsoAxis.y, torsoAxis.z) / 2;
@@ -270,7 +299,7 @@ export function bodySegments(dim: BodyDimensions, s: Skeleton): BodySegment[] {
     {
       name: 'head',
       centre: s.headCentre,
-      frame: frameAlong(headUpVec, fwdH),
+      frame: frameAlong(headUpVec.x, headUpVec.y, headUpVec.z, fwdH.x, fwdH.y, fwdH.z),
       a: 0.055 * dim.height * Math.sqrt(g),
       b: 0.045 * dim.height * Math.sqrt(g),
       c: headHalf,
@@ -281,7 +310,7 @@ export function bodySegments(dim: BodyDimensions, s: Skeleton): BodySegment[] {
     {
       name: 'torso',
       centre: torsoCentre,
-      frame: frameAlong(torsoAxis, fwdT),
+      frame: frameAlong(torsoAxis.x, torsoAxis.y, torsoAxis.z, fwdT.x, fwdT.y, fwdT.z),
       a: 0.063 * dim.height * g,
       b: 0.095 * dim.height * g,
       c: torsoHalf + 0.03,

@@ -19,11 +19,11 @@ export interface Scatterer {
 export interface BodyState {
   personId: number;
   segments: BodySegment[];
-  /** Capsule enclosing every segment (quick rejection in shadowing tests). */
+  /** Capsule enclosing every segment: axis from the feet to the head, radius (quick rejection in shadowing tests). */
   axis0: Vec3;
   axis1: Vec3;
   axisRadius: number;
-  /** Axis-aligned box enclosing every segment. */
+  /** Axis-aligned box enclosing every segment (quick rejection in shadowing tests). */
   min: Vec3;
   max: Vec3;
 }
@@ -92,7 +92,9 @@ export class LinkChannel {
   readonly txCentre: Vec3;
   readonly rxCentre: Vec3;
   readonly #f0: number;
-  readonly #gaps: Uint8Array;
+  /** Runs of equal index steps across the grid: run r advances runLength[r] times by runGap[r]. */
+  readonly #runLength: Int32Array;
+  readonly #runGap: Int32Array;
   readonly #powRe: Float64Array;
   readonly #powIm: Float64Array;
   readonly #static: StaticPath[] = [];
@@ -117,14 +119,21 @@ export class LinkChannel {
     if (this.ntx < 1 || this.nrx < 1 || this.nsc < 1) throw new RangeError('a link needs at least one antenna at each end and one subcarrier');
     this.lambda = SPEED_OF_LIGHT / geometry.centerFrequencyHz;
     this.#f0 = geometry.centerFrequencyHz + geometry.indices[0] * SUBCARRIER_SPACING_HZ;
-    this.#gaps = new Uint8Array(Math.max(0, this.nsc - 1));
     let maxGap = 1;
+    const lengths: number[] = [];
+    const gaps: number[] = [];
     for (let k = 0; k + 1 < this.nsc; k++) {
       const g = geometry.indices[k + 1] - geometry.indices[k];
       if (g <= 0 || g > 255) throw new RangeError('subcarrier indices must be strictly ascending');
-      this.#gaps[k] = g;
+      if (gaps.length && gaps[gaps.length - 1] === g) lengths[lengths.length - 1]++;
+      else {
+        gaps.push(g);
+        lengths.push(1);
+      }
       maxGap = Math.max(maxGap, g);
     }
+    this.#runLength = Int32Array.from(lengths);
+    this.#runGap = Int32Array.from(gaps);
     this.#powRe = new Float64Array(maxGap + 1);
     this.#powIm = new Float64Array(maxGap + 1);
     this.txCentre = centroid(geometry.txAntennas);
@@ -160,26 +169,40 @@ export class LinkChannel {
     let vi = ampRe * s0 + ampIm * c0;
     const cyclesStep = (SUBCARRIER_SPACING_HZ * length) / SPEED_OF_LIGHT;
     const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
+    this.#sweep(re, im, offset, vr, vi, Math.cos(phs), Math.sin(phs));
+  }
+
+  /**
+   * Accumulate v, v·w^{g₁}, … over the subcarriers from `offset`, where w is the phasor of one
+   * 312.5 kHz step and the grid's index steps come in runs of equal gaps (the step phasor of
+   * a run stays in registers, as in a uniform grid).
+   */
+  #sweep(re: Float64Array, im: Float64Array, offset: number, vr: number, vi: number, wr: number, wi: number): void {
     const pr = this.#powRe;
     const pi = this.#powIm;
-    pr[1] = Math.cos(phs);
-    pi[1] = Math.sin(phs);
+    pr[1] = wr;
+    pi[1] = wi;
     for (let g = 2; g < pr.length; g++) {
-      pr[g] = pr[g - 1] * pr[1] - pi[g - 1] * pi[1];
-      pi[g] = pr[g - 1] * pi[1] + pi[g - 1] * pr[1];
+      pr[g] = pr[g - 1] * wr - pi[g - 1] * wi;
+      pi[g] = pr[g - 1] * wi + pi[g - 1] * wr;
     }
-    const gaps = this.#gaps;
-    const last = this.nsc - 1;
-    for (let k = 0; k < last; k++) {
-      re[offset + k] += vr;
-      im[offset + k] += vi;
-      const g = gaps[k];
-      const r = vr * pr[g] - vi * pi[g];
-      vi = vr * pi[g] + vi * pr[g];
-      vr = r;
+    let k = offset;
+    re[k] += vr;
+    im[k] += vi;
+    const lengths = this.#runLength;
+    const gaps = this.#runGap;
+    for (let r = 0; r < lengths.length; r++) {
+      const sr = pr[gaps[r]];
+      const si = pi[gaps[r]];
+      for (let n = lengths[r]; n > 0; n--) {
+        const t = vr * sr - vi * si;
+        vi = vr * si + vi * sr;
+        vr = t;
+        k++;
+        re[k] += vr;
+        im[k] += vi;
+      }
     }
-    re[offset + last] += vr;
-    im[offset + last] += vi;
   }
 
   #buildStaticPaths(): void {
@@ -249,19 +272,20 @@ export class LinkChannel {
     for (const body of bodies) {
       if (body.personId === skipPerson) continue;
       let worst = 0;
-      const ax = body.axis0;
-      const bx = body.axis1;
       for (const [a, b] of legs) {
         const len = distance(a, b);
         // Beyond this clearance the knife-edge loss is zero (ν ≤ −0.78; ν is smallest mid-leg).
         const margin = 0.78 * Math.sqrt((this.lambda * len) / 8);
-        const reach = body.axisRadius + margin;
-        // Quick rejections: bounding boxes, then the capsule that encloses the whole body.
+        // Quick rejections, cheapest first: boxes, the capsule around the whole body, each segment's sphere.
         if (Math.max(a.x, b.x) < body.min.x - margin || Math.min(a.x, b.x) > body.max.x + margin) continue;
         if (Math.max(a.y, b.y) < body.min.y - margin || Math.min(a.y, b.y) > body.max.y + margin) continue;
         if (Math.max(a.z, b.z) < body.min.z - margin || Math.min(a.z, b.z) > body.max.z + margin) continue;
-        if (segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, ax.x, ax.y, ax.z, bx.x, bx.y, bx.z) > reach) continue;
+        const ax = body.axis0;
+        const bx = body.axis1;
+        if (segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, ax.x, ax.y, ax.z, bx.x, bx.y, bx.z) > body.axisRadius + margin) continue;
         for (const seg of body.segments) {
+          const c = seg.centre;
+          if (pointSegmentDistance(c.x, c.y, c.z, a.x, a.y, a.z, b.x, b.y, b.z) > seg.c + seg.radius + margin) continue;
           const d = segmentDistance(a.x, a.y, a.z, b.x, b.y, b.z, seg.p0.x, seg.p0.y, seg.p0.z, seg.p1.x, seg.p1.y, seg.p1.z);
           const h = seg.radius - d;
           if (h < -margin) continue;
@@ -352,31 +376,11 @@ export class LinkChannel {
     };
     phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
     phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
-    const pr = this.#powRe;
-    const pi = this.#powIm;
-    const gaps = this.#gaps;
-    const last = this.nsc - 1;
     for (let i = 0; i < this.ntx; i++) {
       for (let j = 0; j < this.nrx; j++) {
-        let vr = amp * (t0r[i] * r0r[j] - t0i[i] * r0i[j]);
-        let vi = amp * (t0r[i] * r0i[j] + t0i[i] * r0r[j]);
-        pr[1] = tsr[i] * rsr[j] - tsi[i] * rsi[j];
-        pi[1] = tsr[i] * rsi[j] + tsi[i] * rsr[j];
-        for (let g = 2; g < pr.length; g++) {
-          pr[g] = pr[g - 1] * pr[1] - pi[g - 1] * pi[1];
-          pi[g] = pr[g - 1] * pi[1] + pi[g - 1] * pr[1];
-        }
-        const offset = (i * this.nrx + j) * this.nsc;
-        for (let k = 0; k < last; k++) {
-          re[offset + k] += vr;
-          im[offset + k] += vi;
-          const g = gaps[k];
-          const r = vr * pr[g] - vi * pi[g];
-          vi = vr * pi[g] + vi * pr[g];
-          vr = r;
-        }
-        re[offset + last] += vr;
-        im[offset + last] += vi;
+        const vr = amp * (t0r[i] * r0r[j] - t0i[i] * r0i[j]);
+        const vi = amp * (t0r[i] * r0i[j] + t0i[i] * r0r[j]);
+        this.#sweep(re, im, (i * this.nrx + j) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
       }
     }
   }
@@ -402,31 +406,46 @@ function centroid(points: readonly Vec3[]): Vec3 {
   return { x: x / n, y: y / n, z: z / n };
 }
 
-/** A person's body state from its segments: an enclosing box, and an enclosing capsule from the
- * mid-point of the shanks' lower ends to the head. */
+/** A person's body state from its segments, with the box and the capsule that enclose them. */
 export function bodyStateOf(personId: number, segments: BodySegment[]): BodyState {
-  const head = segments.find((s) => s.name === 'head') ?? segments[0];
-  const shanks = segments.filter((s) => s.name.endsWith('shank'));
-  const foot = shanks.length ? { x: (shanks[0].p1.x + shanks[shanks.length - 1].p1.x) / 2, y: (shanks[0].p1.y + shanks[shanks.length - 1].p1.y) / 2, z: (shanks[0].p1.z + shanks[shanks.length - 1].p1.z) / 2 } : segments[0].p0;
-  const top = head.centre;
-  let r = 0;
-  for (const s of segments) {
-    r = Math.max(r, segmentDistance(s.p0.x, s.p0.y, s.p0.z, s.p0.x, s.p0.y, s.p0.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
-    r = Math.max(r, segmentDistance(s.p1.x, s.p1.y, s.p1.z, s.p1.x, s.p1.y, s.p1.z, foot.x, foot.y, foot.z, top.x, top.y, top.z) + s.radius);
-  }
   const min = { x: Infinity, y: Infinity, z: Infinity };
   const max = { x: -Infinity, y: -Infinity, z: -Infinity };
   for (const s of segments) {
-    for (const p of [s.p0, s.p1]) {
-      min.x = Math.min(min.x, p.x - s.radius);
-      min.y = Math.min(min.y, p.y - s.radius);
-      min.z = Math.min(min.z, p.z - s.radius);
-      max.x = Math.max(max.x, p.x + s.radius);
-      max.y = Math.max(max.y, p.y + s.radius);
-      max.z = Math.max(max.z, p.z + s.radius);
-    }
+    const r = s.radius;
+    min.x = Math.min(min.x, s.p0.x - r, s.p1.x - r);
+    min.y = Math.min(min.y, s.p0.y - r, s.p1.y - r);
+    min.z = Math.min(min.z, s.p0.z - r, s.p1.z - r);
+    max.x = Math.max(max.x, s.p0.x + r, s.p1.x + r);
+    max.y = Math.max(max.y, s.p0.y + r, s.p1.y + r);
+    max.z = Math.max(max.z, s.p0.z + r, s.p1.z + r);
   }
-  return { personId, segments, axis0: foot, axis1: top, axisRadius: r, min, max };
+  const head = segments.find((s) => s.name === 'head') ?? segments[0];
+  const shanks = segments.filter((s) => s.name.endsWith('shank'));
+  const a0 = shanks.length === 2 ? { x: (shanks[0].p1.x + shanks[1].p1.x) / 2, y: (shanks[0].p1.y + shanks[1].p1.y) / 2, z: (shanks[0].p1.z + shanks[1].p1.z) / 2 } : segments[0].p0;
+  const a1 = head.centre;
+  let radius = 0;
+  for (const s of segments) {
+    radius = Math.max(
+      radius,
+      pointSegmentDistance(s.p0.x, s.p0.y, s.p0.z, a0.x, a0.y, a0.z, a1.x, a1.y, a1.z) + s.radius,
+      pointSegmentDistance(s.p1.x, s.p1.y, s.p1.z, a0.x, a0.y, a0.z, a1.x, a1.y, a1.z) + s.radius,
+    );
+  }
+  return { personId, segments, min, max, axis0: a0, axis1: a1, axisRadius: radius };
+}
+
+/** Distance from point p to segment a→b (allocation-free). */
+export function pointSegmentDistance(px: number, py: number, pz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const dz = bz - az;
+  const len2 = dx * dx + dy * dy + dz * dz;
+  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy + (pz - az) * dz) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const ex = ax + dx * t - px;
+  const ey = ay + dy * t - py;
+  const ez = az + dz * t - pz;
+  return Math.sqrt(ex * ex + ey * ey + ez * ez);
 }
 
 /** Parameter along the first segment of the closest points found by the last `segmentDistance` call. */
