@@ -5,18 +5,16 @@ import { PoseErrors } from '../errors.js';
 import type { ModelSpec } from '../model/contract.js';
 import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
-import { DatasetRecipeSchema } from '../sim/recipe.js';
-import { createWindowBuilder, type WindowBuilder } from '../sim/window-builder.js';
+import { openCapture, SignalChain } from '@wiflow/plugin-csi';
+import { DatasetRecipeSchema, signalChainOptions } from '../sim/recipe.js';
 import type { LabelledSample } from './calibrate.js';
 import { readCocoLabels } from './coco-labels.js';
-
-const CSI_PACKAGE: string = '@wiflow/plugin-csi';
 
 /**
  * Read a labelled recording directory: `environment.json` (room, links, camera) or a
  * simulator `scenario.json`/`.yaml`; `csi.*` (any capture @wiflow/plugin-csi reads, e.g. a
  * wiflow recording); `labels.json` (COCO keypoints with image timestamps). Frames become
- * windows exactly as in training; each labelled instant takes, per link, the window whose
+ * windows with the training recipe's signal chain; each labelled instant takes, per link, the window whose
  * end is nearest its time (within one hop).
  */
 export async function loadLabelledRecording(directory: string, spec: ModelSpec): Promise<{ environment: EnvironmentGeometry; samples: LabelledSample[] }> {
@@ -37,20 +35,14 @@ export async function loadLabelledRecording(directory: string, spec: ModelSpec):
   if (!files.includes('labels.json')) throw PoseErrors.labelsInvalid(`${directory} has no labels.json`);
   const labels = readCocoLabels(path.join(directory, 'labels.json'));
 
-  let csi: { openCapture(file: string): Promise<AsyncIterable<CsiFrame>> };
-  try {
-    csi = (await import(CSI_PACKAGE)) as typeof csi;
-  } catch (error) {
-    throw PoseErrors.labelsInvalid(`reading ${capture} needs @wiflow/plugin-csi: ${(error as Error).message.split('\n')[0]}`);
-  }
   const recipe = DatasetRecipeSchema.parse(spec.training.dataset ?? {});
-  const builders = new Map<string, WindowBuilder>(environment.links.map((l) => [`${l.tx}->${l.rx}`, createWindowBuilder({ environmentId: environment.id, windowFrames: recipe.windowFrames, hopFrames: recipe.hopFrames })]));
+  const chain = new SignalChain(signalChainOptions(recipe, environment.id));
   const windows = new Map<string, CsiWindow[]>(environment.links.map((l) => [`${l.tx}->${l.rx}`, []]));
   let rateHz = 0, firstTime = NaN, count = 0;
-  for await (const frame of await csi.openCapture(path.join(directory, capture))) {
+  for await (const frame of await openCapture(path.join(directory, capture))) {
     const key = `${frame.link.tx}->${frame.link.rx}`;
-    const w = builders.get(key)?.push({ ...frame, truth: undefined } as CsiFrame);
-    if (w) windows.get(key)!.push(w);
+    const w = chain.push({ ...frame, truth: undefined } as CsiFrame);
+    if (w) windows.get(key)?.push(w);
     if (Number.isNaN(firstTime)) firstTime = frame.time;
     count++;
     rateHz = count / Math.max(1e-3, (frame.time - firstTime) / 1000) / environment.links.length;

@@ -53,9 +53,15 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--rooms <n>', 'simulated rooms (train/val/test split by room)', (v) => Number(v), 60)
     .option('--seconds <s>', 'simulated seconds per session', (v) => Number(v), 30)
     .option('--sessions <n>', 'sessions (people and scripts) per room', (v) => Number(v), 2)
+    .option('--hop <frames>', 'frames between consecutive windows of a link', (v) => Number(v), 10)
+    .option('--phase <kind>', 'phase feature: sanitised (csi.signal-chain default) or conjugate (chain with sanitize false)', 'sanitised')
+    .option('--temporal <kind>', 'absolute bins, or deviation from the window mean', 'absolute')
+    .option('--data-seed <seed>', 'seed of the simulated rooms and people', 'wiflow-pose-v1')
     .option('--time-budget <s>', 'stop after this many seconds of training (finishes the epoch)', (v) => Number(v))
     .option('--resume', 'continue from the last checkpoint in the work dir', false)
-    .action(async (opts: { out: string; workDir?: string; epochs: number; batch: number; lr: number; seed: number; rooms: number; seconds: number; sessions: number; timeBudget?: number; resume: boolean }) => {
+    .action(async (opts: { out: string; workDir?: string; epochs: number; batch: number; lr: number; seed: number; rooms: number; seconds: number; sessions: number; hop: number; phase: string; temporal: string; dataSeed: string; timeBudget?: number; resume: boolean }) => {
+      if (!['sanitised', 'conjugate'].includes(opts.phase)) throw new Error(`--phase must be sanitised or conjugate, got ${opts.phase}`);
+      if (!['absolute', 'deviation'].includes(opts.temporal)) throw new Error(`--temporal must be absolute or deviation, got ${opts.temporal}`);
       const runtime = await cli.runtime();
       const backend = await setupBackend();
       cli.print(`backend: ${backend.backend}${backend.simd ? ' (SIMD)' : ''}${backend.native ? ` via ${backend.native}` : ''}`);
@@ -65,6 +71,8 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
       const result = await trainShippedModel({
         outDir: path.resolve(opts.out), workDir, epochs: opts.epochs, batchSize: opts.batch, learningRate: opts.lr, seed: opts.seed,
         rooms: opts.rooms, secondsPerSession: opts.seconds, sessionsPerRoom: opts.sessions, timeBudgetS: opts.timeBudget, resume: opts.resume,
+        temporal: opts.temporal as 'absolute',
+        recipe: { seed: opts.dataSeed, hopFrames: opts.hop, signalChain: { grid: 'ht20-grouped', sanitize: opts.phase === 'sanitised', hampelWindow: 9, hampelSigmas: 3, normalize: 'mean' } },
         onProgress(phase, value, total, info) {
           if (!process.stdout.isTTY) {
             if (value === total) cli.print(`${phase} ${value}/${total} ${info}`);

@@ -9,12 +9,14 @@ export interface ArchitectureOptions {
   temporalChannels: number;
   /** Width of the shared hidden layer before the person heads. */
   hidden: number;
-  /** Seed of the weight initialisers (determinism). */
+  /** Seed of the weight initialisers and dropout (determinism). */
   seed: number;
+  /** Dropout before the hidden layer (training only): fights memorising the training rooms. */
+  dropout?: number;
 }
 
 /** Defaults sized for ~5,000 windows/s on one core with WASM. */
-export const DEFAULT_ARCHITECTURE: ArchitectureOptions = { frameChannels: 48, temporalChannels: 64, hidden: 192, seed: 1 };
+export const DEFAULT_ARCHITECTURE: ArchitectureOptions = { frameChannels: 48, temporalChannels: 64, hidden: 192, seed: 1, dropout: 0.3 };
 
 /**
  * Build the network (see docs/model.md for why):
@@ -37,6 +39,7 @@ export function buildPoseNetwork(spec: ModelSpec, options: ArchitectureOptions =
   const maximum = tf.layers.globalMaxPooling1d({ name: 'time_max' }).apply(x) as tf.SymbolicTensor;
   const g = tf.layers.dense({ units: 32, activation: 'relu', kernelInitializer: init(4), name: 'geometry_embedding' }).apply(geometry) as tf.SymbolicTensor;
   let h = tf.layers.concatenate({ name: 'joint' }).apply([average, maximum, g]) as tf.SymbolicTensor;
+  if (options.dropout) h = tf.layers.dropout({ rate: options.dropout, seed: seed * 101 + 7, name: 'joint_dropout' }).apply(h) as tf.SymbolicTensor;
   h = tf.layers.dense({ units: options.hidden, activation: 'relu', kernelInitializer: init(5), name: 'hidden' }).apply(h) as tf.SymbolicTensor;
   const slots = tf.layers.dense({ units: spec.output.maxPersons * SLOT_SIZE, kernelInitializer: init(6), name: 'person_slots' }).apply(h) as tf.SymbolicTensor;
   const out = tf.layers.reshape({ targetShape: [spec.output.maxPersons, SLOT_SIZE], name: 'persons' }).apply(slots) as tf.SymbolicTensor;

@@ -14,7 +14,7 @@ export const POSE_CONTRACT = 'wiflow-pose/1';
  * The input/output contract of a wiflow pose model (bring-your-own models follow it too):
  * - input `csi`: float32 `[batch, frames, links × antennaPairs × subcarriers × 2]`, laid out
  *   `[frame][link][pair][subcarrier][amplitude, phase]`, each value z-scored with
- *   `normalisation` (amplitude and phase separately);
+ *   `normalisation` (amplitude and phase separately); `input.phase` says which phase;
  * - input `geometry`: float32 `[batch, 3 + 6 × links]`: room width, depth, height, then per
  *   link tx x, y, z and rx x, y, z, all metres divided by `geometryScale`;
  * - output: float32 `[batch, maxPersons, 3 + 17 × 3]`: per slot a presence logit, the floor
@@ -34,6 +34,19 @@ export const ModelSpecSchema = z.object({
     /** Sample rate (Hz) the window frames are expected at, informative. */
     sampleRateHz: z.number().positive().nullable().default(null),
     geometryScale: z.number().positive().default(5),
+    /**
+     * The phase feature: 'sanitised' takes the window's phase as is; 'conjugate' expects
+     * unsanitised (unwrapped) phase and uses, per receive antenna r > 0, the phase of the
+     * conjugate product with antenna 0 of the same transmit chain (keeps the angle of
+     * arrival, cancels the per-packet offsets shared by a receiver), and for antenna 0 its
+     * sanitised phase (linear fit removed).
+     */
+    phase: z.enum(['sanitised', 'conjugate']).default('sanitised'),
+    /**
+     * 'absolute' keeps each bin's values; 'deviation' subtracts the window's mean per feature
+     * (only what changes within the window is left: people, not the room's static multipath).
+     */
+    temporal: z.enum(['absolute', 'deviation']).default('absolute'),
   }),
   normalisation: z.object({
     amplitudeMean: z.number(),

@@ -12,39 +12,102 @@ export function validateWindow(window: CsiWindow, spec: ModelSpec): void {
   if (window.nsc !== spec.input.subcarriers) throw PoseErrors.windowInvalid(`${window.nsc} subcarriers, the model expects ${spec.input.subcarriers} (resample to the canonical grid first)`);
   if (!(window.amplitude instanceof Float32Array) || window.amplitude.length !== expected) throw PoseErrors.windowInvalid(`amplitude must be a Float32Array of ${expected} values`);
   if (!(window.phase instanceof Float32Array) || window.phase.length !== expected) throw PoseErrors.windowInvalid(`phase must be a Float32Array of ${expected} values`);
+  const sanitised = window.features.some((f) => f.startsWith('phase:sanitised'));
+  if (spec.input.phase === 'conjugate' && sanitised) throw PoseErrors.windowInvalid('the model takes conjugate-product phases and needs unsanitised phase: set the signal chain\'s sanitize to false');
+  if (spec.input.phase === 'sanitised' && window.features.some((f) => f.startsWith('phase:unwrapped'))) throw PoseErrors.windowInvalid('the model takes sanitised phase: set the signal chain\'s sanitize to true');
 }
 
 /**
  * Write one link window into a sample's csi features: the window's frames are averaged into
- * `spec.input.frames` equal time bins (so any window length works), values are z-scored,
- * non-finite values become 0. `out` is the sample's `[frames × featureSize]` slice.
+ * `spec.input.frames` equal time bins (so any window length works; phases by circular mean
+ * in 'conjugate' mode), values are z-scored, non-finite values become 0. `out` is the
+ * sample's `[frames × featureSize]` slice.
  */
 export function writeLinkFeatures(window: CsiWindow, linkIndex: number, spec: ModelSpec, out: Float32Array, offset = 0): void {
   const T = spec.input.frames;
   const per = spec.input.antennaPairs * spec.input.subcarriers;
   const width = frameFeatureSize(spec);
   const { amplitudeMean, amplitudeStd, phaseMean, phaseStd } = spec.normalisation;
+  const conjugate = spec.input.phase === 'conjugate';
   const sums = new Float64Array(T * per * 2);
+  const sines = conjugate ? new Float64Array(T * per) : null;
   const counts = new Float64Array(T);
+  const phase = conjugate ? new Float32Array(per) : null;
   for (let frame = 0; frame < window.length; frame++) {
     const bin = Math.min(T - 1, Math.floor((frame * T) / window.length));
     counts[bin]++;
     const base = frame * per;
     const dst = bin * per * 2;
+    if (phase) conjugatePhase(window, base, phase);
     for (let k = 0; k < per; k++) {
       const a = window.amplitude[base + k];
-      const p = window.phase[base + k];
-      sums[dst + 2 * k] += Number.isFinite(a) ? (a - amplitudeMean) / amplitudeStd : 0;
-      sums[dst + 2 * k + 1] += Number.isFinite(p) ? (p - phaseMean) / phaseStd : 0;
+      sums[dst + 2 * k] += Number.isFinite(a) ? a : 0;
+      const p = phase ? phase[k] : window.phase[base + k];
+      if (!Number.isFinite(p)) continue;
+      if (sines) {
+        sums[dst + 2 * k + 1] += Math.cos(p);
+        sines[bin * per + k] += Math.sin(p);
+      } else sums[dst + 2 * k + 1] += p;
     }
   }
+  const values = new Float64Array(T * per * 2);
   for (let t = 0; t < T; t++) {
-    // Short windows leave empty bins: repeat the previous bin (nearest in time).
+    // Short windows leave empty bins: repeat the nearest filled bin.
     const source = counts[t] > 0 ? t : lastFilled(counts, t);
     const n = counts[source] || 1;
     const src = source * per * 2;
+    for (let k = 0; k < per; k++) {
+      values[t * per * 2 + 2 * k] = sums[src + 2 * k] / n;
+      values[t * per * 2 + 2 * k + 1] = sines ? Math.atan2(sines[source * per + k], sums[src + 2 * k + 1]) : sums[src + 2 * k + 1] / n;
+    }
+  }
+  if (spec.input.temporal === 'deviation') {
+    for (let j = 0; j < per * 2; j++) {
+      let mean = 0;
+      if (sines && j % 2 === 1) {
+        // Circular: deviation from the circular mean, wrapped to (−π, π].
+        let c = 0, s = 0;
+        for (let t = 0; t < T; t++) { c += Math.cos(values[t * per * 2 + j]); s += Math.sin(values[t * per * 2 + j]); }
+        mean = Math.atan2(s, c);
+        for (let t = 0; t < T; t++) { const d = values[t * per * 2 + j] - mean; values[t * per * 2 + j] = Math.atan2(Math.sin(d), Math.cos(d)); }
+        continue;
+      }
+      for (let t = 0; t < T; t++) mean += values[t * per * 2 + j];
+      mean /= T;
+      for (let t = 0; t < T; t++) values[t * per * 2 + j] -= mean;
+    }
+  }
+  for (let t = 0; t < T; t++) {
     const dst = offset + t * width + linkIndex * per * 2;
-    for (let k = 0; k < per * 2; k++) out[dst + k] = sums[src + k] / n;
+    for (let k = 0; k < per; k++) {
+      out[dst + 2 * k] = (values[t * per * 2 + 2 * k] - amplitudeMean) / amplitudeStd;
+      out[dst + 2 * k + 1] = (values[t * per * 2 + 2 * k + 1] - phaseMean) / phaseStd;
+    }
+  }
+}
+
+/** Conjugate-product phases of one frame of a window (see the contract's `input.phase`). */
+function conjugatePhase(window: CsiWindow, base: number, out: Float32Array): void {
+  const nsc = window.nsc;
+  const x = window.subcarriers;
+  for (let t = 0; t < window.ntx; t++) {
+    const ref = base + t * window.nrx * nsc;
+    for (let r = 0; r < window.nrx; r++) {
+      const at = (t * window.nrx + r) * nsc;
+      if (r > 0) {
+        for (let k = 0; k < nsc; k++) {
+          const d = window.phase[base + at + k] - window.phase[ref + k];
+          out[at + k] = Math.atan2(Math.sin(d), Math.cos(d));
+        }
+        continue;
+      }
+      const first = window.phase[ref], last = window.phase[ref + nsc - 1];
+      const slope = x[nsc - 1] === x[0] ? 0 : (last - first) / (x[nsc - 1] - x[0]);
+      let mean = 0;
+      for (let k = 0; k < nsc; k++) mean += window.phase[ref + k] - slope * x[k];
+      mean /= nsc;
+      for (let k = 0; k < nsc; k++) out[at + k] = window.phase[ref + k] - slope * x[k] - mean;
+    }
   }
 }
 

@@ -3,8 +3,8 @@ import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import type { PoseSample } from '../training/dataset.js';
 import { environmentFromScenario, type ScenarioGeometry } from './environment-from-scenario.js';
-import type { DatasetRecipe } from './recipe.js';
-import { createWindowBuilder, type WindowBuilder } from './window-builder.js';
+import { SignalChain } from '@wiflow/plugin-csi';
+import { signalChainOptions, type DatasetRecipe } from './recipe.js';
 
 /** The slice of @wiflow/plugin-sim the dataset code uses (loaded on demand: inference never needs it). */
 export interface SimModule {
@@ -51,7 +51,8 @@ export interface SplitInfo {
 
 /**
  * Simulate the sessions of one split of a recipe's dataset and yield pose samples: each
- * link's frames go through the signal chain into windows; when every link of the room has a
+ * link's frames go through @wiflow/plugin-csi's signal chain (the one `csi.signal-chain`
+ * runs in flows) into windows; when every link of the room has a
  * window ending at the same tick, that tick's ground truth labels the sample. Rooms are split
  * by the simulator's plan, so test rooms never appear in training.
  */
@@ -64,14 +65,12 @@ export async function* simulateSplit(recipe: DatasetRecipe, selection: SplitSele
     onSession?.(done, sessions.length, session.sessionId);
     const environment: EnvironmentGeometry = environmentFromScenario(session.scenario);
     const simulator = new sim.Simulator(session.scenario);
-    const builders = new Map<string, WindowBuilder>();
-    for (const link of environment.links) builders.set(`${link.tx}->${link.rx}`, createWindowBuilder({ environmentId: environment.id, windowFrames: recipe.windowFrames, hopFrames: recipe.hopFrames }));
+    const chain = new SignalChain(signalChainOptions(recipe, environment.id));
     const ready = new Map<string, CsiWindow>();
     const seconds = Math.min(recipe.secondsPerSession, selection.maxSeconds ?? Infinity);
     for (const tick of simulator.run(seconds)) {
       for (const frame of tick.frames) {
-        const builder = builders.get(`${frame.link.tx}->${frame.link.rx}`);
-        const window = builder?.push(frame);
+        const window = chain.push(frame);
         if (window) ready.set(`${frame.link.tx}->${frame.link.rx}`, window);
       }
       if (ready.size === environment.links.length) {

@@ -13,7 +13,7 @@ export function tinySpec(overrides: Partial<ModelSpec> = {}): ModelSpec {
     modelId: 'tiny-test',
     version: '0.0.1',
     description: 'test model',
-    input: { frames: 4, links: 2, antennaPairs: 4, subcarriers: 8, sampleRateHz: 20, geometryScale: 5 },
+    input: { frames: 4, links: 2, antennaPairs: 4, subcarriers: 8, sampleRateHz: 20, geometryScale: 5, phase: 'sanitised', temporal: 'absolute' },
     normalisation: { amplitudeMean: 1, amplitudeStd: 0.5, phaseMean: 0, phaseStd: 1 },
     output: { maxPersons: 2, presenceThreshold: 0.5 },
     training: {},

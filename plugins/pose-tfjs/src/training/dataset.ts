@@ -32,19 +32,18 @@ export interface PackedDataset {
   truths: GroundTruthPerson[][];
 }
 
-/** Amplitude and phase statistics of samples, for the model's input normalisation. */
-export function inputStatistics(samples: Iterable<PoseSample>): ModelSpec['normalisation'] {
+/** Amplitude and phase feature statistics of samples under a contract (for its input normalisation). */
+export function inputStatistics(samples: readonly PoseSample[], spec: ModelSpec): ModelSpec['normalisation'] {
+  const identity: ModelSpec = { ...spec, normalisation: { amplitudeMean: 0, amplitudeStd: 1, phaseMean: 0, phaseStd: 1 } };
+  const packer = new DatasetPacker(identity, Math.max(1, samples.length));
+  for (const s of samples) packer.add(s);
+  const { csi } = packer.finish();
   let n = 0, as = 0, aq = 0, ps = 0, pq = 0;
-  for (const s of samples) {
-    for (const w of s.windows) {
-      for (let i = 0; i < w.amplitude.length; i++) {
-        const a = w.amplitude[i], p = w.phase[i];
-        if (!Number.isFinite(a) || !Number.isFinite(p)) continue;
-        n++; as += a; aq += a * a; ps += p; pq += p * p;
-      }
-    }
+  for (let i = 0; i + 1 < csi.length; i += 2) {
+    const a = csi[i], p = csi[i + 1];
+    n++; as += a; aq += a * a; ps += p; pq += p * p;
   }
-  if (n === 0) throw PoseErrors.datasetInvalid('no finite CSI values to compute input statistics from');
+  if (n === 0) throw PoseErrors.datasetInvalid('no samples to compute input statistics from');
   const am = as / n, pm = ps / n;
   return { amplitudeMean: am, amplitudeStd: Math.sqrt(Math.max(aq / n - am * am, 1e-12)), phaseMean: pm, phaseStd: Math.sqrt(Math.max(pq / n - pm * pm, 1e-12)) };
 }

@@ -1,9 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { backendReport } from '../backend/backend.js';
 import { evaluateModel } from '../eval/evaluate.js';
+import { SMALL_SELECTION } from '../eval/evaluate-split.js';
 import { meanPose } from '../eval/metrics.js';
+import { writeModelCard } from '../eval/model-card.js';
 import { POSE_CONTRACT, type ModelSpec } from '../model/contract.js';
 import { PoseModel } from '../model/pose-model.js';
 import { simulateSplit, type SimModule } from '../sim/pose-dataset.js';
@@ -27,6 +29,8 @@ export interface TrainCommandOptions {
   resume: boolean;
   /** Frames per model input (time bins of a window). */
   frames?: number;
+  /** Feature choices of the contract (see ModelSpec input.temporal). */
+  temporal?: 'absolute' | 'deviation';
   maxPersons?: number;
   /** Dataset recipe overrides (seed, ranges, window). */
   recipe?: Partial<DatasetRecipe>;
@@ -38,13 +42,12 @@ export interface TrainCommandOptions {
 const fmt = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 
 /**
- * The whole `wiflow train`: simulate the recipe's train and validation rooms (cached),
- * derive the input contract and normalisation from the first training samples, train with
- * checkpoints, then write the best weights with their contract and the test-room figures.
+ * The contract a training run will use: sizes from the first simulated training samples,
+ * normalisation from their features. Deterministic for a recipe (so a helper process can
+ * pre-simulate the validation and test splits into the same cache).
  */
-export async function trainShippedModel(options: TrainCommandOptions): Promise<{ outDir: string; hash: string; bestEpoch: number; stoppedEarly: boolean; spec: ModelSpec }> {
+export async function prepareContract(options: Pick<TrainCommandOptions, 'rooms' | 'secondsPerSession' | 'sessionsPerRoom' | 'recipe' | 'frames' | 'temporal' | 'maxPersons' | 'sim'>): Promise<{ recipe: DatasetRecipe; spec: ModelSpec; first: PoseSample[] }> {
   const recipe = DatasetRecipeSchema.parse({ rooms: options.rooms, secondsPerSession: options.secondsPerSession, sessionsPerRoom: options.sessionsPerRoom, ...options.recipe });
-  const progress = options.onProgress ?? (() => {});
   // The contract's sizes and normalisation come from the first simulated training samples.
   const first: PoseSample[] = [];
   for await (const sample of simulateSplit(recipe, { split: 'train', sim: options.sim })) {
@@ -65,11 +68,25 @@ export async function trainShippedModel(options: TrainCommandOptions): Promise<{
       subcarriers: w.nsc,
       sampleRateHz: Number((recipe.ranges as { rateHz?: number }).rateHz ?? 100),
       geometryScale: 5,
+      phase: recipe.signalChain.sanitize ? 'sanitised' : 'conjugate',
+      temporal: options.temporal ?? 'absolute',
     },
-    normalisation: inputStatistics(first),
+    normalisation: { amplitudeMean: 0, amplitudeStd: 1, phaseMean: 0, phaseStd: 1 },
     output: { maxPersons: options.maxPersons ?? 3, presenceThreshold: 0.5 },
     training: {},
   };
+  spec.normalisation = inputStatistics(first, spec);
+  return { recipe, spec, first };
+}
+
+/**
+ * The whole `wiflow train`: simulate the recipe's train and validation rooms (cached),
+ * derive the input contract and normalisation from the first training samples, train with
+ * checkpoints, then write the best weights with their contract and the test-room figures.
+ */
+export async function trainShippedModel(options: TrainCommandOptions): Promise<{ outDir: string; hash: string; bestEpoch: number; stoppedEarly: boolean; spec: ModelSpec }> {
+  const progress = options.onProgress ?? (() => {});
+  const { recipe, spec, first } = await prepareContract(options);
   const cacheDir = path.join(options.workDir, 'data');
   const train = await packedSplit(recipe, { split: 'train', sim: options.sim }, spec, cacheDir, (d, t, n) => progress('simulate train', d, t, `${n} samples`), first);
   const validation = await packedSplit(recipe, { split: 'val', sim: options.sim }, spec, cacheDir, (d, t, n) => progress('simulate val', d, t, `${n} samples`));
@@ -116,5 +133,14 @@ export async function trainShippedModel(options: TrainCommandOptions): Promise<{
   const model = PoseModel.fromNetwork(finalSpec, result.network, options.outDir, hash);
   const report = evaluateModel(model, validation, trainingMeanPose);
   writeFileSync(path.join(options.outDir, 'validation.json'), JSON.stringify(report, null, 2) + '\n');
+  // Test rooms (never trained on): full split and the small subset CI reproduces.
+  const test = await packedSplit(recipe, { split: 'test', sim: options.sim }, finalSpec, cacheDir, (d, t, n) => progress('simulate test', d, t, `${n} samples`));
+  const small = await packedSplit(recipe, { split: 'test', ...SMALL_SELECTION, sim: options.sim }, finalSpec, cacheDir);
+  const full = evaluateModel(model, test, trainingMeanPose);
+  const smallReport = evaluateModel(model, small, trainingMeanPose);
+  const info = (d: typeof test) => ({ samples: d.count, rooms: d.environments.length });
+  writeFileSync(path.join(options.outDir, 'eval-test.json'), JSON.stringify({ modelId: finalSpec.modelId, modelHash: hash, ...info(test), ...full }, null, 2) + '\n');
+  writeFileSync(path.join(options.outDir, 'eval-test-small.json'), JSON.stringify({ modelId: finalSpec.modelId, modelHash: hash, ...info(small), ...smallReport }, null, 2) + '\n');
+  writeModelCard(options.outDir, finalSpec, hash, full, smallReport, info(test), info(small), statSync(path.join(options.outDir, 'weights.bin')).size);
   return { outDir: options.outDir, hash, bestEpoch: result.bestEpoch, stoppedEarly: result.history.length < options.epochs, spec: finalSpec };
 }

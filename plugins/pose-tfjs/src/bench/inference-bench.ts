@@ -1,0 +1,109 @@
+// Inference benchmark: windows/s of the pose model on one core with the WASM backend, at
+// batch 1 and 32, next to a reference 250k-parameter conv1d model measured in the same run.
+// Usage: node dist/bench/inference-bench.js [--model <dir>] [--seconds <s>] [--json]
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import * as tf from '@tensorflow/tfjs';
+import { setupBackend } from '../backend/backend.js';
+import { buildPoseNetwork } from '../model/architecture.js';
+import { frameFeatureSize, geometryFeatureSize, readModelSpec, POSE_CONTRACT, type ModelSpec } from '../model/contract.js';
+import { PoseModel, SHIPPED_MODEL_DIR } from '../model/pose-model.js';
+import { PoseEstimator } from '../model/pose-estimator.js';
+import { defaultCamera, type EnvironmentGeometry } from '../model/environment.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const seconds = Number(arg('--seconds') ?? 3);
+const modelDir = arg('--model') ?? SHIPPED_MODEL_DIR;
+
+/** The reference of the issue: a plain 250k-parameter conv1d network on one link window. */
+function referenceConv1d(frames: number, channels: number): tf.LayersModel {
+  const input = tf.input({ shape: [frames, channels] });
+  let x = tf.layers.conv1d({ filters: 64, kernelSize: 3, padding: 'same', activation: 'relu' }).apply(input) as tf.SymbolicTensor;
+  x = tf.layers.conv1d({ filters: 128, kernelSize: 3, padding: 'same', activation: 'relu' }).apply(x) as tf.SymbolicTensor;
+  x = tf.layers.conv1d({ filters: 128, kernelSize: 3, padding: 'same', activation: 'relu' }).apply(x) as tf.SymbolicTensor;
+  x = tf.layers.globalAveragePooling1d().apply(x) as tf.SymbolicTensor;
+  x = tf.layers.dense({ units: 256, activation: 'relu' }).apply(x) as tf.SymbolicTensor;
+  const out = tf.layers.dense({ units: 3 * 54 }).apply(x) as tf.SymbolicTensor;
+  return tf.model({ inputs: input, outputs: out });
+}
+
+function rate(run: () => void, batch: number): number {
+  for (let i = 0; i < 10; i++) run();
+  const start = performance.now();
+  let n = 0;
+  while (performance.now() - start < seconds * 1000) { run(); n += batch; }
+  return (n * 1000) / (performance.now() - start);
+}
+
+async function main(): Promise<void> {
+  const backend = await setupBackend({ prefer: 'wasm' });
+  let model: PoseModel;
+  let source: string;
+  if (existsSync(`${modelDir}/model.json`)) {
+    model = await PoseModel.load(modelDir);
+    source = `${model.spec.modelId} (${model.hash.slice(0, 12)})`;
+  } else {
+    const spec: ModelSpec = readModelSpecOr(modelDir);
+    model = PoseModel.fromNetwork(spec, buildPoseNetwork(spec));
+    source = 'untrained network of the shipped architecture (no weights found)';
+  }
+  const spec = model.spec;
+  const width = frameFeatureSize(spec), geo = geometryFeatureSize(spec);
+  const links = spec.input.links;
+  const reference = referenceConv1d(16, spec.input.antennaPairs * spec.input.subcarriers * 2);
+  const results: Record<string, number> = {};
+  for (const batch of [1, 32]) {
+    const x = tf.randomNormal([batch, spec.input.frames, width]);
+    const g = tf.randomNormal([batch, geo]);
+    const r = tf.randomNormal([batch, 16, spec.input.antennaPairs * spec.input.subcarriers * 2]);
+    const samples = rate(() => { const y = model.network.predict([x, g]) as tf.Tensor; y.dataSync(); y.dispose(); }, batch);
+    results[`model_samples_per_s_b${batch}`] = samples;
+    results[`model_windows_per_s_b${batch}`] = samples * links;
+    results[`reference_windows_per_s_b${batch}`] = rate(() => { const y = reference.predict(r) as tf.Tensor; y.dataSync(); y.dispose(); }, batch);
+    tf.dispose([x, g, r]);
+  }
+  // End to end through the node's estimator: featurisation, model, decoding, 2D projection, no dense pose.
+  const environment: EnvironmentGeometry = {
+    id: 'bench', room: { width: 5, depth: 4, height: 2.7 },
+    links: Array.from({ length: links }, (_, i) => ({ tx: 'tx0', rx: `rx${i}`, txPosition: [0.2, 2, 1.2] as [number, number, number], rxPosition: [4.8, 0.5 + i, 1.2] as [number, number, number] })),
+    camera: defaultCamera({ width: 5, depth: 4, height: 2.7 }),
+  };
+  const estimator = new PoseEstimator(model, [environment], { densePose: 'none' });
+  const T = 16, per = spec.input.antennaPairs * spec.input.subcarriers;
+  const nrx = 3, ntx = spec.input.antennaPairs / nrx;
+  const windows = environment.links.map((l) => ({
+    sourceId: 'bench', link: { tx: l.tx, rx: l.rx }, environmentId: 'bench', startTimestamp: 0, endTimestamp: 1, time: 1, length: T, ntx, nrx, nsc: spec.input.subcarriers,
+    subcarriers: Int16Array.from({ length: spec.input.subcarriers }, (_, i) => -28 + 2 * i), centerFrequencyHz: 5.32e9,
+    amplitude: Float32Array.from({ length: T * per }, () => 1 + Math.random() * 0.1), phase: Float32Array.from({ length: T * per }, () => Math.random() - 0.5),
+    features: spec.input.phase === 'conjugate' ? ['phase:unwrapped'] : ['phase:sanitised(unwrap,linear-fit-removed)'], provenance: 'simulated' as const,
+  }));
+  const batch32 = Array.from({ length: 32 }, () => ({ environment, windows }));
+  results.estimator_windows_per_s_b32 = rate(() => { estimator.estimate(batch32); }, 32) * links;
+  results.estimator_windows_per_s_b1 = rate(() => { estimator.estimate(batch32.slice(0, 1)); }, 1) * links;
+  const report = {
+    machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((v) => v.toFixed(1)).join('/')}, Node ${process.version}`,
+    backend: `${backend.backend}${backend.simd ? ' SIMD' : ''}, 1 thread`,
+    model: source, parameters: model.network.countParams(), referenceParameters: reference.countParams(),
+    linksPerSample: links, seconds, results: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v)])),
+  };
+  if (args.includes('--json')) { console.log(JSON.stringify(report, null, 2)); return; }
+  console.log(`${report.machine}; ${report.backend}; ${report.model}, ${report.parameters} parameters; reference conv1d ${report.referenceParameters} parameters`);
+  console.log('batch  model samples/s  model windows/s  reference windows/s  node estimator windows/s');
+  for (const b of [1, 32]) console.log(`${String(b).padStart(5)}  ${String(report.results[`model_samples_per_s_b${b}`]).padStart(15)}  ${String(report.results[`model_windows_per_s_b${b}`]).padStart(15)}  ${String(report.results[`reference_windows_per_s_b${b}`]).padStart(19)}  ${String(report.results[`estimator_windows_per_s_b${b}`]).padStart(24)}`);
+  console.log(`one sample = one window from each of ${links} links`);
+}
+
+function readModelSpecOr(directory: string): ModelSpec {
+  try {
+    return readModelSpec(directory);
+  } catch {
+    return {
+      contract: POSE_CONTRACT, modelId: 'wiflow-pose-v1', version: '0', description: '',
+      input: { frames: 8, links: 3, antennaPairs: 9, subcarriers: 30, sampleRateHz: 20, geometryScale: 5, phase: 'sanitised', temporal: 'absolute' },
+      normalisation: { amplitudeMean: 0, amplitudeStd: 1, phaseMean: 0, phaseStd: 1 }, output: { maxPersons: 3, presenceThreshold: 0.5 }, training: {},
+    };
+  }
+}
+
+main().catch((error) => { console.error(error); process.exit(1); });
