@@ -1,5 +1,6 @@
 import type { GroundTruthFrame, PoseFrame } from '@wiflow/core';
 import { PoseObserver, SeededRandom, sceneFrames, type ObservationNoise, type ScenePerson, type SceneSpec } from '@wiflow/analytics-common';
+import { simulatorTruth } from '@wiflow/analytics-common/sim';
 import { TrackerErrors } from './errors.js';
 import type { TrackerOptionsInput } from './options.js';
 import { combineScores, scoreTracking, type TrackingScore } from './metrics.js';
@@ -83,8 +84,8 @@ export interface TrackingEvaluationOptions {
   noise?: Partial<ObservationNoise>;
   tracker?: TrackerOptionsInput;
   matchDistance?: number;
-  /** Ground truth per scene and seed; default: the kinematic scene generator. */
-  truth?: (scene: TrackingScene, seed: number, rateHz: number) => Iterable<GroundTruthFrame>;
+  /** Where ground truth comes from: 'simulator' (@wiflow/plugin-sim's people, default) or 'kinematic' (analytics-common's small generator). */
+  truth?: 'simulator' | 'kinematic';
 }
 
 /** Result of a tracking evaluation. */
@@ -93,6 +94,7 @@ export interface TrackingEvaluation {
   overall: TrackingScore;
   rateHz: number;
   noise: ObservationNoise;
+  truth: 'simulator' | 'kinematic';
 }
 
 /** Track a sequence of truth frames observed through the noise model; returns tracked frames. */
@@ -110,7 +112,9 @@ export function evaluateTracking(options: TrackingEvaluationOptions = {}): Track
   const seeds = options.seeds ?? 5;
   const rateHz = options.rateHz ?? 10;
   if (!Number.isInteger(seeds) || seeds < 1) throw TrackerErrors.evaluationInvalid(`seeds must be a positive integer, got ${seeds}`);
-  const truthOf = options.truth ?? ((scene, seed, rate) => sceneFrames(scene.build(seed, rate)));
+  const source = options.truth ?? 'simulator';
+  const truthOf = (scene: TrackingScene, seed: number, rate: number): Iterable<GroundTruthFrame> =>
+    source === 'simulator' ? simulatorTruth(scene.build(seed, rate), ROOM) : sceneFrames(scene.build(seed, rate));
   const results: TrackingEvaluation['scenes'] = [];
   let noise: ObservationNoise | undefined;
   for (const name of names) {
@@ -118,11 +122,11 @@ export function evaluateTracking(options: TrackingEvaluationOptions = {}): Track
     if (!scene) throw TrackerErrors.evaluationInvalid(`unknown scene ${JSON.stringify(name)} (known: ${TRACKING_SCENES.map((s) => s.name).join(', ')})`);
     const scores: TrackingScore[] = [];
     for (let seed = 1; seed <= seeds; seed++) {
-      const { tracked } = trackObserved(truthOf(scene, seed, rateHz), { seed, noise: options.noise, tracker: options.tracker });
+      const { tracked } = trackObserved(truthOf(scene, seed, rateHz), { seed, noise: { room: ROOM, ...(options.noise ?? {}) }, tracker: options.tracker });
       noise ??= new PoseObserver({ noise: options.noise }).noise;
       scores.push(scoreTracking(tracked, undefined, { matchDistance: options.matchDistance }));
     }
     results.push({ name, description: scene.description, seeds, score: combineScores(scores) });
   }
-  return { scenes: results, overall: combineScores(results.map((r) => r.score)), rateHz, noise: noise ?? new PoseObserver({ noise: options.noise }).noise };
+  return { scenes: results, overall: combineScores(results.map((r) => r.score)), rateHz, noise: noise ?? new PoseObserver({ noise: options.noise }).noise, truth: source };
 }

@@ -142,6 +142,9 @@ export class MultiPersonTracker {
       detections.map((d, j) => {
         const m2 = t.kalman.mahalanobis2(d.position.x, d.position.y);
         if (m2 > o.gate_chi2) return Infinity;
+        if (Math.hypot(d.position.x - t.kalman.state[0], d.position.y - t.kalman.state[1]) > o.max_gate_distance_m) return Infinity;
+        // A coasting (lost) track only takes a confident detection: spurious ones are usually weak.
+        if (t.status === 'lost' && d.confidence < o.reid_min_confidence) return Infinity;
         return (1 - o.keypoint_weight) * (m2 / o.gate_chi2) + o.keypoint_weight * shapeDissimilarity(t.shape, shapes[j]);
       }),
     );
@@ -154,12 +157,12 @@ export class MultiPersonTracker {
 
     // Stage 2: re-identify lost tracks with the detections left over.
     const lost = tracks.filter((t) => t.status === 'lost' && !matchedTrack.has(t) && frame.timestamp - t.lastSeen <= o.reid_window_seconds * 1000);
-    const free = detections.map((_, j) => j).filter((j) => !matchedDetection.has(j));
+    const free = detections.map((_, j) => j).filter((j) => !matchedDetection.has(j) && detections[j].confidence >= o.reid_min_confidence);
     const reidentified = new Set<Track>();
     if (lost.length && free.length) {
       const reidCosts = lost.map((t) => {
         const lostS = (frame.timestamp - t.lastSeen) / 1000;
-        const radius = o.reid_distance_m + o.reid_speed * lostS;
+        const radius = Math.min(o.reid_max_distance_m, o.reid_distance_m + o.reid_speed * lostS);
         const last = t.lastPerson.position;
         return free.map((j) => {
           const d = Math.hypot(detections[j].position.x - last.x, detections[j].position.y - last.y);

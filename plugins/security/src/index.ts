@@ -1,0 +1,22 @@
+// Public entry of @wiflow/plugin-security.
+import { definePlugin } from '@wiflow/core';
+import { ACCESS_SERVICE, AccessService } from './access.js';
+import { securityNode } from './node.js';
+
+export { SecurityAnalyzer, computeSecurityMetrics, INTRUSION_RULE, PERIMETER_RULE, CROWD_RULE, type SecurityMetricsRecord } from './analyzer.js';
+export { SecurityOptionsSchema, SecurityZoneSchema, PerimeterLineSchema, parseSecurityOptions, type SecurityOptions, type SecurityOptionsInput } from './options.js';
+export { AccessService, ACCESS_SERVICE, type AccessGrant } from './access.js';
+export { SecurityErrors, securityErrorCatalogue } from './errors.js';
+export { securityNode } from './node.js';
+
+/** Plugin name, used to tap hooks. */
+export const PLUGIN_NAME = '@wiflow/plugin-security';
+
+/** The security plugin: node `security.analytics`, service `security.access` (AccessService). */
+export default definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    ctx.registerNode(securityNode);
+    ctx.registerService(ACCESS_SERVICE, () => new AccessService());
+  },
+});
