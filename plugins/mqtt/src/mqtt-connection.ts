@@ -294,7 +294,13 @@ export class MqttConnection extends EventEmitter {
       });
     }
     this.#dropped += this.#high.clear() + this.#low.clear();
-    await this.client.endAsync(!this.client.connected).catch(() => undefined);
+    // A graceful end waits for in-flight acknowledgements; a broker that stops answering
+    // must not hold the shutdown, so force the end after a second.
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = this.client.endAsync(!this.client.connected).then(() => true, () => true);
+    const ended = await Promise.race([graceful, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)))]);
+    clearTimeout(timer);
+    if (!ended) await this.client.endAsync(true).catch(() => undefined);
     for (const wake of this.#drainWaiters.splice(0)) wake();
   }
 

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '@wiflow/core';
+import { nodeConfigJsonSchema, redactSecrets, SECRET_MASK, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import mqttPlugin, { MqttService, MqttTokens, type MqttConnection } from './index.js';
 import { freePort, hasMosquitto, MOSQUITTO_PATH, startAedes, startMosquitto, type LocalBroker } from './bench/brokers.js';
@@ -214,6 +214,28 @@ describe('mqtt.publish with aedes (in-process broker)', () => {
     // Retained state is coalesced while offline: only the latest occupancy goes out.
     expect(received.filter((m) => m.topic === 'wiflow/env/occupancy').map((m) => m.text)).toEqual(['{"count":2}']);
     expect(connection.stats()).toMatchObject({ buffered: 0, dropped: 17, connected: true, connects: 1 });
+  });
+
+  it('logs in with username and password (a write-only secret) and reports a refused login without failing the flow', async () => {
+    const broker = await startAedes(0, { username: 'wiflow', password: 's3cret-pass' });
+    cleanups.push(() => broker.close());
+    const runtime = await runtimeWith();
+    const definition = runtime.registry.get('mqtt.publish')!;
+    expect(redactSecrets(definition, { url: broker.url, username: 'wiflow', password: 's3cret-pass' })).toEqual({ url: broker.url, username: 'wiflow', password: SECRET_MASK });
+    expect(nodeConfigJsonSchema(definition).properties).toMatchObject({ password: { writeOnly: true } });
+
+    const subscriber = await Subscriber.connect(broker.url.replace('mqtt://', 'mqtt://wiflow:s3cret-pass@'), ['wiflow/#']);
+    cleanups.push(() => subscriber.close());
+    const good = await runFlow(runtime, buildFlow({ poses: ['test.feed', { input: 'poses' }], mqtt: ['mqtt.publish', { url: broker.url, username: 'wiflow', password: 's3cret-pass' }] }, ['poses.out -> mqtt.poses']), { poses: [poseFrame(0, 1)] });
+    expect(good.status).toBe('completed');
+    await subscriber.until(() => subscriber.on('wiflow/living-room/pose').length === 1, 'frame published with credentials');
+
+    const deployed = await runtime.deploy(buildFlow({ poses: ['test.push', { channel: 'badlogin' }], mqtt: ['mqtt.publish', { url: broker.url, username: 'wiflow', password: 'wrong-password', reconnectPeriodMs: 100 }] }, ['poses.out -> mqtt.poses']));
+    cleanups.push(() => runtime.undeploy(deployed.id, 0));
+    pushChannels.get('badlogin')!(poseFrame(1, 1));
+    await expect.poll(() => deployed.pipeline.counters().mqtt.stats?.last_error, { timeout: 5000 }).toMatch(/Not authorized|Bad username or password|refused/i);
+    expect(deployed.pipeline.counters().mqtt.stats).toMatchObject({ connected: 0, buffered: 1, poses: 1 });
+    expect(deployed.pipeline.counters().mqtt.errors).toBe(0);
   });
 
   it('shares one client between nodes with the same broker settings', async () => {

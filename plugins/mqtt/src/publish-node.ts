@@ -216,6 +216,7 @@ export const mqttPublishNode = defineNode({
         if (!connection) return;
         const held = connection;
         connection = undefined;
+        lastStats = held.stats();
         await held.drain(cfg.closeTimeoutMs);
         await service.release(held);
         lastStats = { ...held.stats(), connected: false };

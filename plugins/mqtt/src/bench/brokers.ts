@@ -34,9 +34,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Start aedes with a net server on `port` (0: any free port). */
-export async function startAedes(port = 0): Promise<LocalBroker & { broker: Aedes }> {
-  const broker = await Aedes.createBroker();
+/** Start aedes with a net server on `port` (0: any free port), optionally with a username/password check. */
+export async function startAedes(port = 0, credentials?: { username: string; password: string }): Promise<LocalBroker & { broker: Aedes }> {
+  const broker = await Aedes.createBroker(
+    credentials
+      ? {
+          authenticate: (_client, username, password, done) => {
+            const ok = username === credentials.username && password?.toString() === credentials.password;
+            done(ok ? null : Object.assign(new Error('bad username or password'), { returnCode: 4 }), ok);
+          },
+        }
+      : {},
+  );
   const server = net.createServer(broker.handle);
   const sockets = new Set<net.Socket>();
   server.on('connection', (socket) => {
