@@ -362,26 +362,28 @@ export class LinkChannel {
     const r0i = this.#r0i;
     const rsr = this.#rsr;
     const rsi = this.#rsi;
-    const phasors = (d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array) => {
-      for (let i = 0; i < n; i++) {
-        const cycles0 = (this.#f0 * d[i]) / SPEED_OF_LIGHT;
-        const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
-        c0[i] = Math.cos(ph0);
-        s0[i] = Math.sin(ph0);
-        const cyclesStep = (SUBCARRIER_SPACING_HZ * d[i]) / SPEED_OF_LIGHT;
-        const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
-        cs[i] = Math.cos(phs);
-        ss[i] = Math.sin(phs);
-      }
-    };
-    phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
-    phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
+    this.#phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
+    this.#phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
     for (let i = 0; i < this.ntx; i++) {
       for (let j = 0; j < this.nrx; j++) {
         const vr = amp * (t0r[i] * r0r[j] - t0i[i] * r0i[j]);
         const vi = amp * (t0r[i] * r0i[j] + t0i[i] * r0r[j]);
         this.#sweep(re, im, (i * this.nrx + j) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
       }
+    }
+  }
+
+  /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss). */
+  #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array): void {
+    for (let i = 0; i < n; i++) {
+      const cycles0 = (this.#f0 * d[i]) / SPEED_OF_LIGHT;
+      const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
+      c0[i] = Math.cos(ph0);
+      s0[i] = Math.sin(ph0);
+      const cyclesStep = (SUBCARRIER_SPACING_HZ * d[i]) / SPEED_OF_LIGHT;
+      const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
+      cs[i] = Math.cos(phs);
+      ss[i] = Math.sin(phs);
     }
   }
 
