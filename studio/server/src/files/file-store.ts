@@ -91,18 +91,18 @@ export class FileStore {
    * Resolve what a caller passed for a file input to the absolute path a node can read: a
    * file id, a v1 `flow_id/file_name`, or a stored file's path. Anything else is an error.
    */
-  async resolveReference(userId: string, reference: unknown, field: string): Promise<string> {
+  async resolveReference(userId: string, reference: unknown, field: string, onlyFlowId?: string): Promise<string> {
     if (typeof reference !== 'string' || !reference) throw StudioErrors.invalidBody(`${field}: a file input needs a file id or a "flow_id/file_name" from the files API`);
     if (isUuid(reference)) {
       const record = await this.studio.storage.files.get(reference);
-      if (record && record.userId === userId) return this.absolutePath(record);
+      if (record && record.userId === userId && (!onlyFlowId || record.flowId === onlyFlowId)) return this.absolutePath(record);
     }
     const v1 = /^([0-9a-f-]{36})\/(.+)$/i.exec(reference);
-    if (v1) {
+    if (v1 && (!onlyFlowId || v1[1] === onlyFlowId)) {
       const record = await this.byFlowAndName(userId, v1[1], v1[2]);
       if (record) return this.absolutePath(record);
     }
-    const byPath = (await this.list(userId)).find((f) => f.path === reference || f.path.split(path.sep).join('/') === reference);
+    const byPath = (await this.list(userId, onlyFlowId)).find((f) => f.path === reference || f.path.split(path.sep).join('/') === reference);
     if (byPath) return this.absolutePath(byPath);
     throw StudioErrors.invalidBody(`${field}: no uploaded file "${reference}" of yours (upload it with POST /api/v2/files or /api/v1/files/upload/{flow_id})`);
   }

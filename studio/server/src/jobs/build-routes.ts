@@ -102,7 +102,7 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
     if (flow.accessType !== 'PUBLIC' || !flow.userId) throw StudioErrors.notPublic(flow.id);
     const query = parseWith(DeliveryQuery, req.query, 'query');
     const body = parseWith(BuildPublicBodySchema, req.body ?? {}, 'body');
-    const run = await runner.start({ userId: flow.userId, flow, inputRequest: body.inputs, files: body.files, timeoutMs: query.timeout_ms, source: 'public' });
+    const run = await runner.start({ userId: flow.userId, flow, inputRequest: body.inputs, files: body.files, timeoutMs: query.timeout_ms, source: 'public', filesOfFlowOnly: true });
     await runner.recordInput(run);
     settle(run);
     answer(res, req, run, query.event_delivery ?? studio.config.eventDelivery);

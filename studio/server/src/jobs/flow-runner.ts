@@ -40,6 +40,8 @@ export interface RunRequest {
   sessionId?: string | null;
   timeoutMs?: number | null;
   source: string;
+  /** Only files attached to this flow may feed file inputs (public builds run as the owner for strangers). */
+  filesOfFlowOnly?: boolean;
 }
 
 /** A started run: the job and what is needed to shape its result. */
@@ -99,7 +101,7 @@ export class FlowRunner {
   constructor(private readonly studio: StudioContext, private readonly files: FileStore) {}
 
   /** Work out the job inputs of a run from its request. */
-  async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'>): Promise<Record<string, unknown>> {
+  async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'> & { onlyFlowId?: string }): Promise<Record<string, unknown>> {
     const inputs: Record<string, unknown> = {};
     const declared = flowInputs(data);
     const ir = request.inputRequest;
@@ -123,7 +125,7 @@ export class FlowRunner {
       inputs[name] = value;
     }
     for (const input of fileInputs) {
-      if (inputs[input.name] !== undefined) inputs[input.name] = await this.files.resolveReference(userId, inputs[input.name], `inputs.${input.name}`);
+      if (inputs[input.name] !== undefined) inputs[input.name] = await this.files.resolveReference(userId, inputs[input.name], `inputs.${input.name}`, request.onlyFlowId);
     }
     return inputs;
   }
@@ -134,7 +136,7 @@ export class FlowRunner {
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
     const tweaked = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
-    const inputs = await this.inputsFor(request.userId, tweaked, request);
+    const inputs = await this.inputsFor(request.userId, tweaked, { ...request, onlyFlowId: request.filesOfFlowOnly ? request.flow.id : undefined });
     const bindingIssues = bindingProblems(this.studio.runtime, tweaked);
     if (bindingIssues.length) {
       const error = StudioErrors.invalidFlow(bindingIssues.length);

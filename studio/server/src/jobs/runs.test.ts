@@ -134,6 +134,13 @@ describe('build', () => {
     const events = await readStream(`/api/v1/build/${start.body.job_id}/events?event_delivery=streaming`);
     expect(events.text).toContain('"value":"PUB"');
     await s.http.post(`/api/v1/build_public_tmp/${priv.id}/flow`).send({}).expect(403);
+    // strangers may only feed a public flow the files attached to it, not the owner's other files
+    const fileFlow = await createFlow({ name: 'Public files', access_type: 'PUBLIC', data: chainFlow([{ type: 'stest.filesize', inPort: 'path', outPort: 'size' }], { name: 'f', valueType: 'file' }) });
+    const own = await s.http.post('/api/v2/files').set(s.alice.auth).attach('file', Buffer.alloc(10), 'private.dat').expect(201);
+    await s.http.post(`/api/v1/build_public_tmp/${fileFlow.id}/flow`).send({ files: [own.body.id] }).expect(422);
+    await s.http.post(`/api/v1/files/upload/${fileFlow.id}`).set(s.alice.auth).attach('file', Buffer.alloc(12), 'attached.dat').expect(201);
+    const okStart = await s.http.post(`/api/v1/build_public_tmp/${fileFlow.id}/flow`).send({ files: [`${fileFlow.id}/attached.dat`] }).expect(200);
+    expect((await s.runtime.jobs.get(okStart.body.job_id)!.done).outputs.result).toBe(12);
     await s.http.post('/api/v1/build_public_tmp/00000000-0000-4000-8000-000000000000/flow').send({}).expect(404);
   });
 });
@@ -282,6 +289,17 @@ describe('webhook', () => {
 });
 
 describe('job limits', () => {
+  it('queues runs over the per-user limit (4) across flows', async () => {
+    const flows = [];
+    for (let i = 0; i < 5; i++) flows.push(await createFlow({ name: `Per user ${i}`, data: chainFlow([{ type: 'stest.slow', config: { steps: 5, delayMs: 30 } }]) }, s.bob));
+    const jobs = [];
+    for (const flow of flows) jobs.push((await s.http.post(`/api/v1/build/${flow.id}/flow?event_delivery=polling`).set(s.bob.auth).send({ inputs: { input_value: '1' } }).expect(200)).body.job_id as string);
+    const statuses = jobs.map((id) => s.runtime.jobs.get(id)!.status);
+    expect(statuses.filter((x) => x === 'in_progress')).toHaveLength(4);
+    expect(statuses[4]).toBe('queued');
+    for (const id of jobs) expect((await s.runtime.jobs.get(id)!.done).status).toBe('completed');
+  });
+
   it('queues runs over the per-flow limit with status queued', async () => {
     const flow = await createFlow({ name: 'Limited', data: chainFlow([{ type: 'stest.slow', config: { steps: 5, delayMs: 20 } }]) });
     const a = await s.http.post(`/api/v1/build/${flow.id}/flow?event_delivery=polling`).set(s.alice.auth).send({ inputs: { input_value: '1' } }).expect(200);

@@ -46,13 +46,36 @@ interface McpSession {
 
 /** The live MCP sessions of every project, so changes reach them as tools/list_changed. */
 export class McpSessions {
-  readonly #sessions = new Map<string, McpSession>();
+  readonly #sessions = new Map<string, McpSession & { lastSeen: number }>();
+  #sweeper: NodeJS.Timeout | undefined;
+
+  /** Sessions idle longer than `idleMs` are closed (clients that never send DELETE). */
+  constructor(private readonly idleMs = 30 * 60_000) {}
 
   add(id: string, session: McpSession): void {
-    this.#sessions.set(id, session);
+    this.#sessions.set(id, { ...session, lastSeen: Date.now() });
+    if (!this.#sweeper) {
+      this.#sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs));
+      this.#sweeper.unref();
+    }
   }
+  /** The session (and mark it as used now). */
   get(id: string): McpSession | undefined {
-    return this.#sessions.get(id);
+    const session = this.#sessions.get(id);
+    if (session) session.lastSeen = Date.now();
+    return session;
+  }
+  /** Close sessions idle for longer than the limit; returns how many. */
+  sweep(now = Date.now()): number {
+    let closed = 0;
+    for (const [id, session] of this.#sessions) {
+      // SSE sessions end with their connection; only Streamable HTTP sessions can be abandoned.
+      if (!(session.transport instanceof StreamableHTTPServerTransport) || now - session.lastSeen <= this.idleMs) continue;
+      this.#sessions.delete(id);
+      void session.transport.close().catch(() => {});
+      closed++;
+    }
+    return closed;
   }
   delete(id: string): void {
     this.#sessions.delete(id);
@@ -68,6 +91,8 @@ export class McpSessions {
   }
   /** Close every session (runtime stopping). */
   async closeAll(): Promise<void> {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => {})));
     this.#sessions.clear();
   }

@@ -201,6 +201,19 @@ describe('MCP over Streamable HTTP (SDK client)', () => {
   });
 });
 
+describe('MCP session housekeeping', () => {
+  it('closes Streamable HTTP sessions idle past the limit; the client then gets 404', async () => {
+    const sessions = studioServerOf(s.runtime)!.mcpSessions;
+    const client = await connect('streamable');
+    await client.listTools();
+    const before = sessions.size;
+    expect(sessions.sweep(Date.now() + 31 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(sessions.size).toBeLessThan(before);
+    await expect(client.listTools()).rejects.toThrow();
+    await client.close().catch(() => {});
+  });
+});
+
 describe('MCP over legacy SSE (SDK client)', () => {
   it('lists and calls tools', async () => {
     const client = await connect('sse');

@@ -148,6 +148,18 @@ describe('install is loopback only', () => {
   });
 });
 
+describe('health_check failure', () => {
+  it('answers 500 with the failing check when storage is down', async () => {
+    await s.runtime.storage.close();
+    const res = await s.http.get('/health_check').expect(500);
+    expect(res.body.detail.status).toBe('nok');
+    expect(res.body.detail.db).toMatch(/^error/);
+    expect(res.body.detail.chat).toBe('ok');
+    await s.runtime.storage.open();
+    await s.http.get('/health_check').expect(200);
+  });
+});
+
 describe('error catalogue', () => {
   it('documents every error code in docs/flow-service.md', () => {
     const doc = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/flow-service.md'), 'utf8');
