@@ -102,7 +102,7 @@ describe('summary, events and occupancy', () => {
     const mk = (type: string, severity: AnalyticsEvent['severity'], t: number) => createEvent({ type, severity, timestamp: T0 + t, environmentId: 'e', confidence: 1, source: 't' });
     const evs = [mk('fall_detection', 'high', 1), mk('intrusion', 'high', 2), mk('zone_entry', 'low', 3)];
     expect(filterEvents(evs, { eventType: 'fall' }).map((e) => e.type)).toEqual(['fall_detection']);
-    expect(filterEvents(evs, { eventType: 'alert' }).map((e) => e.type)).toEqual(['intrusion']);
+    expect(filterEvents(evs, { eventType: 'alert' }).map((e) => e.type)).toEqual(['fall_detection', 'intrusion']);
     expect(filterEvents(evs, { eventType: 'activity' }).map((e) => e.type)).toEqual(['zone_entry']);
     expect(filterEvents(evs, { severities: ['low'] })).toHaveLength(1);
     expect(filterEvents(evs, { start: T0 + 2, end: T0 + 3 })).toHaveLength(1);

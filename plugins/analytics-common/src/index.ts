@@ -6,8 +6,11 @@ export { AlertGate, SEVERITY_ORDER, severityRank, createEvent, alertFromEvent, t
 export { bucketSizeMs, bucketStart, checkTimeRange, isoTime, type Granularity, type OccupancyInterval } from './time-buckets.js';
 export { KEYPOINT_INDEX, keypoint3d, hipHeight, shoulderHeight, countedPersons, frameDurations, sortedFrames, type CountOptions } from './pose-frames.js';
 export {
-  computeSummary, filterEvents, eventCategory, toActivityEventRecord, computeOccupancy,
+  computeSummary, filterEvents, eventCategory, inCategory, toActivityEventRecord, computeOccupancy,
   type SummaryInput, type SummaryRecord, type EventCategory, type EventFilter, type ActivityEventRecord, type OccupancyInput, type OccupancyRecord,
 } from './summary.js';
 export { PoseObserver, observeTruth, personFromTruth, projectFrontView, DEFAULT_OBSERVATION_NOISE, NO_OBSERVATION_NOISE, type ObservationNoise } from './observation.js';
 export { sceneFrames, simulateScene, SCENE_FALL_TYPES, type SceneSpec, type ScenePerson, type SceneStep, type SceneFallType } from './kinematic-scene.js';
+export {
+  readFrames, readEvents, readAlerts, summaryFromStorage, occupancyFromStorage, eventsFromStorage, type AnalyticsStorage, type ReadLimits,
+} from './storage-readers.js';

@@ -150,7 +150,7 @@ export interface EventFilter {
   start?: number;
   end?: number;
   environmentId?: string;
-  /** fall: fall_* types; alert: events that raised an alert (or, without alerts, severity high/critical); activity: the rest. */
+  /** fall: fall_* types; alert: events that raised an alert (or, without alerts, severity high/critical); activity: neither. */
   eventType?: EventCategory;
   /** Exact event types, e.g. ['intrusion']. */
   types?: readonly string[];
@@ -182,6 +182,15 @@ export function eventCategory(event: AnalyticsEvent, alertedEventIds?: ReadonlyS
   return 'activity';
 }
 
+/** Whether an event belongs to a category: a fall that raised an alert is in both 'fall' and 'alert'; 'activity' is everything else. */
+export function inCategory(event: AnalyticsEvent, category: EventCategory, alertedEventIds?: ReadonlySet<string>): boolean {
+  const isFall = event.type === 'fall_detection' || event.type.startsWith('fall_');
+  const isAlert = alertedEventIds ? alertedEventIds.has(event.eventId) : event.severity === 'high' || event.severity === 'critical';
+  if (category === 'fall') return isFall;
+  if (category === 'alert') return isAlert;
+  return !isFall && !isAlert;
+}
+
 /** Events matching a filter, oldest first. `alerts` (optional) decides the 'alert' category. */
 export function filterEvents(events: readonly AnalyticsEvent[], filter: EventFilter = {}, alerts?: readonly Alert[]): AnalyticsEvent[] {
   if (filter.start !== undefined && filter.end !== undefined) checkTimeRange(filter.start, filter.end);
@@ -195,7 +204,7 @@ export function filterEvents(events: readonly AnalyticsEvent[], filter: EventFil
       (!filter.types || filter.types.includes(e.type)) &&
       (!filter.severities || filter.severities.includes(e.severity)) &&
       (filter.trackId === undefined || e.trackId === filter.trackId) &&
-      (!filter.eventType || eventCategory(e, alerted) === filter.eventType))
+      (!filter.eventType || inCategory(e, filter.eventType, alerted)))
     .sort((a, b) => a.timestamp - b.timestamp);
 }
 
