@@ -89,6 +89,7 @@ class Endpoint {
   dropped = 0;
   retries = 0;
   rateLimited = 0;
+  /** Deliveries enqueued (the log is trimmed every 100). */
   logWrites = 0;
 
   constructor(
@@ -227,7 +228,6 @@ export class WebhookDispatcher {
     };
     const delivery: Delivery = { record, body, unwritten: undefined, writing: false };
     endpoint.queue.push(delivery);
-    this.#log(endpoint, delivery);
     const limit = this.#config().queueLimit;
     while (endpoint.queue.length > limit) {
       const dropped = endpoint.queue.shift()!;
@@ -235,6 +235,15 @@ export class WebhookDispatcher {
       this.#finish(endpoint, dropped, 'dropped', `queue full (${limit} waiting for the rate limit or a free slot)`);
     }
     this.#pump(endpoint);
+    // Log 'queued' only when it has to wait (rate limit, busy slots): a delivery sent at once
+    // is logged when its first attempt ends, which halves the writes on a synchronous store.
+    if (record.status === 'queued') this.#log(endpoint, delivery);
+    if (++endpoint.logWrites % 100 === 0) {
+      const keep = this.#config().logLimit;
+      void this.#store()
+        .trimDeliveries(endpoint.webhook.id, keep)
+        .catch((error) => this.#logger.warn('webhook delivery log trim failed', { error: errorMessage(error) }));
+    }
     return id;
   }
 
@@ -348,7 +357,6 @@ export class WebhookDispatcher {
    */
   #log(endpoint: Endpoint, delivery: Delivery): void {
     delivery.unwritten = { ...delivery.record };
-    const queuedNow = delivery.unwritten.status === 'queued';
     if (!delivery.writing) {
       delivery.writing = true;
       const store = this.#store();
@@ -369,12 +377,6 @@ export class WebhookDispatcher {
         endpoint.writes.delete(write);
         this.#wakeIdle();
       });
-    }
-    if (queuedNow && ++endpoint.logWrites % 100 === 0) {
-      const keep = this.#config().logLimit;
-      void this.#store()
-        .trimDeliveries(endpoint.webhook.id, keep)
-        .catch((error) => this.#logger.warn('webhook delivery log trim failed', { error: errorMessage(error) }));
     }
   }
 
