@@ -63,8 +63,6 @@ export const ApiErrors = {
   /** Authenticated, but the role does not allow the operation. */
   forbidden: define('WIFLOW_API_FORBIDDEN', 'AUTHORIZATION_ERROR', 403, (needed: string, have: string[]) =>
     `this operation needs the ${needed} role; the caller has ${have.length ? have.join(', ') : 'no role'}`),
-  /** No such route. */
-  routeNotFound: define('WIFLOW_API_ROUTE_NOT_FOUND', 'RESOURCE_NOT_FOUND', 404, (method: string, path: string) => `no endpoint ${method} ${path}`),
   /** A named resource (track, ...) does not exist. */
   notFound: define('WIFLOW_API_NOT_FOUND', 'RESOURCE_NOT_FOUND', 404, (what: string, id: string) => `${what} ${id} not found`),
   /** No pose data in the requested range (details: requested_range, available_range). */
@@ -95,12 +93,8 @@ export const ApiErrors = {
   processingMisconfigured: define('WIFLOW_API_PROCESSING_MISCONFIGURED', 'MODEL_ERROR', 503, (reason: string) => `pose processing is misconfigured: ${reason}`),
   /** The processing chain failed on the submitted CSI. */
   modelFailed: define('WIFLOW_API_MODEL_FAILED', 'MODEL_ERROR', 500, (reason: string) => `pose processing failed: ${reason}`),
-  /** The submitted CSI cannot be processed (shape mismatch with the chain). */
-  csiUnprocessable: define('WIFLOW_API_CSI_UNPROCESSABLE', 'VALIDATION_ERROR', 422, (reason: string) => `the submitted CSI cannot be processed: ${reason}`),
   /** Processing took longer than its timeout. */
   timeout: define('WIFLOW_API_TIMEOUT', 'SYSTEM_ERROR', 504, (ms: number) => `processing exceeded ${ms} ms`),
-  /** A CSI device did not answer. */
-  hardware: define('WIFLOW_API_HARDWARE', 'HARDWARE_ERROR', 502, (reason: string) => `hardware communication failed: ${reason}`),
   /** Anything unexpected. */
   internal: define('WIFLOW_API_INTERNAL', 'SYSTEM_ERROR', 500, () => 'internal error'),
 } as const;

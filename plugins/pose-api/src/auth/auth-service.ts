@@ -1,6 +1,7 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
+import { Passport } from 'passport';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import { loadOrCreateKey, type AuthRequest, type Principal, type Runtime, type Storage, type UserRecord } from '@wiflow/core';
 import type { ApiConfig } from '../config.js';
@@ -22,21 +23,6 @@ interface AccessClaims {
   username: string;
   roles: string[];
   typ: 'access';
-}
-
-/** Run a passport strategy on a request-like object without Express (same calls passport makes). */
-function runStrategy(strategy: JwtStrategy, request: unknown): Promise<Principal | undefined> {
-  return new Promise((resolve, reject) => {
-    const run = Object.create(strategy) as JwtStrategy & {
-      success(user: Principal): void;
-      fail(): void;
-      error(error: unknown): void;
-    };
-    run.success = (user) => resolve(user);
-    run.fail = () => resolve(undefined);
-    run.error = (error) => reject(error);
-    run.authenticate(request as never, {});
-  });
 }
 
 /** Read the bearer token of an Authorization header (case-insensitive scheme). */
@@ -72,7 +58,8 @@ export function credentialsOf(request: IncomingMessage, allowQueryToken: boolean
 export class AuthService {
   /** A KeyObject: jsonwebtoken 9 turns a Buffer secret into one on every call, ~100× slower. */
   readonly #secret: KeyObject;
-  readonly #strategy: JwtStrategy;
+  /** A passport instance of our own (no global state) with the JWT strategy. */
+  readonly #passport = new Passport();
 
   constructor(
     private readonly runtime: Runtime,
@@ -81,7 +68,7 @@ export class AuthService {
   ) {
     this.#secret = createSecretKey(AuthService.signingSecret(runtime.dataDir, env));
     const issuer = config().auth.issuer;
-    this.#strategy = new JwtStrategy(
+    const strategy = new JwtStrategy(
       {
         jwtFromRequest: (request: unknown) => (request as AuthRequest).bearer ?? null,
         // passport-jwt hands the key to jsonwebtoken, which takes a KeyObject (its typings only list string | Buffer).
@@ -95,6 +82,7 @@ export class AuthService {
         done(null, { userId: claims.sub, username: claims.username, roles: Array.isArray(claims.roles) ? claims.roles : [], via: 'jwt' });
       },
     );
+    this.#passport.use('wiflow-jwt', strategy);
   }
 
   /** WIFLOW_JWT_SECRET (>= 32 characters), else `<dataDir>/jwt.key` created with mode 0600. */
@@ -115,7 +103,7 @@ export class AuthService {
   /** Verify credentials: a bearer JWT first, then an API key. Undefined when nothing verifies. */
   async authenticate(request: AuthRequest): Promise<Principal | undefined> {
     if (request.bearer) {
-      const principal = await runStrategy(this.#strategy, request);
+      const principal = await this.#verifyBearer(request);
       if (principal) return principal;
     }
     if (request.apiKey && this.runtime.hasStorage) {
@@ -131,6 +119,20 @@ export class AuthService {
       return { userId: user.id, username: user.username, roles, via: `apikey:${record.id}` };
     }
     return undefined;
+  }
+
+  /**
+   * Run passport's JWT strategy on the credentials (the same call passport's Express
+   * middleware makes, with a callback so nothing is written to a response or a session).
+   */
+  #verifyBearer(request: AuthRequest): Promise<Principal | undefined> {
+    return new Promise((resolve, reject) => {
+      const middleware = this.#passport.authenticate('wiflow-jwt', { session: false }, (error: unknown, user: Principal | false) => {
+        if (error) reject(error);
+        else resolve(user || undefined);
+      });
+      middleware({ ...request }, undefined, reject);
+    });
   }
 
   /** Sign an access token for a user. */
