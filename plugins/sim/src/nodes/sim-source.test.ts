@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
-import { runNode } from '@wiflow/core/testing';
+import { buildFlow, createTestRuntime, runNode } from '@wiflow/core/testing';
+import csiPlugin from '@wiflow/plugin-csi';
 import { describe, expect, it } from 'vitest';
-import { simSourceNode } from '../index.js';
+import simPlugin, { simSourceNode } from '../index.js';
 import { testScenario } from '../test-support/scenarios.js';
 
 describe('sim.source', () => {
@@ -38,5 +42,33 @@ describe('sim.source', () => {
     const result = await runNode(simSourceNode, { config: { scenario: { room: { width: 1 } }, realtime: false } });
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/invalid scenario/);
+  });
+});
+
+describe('sim.source in a flow', () => {
+  it('feeds plugin-csi: simulated frames and truth recorded by csi.record replay through csi.replay', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-sim-flow-'));
+    try {
+      const file = path.join(dir, 'sim.wfr');
+      const runtime = await createTestRuntime({ plugins: [csiPlugin, simPlugin] });
+      await runtime.start();
+      const record = buildFlow(
+        { sim: ['sim.source', { scenario: testScenario({ people: [{ id: 1, start: { x: 2, y: 2 }, script: [{ action: 'stand', duration: 5 }] }] }), realtime: false, durationS: 0.3 }], rec: ['csi.record', { path: file }] },
+        ['sim.frames -> rec.frames'],
+      );
+      const recorded = await (await runtime.runJob(record, { timeoutMs: 30_000 })).done;
+      expect(recorded.status).toBe('completed');
+      const replay = buildFlow({ play: ['csi.replay', { path: file, speed: 0 }], frames: ['test.collect', { output: 'frames' }], truth: ['test.collect', { output: 'truth' }] }, ['play.frames -> frames.in', 'play.truth -> truth.in']);
+      const replayed = await (await runtime.runJob(replay, { timeoutMs: 30_000 })).done;
+      expect(replayed.status).toBe('completed');
+      const frames = replayed.outputs.frames as CsiFrame[];
+      expect(frames).toHaveLength(30);
+      expect(frames[0]).toMatchObject({ format: 'sim', provenance: 'simulated', nsc: 56 });
+      expect(frames[5].truth?.persons[0].id).toBe(1);
+      expect((replayed.outputs.truth as GroundTruthFrame[]).length).toBe(30);
+      await runtime.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

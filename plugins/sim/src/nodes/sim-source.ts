@@ -53,7 +53,8 @@ export const simSourceNode = defineNode({
   inputs: {},
   outputs: {
     frames: { type: DataTypes.CsiFrame, description: 'CsiFrame of every link, ground truth attached as frame.truth' },
-    truth: { type: 'GroundTruthFrame', description: 'ground truth (keypoints, positions, activities, events) once per instant' },
+    // 'json' like plugin-csi's replay and record truth ports, so the two connect.
+    truth: { type: DataTypes.Json, description: 'GroundTruthFrame (keypoints, positions, activities, events) once per instant' },
   },
   config: SimSourceConfig,
   source: true,
@@ -64,6 +65,7 @@ export const simSourceNode = defineNode({
     let ticks = 0;
     let frames = 0;
     let pass = 0;
+    let links = 0;
     return {
       async run() {
         const signal = ctx.signal;
@@ -77,6 +79,7 @@ export const simSourceNode = defineNode({
             startTimeMs: startTimeMs !== undefined ? startTimeMs + pass * durationS * 1000 : undefined,
             timestampOffsetUs: pass * durationS * 1e6,
           });
+          links = sim.links.length;
           const origin = wallStart + pass * durationS * 1000;
           for (const tick of sim.run(durationS)) {
             if (signal.aborted) return;
@@ -98,7 +101,7 @@ export const simSourceNode = defineNode({
           pass++;
         } while (config.loop && !signal.aborted);
       },
-      stats: () => ({ environment: scenario.environmentId, ticks, frames, pass, links: scenario.links?.length ?? null }),
+      stats: () => ({ environment: scenario.environmentId, links, ticks, frames, pass }),
     };
   },
 });
