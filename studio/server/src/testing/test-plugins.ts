@@ -130,6 +130,24 @@ export const testNodesPlugin: WiflowPlugin = definePlugin({
     );
     ctx.registerNode(
       defineNode({
+        type: 'stest.count',
+        title: 'Count',
+        category: 'testing',
+        description: 'Counts the values it receives and emits the count when upstream is done.',
+        inputs: { value: { type: 'any', required: true } },
+        outputs: { count: { type: 'number' } },
+        config: z.object({}),
+        create: (c) => {
+          let n = 0;
+          return {
+            receive: () => void n++,
+            flush: () => c.emit('count', n),
+          };
+        },
+      }),
+    );
+    ctx.registerNode(
+      defineNode({
         type: 'stest.ticker',
         title: 'Ticker',
         category: 'testing',
