@@ -47,7 +47,7 @@ export class Esp32LineParser {
   #options: DecoderOptions;
   #fields = new Int32Array(MAX_FIELDS + 1);
   #values = new Int16Array(MAX_VALUES);
-  #layouts = new Map<string, Esp32Layout>();
+  #layouts = new Map<number, Esp32Layout>();
   #lastLocal = -1;
   #wraps = 0;
   #firstTimestamp = -1;
@@ -151,7 +151,7 @@ export class Esp32LineParser {
     return Buffer.from(buf.buffer, buf.byteOffset + fields[column], fields[column + 1] - 1 - fields[column]).toString('latin1').trim();
   }
 
-  #layout(key: string, build: () => Esp32Layout): Esp32Layout {
+  #layout(key: number, build: () => Esp32Layout): Esp32Layout {
     let layout = this.#layouts.get(key);
     if (!layout) {
       layout = build();
@@ -178,7 +178,7 @@ export class Esp32LineParser {
     const bytes = n;
     let layout: Esp32Layout;
     if (short) {
-      layout = this.#layout(`s|${bytes}|${firstWordInvalid}`, () => {
+      layout = this.#layout(1_000_000 + bytes * 2 + (firstWordInvalid ? 1 : 0), () => {
         const entries = bytes / 2;
         const [lo, hi] = entries === 64 ? [1, 26] : entries === 128 ? [2, 58] : [1, entries / 2];
         const kept = fieldEntries(0, entries, 'centred', lo, hi, firstWordInvalid ? 4 : 0);
@@ -192,7 +192,7 @@ export class Esp32LineParser {
       const field = options.esp32Field === 'lltf' || (options.esp32Field === 'auto' && !hasHt) ? 'lltf' : 'ht-ltf';
       if (field === 'ht-ltf' && !hasHt) throw new DecodeFault('unsupported', lineStart, `line has no HT-LTF (sig_mode ${sigMode}, ${bytes} bytes)`);
       if (bytes < 128) throw new DecodeFault('malformed', lineStart, `CSI data has ${bytes} values, fewer than the 128 of an LLTF`);
-      layout = this.#layout(`c|${secondary}|${field}|${ht40}|${hasStbc}|${firstWordInvalid}`, () => {
+      layout = this.#layout((secondary & 0xff) * 16 + (field === 'lltf' ? 0 : 8) + (ht40 ? 4 : 0) + (hasStbc ? 2 : 0) + (firstWordInvalid ? 1 : 0), () => {
         const order = secondary === 0 ? 'fft' : 'centred';
         const skip = firstWordInvalid ? 4 : 0;
         if (field === 'lltf') {

@@ -293,6 +293,22 @@ export class RecordingDecoder implements FrameDecoder {
     return total;
   }
 
+  #stringBytes: Buffer[] = [Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0)];
+  #strings = ['', '', '', ''];
+
+  /** String field `slot`, decoded only when its bytes differ from the previous frame's. */
+  #string(slot: number, buf: Buffer, at: number, length: number): string {
+    const last = this.#stringBytes[slot];
+    if (last.length === length) {
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = last[i] === buf[at + i];
+      if (same) return this.#strings[slot];
+    }
+    this.#stringBytes[slot] = Buffer.from(buf.subarray(at, at + length));
+    this.#strings[slot] = buf.toString('utf8', at, at + length);
+    return this.#strings[slot];
+  }
+
   #frame(buf: Buffer, start: number, end: number): CsiFrame {
     let p = start;
     const need = (n: number) => {
@@ -313,9 +329,9 @@ export class RecordingDecoder implements FrameDecoder {
     const strings: string[] = [];
     for (let i = 0; i < 4; i++) {
       need(2);
-      const length = buf.readUInt16LE(p);
+      const length = buf[p] | (buf[p + 1] << 8);
       need(2 + length);
-      strings.push(buf.toString('utf8', p + 2, p + 2 + length));
+      strings.push(this.#string(i, buf, p + 2, length));
       p += 2 + length;
     }
     const n = ntx * nrx * nsc;
@@ -323,12 +339,13 @@ export class RecordingDecoder implements FrameDecoder {
     const subcarriers = this.#sets.get(buf.readUInt16LE(p));
     if (!subcarriers || subcarriers.length !== nsc) throw new DecodeFault('malformed', p, `frame refers to subcarrier set ${buf.readUInt16LE(p)}, which is undefined or not ${nsc} long`, end);
     p += 2;
-    const re = new Float32Array(n);
-    const im = new Float32Array(n);
+    const both = new Float32Array(2 * n);
+    const re = both.subarray(0, n);
+    const im = both.subarray(n);
     if (flags & FLAG_INT16) {
       need(4 * n);
-      for (let i = 0; i < n; i++, p += 2) re[i] = buf.readInt16LE(p);
-      for (let i = 0; i < n; i++, p += 2) im[i] = buf.readInt16LE(p);
+      for (let i = 0; i < n; i++, p += 2) re[i] = ((buf[p] | (buf[p + 1] << 8)) << 16) >> 16;
+      for (let i = 0; i < n; i++, p += 2) im[i] = ((buf[p] | (buf[p + 1] << 8)) << 16) >> 16;
     } else {
       need(8 * n);
       for (let i = 0; i < n; i++, p += 4) re[i] = buf.readFloatLE(p);
