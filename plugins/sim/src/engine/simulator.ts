@@ -171,6 +171,7 @@ export class Simulator {
         clutter,
         shadowing: s.propagation.shadowing,
         bodyScattering: s.propagation.bodyScattering,
+        bodyBounces: s.propagation.bodyBounces,
         bodyReflectivity: s.propagation.bodyReflectivity,
       });
       const k = slotIndex.get(l.rx) ?? 0;

@@ -2,7 +2,8 @@ import type { Vec3 } from '../geometry/vec3.js';
 import { distance } from '../geometry/vec3.js';
 import type { BodySegment } from '../people/skeleton.js';
 import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
-import { imagePaths, type RoomGeometry } from './room.js';
+import { MATERIALS, fresnelReflection } from './materials.js';
+import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
 
 /** A static point scatterer (furniture, clutter). */
@@ -41,6 +42,8 @@ export interface LinkGeometry {
   clutter: Scatterer[];
   shadowing: boolean;
   bodyScattering: boolean;
+  /** Also add body paths that bounce once off a room surface before or after the body (default false). */
+  bodyBounces?: boolean;
   /** |Γ| of the body surface: the body scatters ρ² σ of the ellipsoid's cross-section. */
   bodyReflectivity: number;
 }
@@ -102,6 +105,8 @@ export class LinkChannel {
   readonly #staticIm: Float64Array;
   readonly #dtx: Float64Array;
   readonly #drx: Float64Array;
+  /** Per room surface: the images of the transmit and receive arrays (body bounce paths). */
+  readonly #images: { surface: Surface; tx: Vec3[]; txCentre: Vec3; rx: Vec3[]; rxCentre: Vec3 }[];
   readonly #t0r: Float64Array;
   readonly #t0i: Float64Array;
   readonly #tsr: Float64Array;
@@ -148,6 +153,15 @@ export class LinkChannel {
     this.#r0i = new Float64Array(this.nrx);
     this.#rsr = new Float64Array(this.nrx);
     this.#rsi = new Float64Array(this.nrx);
+    this.#images = geometry.bodyBounces
+      ? surfacesOf(geometry.room).map((surface) => ({
+          surface,
+          tx: geometry.txAntennas.map((p) => mirror(p, surface)),
+          txCentre: mirror(this.txCentre, surface),
+          rx: geometry.rxAntennas.map((p) => mirror(p, surface)),
+          rxCentre: mirror(this.rxCentre, surface),
+        }))
+      : [];
     const size = this.ntx * this.nrx * this.nsc;
     this.#staticRe = new Float64Array(size);
     this.#staticIm = new Float64Array(size);
@@ -327,15 +341,44 @@ export class LinkChannel {
 
   #addBodySegment(seg: BodySegment, body: BodyState, bodies: readonly BodyState[], outRe: Float64Array | null, outIm: Float64Array | null, records: PathRecord[] | null): void {
     const g = this.geometry;
-    const { point, rcs } = ellipsoidBistatic(seg.centre, seg.frame, seg.a, seg.b, seg.c, this.txCentre, this.rxCentre);
-    const d1 = distance(this.txCentre, point);
-    const d2 = distance(point, this.rxCentre);
+    this.#addScatter(seg, body, bodies, this.txCentre, g.txAntennas, this.rxCentre, g.rxAntennas, null, outRe, outIm, records);
+    for (const image of this.#images) {
+      this.#addScatter(seg, body, bodies, image.txCentre, image.tx, this.rxCentre, g.rxAntennas, { surface: image.surface, side: 'tx' }, outRe, outIm, records);
+      this.#addScatter(seg, body, bodies, this.txCentre, g.txAntennas, image.rxCentre, image.rx, { surface: image.surface, side: 'rx' }, outRe, outIm, records);
+    }
+  }
+
+  /**
+   * One scattering path off a body segment between (possibly mirrored) transmit and receive
+   * arrays. With a bounce, the image array stands for the real one seen via the surface: the
+   * path is kept only when its leg to the image crosses that surface on the face, and takes
+   * the surface's Fresnel coefficient at the local angle (bounce paths are not shadowed).
+   */
+  #addScatter(
+    seg: BodySegment, body: BodyState, bodies: readonly BodyState[],
+    txCentre: Vec3, txAntennas: readonly Vec3[], rxCentre: Vec3, rxAntennas: readonly Vec3[],
+    bounce: { surface: Surface; side: 'tx' | 'rx' } | null,
+    outRe: Float64Array | null, outIm: Float64Array | null, records: PathRecord[] | null,
+  ): void {
+    const g = this.geometry;
+    const { point, rcs } = ellipsoidBistatic(seg.centre, seg.frame, seg.a, seg.b, seg.c, txCentre, rxCentre);
+    let gain = { re: 1, im: 0 };
+    let points = [txCentre, point, rxCentre];
+    if (bounce) {
+      const image = bounce.side === 'tx' ? txCentre : rxCentre;
+      const hit = crossing(point, image, bounce.surface);
+      if (!hit || !onFace(hit, g.room)) return;
+      gain = fresnelReflection(MATERIALS[g.room.materials[bounce.surface.name]], g.centerFrequencyHz, cosIncidence(point, image, bounce.surface), bounce.surface.polarisation);
+      points = bounce.side === 'tx' ? [this.txCentre, hit, point, rxCentre] : [txCentre, point, hit, this.rxCentre];
+    }
+    const d1 = distance(txCentre, point);
+    const d2 = distance(point, rxCentre);
     const amp = (g.bodyReflectivity * Math.sqrt(rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2);
-    const loss = bodies.length > 1 ? this.shadowLossDb([[this.txCentre, point], [point, this.rxCentre]], bodies, body.personId) : 0;
+    const loss = !bounce && bodies.length > 1 ? this.shadowLossDb([[txCentre, point], [point, rxCentre]], bodies, body.personId) : 0;
     if (records) {
       records.push({
-        kind: 'body', label: `person ${body.personId} ${seg.name}`, order: 0, length: d1 + d2, delayS: (d1 + d2) / SPEED_OF_LIGHT,
-        amplitude: amp, shadowLossDb: loss, points: [this.txCentre, point, this.rxCentre],
+        kind: 'body', label: `person ${body.personId} ${seg.name}${bounce ? ` via ${bounce.surface.name}` : ''}`, order: bounce ? 1 : 0, length: d1 + d2, delayS: (d1 + d2) / SPEED_OF_LIGHT,
+        amplitude: amp * Math.hypot(gain.re, gain.im), shadowLossDb: loss, points,
       });
       return;
     }
@@ -343,9 +386,9 @@ export class LinkChannel {
     const a = -amp * (loss > 0 ? Math.pow(10, -loss / 20) : 1);
     const dtx = this.#dtx;
     const drx = this.#drx;
-    for (let i = 0; i < this.ntx; i++) dtx[i] = distance(g.txAntennas[i], point);
-    for (let j = 0; j < this.nrx; j++) drx[j] = distance(point, g.rxAntennas[j]);
-    this.#addSeparablePath(outRe!, outIm!, a, dtx, drx);
+    for (let i = 0; i < this.ntx; i++) dtx[i] = distance(txAntennas[i], point);
+    for (let j = 0; j < this.nrx; j++) drx[j] = distance(point, rxAntennas[j]);
+    this.#addSeparablePath(outRe!, outIm!, a * gain.re, a * gain.im, dtx, drx);
   }
 
   /**
@@ -353,7 +396,7 @@ export class LinkChannel {
    * per-pair phasors factor, exp(−jk(dtx + drx)) = exp(−jk dtx) · exp(−jk drx), so the
    * sin/cos are taken per antenna (ntx + nrx) instead of per pair (ntx · nrx).
    */
-  #addSeparablePath(re: Float64Array, im: Float64Array, amp: number, dtx: Float64Array, drx: Float64Array): void {
+  #addSeparablePath(re: Float64Array, im: Float64Array, ampRe: number, ampIm: number, dtx: Float64Array, drx: Float64Array): void {
     const t0r = this.#t0r;
     const t0i = this.#t0i;
     const tsr = this.#tsr;
@@ -366,8 +409,10 @@ export class LinkChannel {
     this.#phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
     for (let i = 0; i < this.ntx; i++) {
       for (let j = 0; j < this.nrx; j++) {
-        const vr = amp * (t0r[i] * r0r[j] - t0i[i] * r0i[j]);
-        const vi = amp * (t0r[i] * r0i[j] + t0i[i] * r0r[j]);
+        const pr = t0r[i] * r0r[j] - t0i[i] * r0i[j];
+        const pq = t0r[i] * r0i[j] + t0i[i] * r0r[j];
+        const vr = ampRe * pr - ampIm * pq;
+        const vi = ampRe * pq + ampIm * pr;
         this.#sweep(re, im, (i * this.nrx + j) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
       }
     }

@@ -217,6 +217,32 @@ describe('bodies in the channel', () => {
   });
 });
 
+describe('body bounce paths', () => {
+  it('adds body paths via a surface, built on the image of the array, with that surface\'s Fresnel coefficient', () => {
+    const scen = (bodyBounces: boolean) => testScenario({
+      room: { width: 5, depth: 4, height: 2.7, materials: { walls: 'plasterboard', floor: 'metal', ceiling: 'plasterboard' } },
+      propagation: { maxReflectionOrder: 0, bodyScattering: true, shadowing: false, bodyReflectivity: 0.6, bodyBounces },
+      people: [{ id: 1, height: 1.75, start: { x: 2.5, y: 2.8 }, script: [{ action: 'stand', duration: 5 }] }],
+    });
+    const withBounces = new Simulator(scen(true));
+    const without = new Simulator(scen(false));
+    const paths = withBounces.pathsAt(0, 1);
+    expect(without.pathsAt(0, 1).filter((p) => p.kind === 'body')).toHaveLength(10);
+    const viaFloor = paths.find((p) => p.label === 'person 1 torso via floor' && p.points.length === 4 && p.points[1].z === 0)!;
+    expect(viaFloor).toBeDefined();
+    const [tx, hit, point, rx] = viaFloor.points;
+    // Length = |P − image(tx)| + |rx − P|, the image mirrored in the floor; the bounce obeys the mirror law.
+    expect(viaFloor.length).toBeCloseTo(Math.hypot(point.x - tx.x, point.y - tx.y, point.z + tx.z) + Math.hypot(rx.x - point.x, rx.y - point.y, rx.z - point.z), 9);
+    expect(Math.hypot(hit.x - tx.x, hit.y - tx.y) / tx.z).toBeCloseTo(Math.hypot(point.x - hit.x, point.y - hit.y) / point.z, 6);
+    expect(paths.filter((p) => p.kind === 'body').length).toBeGreaterThan(10 * 6);
+    const a = withBounces.cleanChannel(0, 1);
+    const b = without.cleanChannel(0, 1);
+    let diff = 0;
+    for (let i = 0; i < a.re.length; i++) diff += Math.hypot(a.re[i] - b.re[i], a.im[i] - b.im[i]);
+    expect(diff).toBeGreaterThan(0);
+  });
+});
+
 describe('impairments', () => {
   it('per-packet timing offset and phase cancel under conjugate multiplication between antennas of one receiver', () => {
     const people = [{ id: 1, height: 1.7, start: { x: 1.5, y: 1, yawDeg: 30 }, script: [{ action: 'walk' as const, path: [[3.5, 3] as [number, number]], speed: 1.2 }] }];

@@ -17,7 +17,7 @@ export interface RoomGeometry {
 }
 
 /** One planar surface: the plane `coordinate[axis] = value`. */
-interface Surface {
+export interface Surface {
   name: SurfaceName;
   axis: 0 | 1 | 2;
   value: number;
@@ -42,7 +42,8 @@ export interface ReflectionPath {
   gain: { re: number; im: number };
 }
 
-function surfacesOf(room: RoomGeometry): Surface[] {
+/** The six surfaces of a room, in `SURFACE_NAMES` order. */
+export function surfacesOf(room: RoomGeometry): Surface[] {
   return [
     { name: 'west', axis: 0, value: 0, polarisation: 'TE' },
     { name: 'east', axis: 0, value: room.width, polarisation: 'TE' },
@@ -57,7 +58,8 @@ function coord(p: Vec3, axis: number): number {
   return axis === 0 ? p.x : axis === 1 ? p.y : p.z;
 }
 
-function mirror(p: Vec3, s: Surface): Vec3 {
+/** The mirror image of a point across a surface's plane. */
+export function mirror(p: Vec3, s: Surface): Vec3 {
   const m = 2 * s.value;
   if (s.axis === 0) return { x: m - p.x, y: p.y, z: p.z };
   if (s.axis === 1) return { x: p.x, y: m - p.y, z: p.z };
@@ -65,7 +67,7 @@ function mirror(p: Vec3, s: Surface): Vec3 {
 }
 
 /** Where segment a→b crosses the surface's plane, or null when it does not (strictly inside the segment). */
-function crossing(a: Vec3, b: Vec3, s: Surface): Vec3 | null {
+export function crossing(a: Vec3, b: Vec3, s: Surface): Vec3 | null {
   const ca = coord(a, s.axis);
   const cb = coord(b, s.axis);
   const den = cb - ca;
@@ -75,13 +77,14 @@ function crossing(a: Vec3, b: Vec3, s: Surface): Vec3 | null {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
 }
 
-function onFace(p: Vec3, room: RoomGeometry): boolean {
+/** Whether a point on a surface's plane lies within the room's extent (on the face). */
+export function onFace(p: Vec3, room: RoomGeometry): boolean {
   const eps = 1e-6;
   return p.x >= -eps && p.x <= room.width + eps && p.y >= -eps && p.y <= room.depth + eps && p.z >= -eps && p.z <= room.height + eps;
 }
 
 /** cos θ between a ray direction a→b and the surface normal. */
-function cosIncidence(a: Vec3, b: Vec3, s: Surface): number {
+export function cosIncidence(a: Vec3, b: Vec3, s: Surface): number {
   const len = distance(a, b);
   return len > 0 ? Math.abs(coord(b, s.axis) - coord(a, s.axis)) / len : 1;
 }

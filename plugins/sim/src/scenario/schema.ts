@@ -144,7 +144,8 @@ export const ScenarioSchema = z.object({
     bodyScattering: z.boolean().default(true),
     shadowing: z.boolean().default(true),
     bodyReflectivity: z.number().min(0).max(1).default(0.6).describe('|Γ| of skin at WiFi frequencies'),
-  }).strict().default({ maxReflectionOrder: 2, bodyScattering: true, shadowing: true, bodyReflectivity: 0.6 }),
+    bodyBounces: z.boolean().default(false).describe('add body paths with one wall/floor/ceiling bounce before or after the body (12 more paths per segment)'),
+  }).strict().default({ maxReflectionOrder: 2, bodyScattering: true, shadowing: true, bodyReflectivity: 0.6, bodyBounces: false }),
   people: z.array(PersonSchema).default([]),
 }).strict();
 
