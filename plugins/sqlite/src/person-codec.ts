@@ -150,3 +150,36 @@ export function decodePerson(row: PersonRow): StoredPerson {
   if (!noTrackStatus) person.trackStatus = (row[9] ?? undefined) as StoredPerson['trackStatus'];
   return person;
 }
+
+const ACTIVITY_CODES = ['standing', 'walking', 'sitting', 'lying', 'falling', 'absent'] as const;
+const ACTIVITY_CODE = new Map<string, number>(ACTIVITY_CODES.map((a, i) => [a, i]));
+
+/**
+ * What aggregation needs of a frame's persons, packed as doubles [confidence, activity code
+ * (-1 = none), track id (NaN = none)] per person — about 24 bytes a person, so POST /pose/query
+ * reads frame rows only. Null when an activity is not one of the known ones.
+ */
+export function encodePersonSummary(persons: { confidence: number; activity?: string | null; trackId: number | null }[]): Buffer | null {
+  const values = new Float64Array(persons.length * 3);
+  for (let i = 0; i < persons.length; i++) {
+    const p = persons[i]!;
+    const code = p.activity === null || p.activity === undefined ? -1 : ACTIVITY_CODE.get(p.activity);
+    if (code === undefined) return null;
+    values[i * 3] = p.confidence;
+    values[i * 3 + 1] = code;
+    values[i * 3 + 2] = p.trackId ?? Number.NaN;
+  }
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** Decode what `encodePersonSummary` made. */
+export function decodePersonSummary(blob: Buffer): { confidence: number; activity: (typeof ACTIVITY_CODES)[number] | null; trackId: number | null }[] {
+  const values = new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+  const out = [];
+  for (let i = 0; i < values.length; i += 3) {
+    const code = values[i + 1]!;
+    const trackId = values[i + 2]!;
+    out.push({ confidence: values[i]!, activity: code < 0 ? null : ACTIVITY_CODES[code]!, trackId: Number.isNaN(trackId) ? null : trackId });
+  }
+  return out;
+}

@@ -206,6 +206,12 @@ export const MIGRATIONS: Migration[] = [
         FROM pose_frames GROUP BY environment_id, minute;
     `,
   },
+  {
+    version: 3,
+    description: 'per-frame person summary for aggregation without reading person rows',
+    // Frames written before this keep NULL and are aggregated from their person rows.
+    up: 'ALTER TABLE pose_frames ADD COLUMN person_summary BLOB;',
+  },
 ];
 
 /** The schema version this build writes. */

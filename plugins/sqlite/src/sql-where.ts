@@ -29,7 +29,10 @@ export class SqlWhere {
   after(tsColumn: string, seqColumn: string, order: 'asc' | 'desc', cursor: string | null | undefined): this {
     if (!cursor) return this;
     const [ts, seq] = decodeCursor(cursor, ['number', 'number']);
-    return this.add(`(${tsColumn}, ${seqColumn}) ${order === 'asc' ? '>' : '<'} (?, ?)`, ts, seq);
+    // A range on the timestamp plus a tie-break, so an index on the timestamp bounds the scan.
+    return order === 'asc'
+      ? this.add(`${tsColumn} >= ? AND (${tsColumn} > ? OR ${seqColumn} > ?)`, ts, ts, seq)
+      : this.add(`${tsColumn} <= ? AND (${tsColumn} < ? OR ${seqColumn} < ?)`, ts, ts, seq);
   }
 
   /** A copy to extend without changing this one. */

@@ -95,15 +95,26 @@ describe('SqliteStorage specifics', () => {
     const path1 = file();
     const db = new BetterSqlite3(path1);
     migrate(db, MIGRATIONS.slice(0, 1));
-    const insert = db.prepare("INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, metadata) VALUES ('old', ?, ?, 1, 0, '{}')");
-    for (let i = 0; i < 5; i++) insert.run(Date.now() - 600_000 + i * 100_000, i);
+    const insert = db.prepare("INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, metadata) VALUES ('old', ?, ?, 1, ?, '{}')");
+    const t0 = Date.now() - 600_000;
+    for (let i = 0; i < 5; i++) insert.run(t0 + i * 100_000, i, i === 0 ? 1 : 0);
+    db.prepare("INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, x, y, cx, cy, extra) VALUES (1, 1, 'old', ?, 0, 0, 7, 0.8, 'walking', 0, 0, 0, 0, ?)")
+      .run(t0, JSON.stringify({ boundingBox: { x: 0, y: 0, width: 1, height: 1 }, keypoints: [], keypoints3d: [] }));
     db.close();
     const storage = new SqliteStorage({ file: path1, retentionIntervalMs: 0 });
     await storage.open();
-    expect((await storage.health()).details).toMatchObject({ schemaVersion: 2, migratedFrom: 1 });
-    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2]);
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: 3, migratedFrom: 1 });
+    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3]);
     expect((await storage.poses.findFrames({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(5);
     expect(await storage.poses.availableRange('old')).toMatchObject({ frameCount: 5 });
+    expect((await storage.poses.findRecords({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(1);
+    // Old frames have no person summary: aggregation reads their person rows instead.
+    await storage.poses.append([{ ...syntheticFrame(9, t0, 'old', 1), timestamp: t0 + 450_000 }]);
+    const aggregate = await storage.poses.aggregate({ environmentId: 'old', start: t0, end: t0 + 600_000, intervalMs: 3_600_000 });
+    const buckets = aggregate.buckets;
+    expect(buckets.reduce((n, b) => n + b.frameCount, 0)).toBe(6);
+    expect(buckets.reduce((n, b) => n + b.personRecords, 0)).toBe(2);
+    expect(aggregate.recordsScanned).toBe(6);
     await storage.close();
   });
 

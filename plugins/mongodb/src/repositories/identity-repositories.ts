@@ -268,7 +268,12 @@ export class MongoRefreshTokenRepository implements RefreshTokenRepository {
   }
 }
 
-/** Settings documents (collection `settings`, _id = namespace + NUL + key). */
+/** The _id of a setting: unambiguous whatever characters namespace and key hold. */
+function settingId(namespace: string, key: string): string {
+  return JSON.stringify([namespace, key]);
+}
+
+/** Settings documents (collection `settings`, _id = JSON of [namespace, key]). */
 export class MongoSettingRepository implements SettingRepository {
   readonly #ctx: MongoContext;
 
@@ -282,7 +287,7 @@ export class MongoSettingRepository implements SettingRepository {
 
   async get<T extends JsonValue = JsonValue>(namespace: string, key: string): Promise<SettingRecord<T> | null> {
     this.#ctx.ensureOpen();
-    const doc = await this.#settings.findOne({ _id: `${namespace}\u0000${key}` as never });
+    const doc = await this.#settings.findOne({ _id: settingId(namespace, key) as never });
     return doc ? this.#decode<T>(doc) : null;
   }
 
@@ -290,7 +295,7 @@ export class MongoSettingRepository implements SettingRepository {
     this.#ctx.ensureOpen();
     if (typeof namespace !== 'string' || namespace === '' || typeof key !== 'string' || key === '') throw StorageErrors.invalid('setting namespace and key must be non-empty strings');
     if (value === undefined) throw StorageErrors.invalid('a setting value must be JSON (use delete to remove it)');
-    const id = `${namespace}\u0000${key}`;
+    const id = settingId(namespace, key);
     // JSON text keeps the value exactly as given (BSON would turn keys with dots or $ into errors).
     const text = JSON.stringify(value);
     const now = this.#ctx.now();
@@ -325,7 +330,7 @@ export class MongoSettingRepository implements SettingRepository {
 
   async delete(namespace: string, key: string): Promise<boolean> {
     this.#ctx.ensureOpen();
-    return (await this.#settings.deleteOne({ _id: `${namespace}\u0000${key}` as never })).deletedCount > 0;
+    return (await this.#settings.deleteOne({ _id: settingId(namespace, key) as never })).deletedCount > 0;
   }
 
   async list(namespace: string): Promise<SettingRecord[]> {

@@ -28,7 +28,7 @@ import {
 } from '@wiflow/core';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../context.js';
-import { PERSON_COLUMNS, decodePerson, encodePerson, type PersonRow } from '../person-codec.js';
+import { PERSON_COLUMNS, decodePerson, decodePersonSummary, encodePerson, encodePersonSummary, type PersonRow } from '../person-codec.js';
 import { PoseCounts, minuteOf } from '../pose-counts.js';
 
 /** A row of `pose_frames` (read with `.raw()`). */
@@ -109,7 +109,10 @@ function personWhere(query: PoseQuery): Where {
 function cursorCondition(alias: string, order: 'asc' | 'desc', cursor: string | null | undefined): Where {
   if (!cursor) return { sql: '', params: [] };
   const [ts, seq] = decodeCursor(cursor, ['number', 'number']);
-  return { sql: `(${alias}.ts, ${alias}.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`, params: [ts, seq] };
+  // Spelled as a range on ts plus a tie-break, so the (environment_id, ts) index bounds the scan.
+  return order === 'asc'
+    ? { sql: `${alias}.ts >= ? AND (${alias}.ts > ? OR ${alias}.seq > ?)`, params: [ts, ts, seq] }
+    : { sql: `${alias}.ts <= ? AND (${alias}.ts < ? OR ${alias}.seq < ?)`, params: [ts, ts, seq] };
 }
 
 function withCondition(where: Where, extra: Where): Where {
@@ -130,7 +133,7 @@ export class SqlitePoseRepository implements PoseRepository {
   constructor(ctx: SqliteContext) {
     this.#ctx = ctx;
     const db = ctx.db;
-    this.#insertFrame = db.prepare('INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, processing_time_ms, metadata, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#insertFrame = db.prepare('INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, processing_time_ms, metadata, extra, person_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.#insertPerson = db.prepare(
       'INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -161,7 +164,7 @@ export class SqlitePoseRepository implements PoseRepository {
       const { timestamp, frameId, environmentId, processingTimeMs, persons, metadata, ...rest } = frame;
       const personSeq = this.#nextPersonSeq;
       const extra = Object.keys(rest).length > 0 ? JSON.stringify(rest) : null;
-      const info = this.#insertFrame.run(environmentId, timestamp, frameId, personSeq, persons.length, processingTimeMs ?? null, JSON.stringify(metadata ?? null), extra);
+      const info = this.#insertFrame.run(environmentId, timestamp, frameId, personSeq, persons.length, processingTimeMs ?? null, JSON.stringify(metadata ?? null), extra, encodePersonSummary(persons));
       const frameSeq = info.lastInsertRowid;
       for (const person of persons) {
         const p = encodePerson(person);
@@ -277,23 +280,34 @@ export class SqlitePoseRepository implements PoseRepository {
     if (query.environmentId !== undefined && typeof query.environmentId !== 'string') throw StorageErrors.invalid('environmentId must be a string');
     this.#ctx.beforeRead();
     const range = rangeConditions({ environmentId: query.environmentId, start: query.start, end: query.end }, 'f');
-    const frames = this.#prepare(`SELECT f.seq, f.ts, f.person_seq, f.person_count FROM pose_frames f WHERE ${range.sql} AND f.seq > ? ORDER BY f.seq LIMIT 5000`, true);
-    const persons = this.#prepare('SELECT frame_seq, confidence, activity, track_id FROM pose_persons WHERE seq >= ? AND seq < ? ORDER BY seq', true);
-    let after = 0;
+    // Walk the range in index order (ts, seq), 5000 frames at a time.
+    const firstChunk = this.#prepare(`SELECT f.seq, f.ts, f.person_seq, f.person_count, f.person_summary FROM pose_frames f WHERE ${range.sql} ORDER BY f.ts, f.seq LIMIT 5000`, true);
+    const nextChunk = this.#prepare(`SELECT f.seq, f.ts, f.person_seq, f.person_count, f.person_summary FROM pose_frames f WHERE ${range.sql} AND f.ts >= ? AND (f.ts > ? OR f.seq > ?) ORDER BY f.ts, f.seq LIMIT 5000`, true);
+    const persons = this.#prepare('SELECT frame_seq, confidence, activity, track_id FROM pose_persons WHERE seq >= ? AND seq < ?', true);
+    let last: [number, number] | null = null;
     for (;;) {
-      const chunk = frames.all(...range.params, after) as [number, number, number, number][];
+      const chunk = (last ? nextChunk.all(...range.params, last[1], last[1], last[0]) : firstChunk.all(...range.params)) as [number, number, number, number, Buffer | null][];
       if (chunk.length === 0) break;
-      after = chunk[chunk.length - 1]![0];
-      const first = chunk[0]!;
-      const last = chunk[chunk.length - 1]!;
-      const rows = persons.all(first[2], last[2] + last[3]) as [number, number, string | null, number | null][];
+      const tail = chunk[chunk.length - 1]!;
+      last = [tail[0], tail[1]];
+      // Frames written before the summary column existed are read from their person rows.
       const byFrame = new Map<number, AggregatePerson[]>();
-      for (const [frameSeq, confidence, activity, trackId] of rows) {
-        let list = byFrame.get(frameSeq);
-        if (!list) byFrame.set(frameSeq, (list = []));
-        list.push({ confidence, activity: activity as AggregatePerson['activity'], trackId });
+      let low = Number.POSITIVE_INFINITY;
+      let high = Number.NEGATIVE_INFINITY;
+      for (const f of chunk) {
+        if (f[4] !== null || f[3] === 0) continue;
+        low = Math.min(low, f[2]);
+        high = Math.max(high, f[2] + f[3]);
       }
-      for (const [seq, ts] of chunk) aggregator.addFrame(ts, byFrame.get(seq) ?? []);
+      if (low < high) {
+        for (const [frameSeq, confidence, activity, trackId] of persons.all(low, high) as [number, number, string | null, number | null][]) {
+          let list = byFrame.get(frameSeq);
+          if (!list) byFrame.set(frameSeq, (list = []));
+          list.push({ confidence, activity: activity as AggregatePerson['activity'], trackId });
+        }
+      }
+      for (const [seq, ts, , , summary] of chunk) aggregator.addFrame(ts, summary ? decodePersonSummary(summary) : (byFrame.get(seq) ?? []));
+      if (chunk.length < 5000) break;
     }
     return aggregator.result();
   }
