@@ -1,7 +1,7 @@
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
 import { NO_OBSERVATION_NOISE } from '@wiflow/analytics-common';
-import { evaluateFalls, type FallEvaluation } from './evaluation.js';
+import { BASELINE_FALL_OPTIONS, evaluateFalls, type FallEvaluation } from './evaluation.js';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
@@ -28,13 +28,23 @@ export function registerHealthcareCli(program: Command, cli: CliContext): void {
     .option('--seed <n>', 'seed of scenes and noise', (v) => Number(v), 1)
     .option('--noise <level>', 'detection noise: default, none or heavy', 'default')
     .option('--truth <source>', 'ground truth: simulator (plugin-sim people) or kinematic (small generator)', 'simulator')
+    .option('--baseline', 'also measure the baseline rule (drop > 0.5 m in 1.5 s, peak > 1.2 m/s) on the same scenes')
     .option('--json', 'print the result as JSON')
-    .action((options: { trials: number; hours: number; rate: number; seed: number; noise: string; truth: string; json?: boolean }) => {
+    .action((options: { trials: number; hours: number; rate: number; seed: number; noise: string; truth: string; baseline?: boolean; json?: boolean }) => {
       if (options.truth !== 'simulator' && options.truth !== 'kinematic') throw new Error(`--truth must be simulator or kinematic, got ${JSON.stringify(options.truth)}`);
       const noise = options.noise === 'none' ? NO_OBSERVATION_NOISE : options.noise === 'heavy' ? { keypointSigma: 0.12, positionSigma: 0.2, missRate: 0.1, falseRate: 0.05 } : options.noise === 'default' ? {} : null;
       if (!noise) throw new Error(`--noise must be default, none or heavy, got ${JSON.stringify(options.noise)}`);
-      const result = evaluateFalls({ trialsPerType: options.trials, dayHours: options.hours, rateHz: options.rate, seed: options.seed, noise, truth: options.truth });
-      if (options.json) cli.print(JSON.stringify(result, null, 2));
-      else for (const line of formatFallEvaluation(result)) cli.print(line);
+      const run = (monitor?: typeof BASELINE_FALL_OPTIONS) => evaluateFalls({ trialsPerType: options.trials, dayHours: options.hours, rateHz: options.rate, seed: options.seed, noise, truth: options.truth as 'simulator' | 'kinematic', monitor });
+      const rule = run();
+      const baseline = options.baseline ? run(BASELINE_FALL_OPTIONS) : null;
+      if (options.json) cli.print(JSON.stringify(baseline ? { rule, baseline } : rule, null, 2));
+      else {
+        cli.print('rule hip-drop-v1 (defaults):');
+        for (const line of formatFallEvaluation(rule)) cli.print(line);
+        if (baseline) {
+          cli.print('baseline (drop > 0.5 m within 1.5 s, peak speed > 1.2 m/s, no landing check):');
+          for (const line of formatFallEvaluation(baseline)) cli.print(line);
+        }
+      }
     });
 }

@@ -8,6 +8,12 @@ import type { HealthcareOptionsInput } from './options.js';
 
 const ROOM: [number, number] = [8, 6];
 
+/**
+ * The starting rule of the sensing notes, as a baseline: hips drop by more than 0.5 m within
+ * 1.5 s with a peak downward speed above 1.2 m/s, then stay low (no landing-speed check).
+ */
+export const BASELINE_FALL_OPTIONS: HealthcareOptionsInput = { fall_drop_m: 0.5, fall_window_seconds: 1.5, fall_min_speed: 1.2, fall_impact_speed: 0 };
+
 /** Options of the fall evaluation. */
 export interface FallEvaluationOptions {
   /** Fall trials per fall type (default 10). */

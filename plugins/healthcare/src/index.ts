@@ -7,7 +7,7 @@ export { HealthcareMonitor, mobilityScore, landingSpeed, FALL_RULE, INACTIVITY_R
 export { HealthcareOptionsSchema, parseHealthcareOptions, type HealthcareOptions, type HealthcareOptionsInput } from './options.js';
 export { classifyActivity, type CountedActivity } from './activity.js';
 export { computeHealthcareMetrics, healthcareRecord, type HealthcareMetricsRecord } from './metrics.js';
-export { evaluateFalls, fallTrialScene, dailyActivityScene, type FallEvaluation, type FallEvaluationOptions } from './evaluation.js';
+export { evaluateFalls, BASELINE_FALL_OPTIONS, fallTrialScene, dailyActivityScene, type FallEvaluation, type FallEvaluationOptions } from './evaluation.js';
 export { formatFallEvaluation } from './cli.js';
 export { HealthcareErrors, healthcareErrorCatalogue } from './errors.js';
 export { healthcareNode } from './node.js';

@@ -8,7 +8,7 @@ const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 /** A tracking evaluation as a plain-text table. */
 export function formatTrackingEvaluation(result: TrackingEvaluation): string[] {
   const lines = [
-    `tracking evaluation: ${result.rateHz} Hz, ground truth from the ${result.truth === 'simulator' ? 'simulator (@wiflow/plugin-sim people)' : 'kinematic scene generator'}, detections = ground truth + noise (joint σ ${result.noise.keypointSigma} m, position σ ${result.noise.positionSigma} m, miss ${pct(result.noise.missRate)}, spurious ${pct(result.noise.falseRate)})`,
+    `tracking evaluation (${result.method === 'nearest' ? 'baseline: greedy nearest neighbour' : 'tracker.track: Kalman + Hungarian'}): ${result.rateHz} Hz, ground truth from the ${result.truth === 'simulator' ? 'simulator (@wiflow/plugin-sim people)' : 'kinematic scene generator'}, detections = ground truth + noise (joint σ ${result.noise.keypointSigma} m, position σ ${result.noise.positionSigma} m, miss ${pct(result.noise.missRate)}, spurious ${pct(result.noise.falseRate)})`,
     'scene        seeds  GT      MOTA     IDF1     IDSW  FP    FN    MOTP(m)  tracks/ids',
   ];
   for (const s of [...result.scenes, { name: 'overall', seeds: result.scenes.reduce((n, x) => n + x.seeds, 0), score: result.overall, description: '' }]) {
@@ -30,16 +30,18 @@ export function registerTrackerCli(program: Command, cli: CliContext): void {
     .option('--max-age <frames>', 'tracking_max_age', (v) => Number(v))
     .option('--min-hits <n>', 'tracking_min_hits', (v) => Number(v))
     .option('--truth <source>', 'ground truth: simulator (plugin-sim people) or kinematic (small generator)', 'simulator')
+    .option('--baseline', 'also score the greedy nearest-neighbour baseline on the same detections')
     .option('--json', 'print the result as JSON')
-    .action((options: { scenes: string; seeds: number; rate: number; noise: string; truth: string; maxAge?: number; minHits?: number; json?: boolean }) => {
+    .action((options: { scenes: string; seeds: number; rate: number; noise: string; truth: string; maxAge?: number; minHits?: number; baseline?: boolean; json?: boolean }) => {
       if (options.truth !== 'simulator' && options.truth !== 'kinematic') throw new Error(`--truth must be simulator or kinematic, got ${JSON.stringify(options.truth)}`);
       const noise = options.noise === 'none' ? NO_OBSERVATION_NOISE : options.noise === 'heavy' ? { keypointSigma: 0.12, positionSigma: 0.2, missRate: 0.1, falseRate: 0.05 } : options.noise === 'default' ? {} : null;
       if (!noise) throw new Error(`--noise must be default, none or heavy, got ${JSON.stringify(options.noise)}`);
       const tracker: Record<string, number> = {};
       if (options.maxAge !== undefined) tracker.tracking_max_age = options.maxAge;
       if (options.minHits !== undefined) tracker.tracking_min_hits = options.minHits;
-      const result = evaluateTracking({ scenes: options.scenes.split(',').map((s) => s.trim()).filter(Boolean), seeds: options.seeds, rateHz: options.rate, noise, tracker, truth: options.truth });
-      if (options.json) cli.print(JSON.stringify(result, null, 2));
-      else for (const line of formatTrackingEvaluation(result)) cli.print(line);
+      const run = (method: 'kalman' | 'nearest') => evaluateTracking({ scenes: options.scenes.split(',').map((s) => s.trim()).filter(Boolean), seeds: options.seeds, rateHz: options.rate, noise, tracker, truth: options.truth as 'simulator' | 'kinematic', method });
+      const results = options.baseline ? [run('kalman'), run('nearest')] : [run('kalman')];
+      if (options.json) cli.print(JSON.stringify(options.baseline ? results : results[0], null, 2));
+      else for (const r of results) for (const line of formatTrackingEvaluation(r)) cli.print(line);
     });
 }

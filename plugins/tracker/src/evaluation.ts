@@ -5,6 +5,7 @@ import { TrackerErrors } from './errors.js';
 import type { TrackerOptionsInput } from './options.js';
 import { combineScores, scoreTracking, type TrackingScore } from './metrics.js';
 import { MultiPersonTracker } from './tracker.js';
+import { NearestNeighbourTracker } from './baseline.js';
 
 /** A multi-person scene for tracking evaluation, built per seed (speeds and timings vary). */
 export interface TrackingScene {
@@ -84,6 +85,8 @@ export interface TrackingEvaluationOptions {
   noise?: Partial<ObservationNoise>;
   tracker?: TrackerOptionsInput;
   matchDistance?: number;
+  /** 'kalman' (this package's tracker, default) or 'nearest' (the greedy nearest-neighbour baseline). */
+  method?: 'kalman' | 'nearest';
   /** Where ground truth comes from: 'simulator' (@wiflow/plugin-sim's people, default) or 'kinematic' (analytics-common's small generator). */
   truth?: 'simulator' | 'kinematic';
 }
@@ -95,15 +98,20 @@ export interface TrackingEvaluation {
   rateHz: number;
   noise: ObservationNoise;
   truth: 'simulator' | 'kinematic';
+  method: 'kalman' | 'nearest';
 }
 
 /** Track a sequence of truth frames observed through the noise model; returns tracked frames. */
 export function trackObserved(truth: Iterable<GroundTruthFrame>, options: { seed?: number; noise?: Partial<ObservationNoise>; tracker?: TrackerOptionsInput } = {}): { tracked: PoseFrame[]; tracker: MultiPersonTracker } {
-  const observer = new PoseObserver({ seed: options.seed, noise: options.noise });
   const tracker = new MultiPersonTracker(options.tracker);
+  return { tracked: runTracker(truth, tracker, options), tracker };
+}
+
+function runTracker(truth: Iterable<GroundTruthFrame>, tracker: { update(frame: PoseFrame): PoseFrame }, options: { seed?: number; noise?: Partial<ObservationNoise> }): PoseFrame[] {
+  const observer = new PoseObserver({ seed: options.seed, noise: options.noise });
   const tracked: PoseFrame[] = [];
   for (const f of truth) tracked.push(tracker.update(observer.observe(f)));
-  return { tracked, tracker };
+  return tracked;
 }
 
 /** Run the tracker on the evaluation scenes and score MOTA / IDF1 against ground truth. */
@@ -122,11 +130,12 @@ export function evaluateTracking(options: TrackingEvaluationOptions = {}): Track
     if (!scene) throw TrackerErrors.evaluationInvalid(`unknown scene ${JSON.stringify(name)} (known: ${TRACKING_SCENES.map((s) => s.name).join(', ')})`);
     const scores: TrackingScore[] = [];
     for (let seed = 1; seed <= seeds; seed++) {
-      const { tracked } = trackObserved(truthOf(scene, seed, rateHz), { seed, noise: { room: ROOM, ...(options.noise ?? {}) }, tracker: options.tracker });
+      const tracker = options.method === 'nearest' ? new NearestNeighbourTracker() : new MultiPersonTracker(options.tracker);
+      const tracked = runTracker(truthOf(scene, seed, rateHz), tracker, { seed, noise: { room: ROOM, ...(options.noise ?? {}) } });
       noise ??= new PoseObserver({ noise: options.noise }).noise;
       scores.push(scoreTracking(tracked, undefined, { matchDistance: options.matchDistance }));
     }
     results.push({ name, description: scene.description, seeds, score: combineScores(scores) });
   }
-  return { scenes: results, overall: combineScores(results.map((r) => r.score)), rateHz, noise: noise ?? new PoseObserver({ noise: options.noise }).noise, truth: source };
+  return { scenes: results, overall: combineScores(results.map((r) => r.score)), rateHz, noise: noise ?? new PoseObserver({ noise: options.noise }).noise, truth: source, method: options.method ?? 'kalman' };
 }

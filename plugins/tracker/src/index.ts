@@ -7,6 +7,7 @@ import { TRACKER_SERVICE, TrackerService } from './service.js';
 export { MultiPersonTracker, type TrackStatus, type TrackTransition, type TrackStatistics, type TrackerCounters } from './tracker.js';
 export { TrackerOptionsSchema, type TrackerOptions, type TrackerOptionsInput } from './options.js';
 export { FloorKalman } from './kalman.js';
+export { NearestNeighbourTracker } from './baseline.js';
 export { assignGated } from './assignment.js';
 export { toTrackRecord, type TrackRecord } from './track-records.js';
 export { scoreTracking, combineScores, type TrackingScore, type TrackingEvalOptions } from './metrics.js';
