@@ -73,10 +73,18 @@ describe.skipIf(!have)('fuzz', () => {
       { name: 'esp32', bytes: readFileSync(file('esp32/example_data.csv')) },
       { name: 'nexmon-4358', bytes: readFileSync(file('nexmon/example_4358.pcap')) },
       // The first ~20 packets: the same structure at a fraction of the cost per mutation.
-      { name: 'nexmon-4366c0', bytes: readFileSync(file('nexmon/example_4366c0.pcap')).subarray(0, 24 + 20 * 1100) },
-      { name: 'picoscenes', bytes: readFileSync(file('picoscenes/picoscenes_iwl5300_example.csi')).subarray(0, 20000) },
+      { name: 'nexmon-4366c0', bytes: firstRecords(readFileSync(file('nexmon/example_4366c0.pcap')), 24, (b, p) => 16 + b.readUInt32LE(p + 8), 20) },
+      { name: 'picoscenes', bytes: firstRecords(readFileSync(file('picoscenes/picoscenes_iwl5300_example.csi')), 0, (b, p) => 4 + b.readUInt32LE(p), 20) },
       { name: 'wiflow', bytes: encodeRecording(decodeCapture(intel).frames.slice(0, 10)) },
+      { name: 'nexmon-pcapng', bytes: pcapToPcapng(readFileSync(file('nexmon/example_4358.pcap'))) },
+      { name: 'esp-csi', bytes: toEspCsi(readFileSync(file('esp32/example_data.csv'), 'latin1')) },
     ];
+    for (const base of corpus) {
+      const clean = decodeCapture(base.bytes);
+      expect(clean.error, base.name).toBeNull();
+      expect(clean.format, base.name).toBe(forced(base.name));
+      expect(clean.frames.length, base.name).toBeGreaterThan(0);
+    }
     const rnd = random(SEED);
     const counts = { frames: 0, errors: 0, clean: 0 };
     const codes = new Map<string, number>();
@@ -125,6 +133,52 @@ describe.skipIf(!have)('fuzz', () => {
 });
 
 function forced(name: string): CaptureFormat {
-  const formats: Record<string, CaptureFormat> = { intel: 'intel5300', atheros: 'atheros', esp32: 'esp32-csi-tool', 'nexmon-4358': 'nexmon-pcap', 'nexmon-4366c0': 'nexmon-pcap', picoscenes: 'picoscenes', wiflow: 'wiflow' };
+  const formats: Record<string, CaptureFormat> = { intel: 'intel5300', atheros: 'atheros', esp32: 'esp32-csi-tool', 'nexmon-4358': 'nexmon-pcap', 'nexmon-4366c0': 'nexmon-pcap', picoscenes: 'picoscenes', wiflow: 'wiflow', 'nexmon-pcapng': 'nexmon-pcapng', 'esp-csi': 'esp-csi' };
   return formats[name];
+}
+
+/** The header and the first `count` records of a capture (cut at a record boundary). */
+function firstRecords(bytes: Buffer, header: number, length: (bytes: Buffer, at: number) => number, count: number): Buffer {
+  let end = header;
+  for (let i = 0; i < count && end < bytes.length; i++) end += length(bytes, end);
+  return bytes.subarray(0, end);
+}
+
+/** The packets of a little-endian pcap as a pcapng (section header, one interface, enhanced packet blocks). */
+function pcapToPcapng(pcap: Buffer): Buffer {
+  const block = (type: number, body: Buffer) => {
+    const padded = Buffer.concat([body, Buffer.alloc((4 - (body.length % 4)) % 4)]);
+    const out = Buffer.alloc(12 + padded.length);
+    out.writeUInt32LE(type, 0);
+    out.writeUInt32LE(out.length, 4);
+    padded.copy(out, 8);
+    out.writeUInt32LE(out.length, out.length - 4);
+    return out;
+  };
+  const shb = Buffer.alloc(16);
+  shb.writeUInt32LE(0x1a2b3c4d, 0);
+  shb.writeUInt16LE(1, 4);
+  const idb = Buffer.alloc(8);
+  idb.writeUInt16LE(1, 0);
+  const parts = [block(0x0a0d0d0a, shb), block(1, idb)];
+  for (let p = 24; p + 16 <= pcap.length; ) {
+    const length = pcap.readUInt32LE(p + 8);
+    const epb = Buffer.alloc(20);
+    epb.writeUInt32LE(pcap.readUInt32LE(p), 8);
+    epb.writeUInt32LE(length, 12);
+    epb.writeUInt32LE(length, 16);
+    parts.push(block(6, Buffer.concat([epb, pcap.subarray(p + 16, p + 16 + length)])));
+    p += 16 + length;
+  }
+  return Buffer.concat(parts);
+}
+
+/** ESP32-CSI-Tool rows rewritten as esp-csi csv_recv rows (quoted, comma-separated data). */
+function toEspCsi(text: string): Buffer {
+  const rows = text.split('\n').filter((l) => l.startsWith('CSI_DATA')).map((line, i) => {
+    const c = line.split(',');
+    const values = line.slice(line.indexOf('[') + 1, line.indexOf(']')).trim().split(/\s+/);
+    return ['CSI_DATA', String(i), ...c.slice(2, 22), c[24], '1', `"[${values.join(',')}]"`].join(',');
+  });
+  return Buffer.from(['type,id,mac,rssi,rate,sig_mode,mcs,bandwidth,smoothing,not_sounding,aggregation,stbc,fec_coding,sgi,noise_floor,ampdu_cnt,channel,secondary_channel,local_timestamp,ant,sig_len,rx_state,len,first_word,data', ...rows].join('\n'));
 }
