@@ -40,6 +40,8 @@ interface FrameDoc {
   processingTimeMs: number;
   metadata: unknown;
   extra: Record<string, unknown> | null;
+  /** What aggregation needs of each person, so POST /pose/query reads frames only. */
+  summary: AggregatePerson[];
 }
 
 /** A person document (time-series collection `pose_persons`, metaField `env`). */
@@ -162,7 +164,8 @@ export class MongoPoseRepository implements PoseRepository {
     for (const frame of frames) {
       const { timestamp, frameId, environmentId, processingTimeMs, persons, metadata, ...rest } = frame;
       const seq = frameSeq++;
-      frameDocs.push({ ts: new Date(timestamp), env: environmentId, seq, frameId, personSeq, personCount: persons.length, processingTimeMs: processingTimeMs ?? 0, metadata: metadata ?? null, extra: Object.keys(rest).length ? rest : null });
+      const summary = persons.map((p) => ({ confidence: p.confidence, activity: p.activity ?? null, trackId: p.trackId ?? null }));
+      frameDocs.push({ ts: new Date(timestamp), env: environmentId, seq, frameId, personSeq, personCount: persons.length, processingTimeMs: processingTimeMs ?? 0, metadata: metadata ?? null, extra: Object.keys(rest).length ? rest : null, summary });
       for (const person of persons) personDocs.push(encodePerson(person as StoredPerson, frame, personSeq++, seq));
     }
     // Persons first: a frame is only visible once its persons are.
@@ -270,24 +273,8 @@ export class MongoPoseRepository implements PoseRepository {
     const aggregator = new PoseAggregator(query);
     await this.#ctx.beforeRead();
     const range = rangeFilter({ environmentId: query.environmentId, start: query.start, end: query.end });
-    let after = -1;
-    for (;;) {
-      const chunk = await this.#frames.find({ ...range, seq: { $gt: after } }, { projection: { _id: 0, seq: 1, ts: 1, personSeq: 1, personCount: 1 } }).sort({ seq: 1 }).limit(5000).toArray();
-      if (chunk.length === 0) break;
-      after = chunk[chunk.length - 1]!.seq;
-      const first = chunk[0]!;
-      const last = chunk[chunk.length - 1]!;
-      const persons = await this.#persons
-        .find({ seq: { $gte: first.personSeq, $lt: last.personSeq + last.personCount } }, { projection: { _id: 0, frameSeq: 1, confidence: 1, activity: 1, trackId: 1 } })
-        .toArray();
-      const byFrame = new Map<number, AggregatePerson[]>();
-      for (const p of persons) {
-        let list = byFrame.get(p.frameSeq);
-        if (!list) byFrame.set(p.frameSeq, (list = []));
-        list.push({ confidence: p.confidence, activity: p.activity as AggregatePerson['activity'], trackId: p.trackId });
-      }
-      for (const frame of chunk) aggregator.addFrame(frame.ts.getTime(), byFrame.get(frame.seq) ?? []);
-    }
+    const cursor = this.#frames.find(range, { projection: { _id: 0, ts: 1, summary: 1 } }).sort({ ts: 1, seq: 1 }).batchSize(5000);
+    for await (const frame of cursor) aggregator.addFrame(frame.ts.getTime(), frame.summary ?? []);
     return aggregator.result();
   }
 
