@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
-import { studioErrorCatalogue } from '../index.js';
+import { OAuthValidator, studioErrorCatalogue } from '../index.js';
 import { isLoopback } from '../http/auth.js';
 
 let s: TestStudio;
@@ -131,6 +131,50 @@ describe('MCP auth: oauth', () => {
       const result = await client.callTool({ name: 'shout', arguments: { text: 'oauth' } });
       expect(result.structuredContent).toEqual({ result: 'OAUTH' });
       await client.close();
+    } finally {
+      provider.close();
+    }
+  });
+});
+
+describe('OAuthValidator with token introspection (RFC 7662)', () => {
+  it('accepts active tokens with the scope, using the client id and secret; rejects the rest', async () => {
+    const seen: string[] = [];
+    const provider = http.createServer((req, res) => {
+      const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        res.statusCode = 404;
+        return void res.end();
+      }
+      if (req.url === '/.well-known/openid-configuration') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ issuer: base, introspection_endpoint: `${base}/introspect` }));
+      if (req.url === '/introspect') {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          seen.push(String(req.headers.authorization));
+          const token = new URLSearchParams(body).get('token');
+          const ok = req.headers.authorization === `Basic ${Buffer.from('cid:csecret').toString('base64')}`;
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify(ok && token === 'good' ? { active: true, scope: 'mcp:tools' } : ok && token === 'narrow' ? { active: true, scope: 'other' } : { active: false }));
+        });
+        return;
+      }
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
+    const serverUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    try {
+      const validator = new OAuthValidator(() => 60_000);
+      const settings = { serverUrl, clientId: 'cid', clientSecret: 'csecret', scope: 'mcp:tools' };
+      expect(await validator.validate(settings, 'good')).toBe(true);
+      expect(await validator.validate(settings, 'narrow')).toBe(false);
+      expect(await validator.validate(settings, 'revoked')).toBe(false);
+      expect(await validator.validate({ ...settings, clientSecret: 'wrong' }, 'fresh')).toBe(false);
+      await expect(validator.validate({ ...settings, clientSecret: null }, 'other')).rejects.toThrow(/client_secret/);
+      const calls = seen.length;
+      expect(await validator.validate(settings, 'good')).toBe(true);
+      expect(seen.length).toBe(calls);
     } finally {
       provider.close();
     }
