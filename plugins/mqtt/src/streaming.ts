@@ -2,15 +2,14 @@ import { z } from 'zod';
 import type { ConfigStore } from '@wiflow/core';
 
 /**
- * The `streaming` config section: the spec's switches (pose service Configuration,
- * convention A: `streaming.{restream_enabled, websocket_enabled, mqtt_enabled}`).
- * plugin-mqtt honours `mqtt_enabled`; `websocket_enabled` belongs to the pose API.
+ * The `streaming` config section: the spec's `mqtt_enabled` switch (pose service
+ * Configuration, convention A: `streaming.mqtt_enabled`) for runtimes without the pose API.
+ * `websocket_enabled` and `restream_enabled` belong to the pose API, which keeps the whole
+ * Configuration object in its `pose` section (`pose.streaming.*`).
  */
 export const StreamingConfigSchema = z
   .object({
-    mqtt_enabled: z.boolean().default(true).describe('Whether mqtt.publish nodes publish (off: they count and skip every message)'),
-    websocket_enabled: z.boolean().default(true).describe('Whether /ws/pose streams (honoured by the pose API)'),
-    restream_enabled: z.boolean().default(false).describe('Whether the pose stream is restreamed (honoured by the pose API)'),
+    mqtt_enabled: z.boolean().default(true).describe('Whether mqtt.publish nodes publish (off: they count and skip every message); the pose API\'s pose.streaming.mqtt_enabled takes precedence when present'),
   })
   .prefault({});
 
