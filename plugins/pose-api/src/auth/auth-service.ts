@@ -58,6 +58,8 @@ export function credentialsOf(request: IncomingMessage, allowQueryToken: boolean
 export class AuthService {
   /** A KeyObject: jsonwebtoken 9 turns a Buffer secret into one on every call, ~100× slower. */
   readonly #secret: KeyObject;
+  /** Verified access tokens → principal until their expiry (bounded; JWTs are immutable). */
+  readonly #verified = new Map<string, { principal: Principal; expiresAt: number }>();
   /** A passport instance of our own (no global state) with the JWT strategy. */
   readonly #passport = new Passport();
 
@@ -103,8 +105,17 @@ export class AuthService {
   /** Verify credentials: a bearer JWT first, then an API key. Undefined when nothing verifies. */
   async authenticate(request: AuthRequest): Promise<Principal | undefined> {
     if (request.bearer) {
+      const cached = this.#verified.get(request.bearer);
+      if (cached && cached.expiresAt > Date.now()) return cached.principal;
       const principal = await this.#verifyBearer(request);
-      if (principal) return principal;
+      if (principal) {
+        const exp = (jwt.decode(request.bearer) as { exp?: number } | null)?.exp;
+        if (exp) {
+          if (this.#verified.size >= 10_000) this.#verified.delete(this.#verified.keys().next().value!);
+          this.#verified.set(request.bearer, { principal, expiresAt: exp * 1000 });
+        }
+        return principal;
+      }
     }
     if (request.apiKey && this.runtime.hasStorage) {
       const storage = this.runtime.storage;
