@@ -19,7 +19,8 @@ function liveOptions(sourceId: string, chip: string = 'auto'): DecoderOptions {
 /** Bind a UDP socket and resolve when listening (rejects on bind errors). */
 function bindUdp(port: number, host: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    // A large receive buffer rides out bursts (Nexmon sends one packet per core and stream at once); Linux caps it at rmem_max.
+    const socket = createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: 4 * 1024 * 1024 });
     socket.once('error', reject);
     socket.bind(port, host, () => {
       socket.off('error', reject);

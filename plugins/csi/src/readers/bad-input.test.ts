@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CsiFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { CsiParseError, decodeCapture, openCapture } from '../index.js';
+import { CsiParseError, csiErrorCatalogue, decodeCapture, openCapture } from '../index.js';
 
 const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
 const have = existsSync(DATA);
@@ -21,6 +21,13 @@ async function collect(path: string, onError: 'throw' | 'stop' | 'skip') {
   }
   return { frames, thrown, reader };
 }
+
+describe('error catalogue', () => {
+  it('documents every error code in docs/csi.md', () => {
+    const docs = readFileSync(resolve(import.meta.dirname, '../../../../docs/csi.md'), 'utf8');
+    for (const { code, status } of csiErrorCatalogue) expect(docs).toContain(`\`${code}\` (${status})`);
+  });
+});
 
 describe.skipIf(!have)('bad input', () => {
   const intel = have ? readFileSync(file('intel/log.all_csi.6.7.6.dat')) : Buffer.alloc(0);
