@@ -274,11 +274,14 @@ for (const convention of ['A', 'B'] as const) {
       expect(config.domain).toBe('healthcare');
       if (convention === 'A') {
         expect(config.environment.id).toBe('lab');
-        const put = data(await call('put', '/config', { token: admin, body: { detection: { max_persons: 4, tracking_enabled: false }, streaming: { mqtt_enabled: true } } }));
+        const put = data(await call('put', '/config', { token: admin, body: { detection: { max_persons: 4, tracking_enabled: false }, streaming: { mqtt_enabled: false } } }));
         expect(put.status).toBe('updated');
         expect(put.changes_applied.sort()).toEqual(['detection.max_persons', 'detection.tracking_enabled', 'streaming.mqtt_enabled']);
-        expect(put.validation_warnings).toContain('streaming.mqtt_enabled is on but no MQTT plugin is installed');
+        expect(put.validation_warnings).toEqual([]);
         expect(put.restart_required).toBe(false);
+        const again = data(await call('put', '/config', { token: admin, body: { streaming: { mqtt_enabled: true } } }));
+        expect(again.changes_applied).toEqual(['streaming.mqtt_enabled']);
+        expect(again.validation_warnings).toContain('streaming.mqtt_enabled is on but no MQTT plugin is installed');
         const bad = await call('put', '/config', { token: admin, body: { detection: { confidence_threshold: 3, bogus: 1 }, domain: 'space' } });
         expect(expectError(bad, 422, 'VALIDATION_ERROR').details.field_errors.map((f: any) => f.field).sort()).toEqual(['detection.bogus', 'detection.confidence_threshold', 'domain']);
       } else {

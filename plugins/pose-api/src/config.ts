@@ -111,7 +111,11 @@ export const PoseConfigSchema = z
       })
       .prefault({}),
     streaming: z
-      .object({ restream_enabled: z.boolean().default(false), websocket_enabled: z.boolean().default(true), mqtt_enabled: z.boolean().default(false) })
+      .object({
+        restream_enabled: z.boolean().default(false).describe('Stored for the spec; no restream transport exists yet'),
+        websocket_enabled: z.boolean().default(true).describe('Accept /ws/pose connections'),
+        mqtt_enabled: z.boolean().default(true).describe('Whether mqtt.publish nodes publish (read by @wiflow/plugin-mqtt)'),
+      })
       .prefault({}),
     neural_network: z
       .object({
