@@ -1,8 +1,10 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeConfigJsonSchema, redactSecrets, SECRET_MASK, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
-import mqttPlugin, { MqttService, MqttTokens, type MqttConnection } from './index.js';
+import mqttPlugin, { mqttErrorCatalogue, MqttService, MqttTokens, type MqttConnection } from './index.js';
 import { freePort, hasMosquitto, MOSQUITTO_PATH, startAedes, startMosquitto, type LocalBroker } from './bench/brokers.js';
 import { alert, analyticsEvent, poseFrame, pushChannels, pushPlugin } from './test/fixtures.js';
 import { Subscriber } from './test/subscriber.js';
@@ -319,6 +321,13 @@ describe('mqtt.publish with aedes (in-process broker)', () => {
     const text = JSON.stringify(!compiled.ok && compiled.problems);
     expect(text).toMatch(/mqtt:\/\//);
     expect(text).toMatch(/topicPrefix must not contain \+, # or NUL/);
+  });
+});
+
+describe('plugin-mqtt documentation', () => {
+  it('documents every error code in docs/transports.md', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/transports.md'), 'utf8');
+    for (const { code } of mqttErrorCatalogue) expect(doc, code).toContain(code);
   });
 });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox, Tokens, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
-import webhookPlugin, { backoffDelay, SlidingWindowLimiter, verifyWebhookSignature, signPayload, WebhookTokens, type WebhookDispatcher } from './index.js';
+import webhookPlugin, { webhookErrorCatalogue, backoffDelay, SlidingWindowLimiter, verifyWebhookSignature, signPayload, WebhookTokens, type WebhookDispatcher } from './index.js';
 import { testAuthPlugin } from './test/auth.js';
 import { alert, analyticsEvent } from './test/fixtures.js';
 import { Receiver } from './test/receiver.js';
@@ -265,11 +265,61 @@ describe('webhook deliveries', () => {
     expect(receiver.accepted()[0].signatureValid).toBe(true);
   });
 
+  it('logs deliveries still waiting to retry as dropped when the runtime stops', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-webhook-'));
+    const first = await startServer({ baseDelayMs: 60_000, maxDelayMs: 60_000 }, dataDir);
+    const receiver = await startReceiver();
+    receiver.respond = () => 503;
+    const id = await register(first, receiver.url);
+    const dispatcher = first.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    await dispatcher.dispatch('alert.intrusion', 'shop', {});
+    await receiver.until(() => receiver.requests.length === 1, 'first attempt');
+    await expect.poll(() => dispatcher.endpointStats(id)?.retrying).toBe(1);
+    await first.runtime.stop(5000);
+
+    const second = await startServer({}, dataDir);
+    const log = (await second.api('GET', `/${id}/deliveries`)).json;
+    expect(log.deliveries).toEqual([expect.objectContaining({ status: 'dropped', attempts: 1, response_code: 503, error: 'runtime stopped before delivery' })]);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('cancels queued and retrying deliveries when a webhook is deleted', async () => {
+    const server = await startServer({ baseDelayMs: 60_000, maxDelayMs: 60_000 });
+    const receiver = await startReceiver();
+    receiver.respond = () => 500;
+    const id = await register(server, receiver.url);
+    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    await dispatcher.dispatch('alert.intrusion', 'shop', {});
+    await expect.poll(() => dispatcher.endpointStats(id)?.retrying).toBe(1);
+    expect((await server.api('DELETE', `/${id}`)).status).toBe(204);
+    expect(dispatcher.endpointStats(id)).toBeNull();
+    expect(await dispatcher.idle(1000)).toBe(true);
+    expect(await server.runtime.storage.settings.list(`webhook-deliveries:${id}`)).toEqual([]);
+  });
+
+  it('answers errors in the envelope of convention B when the API uses it', async () => {
+    const runtime = await createTestRuntime({ plugins: [sqlitePlugin, testAuthPlugin, webhookPlugin], config: { api: { convention: 'B' } } });
+    const { url } = await runtime.listen(0, '127.0.0.1');
+    cleanups.push(() => runtime.stop(5000));
+    const response = await fetch(`${url}/api/v1/webhooks/wh_nope`, { headers: ADMIN });
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { request_id: unknown };
+    expect(body).toMatchObject({ success: false, error: { code: 'RESOURCE_NOT_FOUND', details: { wiflow_code: 'WIFLOW_WEBHOOK_NOT_FOUND' } } });
+    expect(typeof body.request_id).toBe('string');
+  });
+
   it('fails a message with a clear error on bad input', async () => {
     const server = await startServer();
     const result = await runFlow(server.runtime, buildFlow({ alerts: ['test.feed', { input: 'alerts' }], hook: ['webhook.deliver', {}] }, ['alerts.out -> hook.alerts']), { alerts: [{ alertId: 7 }] });
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/webhook.deliver: the value on port alerts is not valid: alertId must be a string/);
+  });
+});
+
+describe('plugin-webhook documentation', () => {
+  it('documents every error code in docs/transports.md', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/transports.md'), 'utf8');
+    for (const { code } of webhookErrorCatalogue) expect(doc, code).toContain(code);
   });
 });
 
