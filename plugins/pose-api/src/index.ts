@@ -20,6 +20,7 @@ import { ResourceMonitor } from './system/resource-monitor.js';
 import { SystemController } from './system/system-controller.js';
 import { PoseStream } from './ws/pose-stream.js';
 import type { RouteDefinition } from './http/route.js';
+import { registerAuthCommands } from './cli/commands.js';
 
 /** The plugin's name (tap name of every hook). */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-api';
@@ -110,6 +111,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.registerNode(splitNode);
       const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
 
+      ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerAuthCommands(program, cli));
       ctx.hooks.pluginsLoaded.tap(PLUGIN_NAME, () => {
         // Storage honours the `privacy` section; declare it when no storage plugin did.
         if (!('privacy' in ctx.runtime.config.all())) ctx.runtime.config.section('privacy', PrivacyConfigSchema);
@@ -209,3 +211,4 @@ export { buildOpenApi, errorSchema, successSchema } from './http/openapi.js';
 export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.js';
 export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
 export type { ApiServices } from './services.js';
+export { registerAuthCommands } from './cli/commands.js';
