@@ -8,7 +8,7 @@ export const HealthcareOptionsSchema = z.object({
   fall_drop_m: z.number().positive().default(0.3).describe('hip height must fall by at least this much (m) within fall_window_seconds'),
   fall_window_seconds: z.number().positive().default(2).describe('time within which the drop must happen'),
   fall_min_speed: z.number().positive().default(0.45).describe('peak downward hip speed during the drop (m/s)'),
-  fall_impact_speed: z.number().min(0).default(0.42).describe('downward hip speed (m/s) just before landing; slower landings are controlled lowering, not falls'),
+  fall_impact_speed: z.number().min(0).default(0.38).describe('downward hip speed (m/s) just before landing; slower landings are controlled lowering, not falls'),
   fall_floor_height: z.number().positive().default(0.4).describe('hip height (m) at or below which a person is on the floor'),
   notification_delay_seconds: z.number().min(0).default(2).describe('the person must stay on the floor this long before the fall is confirmed'),
   long_lie_seconds: z.number().positive().default(60).describe('still on the floor this long after a fall: escalate to critical'),
