@@ -130,9 +130,8 @@ export function esp32LayoutOfLine(line: string): Esp32CsvLayout | null {
   if (!trimmed.startsWith('CSI_DATA')) return null;
   const bracket = trimmed.indexOf('[');
   if (bracket < 0) return null;
-  const fields = trimmed.slice(0, bracket).split(',').length - 1;
-  const quoted = trimmed[bracket - 1] === '"';
-  const before = fields - (quoted ? 0 : 0);
+  // Commas before the data field = columns before it (the data may be quoted: `,"[...]"`).
+  const before = trimmed.slice(0, bracket).split(',').length - 1;
   if (before === 25) return 'csi-tool';
   if (before === 24) return 'esp-csi';
   if (before === 14) return 'esp-csi-short';

@@ -35,32 +35,37 @@ export function decodeChanspec(chanspec: number): Chanspec {
  * Unpack one packet of packed-float CSI words (bcm4358: nman 9, nexp 5; bcm4366c0: nman 12,
  * nexp 6) with the firmware tools' per-packet auto-scaling to 10 bits, into re/im.
  */
-export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, nman: number, nexp: number, re: Float32Array, im: Float32Array): void {
+export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, nman: number, nexp: number, re: Float32Array, im: Float32Array, bins?: Int32Array): void {
   const manMask = (1 << (nman - 1)) - 1;
   const expMask = (1 << nexp) - 1;
   const expSign = 1 << (nexp - 1);
+  const expRange = 1 << nexp;
+  const manShift = nexp + nman;
   const signRe = nexp + 2 * nman - 1;
   const signIm = nexp + nman - 1;
-  let maxbit = -expSign;
   const words = wordsOf(data, pos, nfft);
+  const exponents = exponentScratch.length >= nfft ? exponentScratch : new Int32Array(nfft);
+  let maxbit = -expSign;
   for (let k = 0; k < nfft; k++) {
     const h = words[k];
-    const v = ((h >>> (nexp + nman)) & manMask) | ((h >>> nexp) & manMask);
+    let e = h & expMask;
+    if (e >= expSign) e -= expRange;
+    exponents[k] = e;
+    const v = ((h >>> manShift) & manMask) | ((h >>> nexp) & manMask);
     if (v !== 0) {
-      let e = h & expMask;
-      if (e >= expSign) e -= 1 << nexp;
       const bit = e + (31 - Math.clz32(v));
       if (bit > maxbit) maxbit = bit;
     }
   }
   const shift = 10 - maxbit;
-  for (let k = 0; k < nfft; k++) {
+  // The scaling looks at every bin; the output only needs the requested ones.
+  const count = bins ? bins.length : nfft;
+  for (let out = 0; out < count; out++) {
+    const k = bins ? bins[out] : out;
     const h = words[k];
-    let vi = (h >>> (nexp + nman)) & manMask;
+    const e = exponents[k] + shift;
+    let vi = (h >>> manShift) & manMask;
     let vq = (h >>> nexp) & manMask;
-    let e = h & expMask;
-    if (e >= expSign) e -= 1 << nexp;
-    e += shift;
     if (e <= -nman) {
       vi = 0;
       vq = 0;
@@ -74,10 +79,12 @@ export function unpackNexmonFloat(data: Uint8Array, pos: number, nfft: number, n
       vi *= 2 ** e;
       vq *= 2 ** e;
     }
-    re[k] = (h >>> signRe) & 1 ? 0 - vi : vi;
-    im[k] = (h >>> signIm) & 1 ? 0 - vq : vq;
+    re[out] = (h >>> signRe) & 1 ? 0 - vi : vi;
+    im[out] = (h >>> signIm) & 1 ? 0 - vq : vq;
   }
 }
+
+const exponentScratch = new Int32Array(4096);
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const wordBytes = new Uint8Array(4 * 4096);
@@ -98,18 +105,19 @@ function wordsOf(data: Uint8Array, pos: number, nfft: number): Uint32Array {
 }
 
 /** Unpack interleaved little-endian int16 (real, imaginary) CSI (bcm4339, bcm43455c0). */
-export function unpackNexmonInt16(data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array): void {
-  for (let k = 0; k < nfft; k++) {
-    const at = pos + 4 * k;
-    re[k] = ((data[at] | (data[at + 1] << 8)) << 16) >> 16;
-    im[k] = ((data[at + 2] | (data[at + 3] << 8)) << 16) >> 16;
+export function unpackNexmonInt16(data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array, bins?: Int32Array): void {
+  const count = bins ? bins.length : nfft;
+  for (let out = 0; out < count; out++) {
+    const at = pos + 4 * (bins ? bins[out] : out);
+    re[out] = ((data[at] | (data[at + 1] << 8)) << 16) >> 16;
+    im[out] = ((data[at + 2] | (data[at + 3] << 8)) << 16) >> 16;
   }
 }
 
-function decodeWith(encoding: NexmonEncoding, data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array): void {
-  if (encoding === 'int16') unpackNexmonInt16(data, pos, nfft, re, im);
-  else if (encoding === 'float-9-5') unpackNexmonFloat(data, pos, nfft, 9, 5, re, im);
-  else unpackNexmonFloat(data, pos, nfft, 12, 6, re, im);
+function decodeWith(encoding: NexmonEncoding, data: Uint8Array, pos: number, nfft: number, re: Float32Array, im: Float32Array, bins?: Int32Array): void {
+  if (encoding === 'int16') unpackNexmonInt16(data, pos, nfft, re, im, bins);
+  else if (encoding === 'float-9-5') unpackNexmonFloat(data, pos, nfft, 9, 5, re, im, bins);
+  else unpackNexmonFloat(data, pos, nfft, 12, 6, re, im, bins);
 }
 
 /** Roughness of a decode: mean squared step between neighbouring occupied bins over mean power (lower is smoother). */
@@ -155,8 +163,6 @@ export class NexmonPayloadDecoder {
   encodingSource: 'setting' | 'chip-id' | 'content' | null = null;
   #orders = new Map<number, { subcarriers: Int16Array; bins: Int32Array }>();
   #firstTimestamp = -1;
-  #scratchRe = new Float32Array(512);
-  #scratchIm = new Float32Array(512);
   #macBytes = new Uint8Array(6);
   #mac = '';
   /** Payloads with some bytes after the nfft × 4 CSI bytes (decoded from the first nfft × 4). */
@@ -215,9 +221,6 @@ export class NexmonPayloadDecoder {
         this.encodingSource = 'content';
       }
     }
-    const rawRe = this.#scratchRe;
-    const rawIm = this.#scratchIm;
-    decodeWith(this.#encoding, data, pos + NEXMON_HEADER_BYTES, nfft, rawRe, rawIm);
     const options = this.#options;
     const order = this.#order(nfft, options.nullSubcarriers === 'keep');
     const subcarriers = order.subcarriers;
@@ -225,11 +228,7 @@ export class NexmonPayloadDecoder {
     const both = new Float32Array(2 * count);
     const re = both.subarray(0, count);
     const im = both.subarray(count);
-    const bins = order.bins;
-    for (let i = 0; i < count; i++) {
-      re[i] = rawRe[bins[i]];
-      im[i] = rawIm[bins[i]];
-    }
+    decodeWith(this.#encoding, data, pos + NEXMON_HEADER_BYTES, nfft, re, im, options.nullSubcarriers === 'keep' ? undefined : order.bins);
     if (this.#firstTimestamp < 0) this.#firstTimestamp = timestampUs;
     return {
       timestamp: timestampUs,
