@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { z } from 'zod';
 import { WiflowError, type Principal, type Runtime, type SecretBox } from '@wiflow/core';
 import type { WebhookConfig } from './config.js';
-import type { WebhookDispatcher } from './dispatcher.js';
+import type { EndpointStats, WebhookDispatcher } from './dispatcher.js';
 import { WebhookErrors } from './errors.js';
 import { EVENT_TYPE_PATTERN } from './payload.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from './store.js';
@@ -51,8 +51,23 @@ export const DeliveryQuerySchema = z
   })
   .strict();
 
+/** Live endpoint figures in the API's snake_case. */
+function statsToWire(stats: EndpointStats): Record<string, number> {
+  return {
+    delivered: stats.delivered,
+    failed: stats.failed,
+    dropped: stats.dropped,
+    retries: stats.retries,
+    queued: stats.queued,
+    in_flight: stats.inFlight,
+    retrying: stats.retrying,
+    rate_limited: stats.rateLimited,
+    rate_limit_remaining: stats.rateLimitRemaining,
+  };
+}
+
 /** A registration as the API shows it: never the secret. */
-export function webhookToWire(record: WebhookRecord, stats?: object | null): Record<string, unknown> {
+export function webhookToWire(record: WebhookRecord, stats?: EndpointStats | null): Record<string, unknown> {
   return {
     id: record.id,
     url: record.url,
@@ -63,7 +78,7 @@ export function webhookToWire(record: WebhookRecord, stats?: object | null): Rec
     created_at: new Date(record.createdAt).toISOString(),
     updated_at: new Date(record.updatedAt).toISOString(),
     created_by: record.createdBy,
-    ...(stats ? { stats } : {}),
+    ...(stats ? { stats: statsToWire(stats) } : {}),
   };
 }
 

@@ -109,7 +109,7 @@ describe('webhook registration API', () => {
 
     const listed = await server.api('GET', '');
     expect(listed.json.total).toBe(1);
-    expect(listed.json.webhooks[0]).toMatchObject({ id, stats: { delivered: 0, failed: 0 } });
+    expect(listed.json.webhooks[0]).toMatchObject({ id, stats: { delivered: 0, failed: 0, in_flight: 0, rate_limit_remaining: 10_000 } });
     expect(JSON.stringify(listed.json)).not.toContain(SECRET);
     expect((await server.api('GET', `/${id}`)).json).toMatchObject({ id, has_secret: true });
 
