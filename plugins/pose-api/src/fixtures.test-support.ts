@@ -59,7 +59,7 @@ export interface TestServer {
 }
 
 /** Start a runtime with SQLite, the fixture source and the pose API on 127.0.0.1:0. */
-export async function startTestServer(options: { convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: { convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[] } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-api-'));
   const flowFile = path.join(dataDir, 'pipeline.json');
   writeFileSync(
@@ -86,7 +86,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
   const runtime = await Runtime.create({
     dataDir,
     discover: false,
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logLines ? createLogger({ level: 'debug', write: (line) => options.logLines!.push(line) }) : createLogger({ level: 'silent' }),
     config,
     plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });

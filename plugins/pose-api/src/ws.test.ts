@@ -54,6 +54,7 @@ function open(url: string, options: { token?: string; header?: string; localAddr
 describe('/ws/pose stream', () => {
   let s: TestServer;
   let token: string;
+  const logLines: string[] = [];
   const clients: Client[] = [];
   const connect = async (options: Parameters<typeof open>[1] = {}) => {
     const client = await open(s.url, { token, ...options });
@@ -68,6 +69,7 @@ describe('/ws/pose stream', () => {
       alertEvery: 3,
       intervalMs: 20,
       config: { api: { websocket: { systemStatusIntervalMs: 200, maxConnectionsPerIp: 4, maxSubscriptionsPerClient: 2 } } },
+      logLines,
     });
     token = await s.token('viewer');
     await s.api.system.start();
@@ -230,6 +232,12 @@ describe('/ws/pose stream', () => {
     expect(closed.code).toBe(4008);
     expect(closed.reason).toMatch(/too slow: 20 frames skipped/);
     expect([...s.api.stream.clients].some((c) => c.socket.readyState === WebSocket.CLOSED)).toBe(false);
+  });
+
+  it('never writes a token to the log', () => {
+    expect(logLines.length).toBeGreaterThan(0);
+    const signature = token.split('.')[2];
+    expect(logLines.some((line) => line.includes(signature) || line.includes('not-a-jwt'))).toBe(false);
   });
 
   it('answers 503 to upgrades when streaming.websocket_enabled is off', async () => {

@@ -65,8 +65,18 @@ export class PoseStream {
     return this.services.apiConfig().websocket.enabled && pose.streaming.websocket_enabled;
   }
 
-  /** Upgrade guard: enabled, per-IP limit, authenticated viewer. */
+  /** Upgrade guard: enabled, per-IP limit, authenticated viewer (refusals are logged without the URL: it may hold a token). */
   readonly guard: UpgradeGuard = async (request) => {
+    const verdict = await this.#check(request);
+    if (!verdict.ok) this.#log.debug('websocket upgrade refused', { status: verdict.status, reason: verdict.reason, ip: request.socket.remoteAddress });
+    return verdict;
+  };
+
+  get #log() {
+    return this.services.runtime.logger;
+  }
+
+  #check: UpgradeGuard = async (request) => {
     if (!this.#enabled()) return { ok: false, status: 503, reason: 'the WebSocket stream is disabled (streaming.websocket_enabled)' };
     const ip = request.socket.remoteAddress ?? 'unknown';
     const max = this.services.apiConfig().websocket.maxConnectionsPerIp;
@@ -109,6 +119,7 @@ export class PoseStream {
     const client: Client = { id: randomUUID(), socket, ip, principal, subscriptions: new Map(), skippedFrames: 0, skippedInRow: 0, alive: true };
     this.clients.add(client);
     this.counters.connections++;
+    this.#log.debug('websocket connected', { client_id: client.id, ip, user: principal.username, via: principal.via.split(':')[0] });
     socket.on('pong', () => (client.alive = true));
     socket.on('message', (data, isBinary) => {
       try {
@@ -119,7 +130,8 @@ export class PoseStream {
         this.#error(client, 'SYSTEM_ERROR', 'the message could not be handled');
       }
     });
-    socket.on('close', () => {
+    socket.on('close', (code, reason) => {
+      this.#log.debug('websocket closed', { client_id: client.id, code, reason: reason.toString(), skipped_frames: client.skippedFrames });
       this.clients.delete(client);
       this.#release(ip);
     });
