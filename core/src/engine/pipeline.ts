@@ -190,12 +190,7 @@ export class Pipeline {
     runner.busy = true;
     let handled = 0;
     while (handled < BATCH) {
-      if (runner.blockedOn) {
-        const blocked = runner.blockedOn;
-        runner.blockedOn = undefined;
-        void blocked.then(() => this.#resume(runner));
-        return;
-      }
+      if (runner.blockedOn) return this.#continue(runner);
       const queue = runner.nextQueue();
       if (!queue) break;
       const enqueuedAt = queue.peekTime();
@@ -222,7 +217,11 @@ export class Pipeline {
       }
       this.#delivered(runner, enqueuedAt);
     }
-    runner.busy = false;
+    this.#continue(runner);
+  };
+
+  /** After a turn: wait for a full downstream queue if an emit hit one, else drain on. */
+  #continue(runner: NodeRunner): void {
     if (runner.blockedOn) {
       const blocked = runner.blockedOn;
       runner.blockedOn = undefined;
@@ -230,8 +229,9 @@ export class Pipeline {
       void blocked.then(() => this.#resume(runner));
       return;
     }
+    runner.busy = false;
     if (runner.queued() > 0) this.#schedule(runner);
-  };
+  }
 
   #resume(runner: NodeRunner): void {
     runner.busy = false;
@@ -240,15 +240,7 @@ export class Pipeline {
 
   #afterAsync(runner: NodeRunner, enqueuedAt: number): void {
     this.#delivered(runner, enqueuedAt);
-    runner.busy = false;
-    if (runner.blockedOn) {
-      const blocked = runner.blockedOn;
-      runner.blockedOn = undefined;
-      runner.busy = true;
-      void blocked.then(() => this.#resume(runner));
-      return;
-    }
-    if (runner.queued() > 0) this.#schedule(runner);
+    this.#continue(runner);
   }
 
   #delivered(runner: NodeRunner, enqueuedAt: number): void {
