@@ -229,7 +229,7 @@ export class HealthcareMonitor {
         return;
       }
       if (t - state.since < o.notification_delay_seconds * 1000) return;
-      const landing = landingSpeed(track.hips, state.fallStart, state.drop);
+      const landing = landingSpeed(track.hips, state.fallStart);
       if (landing < o.fall_impact_speed) {
         // Reached the floor slowing down: a controlled lowering (lying down on purpose), not a fall.
         track.fall = { kind: 'settled' };
@@ -435,7 +435,7 @@ export class HealthcareMonitor {
  * crosses this band near its peak speed (it ends in an impact); a person lying down on
  * purpose slows down through it.
  */
-export function landingSpeed(hips: readonly { t: number; h: number }[], fallStart: number, drop: number): number {
+export function landingSpeed(hips: readonly { t: number; h: number }[], fallStart: number): number {
   const last = hips.at(-1);
   if (!last) return 0;
   const tail = hips.filter((s) => s.t >= last.t - 1000).map((s) => s.h).sort((a, b) => a - b);
@@ -465,7 +465,6 @@ export function landingSpeed(hips: readonly { t: number; h: number }[], fallStar
   if (tHi === null) return 0;
   const tLo = cross(smooth.findIndex((s) => s.t >= tHi), lo);
   if (tLo === null) return 0;
-  void drop;
   return (hi - lo) / Math.max(0.05, (tLo - tHi) / 1000);
 }
 

@@ -88,7 +88,7 @@ export class RetailAnalyzer {
       seen.add(key);
       let v = this.#visitors.get(key);
       if (v && t - v.lastSeen > o.revisit_gap_seconds * 1000) {
-        this.#closeVisit(v, out);
+        this.#closeVisit(v);
         v.visitStart = t;
         v.visits++;
         v.funnelStage = 0;
@@ -175,9 +175,8 @@ export class RetailAnalyzer {
     }));
   }
 
-  #closeVisit(v: VisitorState, out: { events: AnalyticsEvent[] }): void {
+  #closeVisit(v: VisitorState): void {
     this.#visitDurations.push((v.lastSeen - v.visitStart) / 1000);
-    void out;
   }
 
   /** The retail metrics record so far (open visits counted up to the latest frame). */

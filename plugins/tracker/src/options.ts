@@ -7,7 +7,7 @@ export const TrackerOptionsSchema = z.object({
   gate_chi2: z.number().positive().default(9.21).describe('Mahalanobis gate on the predicted position (χ²₂ at 99 % = 9.21)'),
   max_gate_distance_m: z.number().positive().default(1.5).describe('a detection further than this from a track\'s prediction never matches it, however wide the Mahalanobis gate has grown'),
   acceleration_sigma: z.number().positive().default(1.5).describe('process noise: white acceleration (m/s²)'),
-  measurement_sigma: z.number().positive().default(0.15).describe('floor-position error of a detection (m)'),
+  measurement_sigma: z.number().positive().default(0.25).describe('floor-position error of a detection (m)'),
   keypoint_weight: z.number().min(0).max(1).default(0.3).describe('share of the keypoint (body shape) term in the assignment cost'),
   keypoint_smoothing: z.number().gt(0).max(1).default(0.6).describe('weight of the newest detection in the exponential smoothing of keypoints (1 = no smoothing)'),
   reid_window_seconds: z.number().min(0).default(10).describe('a lost track may be re-identified by a new detection for this long after it was last seen'),

@@ -181,7 +181,7 @@ export class MultiPersonTracker {
     }
 
     const out: Person[] = [];
-    for (const [t, j] of matchedTrack) out[j] = this.#apply(t, detections[j], shapes[j], frame.timestamp, dt, reidentified.has(t));
+    for (const [t, j] of matchedTrack) out[j] = this.#apply(t, detections[j], shapes[j], frame.timestamp, reidentified.has(t));
     detections.forEach((d, j) => {
       if (matchedDetection.has(j)) return;
       out[j] = this.#create(d, shapes[j], env, frame.timestamp);
@@ -233,10 +233,10 @@ export class MultiPersonTracker {
     this.#tracks.set(t.id, t);
     this.counters.tracksCreated++;
     this.#transitions.push({ trackId: t.id, environmentId: env, timestamp, from: null, to: 'tentative', reason: 'created' });
-    return this.#apply(t, d, shape, timestamp, 0, false, true);
+    return this.#apply(t, d, shape, timestamp, false, true);
   }
 
-  #apply(t: Track, d: Person, shape: number[][], timestamp: number, dt: number, reidentified: boolean, fresh = false): Person {
+  #apply(t: Track, d: Person, shape: number[][], timestamp: number, reidentified: boolean, fresh = false): Person {
     const o = this.options;
     if (!fresh) t.kalman.update(d.position.x, d.position.y);
     const gapS = Math.min((timestamp - t.lastSeen) / 1000, 2);
@@ -300,7 +300,6 @@ export class MultiPersonTracker {
       t.trajectory.push({ timestamp, centerX: box ? box.x + box.width / 2 : 0, centerY: box ? box.y + box.height / 2 : 0, position: { x, y }, confidence: d.confidence });
       if (t.trajectory.length > o.trajectory_limit) t.trajectory.splice(0, t.trajectory.length - o.trajectory_limit);
     }
-    void dt;
     return person;
   }
 
