@@ -22,6 +22,8 @@ export const StudioConfigSchema = z
     voiceModeAvailable: z.boolean().default(false),
     featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().prefault({}),
     maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
+    examplesDir: z.string().nullable().default(null).describe('Folder of example flow JSON files loaded into the owner\'s default project on first start'),
+    examplesOwner: z.string().default(process.env.WIFLOW_ADMIN_USER ?? 'admin').describe('User who owns the example flows'),
     autoLogin: z.boolean().default(false).describe('Requests without credentials act as one local user (single-user installs only)'),
     mcp: z
       .object({

@@ -5,6 +5,7 @@ import { FileStore } from './files/file-store.js';
 import { fileRoutes } from './files/file-routes.js';
 import { flowRoutes } from './flows/flow-routes.js';
 import { FlowService } from './flows/flow-service.js';
+import { loadExampleFlows } from './examples/load-examples.js';
 import { errorHandler } from './http/error-handler.js';
 import { buildRoutes } from './jobs/build-routes.js';
 import { FlowRunner } from './jobs/flow-runner.js';
@@ -72,6 +73,13 @@ const studioServerPlugin = definePlugin({
       ];
       for (const [path, router] of mount) app.use(path, router, onError);
       app.use(health, onError);
+    });
+
+    // Example flows go into the owner's default project once, when the server is first ready.
+    ctx.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
+      const dir = context.config.examplesDir;
+      if (!dir || !ctx.runtime.hasStorage) return;
+      await loadExampleFlows(context, flows, dir, context.config.examplesOwner, ctx.logger).catch((error: Error) => ctx.logger.warn(`example flows not loaded: ${error.message}`));
     });
 
     ctx.hooks.beforeStop.tapPromise(PLUGIN_NAME, async () => {
