@@ -6,6 +6,7 @@ import { buildApiRouter } from './http/api-router.js';
 import { buildOpenApi } from './http/openapi.js';
 import { PoseHub } from './hub/pose-hub.js';
 import { PoseHubToken, posePublishNode } from './hub/publish-node.js';
+import { poseOccupancyNode } from './hub/occupancy-node.js';
 import { splitNode } from './hub/split-node.js';
 import { RateLimiter, type RateLimitStore } from './limits/rate-limiter.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -109,6 +110,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.registerService(PoseHubToken, () => api.hub);
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
+      ctx.registerNode(poseOccupancyNode);
       const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
 
       ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerAuthCommands(program, cli));

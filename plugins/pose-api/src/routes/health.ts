@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, iso, parseTime, TimeParam, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
+import { nodeFailing } from '../system/system-controller.js';
 
 const NN = z.number().nullable();
 const Health = z.object({ status: z.enum(['healthy', 'degraded', 'unhealthy']), timestamp: z.string(), version: z.string(), uptime: z.number().int() });
@@ -81,7 +82,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
       const model = nodes.filter((n) => n.role === 'model');
       const csi = nodes.filter((n) => n.role === 'csi');
       const running = services.system.running;
-      const stateOf = (list: typeof nodes) => (!running ? 'stopped' : list.length ? (list.some((n) => n.counters.errors > 0 && n.counters.out === 0) ? 'unhealthy' : 'healthy') : 'not_configured');
+      const stateOf = (list: typeof nodes) => (!running ? 'stopped' : list.length ? (list.some(nodeFailing) ? 'unhealthy' : 'healthy') : 'not_configured');
       return {
         body: {
           overall_status: overall(database.status),

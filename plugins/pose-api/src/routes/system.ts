@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
-import type { ComponentNode } from '../system/system-controller.js';
+import { nodeFailing, systemProblem, type ComponentNode } from '../system/system-controller.js';
 import { PoseConfigSchema } from '../config.js';
 import { ApiErrors } from '../errors.js';
 
@@ -13,7 +13,7 @@ const State = z.enum(['stopped', 'starting', 'running', 'stopping', 'restarting'
 function componentStatus(nodes: ComponentNode[], running: boolean, healthyWord: 'active' | 'healthy'): string {
   if (!running) return 'stopped';
   if (!nodes.length) return 'not_configured';
-  if (nodes.some((n) => n.counters.errors > 0 && n.counters.lastError && n.counters.out === 0)) return 'error';
+  if (nodes.some(nodeFailing)) return 'error';
   return healthyWord;
 }
 
@@ -108,7 +108,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
           interference_level: null,
         },
         counters: { frames_published: hub.counters.framesPublished, frames_written: hub.counters.framesWritten, node_errors: totals.errors, dropped: totals.dropped },
-        last_error: system.lastError,
+        last_error: systemProblem(system.lastError, nodes),
       };
     }
     let database = { status: 'not_configured', connection_pool: null as string | null };
@@ -136,7 +136,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         memory_usage: r.memoryUsage * 100,
         gpu_usage: null,
       },
-      last_error: system.lastError,
+      last_error: systemProblem(system.lastError, nodes),
     };
   }
 

@@ -27,6 +27,24 @@ export interface ComponentNode {
   lastOutputAt: number | null;
 }
 
+/** A node's latest problem: a handler error, or a `lastError` it reports in its stats. */
+export function nodeProblem(node: ComponentNode): string | null {
+  const fromStats = node.counters.stats?.lastError;
+  return node.counters.lastError ?? (typeof fromStats === 'string' && fromStats ? fromStats : null);
+}
+
+/** Whether a node is failing: it has a problem and has produced nothing. */
+export function nodeFailing(node: ComponentNode): boolean {
+  return node.counters.out === 0 && nodeProblem(node) !== null;
+}
+
+/** The system's last error, else the first failing node's problem. */
+export function systemProblem(lastError: string | null, nodes: ComponentNode[]): string | null {
+  if (lastError) return lastError;
+  const failing = nodes.find(nodeFailing);
+  return failing ? `${failing.id} (${failing.type}): ${nodeProblem(failing)}` : null;
+}
+
 /** One step of a start/stop: what it is and how far. */
 export interface StepReport {
   step: string;

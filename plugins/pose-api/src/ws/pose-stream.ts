@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import type { Alert, PoseFrame, Principal } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
 import { credentialsOf } from '../auth/auth-service.js';
+import { nodeFailing } from '../system/system-controller.js';
 import { hasRole } from '../auth/roles.js';
 import type { Convention } from '../config.js';
 import { frameA, frameB } from '../schemas/pose.js';
@@ -308,7 +309,7 @@ export class PoseStream {
   statusMessage(): Record<string, unknown> {
     const { system, hub } = this.services;
     const nodes = system.components();
-    const failing = nodes.some((n) => n.counters.errors > 0 && n.counters.out === 0);
+    const failing = nodes.some(nodeFailing);
     const health = !system.running ? 'stopped' : failing ? 'degraded' : 'healthy';
     const r = this.services.resources.snapshot();
     return {
