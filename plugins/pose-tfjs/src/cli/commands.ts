@@ -56,10 +56,11 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--hop <frames>', 'frames between consecutive windows of a link', (v) => Number(v), 10)
     .option('--phase <kind>', 'phase feature: sanitised (csi.signal-chain default) or conjugate (chain with sanitize false)', 'sanitised')
     .option('--temporal <kind>', 'absolute bins, or deviation from the window mean', 'absolute')
+    .option('--position-head <kind>', 'floor position head: anchors (convex mix of room corners, centre, radios) or direct', 'anchors')
     .option('--data-seed <seed>', 'seed of the simulated rooms and people', 'wiflow-pose-v1')
     .option('--time-budget <s>', 'stop after this many seconds of training (finishes the epoch)', (v) => Number(v))
     .option('--resume', 'continue from the last checkpoint in the work dir', false)
-    .action(async (opts: { out: string; workDir?: string; epochs: number; batch: number; lr: number; seed: number; rooms: number; seconds: number; sessions: number; hop: number; phase: string; temporal: string; dataSeed: string; timeBudget?: number; resume: boolean }) => {
+    .action(async (opts: { out: string; workDir?: string; epochs: number; batch: number; lr: number; seed: number; rooms: number; seconds: number; sessions: number; hop: number; positionHead: string; phase: string; temporal: string; dataSeed: string; timeBudget?: number; resume: boolean }) => {
       if (!['sanitised', 'conjugate'].includes(opts.phase)) throw new Error(`--phase must be sanitised or conjugate, got ${opts.phase}`);
       if (!['absolute', 'deviation'].includes(opts.temporal)) throw new Error(`--temporal must be absolute or deviation, got ${opts.temporal}`);
       const runtime = await cli.runtime();
@@ -72,6 +73,7 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
         outDir: path.resolve(opts.out), workDir, epochs: opts.epochs, batchSize: opts.batch, learningRate: opts.lr, seed: opts.seed,
         rooms: opts.rooms, secondsPerSession: opts.seconds, sessionsPerRoom: opts.sessions, timeBudgetS: opts.timeBudget, resume: opts.resume,
         temporal: opts.temporal as 'absolute',
+        architecture: { positionHead: opts.positionHead === 'direct' ? 'direct' : 'anchors' },
         recipe: { seed: opts.dataSeed, hopFrames: opts.hop, signalChain: { grid: 'ht20-grouped', sanitize: opts.phase === 'sanitised', hampelWindow: 9, hampelSigmas: 3, normalize: 'mean' } },
         onProgress(phase, value, total, info) {
           if (!process.stdout.isTTY) {

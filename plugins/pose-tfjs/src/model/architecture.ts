@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { AnchoredSlots } from './anchored-slots.js';
 import { frameFeatureSize, geometryFeatureSize, SLOT_SIZE, type ModelSpec } from './contract.js';
 
 /** Size knobs of the wiflow pose network. */
@@ -13,6 +14,8 @@ export interface ArchitectureOptions {
   seed: number;
   /** Dropout before the hidden layer (training only): fights memorising the training rooms. */
   dropout?: number;
+  /** Floor position head: 'direct' fractions of the room, or 'anchors' (a convex mix of room anchors). */
+  positionHead?: 'direct' | 'anchors';
 }
 
 /** Defaults sized for ~5,000 windows/s on one core with WASM. */
@@ -42,6 +45,10 @@ export function buildPoseNetwork(spec: ModelSpec, options: ArchitectureOptions =
   if (options.dropout) h = tf.layers.dropout({ rate: options.dropout, seed: seed * 101 + 7, name: 'joint_dropout' }).apply(h) as tf.SymbolicTensor;
   h = tf.layers.dense({ units: options.hidden, activation: 'relu', kernelInitializer: init(5), name: 'hidden' }).apply(h) as tf.SymbolicTensor;
   const slots = tf.layers.dense({ units: spec.output.maxPersons * SLOT_SIZE, kernelInitializer: init(6), name: 'person_slots' }).apply(h) as tf.SymbolicTensor;
-  const out = tf.layers.reshape({ targetShape: [spec.output.maxPersons, SLOT_SIZE], name: 'persons' }).apply(slots) as tf.SymbolicTensor;
+  let out = tf.layers.reshape({ targetShape: [spec.output.maxPersons, SLOT_SIZE], name: options.positionHead === 'anchors' ? 'slots' : 'persons' }).apply(slots) as tf.SymbolicTensor;
+  if (options.positionHead === 'anchors') {
+    const anchorLogits = tf.layers.dense({ units: spec.output.maxPersons * AnchoredSlots.anchorCount(spec.input.links), kernelInitializer: init(7), name: 'anchor_logits' }).apply(h) as tf.SymbolicTensor;
+    out = new AnchoredSlots({ links: spec.input.links, maxPersons: spec.output.maxPersons, name: 'persons' }).apply([out, anchorLogits, geometry]) as tf.SymbolicTensor;
+  }
   return tf.model({ inputs: [csi, geometry], outputs: out, name: 'wiflow_pose' });
 }

@@ -27,6 +27,24 @@ describe('model directory (bring-your-own contract)', () => {
     expect(JSON.stringify(a.estimate(input).map((f) => f.persons))).toBe(JSON.stringify(b.estimate(input).map((f) => f.persons)));
   });
 
+  it('round-trips the anchored position head (a custom layer) and keeps positions inside the room', async () => {
+    await setupBackend();
+    const spec = tinySpec();
+    const network = buildPoseNetwork(spec, { frameChannels: 8, temporalChannels: 8, hidden: 16, seed: 5, positionHead: 'anchors' });
+    const dir = tmp();
+    await PoseModel.save(dir, network, spec);
+    const loaded = await PoseModel.load(dir);
+    const samples = syntheticSamples(spec, tinyEnvironment(), 4, 6);
+    const input = samples.map((s) => ({ environment: s.environment, windows: [...s.windows] }));
+    const a = new PoseEstimator(PoseModel.fromNetwork(spec, network), [tinyEnvironment()], { densePose: 'none', presenceThreshold: 0 }).estimate(input);
+    const b = new PoseEstimator(loaded, [tinyEnvironment()], { densePose: 'none', presenceThreshold: 0 }).estimate(input);
+    expect(JSON.stringify(b.map((f) => f.persons))).toBe(JSON.stringify(a.map((f) => f.persons)));
+    for (const p of a.flatMap((f) => f.persons)) {
+      expect(p.position.x).toBeGreaterThanOrEqual(0); expect(p.position.x).toBeLessThanOrEqual(4);
+      expect(p.position.y).toBeGreaterThanOrEqual(0); expect(p.position.y).toBeLessThanOrEqual(3);
+    }
+  });
+
   it('rejects a missing directory, a broken contract and a network that does not fit it', async () => {
     await expect(PoseModel.load(path.join(tmpdir(), 'no-such-model-dir'))).rejects.toMatchObject({ code: 'WIFLOW_POSE_MODEL_NOT_FOUND' });
     const spec = tinySpec();

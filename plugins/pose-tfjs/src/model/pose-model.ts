@@ -4,6 +4,8 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setupBackend } from '../backend/backend.js';
 import { PoseErrors } from '../errors.js';
+// Registers the custom layer so saved models that use it load.
+import './anchored-slots.js';
 import { frameFeatureSize, geometryFeatureSize, MODEL_SPEC_JSON, readModelSpec, SLOT_SIZE, type ModelSpec } from './contract.js';
 import { fileIOHandler, hashModelWeights } from './file-io-handler.js';
 

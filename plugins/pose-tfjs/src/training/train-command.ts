@@ -1,11 +1,9 @@
-import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { backendReport } from '../backend/backend.js';
-import { evaluateModel } from '../eval/evaluate.js';
-import { SMALL_SELECTION } from '../eval/evaluate-split.js';
 import { meanPose } from '../eval/metrics.js';
-import { writeModelCard } from '../eval/model-card.js';
+import { finaliseModel } from './finalise.js';
+import type { ArchitectureOptions } from '../model/architecture.js';
 import { POSE_CONTRACT, type ModelSpec } from '../model/contract.js';
 import { PoseModel } from '../model/pose-model.js';
 import { simulateSplit, type SimModule } from '../sim/pose-dataset.js';
@@ -37,6 +35,8 @@ export interface TrainCommandOptions {
   onProgress?: (phase: string, value: number, total: number, info: string) => void;
   /** The simulator module (default: import @wiflow/plugin-sim). */
   sim?: SimModule;
+  /** Network size and heads (defaults: DEFAULT_ARCHITECTURE). */
+  architecture?: Partial<ArchitectureOptions>;
 }
 
 const fmt = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toFixed(digits));
@@ -98,6 +98,7 @@ export async function trainShippedModel(options: TrainCommandOptions): Promise<{
     learningRate: options.learningRate,
     seed: options.seed,
     checkpointDir: path.join(options.workDir, 'checkpoints'),
+    architecture: options.architecture,
     resume: options.resume,
     timeBudgetS: options.timeBudgetS,
     onProgress(e) {
@@ -130,17 +131,6 @@ export async function trainShippedModel(options: TrainCommandOptions): Promise<{
     },
   };
   const hash = await PoseModel.save(options.outDir, result.network, finalSpec);
-  const model = PoseModel.fromNetwork(finalSpec, result.network, options.outDir, hash);
-  const report = evaluateModel(model, validation, trainingMeanPose);
-  writeFileSync(path.join(options.outDir, 'validation.json'), JSON.stringify(report, null, 2) + '\n');
-  // Test rooms (never trained on): full split and the small subset CI reproduces.
-  const test = await packedSplit(recipe, { split: 'test', sim: options.sim }, finalSpec, cacheDir, (d, t, n) => progress('simulate test', d, t, `${n} samples`));
-  const small = await packedSplit(recipe, { split: 'test', ...SMALL_SELECTION, sim: options.sim }, finalSpec, cacheDir);
-  const full = evaluateModel(model, test, trainingMeanPose);
-  const smallReport = evaluateModel(model, small, trainingMeanPose);
-  const info = (d: typeof test) => ({ samples: d.count, rooms: d.environments.length });
-  writeFileSync(path.join(options.outDir, 'eval-test.json'), JSON.stringify({ modelId: finalSpec.modelId, modelHash: hash, ...info(test), ...full }, null, 2) + '\n');
-  writeFileSync(path.join(options.outDir, 'eval-test-small.json'), JSON.stringify({ modelId: finalSpec.modelId, modelHash: hash, ...info(small), ...smallReport }, null, 2) + '\n');
-  writeModelCard(options.outDir, finalSpec, hash, full, smallReport, info(test), info(small), statSync(path.join(options.outDir, 'weights.bin')).size);
-  return { outDir: options.outDir, hash, bestEpoch: result.bestEpoch, stoppedEarly: result.history.length < options.epochs, spec: finalSpec };
+  const finished = await finaliseModel({ modelDir: options.outDir, workDir: options.workDir, sim: options.sim, onProgress: options.onProgress });
+  return { outDir: options.outDir, hash, bestEpoch: result.bestEpoch, stoppedEarly: result.history.length < options.epochs, spec: finished.spec };
 }
