@@ -9,6 +9,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
 const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const server = spawn(process.execPath, [path.join(root, 'core/bin/wiflow.js'), 'serve', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env });
+const args = process.argv.slice(2);
+// The demo configuration: the default pipeline starts with the server, example flows load on first start.
+if (!args.includes('--config') && !process.env.WIFLOW_CONFIG) args.push('--config', path.join(root, 'examples/config/demo.json'));
+const server = spawn(process.execPath, [path.join(root, 'core/bin/wiflow.js'), 'serve', ...args], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
