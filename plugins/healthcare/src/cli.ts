@@ -13,7 +13,8 @@ export function formatFallEvaluation(r: FallEvaluation): string[] {
   ];
   for (const p of r.perType) lines.push(`${p.type.padEnd(11)} ${String(p.trials).padEnd(7)} ${String(p.detected).padEnd(9)} ${pct(p.sensitivity).padEnd(12)} ${p.meanLatencySeconds ?? '-'}`);
   lines.push(`all         ${String(r.trials).padEnd(7)} ${String(r.detected).padEnd(9)} ${pct(r.sensitivity)}`);
-  lines.push(`false alarms: ${r.dayFalseAlarms} in ${r.dayHours} simulated hours of daily activity = ${r.falseAlarmsPer24h.toFixed(2)} per 24 h; ${r.falseAlarms - r.dayFalseAlarms} unmatched detections in the fall trials`);
+  lines.push(`false alarms: ${r.dayFalseAlarms} in ${r.dayHours} simulated hours of daily activity = ${r.falseAlarmsPer24h.toFixed(2)} per 24 h; ${r.falseAlarms - r.dayFalseAlarms - r.lieDowns.falseAlarms} unmatched detections in the fall trials`);
+  lines.push(`deliberate lie-downs on the floor: ${r.lieDowns.falseAlarms} fall alarms in ${r.lieDowns.trials} trials`);
   return lines;
 }
 

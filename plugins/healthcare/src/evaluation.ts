@@ -40,6 +40,8 @@ export interface FallEvaluation {
   dayHours: number;
   dayFalseAlarms: number;
   falseAlarmsPer24h: number;
+  /** Deliberate lie-downs on the floor (the hardest non-fall): trials and how many raised a fall. */
+  lieDowns: { trials: number; falseAlarms: number };
   rateHz: number;
   noise: ObservationNoise;
   truth: 'simulator' | 'kinematic';
@@ -195,10 +197,18 @@ export function evaluateFalls(options: FallEvaluationOptions = {}): FallEvaluati
     const { events } = runScene(truthOf(dailyActivityScene(seed0, hours, rateHz)), seed0, options);
     dayFalseAlarms = events.length;
   }
+  // Deliberate lie-downs on the floor from standing, the motion most like a fall.
+  let lieDownAlarms = 0;
+  for (let k = 0; k < trials; k++) {
+    const seed = seed0 * 1000 + 500 + k;
+    const rng = new SeededRandom(seed);
+    const spec: SceneSpec = { durationS: 40, rateHz, people: [{ id: 1, start: { x: rng.uniform(1, 7), y: rng.uniform(1, 5) }, script: [{ action: 'stand', duration: rng.uniform(2, 5) }, { action: 'lie', duration: 20, surfaceHeight: 0 }, { action: 'stand', duration: 10 }] }] };
+    lieDownAlarms += runScene(truthOf(spec), seed, options).events.length;
+  }
   const total = perType.reduce((s, p) => s + p.trials, 0);
   const detected = perType.reduce((s, p) => s + p.detected, 0);
   return {
-    perType, trials: total, detected, sensitivity: total ? detected / total : 0, falseAlarms: falseAlarms + dayFalseAlarms,
+    perType, trials: total, detected, sensitivity: total ? detected / total : 0, falseAlarms: falseAlarms + dayFalseAlarms + lieDownAlarms, lieDowns: { trials, falseAlarms: lieDownAlarms },
     dayHours: hours, dayFalseAlarms, falseAlarmsPer24h: hours > 0 ? (dayFalseAlarms * 24) / hours : 0, rateHz, truth: options.truth ?? 'simulator',
     noise: new PoseObserver({ noise: options.noise }).noise,
   };

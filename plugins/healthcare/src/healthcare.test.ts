@@ -153,5 +153,6 @@ describe('healthcare.monitor node and fall evaluation', () => {
     expect(r.trials).toBe(8);
     expect(r.sensitivity).toBeGreaterThanOrEqual(0.75);
     expect(r.dayFalseAlarms).toBe(0);
+    expect(r.lieDowns.trials).toBe(2);
   }, 60_000);
 });
