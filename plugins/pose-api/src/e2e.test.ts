@@ -7,11 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import supertest from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Runtime, createLogger } from '@wiflow/core';
+import { Runtime, createLogger, type CsiFrame } from '@wiflow/core';
 import csiPlugin from '@wiflow/plugin-csi';
 import posePlugin, { DatasetRecipeSchema, PoseModel, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
 import simPlugin from '@wiflow/plugin-sim';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
+import trackerPlugin from '@wiflow/plugin-tracker';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -52,7 +53,7 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
       discover: false,
       logger: createLogger({ level: 'silent' }),
       config: { api: { convention: 'A', pipeline: { flow: flowFile } }, storage: { kind: 'sqlite' } },
-      plugins: [sqlitePlugin, simPlugin, csiPlugin, posePlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
+      plugins: [sqlitePlugin, simPlugin, csiPlugin, posePlugin, trackerPlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
     });
     const address = await runtime.listen(0, '127.0.0.1');
     const api = runtime.resolve<PoseApi>(PoseApiToken);
@@ -90,6 +91,40 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
     await runtime.storage.flush();
     const range = await runtime.storage.poses.availableRange(environmentId);
     expect(range?.frameCount).toBeGreaterThan(0);
+
+    // POST /pose/process: CSI captured from the simulator, submitted as JSON, through the same chain and model.
+    runtime.config.update({
+      api: {
+        processing: {
+          chain: ['csi.signal-chain', 'pose.estimate'],
+          nodeConfig: { 'csi.signal-chain': { ...recipe.signalChain, windowLength: recipe.windowFrames, hop: recipe.hopFrames, environmentId }, 'pose.estimate': { scenario } },
+        },
+      },
+    });
+    const capture = await runtime.runJob({
+      nodes: [
+        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: false, durationS: 1.5, attachTruth: false } } },
+        { id: 'out', position: { x: 0, y: 0 }, data: { nodeType: 'io.output', config: { name: 'frames', collect: 'all' } } },
+      ],
+      edges: [{ id: 'e', source: 'sim', sourceHandle: 'frames', target: 'out', targetHandle: 'value' }],
+    });
+    const captured = ((await capture.done).outputs.frames ?? []) as CsiFrame[];
+    expect(captured.length).toBeGreaterThan(recipe.windowFrames);
+    const round = (v: number) => Math.round(v * 1e4) / 1e4;
+    const packets = captured.map((f) => ({
+      timestamp: new Date(f.time).toISOString(),
+      antenna_data: Array.from({ length: f.ntx * f.nrx }, (_, r) => Array.from({ length: f.nsc }, (_, k) => ({ real: round(f.csi.re[r * f.nsc + k]), imag: round(f.csi.im[r * f.nsc + k]) }))),
+      metadata: { router_id: f.link.tx, receiver_id: f.link.rx, tx_count: f.ntx, subcarrier_indices: [...f.subcarriers], ...(f.centerFrequencyHz ? { center_frequency_hz: f.centerFrequencyHz } : {}) },
+    }));
+    const processed = await http.post('/api/v1/pose/process').set(auth).send({ csi_data: packets, processing_options: { enable_tracking: false } });
+    expect(processed.status, JSON.stringify(processed.body).slice(0, 300)).toBe(200);
+    expect(processed.body.node_types).toEqual(['csi.signal-chain', 'pose.estimate']);
+    expect(processed.body.poses.length).toBeGreaterThan(0);
+    expect(processed.body.poses[0].metadata).toMatchObject({ model_hash: model.hash, provenance: 'replay', environment_id: environmentId });
+    const tracked = await http.post('/api/v1/pose/process').set(auth).send({ csi_data: packets, processing_options: { enable_tracking: true } });
+    expect(tracked.status).toBe(200);
+    expect(tracked.body.node_types).toEqual(['csi.signal-chain', 'pose.estimate', 'tracker.track']);
+    expect(tracked.body.poses.length).toBeGreaterThan(0);
 
     // A scenario the model cannot take (one link, the model wants three): status says so.
     const oneLink = path.join(repoRoot, 'examples/scenarios/home-two-people-fall.yaml');

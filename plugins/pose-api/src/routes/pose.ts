@@ -259,7 +259,17 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
   const Packet = z.object({
     timestamp: TimeParam,
     antenna_data: z.array(z.array(z.object({ real: z.number(), imag: z.number() })).min(1).max(4096)).min(1).max(64),
-    metadata: z.object({ router_id: z.string().max(128).optional(), sampling_rate: z.number().int().positive().optional(), signal_strength: z.number().optional() }).optional(),
+    metadata: z
+      .object({
+        router_id: z.string().max(128).optional(),
+        sampling_rate: z.number().int().positive().optional(),
+        signal_strength: z.number().optional(),
+        receiver_id: z.string().max(128).optional().describe('Extension: the receiving device (the link is router_id → receiver_id)'),
+        tx_count: z.number().int().min(1).max(8).optional().describe('Extension: transmit streams; antenna_data rows are then tx-major (tx0rx0, tx0rx1, ...)'),
+        subcarrier_indices: z.array(z.number().int().min(-2048).max(2048)).max(4096).optional().describe('Extension: physical subcarrier index of each column'),
+        center_frequency_hz: z.number().positive().optional().describe('Extension'),
+      })
+      .optional(),
   });
   const ProcessBody = z.object({
     csi_data: z.union([Packet, z.array(Packet).min(1).max(10_000)]).describe('One CSI packet, or (extension) a sequence of packets in time order'),

@@ -7,7 +7,7 @@ import { ApiErrors } from '../errors.js';
 export interface SubmittedCsi {
   timestamp: string;
   antenna_data: { real: number; imag: number }[][];
-  metadata?: { router_id?: string; sampling_rate?: number; signal_strength?: number };
+  metadata?: { router_id?: string; sampling_rate?: number; signal_strength?: number; receiver_id?: string; tx_count?: number; subcarrier_indices?: number[]; center_frequency_hz?: number };
 }
 
 /** Options of POST /pose/process (spec: processing_options). */
@@ -44,29 +44,37 @@ export class PoseProcessor {
   /** Build the canonical frames of the submission (shape errors become 422 with the field). */
   static toFrames(packets: SubmittedCsi[]): CsiFrame[] {
     return packets.map((packet, index) => {
-      const nrx = packet.antenna_data.length;
+      const rows = packet.antenna_data.length;
       const nsc = packet.antenna_data[0]?.length ?? 0;
-      if (nrx === 0 || nsc === 0) throw ApiErrors.validation([{ field: `csi_data[${index}].antenna_data`, message: 'needs at least one antenna with one subcarrier', received: packet.antenna_data }]);
-      const re = new Float32Array(nrx * nsc);
-      const im = new Float32Array(nrx * nsc);
-      packet.antenna_data.forEach((row, rx) => {
-        if (row.length !== nsc) throw ApiErrors.validation([{ field: `csi_data[${index}].antenna_data[${rx}]`, message: `every antenna must have ${nsc} subcarriers like the first`, received: row.length }]);
+      const ntx = packet.metadata?.tx_count ?? 1;
+      const field = `csi_data[${index}]`;
+      if (rows === 0 || nsc === 0) throw ApiErrors.validation([{ field: `${field}.antenna_data`, message: 'needs at least one antenna with one subcarrier', received: packet.antenna_data }]);
+      if (rows % ntx !== 0) throw ApiErrors.validation([{ field: `${field}.metadata.tx_count`, message: `antenna_data has ${rows} rows, not a multiple of tx_count`, received: ntx }]);
+      const indices = packet.metadata?.subcarrier_indices;
+      if (indices && indices.length !== nsc) throw ApiErrors.validation([{ field: `${field}.metadata.subcarrier_indices`, message: `needs ${nsc} indices, one per column`, received: indices.length }]);
+      const re = new Float32Array(rows * nsc);
+      const im = new Float32Array(rows * nsc);
+      packet.antenna_data.forEach((row, r) => {
+        if (row.length !== nsc) throw ApiErrors.validation([{ field: `${field}.antenna_data[${r}]`, message: `every antenna must have ${nsc} subcarriers like the first`, received: row.length }]);
         row.forEach((value, sc) => {
-          re[rx * nsc + sc] = value.real;
-          im[rx * nsc + sc] = value.imag;
+          re[r * nsc + sc] = value.real;
+          im[r * nsc + sc] = value.imag;
         });
       });
       const time = Date.parse(packet.timestamp);
       const half = Math.floor(nsc / 2);
+      const tx = packet.metadata?.router_id ?? 'router';
+      const rx = packet.metadata?.receiver_id ?? 'api';
+      const nrx = rows / ntx;
       return {
         timestamp: time * 1000,
         time,
-        sourceId: packet.metadata?.router_id ?? 'api',
-        link: { tx: packet.metadata?.router_id ?? 'tx0', rx: 'api' },
-        centerFrequencyHz: null,
+        sourceId: `${tx}>${rx}`,
+        link: { tx, rx },
+        centerFrequencyHz: packet.metadata?.center_frequency_hz ?? null,
         bandwidthHz: null,
-        subcarriers: Int16Array.from({ length: nsc }, (_, i) => i - half),
-        ntx: 1,
+        subcarriers: indices ? Int16Array.from(indices) : Int16Array.from({ length: nsc }, (_, i) => i - half),
+        ntx,
         nrx,
         nsc,
         csi: { re, im },
