@@ -1,116 +1,95 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { connect } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeValue } from './codec.js';
+import { decodeValue } from './codec.js';
 import { NATS_SERVER, startNatsServer } from './nats-server.test-helper.js';
-import { Subjects } from './subjects.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
-const bin = path.join(root, 'core/bin/wiflow.js');
-const workPlugin = path.resolve(here, '../test-fixtures/work-plugin.mjs');
+import { PUBLISHER_HEADER } from './nodes/publish.js';
+import { ingestFlow, pipelineEvents, prepareRooms, startWiflow, workerFlow, type WiflowProcess } from './bench/cluster-harness.js';
+import { writeFileSync } from 'node:fs';
 
 if (!NATS_SERVER) console.warn('NATS cluster test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
-function flow(nodes: Record<string, [string, Record<string, unknown>]>, edges: [string, string][]) {
-  return {
-    name: 'cluster',
-    data: {
-      nodes: Object.entries(nodes).map(([id, [nodeType, config]]) => ({ id, position: { x: 0, y: 0 }, data: { nodeType, config } })),
-      edges: edges.map(([s, t], i) => ({ id: `e${i}`, source: s.split('.')[0], sourceHandle: s.split('.')[1], target: t.split('.')[0], targetHandle: t.split('.')[1] })),
-    },
-  };
+/** Every message of a stream subject: decoded value and publisher header. */
+async function readAll(nc: NatsConnection, stream: string): Promise<{ subject: string; value: unknown; publisher: string }[]> {
+  const jsm = await jetstreamManager(nc);
+  const total = (await jsm.streams.info(stream)).state.messages;
+  const consumer = await jetstream(nc).consumers.get(stream);
+  const out: { subject: string; value: unknown; publisher: string }[] = [];
+  if (total === 0) return out;
+  const messages = await consumer.consume();
+  for await (const m of messages) {
+    out.push({ subject: m.subject, value: decodeValue(m.data), publisher: m.headers?.get(PUBLISHER_HEADER) ?? '' });
+    if (out.length >= total) break;
+  }
+  await messages.close();
+  return out;
 }
 
-function startRuntime(flowFile: string, url: string, dataDir: string): ChildProcess {
-  // Only the NATS plugin (and the test plugin) load: faster starts, nothing else involved.
-  const config = path.join(path.dirname(flowFile), 'runtime-config.json');
-  writeFileSync(config, JSON.stringify({ plugins: { allow: ['@wiflow/plugin-nats'] } }));
-  return spawn(process.execPath, [bin, 'pipeline', flowFile, '--plugin', workPlugin, '--config', config, '--data-dir', dataDir], {
-    cwd: root,
-    env: { ...process.env, WIFLOW_NATS_URL: url, WIFLOW_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-describe.skipIf(!NATS_SERVER)('NATS JetStream across processes', () => {
+describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real pose model', () => {
   let server: Awaited<ReturnType<typeof startNatsServer>>;
-  const children: ChildProcess[] = [];
+  const processes: WiflowProcess[] = [];
   beforeAll(async () => {
     server = await startNatsServer();
   });
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await server?.stop();
   });
 
-  it('two workers share frames of 4 environments; one is killed mid-stream; every frame comes out exactly once', async () => {
+  it('ingest → 2 pose workers (one killed mid-stream) → every instant of 4 rooms comes out exactly once', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-'));
-    const outFile = path.join(dir, 'poses.jsonl');
-    const workerFlow = path.join(dir, 'worker.json');
-    const apiFlow = path.join(dir, 'api.json');
-    writeFileSync(workerFlow, JSON.stringify(flow(
-      {
-        sub: ['nats.subscribe', { subject: 'csi.>', durable: 'model-workers', batch: 8, ackWaitMs: 1000 }],
-        work: ['clustertest.work', { ms: 4 }],
-        pub: ['nats.publish', { subject: 'pose.{environment}', messageId: '{environment}.{link}.{seq}' }],
-      },
-      [['sub.out', 'work.in'], ['work.out', 'pub.in']],
-    )));
-    writeFileSync(apiFlow, JSON.stringify(flow(
-      { sub: ['nats.subscribe', { subject: 'pose.>', durable: 'api', batch: 64 }], rec: ['clustertest.record', { file: outFile }] },
-      [['sub.out', 'rec.in']],
-    )));
+    const setup = await prepareRooms(dir, 4);
+    const write = (name: string, body: unknown) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, JSON.stringify(body));
+      return file;
+    };
+    const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
+    const ingestFile = write('ingest.json', ingestFlow(setup, 12));
+    const base = { dir, natsUrl: server.url };
+    const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
+    const workerA = startWiflow(['pipeline', workerFile], { ...base, name: 'worker-a', allow: workerAllow });
+    const workerB = startWiflow(['pipeline', workerFile], { ...base, name: 'worker-b', allow: workerAllow });
+    processes.push(workerA, workerB);
+    await Promise.all([workerA.waitFor('pipeline_started', 90_000), workerB.waitFor('pipeline_started', 90_000)]);
 
-    const environments = ['kitchen', 'bedroom', 'hall', 'office'];
-    const perEnvironment = 150;
+    const ingest = startWiflow(['pipeline', ingestFile], { ...base, name: 'ingest', allow: ['@wiflow/plugin-nats', '@wiflow/plugin-sim', '@wiflow/plugin-csi'] });
+    processes.push(ingest);
+
+    // Kill worker A once some (not all) pose frames are out.
     const nc = await connect({ servers: server.url });
-    // Start the consumers first so their durable consumers exist.
-    const workerA = startRuntime(workerFlow, server.url, path.join(dir, 'a'));
-    const workerB = startRuntime(workerFlow, server.url, path.join(dir, 'b'));
-    const api = startRuntime(apiFlow, server.url, path.join(dir, 'api'));
-    children.push(workerA, workerB, api);
-    await Promise.all([workerA, workerB, api].map((c) => new Promise<void>((resolve, reject) => {
-      let out = '';
-      c.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('pipeline_started')) resolve();
-      });
-      c.once('exit', (code) => reject(new Error(`runtime exited early (${code})`)));
-    })));
+    const jsm = await jetstreamManager(nc);
+    const poseCount = async () => (await jsm.streams.info('WIFLOW_POSE').catch(() => undefined))?.state.messages ?? 0;
+    const deadline = Date.now() + 90_000;
+    while ((await poseCount()) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    workerA.child.kill('SIGKILL');
+    const killedAt = await poseCount();
 
-    const js = jetstream(nc);
-    for (let seq = 0; seq < perEnvironment; seq++) {
-      for (const environment of environments) {
-        const value = { environmentId: environment, link: { tx: 'ap', rx: 'rx1' }, seq, payload: new Float32Array([seq, seq + 0.5]) };
-        await js.publish(Subjects.csi(environment, 'ap-rx1'), encodeValue(value), { msgID: `${environment}.${seq}` });
-      }
-    }
-    const total = environments.length * perEnvironment;
+    await ingest.waitFor('pipeline_ended', 90_000);
+    const ended = pipelineEvents(ingest.output()).find((e) => e.event === 'pipeline_ended')!;
+    const published = setup.rooms.reduce((n, _r, i) => n + (ended.counters![`pub${i}`].stats!.published ?? 0), 0);
+    expect(published).toBeGreaterThan(killedAt);
 
-    // Kill worker A once some (not all) results are out.
-    const count = () => (existsSync(outFile) ? readFileSync(outFile, 'utf8').trim().split('\n').filter(Boolean).length : 0);
-    const deadline = Date.now() + 60_000;
-    while (count() < total * 0.2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    workerA.kill('SIGKILL');
-    const killedAt = count();
-    while (count() < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // Wait past the redelivery and duplicate window effects, then read everything.
-    await new Promise((r) => setTimeout(r, 2500));
-    const records = readFileSync(outFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { environmentId: string; seq: number; processedBy: number; payloadType: string });
-    const keys = records.map((r) => `${r.environmentId}.${r.seq}`);
-    expect(killedAt).toBeLessThan(total);
-    expect(new Set(keys).size).toBe(total);
-    expect(records.length).toBe(total);
-    const pids = new Set(records.map((r) => r.processedBy));
-    expect(pids.has(workerA.pid!)).toBe(true);
-    expect(pids.has(workerB.pid!)).toBe(true);
-    expect(records.every((r) => r.payloadType === 'Float32Array')).toBe(true);
+    // Every published window set becomes one pose frame (worker B finishes A's unacknowledged sets after ackWait).
+    while ((await poseCount()) < published && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // Past the redelivery delay: a duplicate would show up now.
+    await new Promise((r) => setTimeout(r, 2000));
+
+    const poses = await readAll(nc, 'WIFLOW_POSE');
+    const frames = poses.map((p) => p.value as { environmentId: string; timestamp: number; persons: unknown[]; metadata: { modelId: string; linkCount: number } });
+    const keys = frames.map((f) => `${f.environmentId}.${f.timestamp}`);
+    expect(new Set(keys).size).toBe(published);
+    expect(frames.length).toBe(published);
+    expect(new Set(frames.map((f) => f.environmentId))).toEqual(new Set(setup.rooms.map((r) => r.environmentId)));
+    expect(frames.every((f) => f.metadata.modelId === setup.modelId && f.metadata.linkCount === setup.links && Array.isArray(f.persons))).toBe(true);
+    // Both workers did model work: A before it was killed, B all along.
+    const publishers = new Set(poses.map((p) => p.publisher.split(':')[1]));
+    expect(publishers.has(String(workerA.child.pid))).toBe(true);
+    expect(publishers.has(String(workerB.child.pid))).toBe(true);
+    await workerB.stop();
     await nc.close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -44,3 +44,20 @@ export function decodeValue(bytes: Uint8Array): unknown {
     return v;
   });
 }
+
+const SET = '$wiflowSet';
+
+/**
+ * A set of values that must be processed together (e.g. the windows of every link of one
+ * room at one instant: the pose model needs all of them), carried as one message so one
+ * worker receives the whole set.
+ */
+export function valueSet(values: unknown[]): { [SET]: unknown[] } {
+  return { [SET]: values };
+}
+
+/** The values of a message: the members of a set, or the value itself. */
+export function valuesOf(message: unknown): unknown[] {
+  if (message && typeof message === 'object' && Array.isArray((message as Record<string, unknown>)[SET])) return (message as { [SET]: unknown[] })[SET];
+  return [message];
+}

@@ -4,10 +4,10 @@ import { natsPublishNode } from './nodes/publish.js';
 import { natsSubscribeNode } from './nodes/subscribe.js';
 import { NATS_SERVICE, NatsService, type NatsSettings } from './service.js';
 
-export { encodeValue, decodeValue } from './codec.js';
-export { Subjects, Streams, fillSubject, streamFor, token } from './subjects.js';
+export { encodeValue, decodeValue, valueSet, valuesOf } from './codec.js';
+export { Subjects, Streams, fillSubject, fillMessageId, streamFor, token } from './subjects.js';
 export { NatsService, NATS_SERVICE, type NatsSettings } from './service.js';
-export { natsPublishNode, NatsPublishConfig } from './nodes/publish.js';
+export { natsPublishNode, NatsPublishConfig, PUBLISHER_HEADER } from './nodes/publish.js';
 export { natsSubscribeNode, NatsSubscribeConfig } from './nodes/subscribe.js';
 
 /** Config section `nats`. */

@@ -37,3 +37,17 @@ export function streamFor(subject: string): string | undefined {
   const head = subject.split('.')[0];
   return Object.entries(Streams).find(([, subjects]) => subjects.some((s) => s.split('.')[0] === head))?.[0];
 }
+
+/**
+ * Fill a message-id template like `fillSubject`, but refuse a field the value lacks: a
+ * missing field would give every message the same id and JetStream would drop all but the first.
+ */
+export function fillMessageId(template: string, value: unknown): string {
+  for (const [, name] of template.matchAll(/\{([a-zA-Z0-9_.]+)\}/g)) {
+    if (name === 'environment' || name === 'link') continue;
+    let cur: unknown = value;
+    for (const part of name.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+    if (cur === undefined || cur === null) throw new Error(`message id template ${template}: the value has no field ${name}`);
+  }
+  return fillSubject(template, value);
+}

@@ -2,7 +2,7 @@ import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { defineNode } from '@wiflow/core';
 import { z } from 'zod';
-import { decodeValue } from '../codec.js';
+import { decodeValue, valuesOf } from '../codec.js';
 import { NATS_SERVICE, type NatsService } from '../service.js';
 import { streamFor } from '../subjects.js';
 
@@ -41,6 +41,18 @@ export const natsSubscribeNode = defineNode({
     let acked = 0;
     let redelivered = 0;
     let undecodable = 0;
+    /**
+     * Wait until the pipeline has finished the batch. A node may defer work to the next
+     * macrotask (pose.estimate batches windows of one tick with setImmediate): the pipeline is
+     * briefly idle before that work emits, so idleness must hold across a few macrotask turns.
+     */
+    const settled = async () => {
+      for (let turn = 0; turn < 3; turn++) {
+        await ctx.idle();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await ctx.idle();
+    };
     return {
       async run() {
         const stream = streamFor(ctx.config.subject);
@@ -79,10 +91,11 @@ export const natsSubscribeNode = defineNode({
               batch.pop();
               continue;
             }
-            await ctx.emit('out', value);
+            // A set (see nats.publish `gather`) is emitted member by member, back to back.
+            for (const member of valuesOf(value)) await ctx.emit('out', member);
           }
           if (batch.length === 0) continue;
-          await ctx.idle();
+          await settled();
           if (ctx.signal.aborted) return;
           for (const m of batch) m.ack();
           acked += batch.length;
