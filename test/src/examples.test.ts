@@ -1,0 +1,141 @@
+// Every example flow in examples/flows runs, in a real runtime with the installed plugins.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger, Runtime, type FlowData, type FlowDocument, type PoseFrame } from '@wiflow/core';
+import { Aedes } from 'aedes';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/server.js';
+
+/** An example flow; its repository-relative paths (scenarios) made absolute, as if run from the root. */
+function loadFlow(file: string): FlowDocument {
+  const flow = JSON.parse(readFileSync(path.join(ROOT, 'examples/flows', file), 'utf8')) as FlowDocument;
+  for (const n of flow.data.nodes) {
+    const config = n.data.config as Record<string, unknown> | undefined;
+    if (typeof config?.scenario === 'string' && !path.isAbsolute(config.scenario)) config.scenario = path.join(ROOT, config.scenario);
+  }
+  return flow;
+}
+
+/** A pipeline made finite: the simulator runs `seconds` as fast as it can, once. */
+function finite(data: FlowData, seconds: number): FlowData {
+  return {
+    ...data,
+    nodes: data.nodes.map((n) => (n.data.nodeType === 'sim.source' ? { ...n, data: { ...n.data, config: { ...n.data.config, realtime: false, loop: false, durationS: seconds } } } : n)),
+  };
+}
+
+async function runtime(config: Record<string, unknown> = {}): Promise<Runtime> {
+  const rt = await Runtime.create({
+    dataDir: mkdtempSync(path.join(tmpdir(), 'wiflow-examples-')),
+    searchFrom: [ROOT],
+    config: { plugins: { deny: ['@wiflow/studio-web', 'wiflow-plugin-template'] }, ...config },
+    logger: createLogger({ level: 'warn' }),
+  });
+  await rt.start();
+  return rt;
+}
+
+describe('example flows', () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await runtime();
+  });
+  afterAll(async () => {
+    await rt?.stop();
+  });
+
+  it.each(['default-pipeline.json', 'retail-footfall.json', 'security-intrusion.json'])('%s compiles and runs: poses reach the tracker, the analytics and the pose API', async (file) => {
+    const flow = loadFlow(file);
+    expect(rt.compile(flow.data).problems).toEqual([]);
+    const deployed = await rt.deploy(finite(flow.data, 20));
+    const outcome = await deployed.pipeline.done;
+    expect(outcome).toEqual({ status: 'completed' });
+    const c = deployed.pipeline.counters();
+    for (const [id, counters] of Object.entries(c)) expect(counters.errors, `${file}: node ${id}: ${counters.lastError}`).toBe(0);
+    expect(c.pose.out).toBeGreaterThan(10);
+    expect(c.track.in).toBe(c.pose.out);
+    expect(c.publish.in).toBeGreaterThan(10);
+    // Every tracked frame reaches each analytic (the tracker's out also counts its tracks port).
+    for (const analytic of ['health', 'retail', 'security']) if (c[analytic]) expect(c[analytic].in).toBe(c.track.in);
+  });
+
+  it('estimate_poses_from_csi returns pose frames with the model id, weights hash and provenance for a capture', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-capture-'));
+    const capture = path.join(dir, 'home.wfr');
+    const record = await rt.runJob({
+      nodes: [
+        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: path.join(ROOT, 'examples/scenarios/home-monitored.yaml'), realtime: false, durationS: 6 } } },
+        { id: 'rec', position: { x: 0, y: 0 }, data: { nodeType: 'csi.record', config: { path: capture, source: 'examples test' } } },
+      ],
+      edges: [{ id: 'e', source: 'sim', sourceHandle: 'frames', target: 'rec', targetHandle: 'frames' }],
+    });
+    expect((await record.done).status).toBe('completed');
+    const flow = loadFlow('estimate-poses-from-csi.json');
+    // The flow service binds the uploaded file to csi.file's path (data.bind); here the path is set directly.
+    const data: FlowData = { ...flow.data, nodes: flow.data.nodes.map((n) => (n.id === 'reader' ? { ...n, data: { ...n.data, config: { ...n.data.config, path: capture } } } : n)).filter((n) => n.id !== 'capture') };
+    const job = await rt.runJob(data, { timeoutMs: 120_000 });
+    const result = await job.done;
+    expect(result.status, result.error ?? '').toBe('completed');
+    const poses = result.outputs.poses as PoseFrame[];
+    expect(poses.length).toBeGreaterThan(5);
+    for (const p of poses) {
+      expect(p.metadata.modelId).toBe('wiflow-pose-v1');
+      expect(p.metadata.modelHash).toMatch(/^[0-9a-f]{64}$/);
+      // The recording was made from the simulator, and its frames keep saying so.
+      expect(p.metadata.provenance).toBe('simulated');
+      expect(p.environmentId).toBe('home');
+    }
+  });
+
+  it('occupancy_now answers from the latest published frame, and says when there is none', async () => {
+    const flow = loadFlow('occupancy-now.json');
+    const before = await (await rt.runJob(flow.data, { inputs: { environment_id: 'nowhere' } })).done;
+    expect(before.status, before.error ?? '').toBe('completed');
+    expect(before.outputs.occupancy).toMatchObject({ environment_id: 'nowhere', as_of: null, stale: true, person_count: 0, source: null });
+    const pipeline = await rt.deploy(finite(loadFlow('default-pipeline.json').data, 8));
+    await pipeline.pipeline.done;
+    const after = await (await rt.runJob(flow.data, { inputs: { environment_id: 'home' } })).done;
+    const answer = after.outputs.occupancy as { environment_id: string; as_of: string; person_count: number; persons: unknown[]; source: { model_id: string } };
+    expect(answer.environment_id).toBe('home');
+    expect(answer.as_of).not.toBeNull();
+    expect(answer.person_count).toBe(answer.persons.length);
+    expect(answer.source.model_id).toBe('wiflow-pose-v1');
+  });
+});
+
+describe('healthcare fall detection example with a real MQTT broker', () => {
+  let broker: Aedes;
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    broker = await Aedes.createBroker();
+    server = createServer(broker.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+  });
+
+  it('publishes the pipeline output on MQTT topics of its environment', async () => {
+    const rt = await runtime();
+    const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`);
+    const topics = new Set<string>();
+    subscriber.on('message', (topic) => topics.add(topic));
+    await subscriber.subscribeAsync('wiflow/#');
+    const flow = loadFlow('healthcare-fall-detection.json');
+    const data = finite(flow.data, 15);
+    for (const n of data.nodes) if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
+    const deployed = await rt.deploy(data);
+    expect(await deployed.pipeline.done).toEqual({ status: 'completed' });
+    await rt.stop();
+    await subscriber.endAsync();
+    expect([...topics].some((t) => t.startsWith('wiflow/home/'))).toBe(true);
+    expect(topics.has('wiflow/home/occupancy')).toBe(true);
+    expect(deployed.pipeline.counters().health.in).toBeGreaterThan(10);
+  });
+});
