@@ -22,7 +22,7 @@ export const WiflowNodeView = memo(function WiflowNodeView({ id, data, selected 
         <span className="wf-node-category">{info?.category ?? '?'}</span>
         {data.title ?? info?.title ?? data.nodeType}
       </div>
-      <div className="wf-node-ports" style={{ minHeight: rows * 22 }}>
+      <div className="wf-node-ports" style={{ minHeight: rows * 22 + 8 }}>
         {inputs.map(([name, spec], i) => (
           <div key={`in-${name}`} className="wf-port wf-port-in" style={{ top: 8 + i * 22 }} title={`${name}: ${typeLabel(spec.type)}`}>
             <Handle type="target" position={Position.Left} id={name} data-testid={`handle-${id}-in-${name}`} />
@@ -38,7 +38,9 @@ export const WiflowNodeView = memo(function WiflowNodeView({ id, data, selected 
       </div>
       {c ? (
         <div className="wf-node-counters" data-testid={`counters-${id}`}>
-          in {c.in} · out {c.out} · drop {c.dropped} · err {c.errors} · p99 {c.latencyP99Ms.toFixed(2)} ms
+          in {c.in} · out {c.out} · drop {c.dropped}
+          <br />
+          err {c.errors} · queued {c.queued} · p99 {c.latencyP99Ms.toFixed(1)} ms
         </div>
       ) : null}
       {problems.length ? (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api/client';
 import type { NodeTypeInfo } from '../api/types';
 
@@ -11,5 +11,8 @@ export function useNodeTypes(): { types: NodeTypeInfo[]; byType: Map<string, Nod
       .then(setTypes)
       .catch((e: Error) => setError(e.message));
   }, []);
-  return { types, byType: new Map(types.map((t) => [t.type, t])), error };
+  // One Map per registry answer: canvas nodes read it through context, and a new Map on every
+  // render of the editor would re-render every node.
+  const byType = useMemo(() => new Map(types.map((t) => [t.type, t])), [types]);
+  return { types, byType, error };
 }

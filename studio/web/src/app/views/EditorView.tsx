@@ -35,7 +35,11 @@ interface Revision {
 /** Strip UI-only fields before saving. */
 function toStored(nodes: WiflowNode[], edges: WiflowEdge[], viewport?: FlowGraph['viewport']): FlowGraph {
   return {
-    nodes: nodes.map((n) => ({ id: n.id, type: 'wiflow', position: n.position, data: { nodeType: n.data.nodeType, config: n.data.config ?? {}, ...(n.data.title ? { title: n.data.title } : {}) } })),
+    // Keep every stored data field (bindings of io.input nodes, titles); drop only what the editor adds.
+    nodes: nodes.map((n) => {
+      const { problems: _problems, counters: _counters, ...data } = n.data;
+      return { id: n.id, type: 'wiflow', position: n.position, data: { ...data, config: n.data.config ?? {} } };
+    }),
     edges: edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle ?? null, target: e.target, targetHandle: e.targetHandle ?? null, ...(e.data ? { data: e.data } : {}) })),
     viewport,
   } as FlowGraph;
@@ -350,7 +354,7 @@ function Editor({ flowId }: { flowId: string }) {
               onNodeClick={(_e, n) => (setSelectedId(n.id), setPanel('config'))}
               onNodeDragStart={remember}
               onBeforeDelete={async () => (remember(), true)}
-              onlyRenderVisibleElements
+              minZoom={0.05}
               fitView
               deleteKeyCode={['Delete', 'Backspace']}
             >

@@ -21,6 +21,7 @@ export function FlowListView() {
   const [flows, setFlows] = useState<FlowHeader[]>([]);
   const [name, setName] = useState('');
   const [projectName, setProjectName] = useState('');
+  const [projectId, setProjectId] = useState<string>('');
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
     try {
@@ -41,8 +42,9 @@ export function FlowListView() {
   };
   const createProject = async () => {
     if (!projectName) return;
-    await api('/api/v1/projects/', { method: 'POST', json: { name: projectName } }).catch((e: Error) => setError(e.message));
+    const created = await api<Project>('/api/v1/projects/', { method: 'POST', json: { name: projectName } }).catch((e: Error) => (setError(e.message), null));
     setProjectName('');
+    if (created) setProjectId(created.id);
     void load();
   };
   return (
@@ -51,9 +53,16 @@ export function FlowListView() {
       {error ? <p className="error">{error}</p> : null}
       <div className="wf-row">
         <input placeholder="New flow name" value={name} onChange={(e) => setName(e.target.value)} data-testid="new-flow-name" />
-        <button onClick={() => void create(projects[0]?.id ?? null)} data-testid="new-flow">New flow</button>
-        <input placeholder="New project name" value={projectName} onChange={(e) => setProjectName(e.target.value)} />
-        <button onClick={() => void createProject()}>New project</button>
+        <select value={projectId || projects[0]?.id || ''} onChange={(e) => setProjectId(e.target.value)} aria-label="Project of the new flow" data-testid="new-flow-project">
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <button onClick={() => void create(projectId || projects[0]?.id || null)} data-testid="new-flow">New flow</button>
+        <input placeholder="New project name" value={projectName} onChange={(e) => setProjectName(e.target.value)} data-testid="new-project-name" />
+        <button onClick={() => void createProject()} data-testid="new-project">New project</button>
       </div>
       {projects.map((p) => (
         <section key={p.id} className="wf-project">

@@ -89,7 +89,9 @@ export function LiveView() {
         if (!d.flow_id) continue;
         const flow = await api<{ data: { nodes: { data: { config?: Record<string, unknown> } }[] } }>(`/api/v1/flows/${d.flow_id}`).catch(() => null);
         for (const n of flow?.data?.nodes ?? []) {
-          const z = n.data.config?.zones;
+          // Analytics nodes name zones in `zones`; an inline simulator scenario carries its own.
+          const scenario = n.data.config?.scenario;
+          const z = n.data.config?.zones ?? (scenario && typeof scenario === 'object' ? (scenario as { zones?: unknown }).zones : undefined);
           if (Array.isArray(z)) for (const zone of z as Zone[]) if (Array.isArray(zone.polygon) && !found.some((f) => f.id === zone.id)) found.push(zone);
         }
       }

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { api } from '../api/client';
+import { useCallback, useEffect, useState } from 'react';
+import { api, unwrap } from '../api/client';
 
 interface ToolSetting {
   id: string;
@@ -9,44 +9,90 @@ interface ToolSetting {
   action_name?: string | null;
   action_description?: string | null;
 }
+type AuthSettings = { auth_type?: string } & Record<string, unknown>;
 interface McpProject {
   tools: ToolSetting[];
-  auth_settings?: { auth_type?: string; [key: string]: unknown } | null;
+  auth_settings?: AuthSettings | null;
+}
+/** A tool as the MCP server lists it (GET .../tools: the same list `tools/list` answers). */
+interface ListedTool {
+  name: string;
+  flow_id: string;
+  description: string;
 }
 
-/** A project's MCP server: which flows are tools, their names and descriptions, auth, client config. */
+/** OAuth fields the server stores (docs/mcp.md); the client secret is write-only. */
+const OAUTH_FIELDS: { key: string; label: string; secret?: boolean }[] = [
+  { key: 'oauth_server_url', label: 'Issuer URL' },
+  { key: 'oauth_client_id', label: 'Client id' },
+  { key: 'oauth_client_secret', label: 'Client secret', secret: true },
+  { key: 'oauth_mcp_scope', label: 'Required scope' },
+  { key: 'oauth_auth_url', label: 'Authorization URL' },
+  { key: 'oauth_token_url', label: 'Token URL' },
+];
+const MASK = '********';
+
+/** A project's MCP server: which flows are tools, their names and descriptions, auth, endpoints, client config. */
 export function McpView({ projectId }: { projectId: string }) {
   const [settings, setSettings] = useState<McpProject | null>(null);
+  const [listed, setListed] = useState<ListedTool[]>([]);
   const [status, setStatus] = useState('');
+  const [apiKey, setApiKey] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const loadListed = useCallback(() => {
+    api<ListedTool[]>(`/api/v1/mcp/project/${projectId}/tools`).then(setListed).catch((e: Error) => setStatus(e.message));
+  }, [projectId]);
   useEffect(() => {
     api<McpProject>(`/api/v1/mcp/project/${projectId}`).then(setSettings).catch((e: Error) => setStatus(e.message));
-  }, [projectId]);
+    loadListed();
+  }, [projectId, loadListed]);
   if (!settings) return <div className="wf-page">{status || 'Loading…'}</div>;
   const origin = window.location.origin;
   const streamable = `${origin}/api/v1/mcp/project/${projectId}/streamable`;
   const sse = `${origin}/api/v1/mcp/project/${projectId}/sse`;
-  const authType = settings.auth_settings?.auth_type ?? 'none';
-  const clientConfig = {
+  const auth = settings.auth_settings ?? { auth_type: 'none' };
+  const authType = auth.auth_type ?? 'none';
+  const headers = authType === 'apikey' ? { 'x-api-key': apiKey ?? '<YOUR_API_KEY>' } : authType === 'oauth' ? { Authorization: 'Bearer <ACCESS_TOKEN_FROM_YOUR_PROVIDER>' } : undefined;
+  const serverName = `wiflow_${projectId.slice(0, 8)}`;
+  const clientConfig = { mcpServers: { [serverName]: { url: streamable, ...(headers ? { headers } : {}) } } };
+  const bridgeConfig = {
     mcpServers: {
-      [`wiflow-${projectId.slice(0, 8)}`]: { url: streamable, ...(authType === 'apikey' ? { headers: { 'x-api-key': '<YOUR_API_KEY>' } } : {}) },
+      [serverName]: { command: 'npx', args: ['-y', 'mcp-remote', streamable, ...(headers ? Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}:${v}`]) : [])] },
     },
   };
   const update = (id: string, patch: Partial<ToolSetting>) => setSettings({ ...settings, tools: settings.tools.map((t) => (t.id === id ? { ...t, ...patch } : t)) });
+  const setAuth = (patch: AuthSettings) => setSettings({ ...settings, auth_settings: { ...auth, ...patch } });
   const save = async () => {
     try {
-      const body = await api<McpProject>(`/api/v1/mcp/project/${projectId}`, {
+      const body = await api<McpProject & { message?: string }>(`/api/v1/mcp/project/${projectId}`, {
         method: 'PATCH',
-        json: { settings: settings.tools, auth_settings: { ...(settings.auth_settings ?? {}), auth_type: authType } },
+        json: { settings: settings.tools, auth_settings: { ...auth, auth_type: authType } },
       });
-      if (body && (body as McpProject).tools) setSettings(body as McpProject);
-      setStatus('saved');
+      if (body?.tools) setSettings({ tools: body.tools, auth_settings: body.auth_settings });
+      setStatus(body?.message ?? 'saved');
+      loadListed();
     } catch (e) {
       setStatus(`save failed: ${(e as Error).message}`);
     }
   };
+  const createKey = async () => {
+    try {
+      const created = unwrap<{ key: string }>(await api('/api/v1/auth/api-keys', { method: 'POST', json: { name: `MCP ${serverName}` } }));
+      setApiKey(created.key);
+    } catch (e) {
+      setStatus(`could not create an API key: ${(e as Error).message}`);
+    }
+  };
+  const copy = (text: string) => {
+    void navigator.clipboard?.writeText(text).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  };
   return (
     <div className="wf-page" data-testid="mcp-page">
       <h2>MCP server</h2>
+      <p className="muted">Every enabled flow is a tool: its io.input nodes are the tool's arguments, its io.output nodes the result.</p>
       <table className="wf-table">
         <thead>
           <tr>
@@ -60,28 +106,66 @@ export function McpView({ projectId }: { projectId: string }) {
           {settings.tools.map((t) => (
             <tr key={t.id}>
               <td>
-                <input type="checkbox" checked={Boolean(t.mcp_enabled)} onChange={(e) => update(t.id, { mcp_enabled: e.target.checked })} data-testid={`mcp-enable-${t.name}`} />
-              </td>
-              <td>{t.name}</td>
-              <td>
-                <input value={t.action_name ?? ''} onChange={(e) => update(t.id, { action_name: e.target.value })} data-testid={`mcp-action-${t.name}`} />
+                <input type="checkbox" checked={Boolean(t.mcp_enabled)} onChange={(e) => update(t.id, { mcp_enabled: e.target.checked })} data-testid={`mcp-enable-${t.name}`} aria-label={`${t.name} is a tool`} />
               </td>
               <td>
-                <input value={t.action_description ?? ''} onChange={(e) => update(t.id, { action_description: e.target.value })} />
+                <a href={`#/flows/${t.id}`}>{t.name}</a>
+              </td>
+              <td>
+                <input value={t.action_name ?? ''} placeholder={t.name.replace(/[^a-zA-Z0-9_-]+/g, '_').toLowerCase()} onChange={(e) => update(t.id, { action_name: e.target.value || null })} data-testid={`mcp-action-${t.name}`} />
+              </td>
+              <td>
+                <input value={t.action_description ?? ''} placeholder={t.description ?? ''} onChange={(e) => update(t.id, { action_description: e.target.value || null })} data-testid={`mcp-description-${t.name}`} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <label>
-        <span>Auth</span>
-        <select value={authType} onChange={(e) => setSettings({ ...settings, auth_settings: { ...(settings.auth_settings ?? {}), auth_type: e.target.value } })} data-testid="mcp-auth">
-          <option value="none">none</option>
-          <option value="apikey">API key</option>
-          <option value="oauth">OAuth</option>
-        </select>
-      </label>
-      <button onClick={() => void save()} data-testid="mcp-save">Save</button> <span data-testid="mcp-status">{status}</span>
+      <div className="wf-row">
+        <label>
+          <span>Auth</span>
+          <select value={authType} onChange={(e) => setAuth({ auth_type: e.target.value })} data-testid="mcp-auth">
+            <option value="none">none (trusted network only)</option>
+            <option value="apikey">API key (x-api-key)</option>
+            <option value="oauth">OAuth (bearer tokens from your provider)</option>
+          </select>
+        </label>
+      </div>
+      {authType === 'oauth' ? (
+        <div className="wf-config">
+          {OAUTH_FIELDS.map((f) => (
+            <label key={f.key}>
+              <span>{f.label}</span>
+              <input
+                type={f.secret ? 'password' : 'text'}
+                autoComplete={f.secret ? 'new-password' : 'off'}
+                value={f.secret && auth[f.key] === MASK ? '' : String(auth[f.key] ?? '')}
+                placeholder={f.secret && auth[f.key] === MASK ? 'saved (write-only)' : ''}
+                onChange={(e) => setAuth({ [f.key]: e.target.value || (f.secret && auth[f.key] === MASK ? MASK : null) })}
+              />
+            </label>
+          ))}
+        </div>
+      ) : null}
+      {authType === 'apikey' ? (
+        <p>
+          Clients send an API key of yours in <code>x-api-key</code>.{' '}
+          <button onClick={() => void createKey()} data-testid="mcp-create-key">Create a key</button>
+          {apiKey ? <span className="muted"> shown once: it is in the config below.</span> : null}
+        </p>
+      ) : null}
+      <p>
+        <button onClick={() => void save()} data-testid="mcp-save">Save</button> <span data-testid="mcp-status">{status}</span>
+      </p>
+      <h3>Tools the server lists now</h3>
+      {listed.length === 0 ? <p className="muted">No tools yet: enable a flow above and save.</p> : null}
+      <ul data-testid="mcp-tools">
+        {listed.map((t) => (
+          <li key={t.flow_id}>
+            <code>{t.name}</code> <span className="muted">{t.description}</span>
+          </li>
+        ))}
+      </ul>
       <h3>Endpoints</h3>
       <p>
         Streamable HTTP: <code data-testid="mcp-url">{streamable}</code>
@@ -90,8 +174,12 @@ export function McpView({ projectId }: { projectId: string }) {
         SSE (legacy): <code>{sse}</code>
       </p>
       <h3>Client config</h3>
-      <pre className="wf-log">{JSON.stringify(clientConfig, null, 2)}</pre>
-      <button onClick={() => void navigator.clipboard?.writeText(JSON.stringify(clientConfig, null, 2))}>Copy</button>
+      <p className="muted">Cursor, Windsurf (serverUrl) and other clients that speak Streamable HTTP:</p>
+      <pre className="wf-log" data-testid="mcp-client-config">{JSON.stringify(clientConfig, null, 2)}</pre>
+      <button onClick={() => copy(JSON.stringify(clientConfig, null, 2))}>Copy</button>
+      <p className="muted">Claude Desktop (stdio clients) through the mcp-remote bridge:</p>
+      <pre className="wf-log">{JSON.stringify(bridgeConfig, null, 2)}</pre>
+      <button onClick={() => copy(JSON.stringify(bridgeConfig, null, 2))}>Copy</button> {copied ? <span className="muted">copied</span> : null}
     </div>
   );
 }
