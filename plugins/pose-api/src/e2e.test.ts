@@ -1,7 +1,7 @@
 // The default pipeline end to end: simulator → CSI signal chain → shipped pose model →
 // pose.publish, started and stopped through the API; /pose/latest returns the model's output
 // with its provenance. Skips (saying why) when the shipped weights are not there.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
   let runtime: Runtime | undefined;
   afterAll(async () => {
     await runtime?.stop(5000);
+    if (runtime) rmSync(runtime.dataDir, { recursive: true, force: true });
   });
 
   it('start runs simulator → signal chain → pose.estimate; /pose/latest is real model output with provenance; stop stops the data', async () => {

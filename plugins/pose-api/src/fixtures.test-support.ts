@@ -1,6 +1,6 @@
 // Test fixtures: a runtime with the real SQLite storage, the pose API on loopback, and a
 // pose source node standing in for the model (the API is under test, not the model).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
@@ -117,6 +117,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
     },
     async close() {
       await runtime.stop(5000);
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return server;
