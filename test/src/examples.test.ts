@@ -62,6 +62,19 @@ describe('example flows', () => {
     for (const analytic of ['health', 'retail', 'security']) if (c[analytic]) expect(c[analytic].in).toBe(c.track.in);
   });
 
+  it('healthcare-on-ground-truth.json detects the scripted fall and publishes the alert', async () => {
+    const flow = loadFlow('healthcare-on-ground-truth.json');
+    const alerts: { alertType: string; severity: string; environmentId: string }[] = [];
+    rt.hooks.message.tap('examples-test', (trace) => {
+      if (trace.to === 'publish' && trace.toPort === 'alerts') alerts.push(trace.value as (typeof alerts)[number]);
+    });
+    const deployed = await rt.deploy(finite(flow.data, 30));
+    expect(await deployed.pipeline.done).toEqual({ status: 'completed' });
+    const falls = alerts.filter((a) => a.alertType.includes('fall'));
+    expect(falls.length, JSON.stringify(alerts)).toBeGreaterThan(0);
+    expect(falls[0].environmentId).toBe('home-truth');
+  });
+
   it('estimate_poses_from_csi returns pose frames with the model id, weights hash and provenance for a capture', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-capture-'));
     const capture = path.join(dir, 'home.wfr');

@@ -1,5 +1,6 @@
 import { definePlugin } from '@wiflow/core';
 import { registerDatasetCommand, registerSimulateCommand } from './cli/commands.js';
+import { truthPosesNode } from './nodes/truth-poses.js';
 import { simSourceNode } from './nodes/sim-source.js';
 
 /** This plugin's name, used when it taps hooks. */
@@ -10,6 +11,7 @@ const simPlugin = definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(simSourceNode);
+    ctx.registerNode(truthPosesNode);
     ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
       registerSimulateCommand(program, cli);
       registerDatasetCommand(program, cli);
@@ -48,3 +50,5 @@ export { Prng, hashString } from './random/prng.js';
 export { openRecordingSink, parseJsonLinesRecording, type RecordingSink, type RecordingFormat } from './recording/recording-sink.js';
 export { simSourceNode, SimSourceConfig, scenarioFromConfig } from './nodes/sim-source.js';
 export { SimErrors, simErrorCatalogue } from './errors.js';
+
+export { truthPosesNode, TruthPosesConfig, GROUND_TRUTH_MODEL_ID } from './nodes/truth-poses.js';
