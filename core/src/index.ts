@@ -48,3 +48,4 @@ export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
 export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson } from './storage/pose-aggregator.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
+export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';

@@ -48,6 +48,15 @@ export class LatencyHistogram {
     return this.#max;
   }
 
+  /** The non-empty buckets: upper edge (ms) and count, in increasing order. */
+  buckets(): { upperMs: number; count: number }[] {
+    const out: { upperMs: number; count: number }[] = [];
+    for (let i = 0; i < this.#counts.length; i++) {
+      if (this.#counts[i] > 0) out.push({ upperMs: LatencyHistogram.#MIN_MS * 2 ** (i / LatencyHistogram.#BUCKETS_PER_OCTAVE), count: this.#counts[i] });
+    }
+    return out;
+  }
+
   /** Forget everything recorded. */
   reset(): void {
     this.#counts.fill(0);

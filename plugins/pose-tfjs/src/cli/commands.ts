@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CliContext } from '@wiflow/core';
-import { errorMessage } from '@wiflow/core';
+import { barChartSvg, COCO_KEYPOINTS, errorMessage } from '@wiflow/core';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { setupBackend } from '../backend/backend.js';
@@ -18,6 +18,7 @@ interface EvalCommandOptions {
   small?: boolean;
   model?: string;
   tracking?: boolean;
+  plot?: string;
 }
 
 const TRACKER_PACKAGE: string = '@wiflow/plugin-tracker';
@@ -97,6 +98,7 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
     .option('--model <dir>', 'model directory (default: the shipped wiflow-pose-v1)')
     .option('--tracking', 'also run the tracking evaluation of @wiflow/plugin-tracker, when installed', false)
+    .option('--plot <file.svg>', 'write an SVG chart of the error per keypoint (model and both baselines)')
     .action(async (opts: EvalCommandOptions) => {
       const runtime = await cli.runtime();
       if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
@@ -107,6 +109,20 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
       else {
         cli.print(`${description.modelId} (${description.modelHash.slice(0, 12)}) on ${description.samples} ${opts.split} samples from ${description.rooms} unseen rooms${opts.small ? ' (small subset)' : ''}`);
         for (const line of formatEvaluation(report)) cli.print(line);
+      }
+      if (opts.plot) {
+        const all = (r: Record<string, { perJointMpjpeMm: number[] | null }>) => r.all?.perJointMpjpeMm ?? COCO_KEYPOINTS.map(() => null);
+        writeFileSync(opts.plot, barChartSvg({
+          title: `${description.modelId}: 3D error per keypoint, ${opts.split} split${opts.small ? ' (small)' : ''}, ${description.samples} samples`,
+          categories: [...COCO_KEYPOINTS],
+          series: [
+            { name: 'model', values: all(report.model) },
+            { name: 'mean pose at true position', values: all(report.baselines.meanPoseAtTruePosition) },
+            { name: 'mean pose at room centre', values: all(report.baselines.meanPoseAtRoomCentre) },
+          ],
+          unit: 'mm',
+        }));
+        if (!opts.json) cli.print(`plot written to ${opts.plot}`);
       }
       if (opts.tracking) await runTrackingEvaluation(cli, Boolean(opts.json));
     });

@@ -33,6 +33,8 @@ export interface BucketMetrics {
   pck02: number | null;
   /** Mean floor-position error, metres. */
   floorErrorM: number | null;
+  /** Mean 3D error per COCO joint (COCO order), mm; null without people. */
+  perJointMpjpeMm: number[] | null;
   /** Fraction of samples whose detected count (presence > threshold) equals the true count. */
   countAccuracy: number;
 }
@@ -85,6 +87,7 @@ class BucketAccumulator {
   floorErrorSum = 0;
   pckHits = 0;
   pckJoints = 0;
+  readonly jointErrorByIndex = new Float64Array(17);
 
   addPerson(environment: EnvironmentGeometry, truth: GroundTruthPerson, hyp: PoseHypothesis): void {
     this.persons++;
@@ -93,7 +96,9 @@ class BucketAccumulator {
     const rt = rootOf(truth.keypoints3d), rh = rootOf(hyp.keypoints3d);
     for (let j = 0; j < 17; j++) {
       this.joints++;
-      this.jointErrorSum += jointError(truth.keypoints3d[j], hyp.keypoints3d[j]);
+      const error = jointError(truth.keypoints3d[j], hyp.keypoints3d[j]);
+      this.jointErrorSum += error;
+      this.jointErrorByIndex[j] += error;
       this.rootErrorSum += jointError(truth.keypoints3d[j].map((v, d) => v - rt[d]), hyp.keypoints3d[j].map((v, d) => v - rh[d]));
     }
     const camera = environment.camera;
@@ -118,6 +123,7 @@ class BucketAccumulator {
       rootRelativeMpjpeMm: per(this.rootErrorSum, this.joints, 1000),
       pck02: per(this.pckHits, this.pckJoints),
       floorErrorM: per(this.floorErrorSum, this.persons),
+      perJointMpjpeMm: this.persons > 0 ? Array.from(this.jointErrorByIndex, (sum) => (sum / this.persons) * 1000) : null,
       countAccuracy: this.samples > 0 ? this.countCorrect / this.samples : 0,
     };
   }
