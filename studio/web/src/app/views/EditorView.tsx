@@ -25,6 +25,8 @@ import { createHistory } from '../store/history';
 import { autoLayout } from '../store/layout';
 
 const nodeTypes = { wiflow: WiflowNodeView };
+/** Fit the flow into view, never closer than 1:1. */
+const FIT = { padding: 0.2, maxZoom: 1 };
 
 interface Revision {
   revision: number;
@@ -78,7 +80,8 @@ function Editor({ flowId }: { flowId: string }) {
         setEdges(g.edges);
         setProblems(f.problems ?? []);
         history.current.clear();
-        setTimeout(() => fitView({ padding: 0.2 }), 50);
+        // An empty flow keeps zoom 1: fitting nothing would zoom in to the maximum.
+        if (g.nodes.length > 0) setTimeout(() => fitView(FIT), 50);
       })
       .catch((e: Error) => setStatus(`could not load the flow: ${e.message}`));
   }, [flowId, setNodes, setEdges, fitView]);
@@ -216,7 +219,7 @@ function Editor({ flowId }: { flowId: string }) {
   const layout = useCallback(() => {
     remember();
     setNodes((ns) => autoLayout(ns, edges));
-    setTimeout(() => fitView({ padding: 0.2 }), 50);
+    setTimeout(() => fitView(FIT), 50);
   }, [edges, remember, setNodes, fitView]);
 
   const exportJson = useCallback(() => {
@@ -237,7 +240,7 @@ function Editor({ flowId }: { flowId: string }) {
         setNodes(g.nodes);
         setEdges(g.edges);
         setStatus(`imported ${g.nodes.length} nodes`);
-        setTimeout(() => fitView({ padding: 0.2 }), 50);
+        setTimeout(() => fitView(FIT), 50);
       } catch (e) {
         setStatus(`import failed: ${(e as Error).message}`);
       }
@@ -343,7 +346,11 @@ function Editor({ flowId }: { flowId: string }) {
             <span className="wf-status" data-testid="status">{typesError ? `node types: ${typesError}` : status}</span>
           </div>
           <div className="wf-canvas" ref={wrapper} onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))} onDrop={onDrop} data-testid="canvas">
-            <ReactFlow
+            {/* Mount the canvas once the node types are known: handles come from them, and React
+                Flow measures a node's handles when the node first renders (edges of handles that
+                appear later would never be drawn). */}
+            {types.length === 0 && !typesError ? <p className="muted">Loading node types…</p> : null}
+            {types.length === 0 && !typesError ? null : <ReactFlow
               nodes={decoratedNodes}
               edges={decoratedEdges}
               nodeTypes={nodeTypes}
@@ -356,12 +363,13 @@ function Editor({ flowId }: { flowId: string }) {
               onBeforeDelete={async () => (remember(), true)}
               minZoom={0.05}
               fitView
+              fitViewOptions={FIT}
               deleteKeyCode={['Delete', 'Backspace']}
             >
               <Background />
               <Controls />
               <MiniMap pannable zoomable />
-            </ReactFlow>
+            </ReactFlow>}
           </div>
           <ProblemsList problems={problems} onPick={(id) => (setSelectedId(id), setPanel('config'))} />
         </div>
