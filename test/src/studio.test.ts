@@ -169,9 +169,19 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(0);
     await connect(page, '[data-testid="handle-input1-out-value"]', '[data-testid="handle-output1-in-value"]');
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(1);
+    // Undo and redo the connection from the keyboard.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(1);
+
+    // A secret config field is a password field (write-only).
+    await page.getByTestId('palette-mqtt.publish').dragTo(canvas, { targetPosition: { x: 420, y: 560 } });
+    await page.getByTestId('node-publish1').click();
+    expect(await page.locator('#cfg-password').getAttribute('type')).toBe('password');
 
     // Remove the two unrelated nodes again (select, Delete).
-    for (const id of ['doppler1', 'track1']) {
+    for (const id of ['doppler1', 'track1', 'publish1']) {
       await page.getByTestId(`node-${id}`).click();
       await page.keyboard.press('Delete');
       await page.getByTestId(`node-${id}`).waitFor({ state: 'detached' });
@@ -211,6 +221,14 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     // Revisions: the two saves and the creation, newest first; restoring one makes a new revision.
     await page.getByRole('button', { name: 'Revisions' }).click();
     await expect.poll(() => page.locator('.wf-revision').count()).toBeGreaterThanOrEqual(3);
+    // Restore the first revision (the empty flow): a new revision, the canvas empties.
+    await page.locator('.wf-revision').last().getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/restored revision 1/);
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(0);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(2);
+    await page.click('[data-testid=save]');
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('saved');
   });
 
   it('publishes the flow as an MCP tool and the MCP server lists and calls it', async () => {
