@@ -116,6 +116,17 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     return (text ? JSON.parse(text) : null) as T;
   };
 
+  /** Open a studio route, logging in first when the page asks (a test run on its own with -t). */
+  async function openStudio(hash: string, ready: string): Promise<void> {
+    await page.goto(`${server.url}/#/${hash}`);
+    await page.locator(`[data-testid=login-form], [data-testid="${ready}"]`).first().waitFor();
+    if (await page.getByTestId('login-form').isVisible()) {
+      await page.fill('input[name=password]', PASSWORD);
+      await page.click('button[type=submit]');
+    }
+    await page.getByTestId(ready).waitFor();
+  }
+
   beforeAll(async () => {
     if (!STUDIO_BUILT) throw new Error('studio/web/dist/app is missing: run `npm run build -w @wiflow/studio-web` first');
     server = await startServer({ env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
@@ -231,6 +242,32 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await expect.poll(() => page.getByTestId('status').textContent()).toBe('saved');
   });
 
+  it('imports a flow JSON and shows the compiler error on the edge it names; deleting the edge fixes it', async () => {
+    const created = await api<{ id: string }>('/api/v1/flows/', { method: 'POST', json: { name: 'imported', folder_id: projectId, data: { nodes: [], edges: [] } } });
+    await openStudio(`flows/${created.id}`, 'palette-io.input');
+    const flow = {
+      name: 'bad edge',
+      data: {
+        nodes: [
+          { id: 'doppler', type: 'wiflow', position: { x: 0, y: 0 }, data: { nodeType: 'csi.doppler', config: {} } },
+          { id: 'tracker', type: 'wiflow', position: { x: 420, y: 0 }, data: { nodeType: 'tracker.track', config: {} } },
+        ],
+        edges: [{ id: 'bad', source: 'doppler', sourceHandle: 'spectra', target: 'tracker', targetHandle: 'poses' }],
+      },
+    };
+    await page.locator('input[type=file]').setInputFiles({ name: 'bad-edge.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(flow)) });
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('imported 2 nodes');
+    await page.click('[data-testid=validate]');
+    await page.locator('.react-flow__edge.edge-problem').waitFor();
+    expect(await page.locator('.react-flow__edge.edge-problem').textContent()).toMatch(/DopplerSpectrum/);
+    expect(await page.getByTestId('problems').textContent()).toMatch(/incompatible_edge/);
+    await page.locator('.react-flow__edge.edge-problem .react-flow__edge-textwrapper').click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+    await page.click('[data-testid=validate]');
+    await expect.poll(() => page.getByTestId('problems').textContent()).not.toMatch(/incompatible_edge/);
+  });
+
   it('publishes the flow as an MCP tool and the MCP server lists and calls it', async () => {
     await page.goto(`${server.url}/#/flows`);
     await page.click('[data-testid="mcp-link-Sensing"]');
@@ -308,14 +345,7 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
 
   /** Open a flow from the flow list and pan it with the mouse while requestAnimationFrame samples frame times. */
   async function measureCanvas(flowId: string, nodeCount: number, edgeCount: number) {
-    await page.goto(`${server.url}/#/flows`);
-    await page.locator('[data-testid=login-form], [data-testid=flow-list]').first().waitFor();
-    // Runs on its own too (-t 300-node): log in when the page asks.
-    if (await page.getByTestId('login-form').isVisible()) {
-      await page.fill('input[name=password]', PASSWORD);
-      await page.click('button[type=submit]');
-    }
-    await page.getByTestId('flow-list').waitFor();
+    await openStudio('flows', 'flow-list');
     // Load: from the route change to every node and edge on screen (fit view), measured in the page.
     const loadMs = await page.evaluate(
       async ({ id, nodes, edges }) => {
