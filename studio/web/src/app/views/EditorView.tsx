@@ -464,12 +464,30 @@ function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; node
       {inputs.length === 0 ? <p className="muted">This flow has no io.input nodes: it runs without inputs.</p> : null}
       {inputs.map((n) => {
         const name = String(n.data.config.name ?? n.id);
+        const valueType = String(n.data.config.valueType ?? 'text');
+        const required = n.data.config.required !== false && n.data.config.default === undefined;
+        const set = (value: string) => setValues({ ...values, [name]: value });
         return (
           <label key={n.id}>
             <span>
-              {name} <small className="muted">({String(n.data.config.valueType ?? 'text')})</small>
+              {name}
+              {required ? ' *' : ''} <small className="muted">({valueType})</small>
             </span>
-            <input data-testid={`run-input-${name}`} value={values[name] ?? ''} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
+            {valueType === 'boolean' ? (
+              <input type="checkbox" data-testid={`run-input-${name}`} checked={values[name] === 'true'} onChange={(e) => set(String(e.target.checked))} />
+            ) : valueType === 'json' ? (
+              <textarea rows={4} data-testid={`run-input-${name}`} value={values[name] ?? ''} placeholder="JSON" onChange={(e) => set(e.target.value)} />
+            ) : (
+              <input
+                type={valueType === 'number' || valueType === 'integer' ? 'number' : 'text'}
+                step={valueType === 'integer' ? 1 : 'any'}
+                data-testid={`run-input-${name}`}
+                value={values[name] ?? ''}
+                placeholder={valueType === 'file' ? 'file id (POST /api/v2/files) or <flow id>/<name>' : n.data.config.default !== undefined ? String(n.data.config.default) : ''}
+                onChange={(e) => set(e.target.value)}
+              />
+            )}
+            {n.data.config.description ? <small className="muted">{String(n.data.config.description)}</small> : null}
           </label>
         );
       })}
