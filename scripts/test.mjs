@@ -22,11 +22,16 @@ function packageDirs() {
 for (const dir of packageDirs()) rmSync(path.join(dir, REPORT), { force: true });
 
 const extra = process.argv.slice(2);
-const result = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...extra], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-});
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+// Build everything first: tests discover installed plugins, so every package's dist must exist
+// before any suite starts (turbo caches the builds, so the test task's own build is a cache hit).
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed');
+  console.log('the build failed: no tests were run');
+  process.exit(1);
+}
+const result = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...extra], { cwd: root, stdio: 'inherit', env });
 
 let passed = 0;
 let failed = 0;
