@@ -75,11 +75,14 @@ export const natsSubscribeNode = defineNode({
             });
         }
         const consumer = await js.consumers.get(stream, ctx.config.durable);
-        while (!ctx.signal.aborted) {
-          const messages = await consumer.fetch({ max_messages: ctx.config.batch, expires: 1000 });
-          const batch: JsMsg[] = [];
+        // consume() keeps up to two batches buffered ahead (fetch() waits a round trip per
+        // batch: about 3x slower for window sets of ~140 kB, measured in docs/bench/scaling.md).
+        const messages = await consumer.consume({ max_messages: ctx.config.batch * 2 });
+        const stop = () => void messages.close().catch(() => undefined);
+        ctx.signal.addEventListener('abort', stop, { once: true });
+        let batch: JsMsg[] = [];
+        try {
           for await (const m of messages) {
-            batch.push(m);
             received++;
             if (m.redelivered) redelivered++;
             let value: unknown;
@@ -88,17 +91,21 @@ export const natsSubscribeNode = defineNode({
             } catch {
               undecodable++;
               m.term();
-              batch.pop();
               continue;
             }
+            batch.push(m);
             // A set (see nats.publish `gather`) is emitted member by member, back to back.
             for (const member of valuesOf(value)) await ctx.emit('out', member);
+            // Acknowledge when the batch is full or nothing more is buffered (low rates).
+            if (batch.length < ctx.config.batch && messages.getPending() > 1) continue;
+            await settled();
+            if (ctx.signal.aborted) return;
+            for (const done of batch) done.ack();
+            acked += batch.length;
+            batch = [];
           }
-          if (batch.length === 0) continue;
-          await settled();
-          if (ctx.signal.aborted) return;
-          for (const m of batch) m.ack();
-          acked += batch.length;
+        } finally {
+          ctx.signal.removeEventListener('abort', stop);
         }
       },
       stats: () => ({ received, acked, redelivered, undecodable }),
