@@ -51,7 +51,7 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
     const ingestFile = write('ingest.json', ingestFlow(setup, 12));
     const base = { dir, natsUrl: server.url };
     const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
-    const workerA = startWiflow(['pipeline', workerFile], { ...base, name: 'worker-a', allow: workerAllow });
+    const workerA = startWiflow(['pipeline', workerFile, '--stats', '1'], { ...base, name: 'worker-a', allow: workerAllow });
     const workerB = startWiflow(['pipeline', workerFile], { ...base, name: 'worker-b', allow: workerAllow });
     processes.push(workerA, workerB);
     await Promise.all([workerA.waitFor('pipeline_started', 90_000), workerB.waitFor('pipeline_started', 90_000)]);
@@ -64,7 +64,9 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
     const jsm = await jetstreamManager(nc);
     const poseCount = async () => (await jsm.streams.info('WIFLOW_POSE').catch(() => undefined))?.state.messages ?? 0;
     const deadline = Date.now() + 90_000;
-    while ((await poseCount()) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // (worker A prints its counters every second: wait until it has published some itself.)
+    const aPublished = () => /"published":[1-9]/.test(workerA.output());
+    while (((await poseCount()) < 20 || !aPublished()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     workerA.child.kill('SIGKILL');
     const killedAt = await poseCount();
 

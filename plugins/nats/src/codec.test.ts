@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeValue, encodeValue } from './codec.js';
-import { fillSubject, streamFor, Subjects } from './subjects.js';
+import { decodeValue, encodeValue, valueSet, valuesOf } from './codec.js';
+import { fillMessageId, fillSubject, streamFor, Subjects } from './subjects.js';
 
 describe('NATS codec', () => {
   it('round-trips CSI frames with their typed arrays intact', () => {
@@ -24,5 +24,20 @@ describe('subjects', () => {
     expect(Subjects.alerts('a.b')).toBe('alerts.a_b');
     expect(streamFor('csi.x.y')).toBe('WIFLOW_CSI');
     expect(streamFor('other.x')).toBeUndefined();
+  });
+});
+
+describe('window sets and message ids', () => {
+  it('carries a set of values as one message and gives the members back in order', () => {
+    const set = valueSet([{ link: { tx: 't', rx: 'a' }, amplitude: new Float32Array([1]) }, { link: { tx: 't', rx: 'b' } }]);
+    const back = valuesOf(decodeValue(encodeValue(set))) as { link: { rx: string }; amplitude?: Float32Array }[];
+    expect(back.map((v) => v.link.rx)).toEqual(['a', 'b']);
+    expect(back[0].amplitude).toBeInstanceOf(Float32Array);
+    expect(valuesOf({ x: 1 })).toEqual([{ x: 1 }]);
+  });
+
+  it('refuses a message id template naming a field the value lacks (all ids would collide)', () => {
+    expect(fillMessageId('{environment}.{endTimestamp}', { environmentId: 'home', endTimestamp: 5 })).toBe('home.5');
+    expect(() => fillMessageId('{environment}.{timestamp}', { environmentId: 'home', endTimestamp: 5 })).toThrow(/no field timestamp/);
   });
 });
