@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { NatsRateLimitStore } from './nats-rate-limit-store.js';
 import { ClusterHeartbeat } from './cluster-heartbeat.js';
+import { ClusterPoseFeed } from './cluster-pose-feed.js';
+import { jetstream } from '@nats-io/jetstream';
+import type { PoseFrame } from '@wiflow/core';
 
 const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
 if (!NATS_SERVER) console.warn('NATS rate-limit store test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
@@ -104,5 +107,38 @@ describe.skipIf(!NATS_SERVER)('rate-limit counters shared through NATS KV (real 
     await fresh;
     expect(api.members().map((m) => [m.instanceId, m.status])).toEqual([['api-1', 'up'], ['worker-1', 'down']]);
     api.stop();
+  }, 30_000);
+
+  it('every API instance sees every pose frame live; the shared storage consumer writes each frame once', async () => {
+    const a = await connect({ servers: url });
+    const b = await connect({ servers: url });
+    const publisher = await connect({ servers: url });
+    connections.push(a, b, publisher);
+    const feeds = [new ClusterPoseFeed(a, { batch: 8 }), new ClusterPoseFeed(b, { batch: 8 })];
+    const live: PoseFrame[][] = [[], []];
+    const stored: PoseFrame[][] = [[], []];
+    for (const [i, feed] of feeds.entries()) {
+      await feed.live((frame) => live[i].push(frame));
+      await feed.store(async (frames) => {
+        stored[i].push(...frames);
+      });
+    }
+    const js = jetstream(publisher);
+    const total = 120;
+    for (let i = 0; i < total; i++) {
+      const frame = { timestamp: 1000 + i, frameId: i, environmentId: `room-${i % 4}`, persons: [], metadata: { weights: { $typed: 'Float32Array', b64: Buffer.from(new Float32Array([i]).buffer).toString('base64') } } };
+      await js.publish(`pose.room-${i % 4}`, JSON.stringify(frame));
+    }
+    await js.publish('pose.room-0', 'not json');
+    const deadline = Date.now() + 20_000;
+    while ((live[0].length < total || live[1].length < total || stored[0].length + stored[1].length < total) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(live[0].map((f) => f.timestamp)).toEqual(live[1].map((f) => f.timestamp));
+    expect(live[0]).toHaveLength(total);
+    const keys = [...stored[0], ...stored[1]].map((f) => `${f.environmentId}.${f.timestamp}`);
+    expect(keys).toHaveLength(total);
+    expect(new Set(keys).size).toBe(total);
+    expect((live[0][5].metadata as unknown as { weights: Float32Array }).weights).toBeInstanceOf(Float32Array);
+    expect(feeds[0].counters.rejected + feeds[1].counters.rejected).toBeGreaterThanOrEqual(2);
+    await Promise.all(feeds.map((f) => f.stop()));
   }, 30_000);
 });
