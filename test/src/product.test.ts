@@ -21,7 +21,7 @@ describe('wiflow serve with the demo configuration', () => {
   });
 
   it('prints the admin credentials once, and the studio is served at /', async () => {
-    expect(server.stdout()).toContain('created the first user "admin"');
+    expect(server.stderr()).toContain('created the first user "admin"');
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');

@@ -33,7 +33,7 @@ export const PoseApiToken = Symbol.for('wiflow.pose-api.PoseApi');
 export interface PoseApiOptions {
   /** Where rate-limit counters live (default in memory). */
   rateLimitStore?: RateLimitStore;
-  /** Where the first-start admin password is printed (default stdout). */
+  /** Where the first-start admin password is printed (default stderr: a notice, so CLI commands' stdout stays machine-readable). */
   print?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
@@ -111,7 +111,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
       ctx.registerNode(poseOccupancyNode);
-      const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+      const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
 
       ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerAuthCommands(program, cli));
       ctx.hooks.pluginsLoaded.tap(PLUGIN_NAME, () => {

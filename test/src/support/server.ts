@@ -14,6 +14,8 @@ export interface ServerHandle {
   process: ChildProcess;
   /** Everything the server printed on stdout so far. */
   stdout(): string;
+  /** Everything the server printed on stderr so far (notices, logs). */
+  stderr(): string;
   stop(): Promise<number | null>;
 }
 
@@ -54,6 +56,7 @@ export async function startServer(options: { args?: string[]; env?: Record<strin
     dataDir,
     process: child,
     stdout: () => out,
+    stderr: () => err,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
