@@ -187,8 +187,14 @@ for (const convention of ['A', 'B'] as const) {
     });
 
     it('GET /pose/history: convention parameters, bounds, every bad field, POSE_DATA_NOT_FOUND ranges', async () => {
-      await s.api.hub.flush();
-      await s.runtime.storage.flush();
+      // The running pipeline keeps publishing: wait until there is more than one page of track 100.
+      for (let tries = 0; tries < 100; tries++) {
+        await s.api.hub.flush();
+        await s.runtime.storage.flush();
+        const stored = await s.runtime.storage.poses.findRecords({ trackId: 100 }, { page: 1, perPage: 1 });
+        if (stored.total > 8) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       if (convention === 'A') {
         const res = await call('get', '/pose/history', { token: viewer, query: { limit: 3 } });
         const body = data(res);
