@@ -131,7 +131,9 @@ describe.skipIf(!NATS_SERVER)('rate-limit counters shared through NATS KV (real 
     }
     await js.publish('pose.room-0', 'not json');
     const deadline = Date.now() + 20_000;
-    while ((live[0].length < total || live[1].length < total || stored[0].length + stored[1].length < total) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // Wait for every frame on both live feeds, every frame stored, and the bad message rejected by both live feeds (it comes last).
+    const rejected = () => feeds[0].counters.rejected + feeds[1].counters.rejected;
+    while ((live[0].length < total || live[1].length < total || stored[0].length + stored[1].length < total || rejected() < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(live[0].map((f) => f.timestamp)).toEqual(live[1].map((f) => f.timestamp));
     expect(live[0]).toHaveLength(total);
     const keys = [...stored[0], ...stored[1]].map((f) => `${f.environmentId}.${f.timestamp}`);
