@@ -49,3 +49,4 @@ export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/tra
 export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson } from './storage/pose-aggregator.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
+export { eventProblem, alertProblem } from './types/checks.js';
