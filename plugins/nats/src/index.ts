@@ -1,34 +1,46 @@
 import { definePlugin } from '@wiflow/core';
-import { z } from 'zod';
+import { ClusterConfig, resolveClusterSettings } from './cluster/cluster-config.js';
+import { CLUSTER_SERVICE, ClusterService } from './cluster/cluster-service.js';
+import { NatsConfig, type NatsSettings } from './config.js';
 import { natsPublishNode } from './nodes/publish.js';
 import { natsSubscribeNode } from './nodes/subscribe.js';
-import { NATS_SERVICE, NatsService, type NatsSettings } from './service.js';
+import { NATS_SERVICE, NatsService } from './service.js';
 
 export { encodeValue, decodeValue, valueSet, valuesOf } from './codec.js';
-export { Subjects, Streams, fillSubject, fillMessageId, streamFor, token } from './subjects.js';
-export { NatsService, NATS_SERVICE, type NatsSettings } from './service.js';
+export { Subjects, Streams, fillSubject, fillMessageId, streamFor, streamKind, token, type StreamKind } from './subjects.js';
+export { NatsConfig, StreamRetentionConfig, type NatsSettings, type StreamLimits } from './config.js';
+export { NatsService, NATS_SERVICE, streamLimits } from './service.js';
 export { natsPublishNode, NatsPublishConfig, PUBLISHER_HEADER } from './nodes/publish.js';
 export { natsSubscribeNode, NatsSubscribeConfig } from './nodes/subscribe.js';
+export { ClusterConfig, resolveClusterSettings, type ClusterSettings, type ClusterConfigValue } from './cluster/cluster-config.js';
+export { ClusterHeartbeat, HEARTBEAT_SUBJECT, type InstanceHeartbeat, type ClusterMember } from './cluster/cluster-heartbeat.js';
+export { ClusterService, CLUSTER_SERVICE, type InstanceReport } from './cluster/cluster-service.js';
 
-/** Config section `nats`. */
-export const NatsConfig = z
-  .object({
-    url: z.string().default(process.env.WIFLOW_NATS_URL ?? 'nats://127.0.0.1:4222').describe('NATS server URL (also WIFLOW_NATS_URL)'),
-    duplicateWindowMs: z.number().int().positive().default(120_000).describe('JetStream duplicate window for message ids'),
-    ackWaitMs: z.number().int().min(200).default(5_000).describe('Redelivery delay for unacknowledged messages'),
-  })
-  .default({ url: process.env.WIFLOW_NATS_URL ?? 'nats://127.0.0.1:4222', duplicateWindowMs: 120_000, ackWaitMs: 5_000 });
+/** The plugin's name (tap name of its hooks). */
+export const PLUGIN_NAME = '@wiflow/plugin-nats';
 
-/** The NATS JetStream transport plugin. */
+/** The NATS JetStream transport plugin; with `cluster.enabled` the runtime also joins the cluster (heartbeats). */
 export default definePlugin({
-  name: '@wiflow/plugin-nats',
+  name: PLUGIN_NAME,
   setup(ctx) {
     ctx.configSection('nats', NatsConfig);
+    ctx.configSection('cluster', ClusterConfig);
     let service: NatsService | undefined;
+    let cluster: ClusterService | undefined;
     ctx.registerService(NATS_SERVICE, (runtime) => (service = new NatsService(runtime.config.get<NatsSettings>('nats'), ctx.logger)));
+    ctx.registerService(CLUSTER_SERVICE, (runtime) => {
+      cluster = new ClusterService(runtime, runtime.resolve<NatsService>(NATS_SERVICE), resolveClusterSettings(runtime.config.get('cluster')), ctx.logger);
+      return cluster;
+    });
     ctx.registerNode(natsPublishNode);
     ctx.registerNode(natsSubscribeNode);
-    ctx.hooks.stop.tapPromise(ctx.name, async () => {
+    ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
+      const members = runtime.resolve<ClusterService>(CLUSTER_SERVICE);
+      // Fails the start when NATS cannot be reached: an instance that cannot join is no use to the cluster.
+      if (members.enabled) await members.start();
+    });
+    ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
+      cluster?.stop();
       await service?.close();
     });
   },

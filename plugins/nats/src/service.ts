@@ -1,46 +1,38 @@
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import type { Logger } from '@wiflow/core';
-import { Streams } from './subjects.js';
+import type { NatsSettings } from './config.js';
+import { streamKind, Streams } from './subjects.js';
 
 /** Token of the NatsService in the runtime container. */
 export const NATS_SERVICE = Symbol.for('wiflow.nats.NatsService');
 
-/** Connection settings (config section `nats`). */
-export interface NatsSettings {
-  url: string;
-  /** How long JetStream remembers message ids to drop duplicate publishes (ms). */
-  duplicateWindowMs: number;
-  /** Redelivery delay for unacknowledged messages (ms). */
-  ackWaitMs: number;
+/** The limits JetStream stores for a stream (nanoseconds, bytes; 0 / -1: none). */
+export function streamLimits(stream: string, settings: NatsSettings): Pick<StreamConfig, 'max_age' | 'max_bytes' | 'duplicate_window' | 'discard'> {
+  const { maxAgeMs, maxBytes } = settings.retention[streamKind(stream)];
+  // JetStream refuses a duplicate window longer than the age limit.
+  const duplicateMs = maxAgeMs > 0 ? Math.min(settings.duplicateWindowMs, maxAgeMs) : settings.duplicateWindowMs;
+  return { max_age: nanos(maxAgeMs), max_bytes: maxBytes > 0 ? maxBytes : -1, duplicate_window: nanos(duplicateMs), discard: DiscardPolicy.Old };
 }
 
 /**
  * One NATS connection per runtime and URL, with the wiflow JetStream streams created when
- * missing. Nodes share it; it closes with the runtime.
+ * missing and their retention limits (config `nats.retention`) applied. Nodes share it; it
+ * closes with the runtime.
  */
 export class NatsService {
   readonly #connections = new Map<string, Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>>();
 
   constructor(private readonly settings: NatsSettings, private readonly logger: Logger) {}
 
-  /** Connect (once per URL) and make sure the streams exist. */
+  /** Connect (once per URL) and make sure the streams exist with the configured limits. */
   get(url = this.settings.url): Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }> {
     let pending = this.#connections.get(url);
     if (!pending) {
       pending = (async () => {
         const nc = await connect({ servers: url, name: `wiflow-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
         const jsm = await jetstreamManager(nc);
-        for (const [name, subjects] of Object.entries(Streams)) {
-          try {
-            await jsm.streams.info(name);
-          } catch {
-            await jsm.streams.add({ name, subjects, duplicate_window: nanos(this.settings.duplicateWindowMs) }).catch((error: Error) => {
-              // Another runtime may have created it in between.
-              if (!/already in use|exists/i.test(error.message)) throw error;
-            });
-          }
-        }
+        for (const [name, subjects] of Object.entries(Streams)) await this.#ensureStream(jsm, name, subjects);
         this.logger.info('connected to NATS', { url });
         return { nc, js: jetstream(nc), jsm };
       })();
@@ -48,6 +40,32 @@ export class NatsService {
       this.#connections.set(url, pending);
     }
     return pending;
+  }
+
+  async #ensureStream(jsm: JetStreamManager, name: string, subjects: string[]): Promise<void> {
+    const limits = streamLimits(name, this.settings);
+    let existing: StreamConfig | undefined;
+    try {
+      existing = (await jsm.streams.info(name)).config;
+    } catch {
+      existing = undefined;
+    }
+    if (!existing) {
+      try {
+        await jsm.streams.add({ name, subjects, ...limits });
+        return;
+      } catch (error) {
+        // Another runtime may have created it in between: compare with what it created.
+        if (!/already in use|exists/i.test((error as Error).message)) throw error;
+        existing = (await jsm.streams.info(name)).config;
+      }
+    }
+    const differs = existing.max_age !== limits.max_age || existing.max_bytes !== limits.max_bytes || existing.duplicate_window !== limits.duplicate_window || existing.discard !== limits.discard;
+    if (!differs) return;
+    // The configuration of the runtime that connects last applies: an operator changes the
+    // limits by changing the config and restarting a runtime.
+    await jsm.streams.update(name, { ...existing, ...limits });
+    this.logger.info('stream limits updated', { stream: name, maxAgeMs: limits.max_age / 1e6, maxBytes: limits.max_bytes });
   }
 
   get ackWaitMs(): number {

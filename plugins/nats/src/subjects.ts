@@ -12,6 +12,16 @@ export const Streams: Record<string, string[]> = {
   WIFLOW_ALERTS: ['alerts.>'],
 };
 
+/** The kinds of stream, by the first token of their subjects. */
+export type StreamKind = 'csi' | 'pose' | 'alerts';
+
+/** Which kind a wiflow stream is (its retention settings are configured per kind). */
+export function streamKind(stream: string): StreamKind {
+  const head = Streams[stream]?.[0]?.split('.')[0];
+  if (head !== 'csi' && head !== 'pose' && head !== 'alerts') throw new Error(`${stream} is not a wiflow stream`);
+  return head;
+}
+
 /** Make a string safe as one subject token (no dots, wildcards or spaces). */
 export function token(value: string): string {
   return value.replace(/[.*>\s]/g, '_') || '_';

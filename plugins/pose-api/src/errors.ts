@@ -86,6 +86,8 @@ export const ApiErrors = {
   pipelineFailed: define('WIFLOW_API_PIPELINE_FAILED', 'SYSTEM_ERROR', 500, (reason: string) => `the pipeline failed to start: ${reason}`),
   /** No storage service is available. */
   storageUnavailable: define('WIFLOW_API_STORAGE_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, () => 'no storage is configured; this endpoint needs one (install @wiflow/plugin-sqlite)'),
+  /** Cluster mode is on but the cluster cannot be used (no @wiflow/plugin-nats, NATS unreachable). */
+  clusterUnavailable: define('WIFLOW_API_CLUSTER_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, (reason: string) => `cluster mode is unavailable: ${reason}`),
   /** The node types POST /pose/process needs are not installed. */
   modelUnavailable: define('WIFLOW_API_MODEL_UNAVAILABLE', 'MODEL_ERROR', 503, (missing: string[]) =>
     `pose processing is unavailable: node type${missing.length === 1 ? '' : 's'} ${missing.join(', ')} not installed`),

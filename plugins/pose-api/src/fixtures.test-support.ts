@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
 import { z } from 'zod';
-import { Runtime, createLogger, defineNode, definePlugin, type CsiFrame } from '@wiflow/core';
+import { Runtime, createLogger, defineNode, definePlugin, type CsiFrame, type WiflowPlugin } from '@wiflow/core';
 import { syntheticFrame, syntheticSourcePlugin } from './bench/synthetic-source.js';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
@@ -59,7 +59,7 @@ export interface TestServer {
 }
 
 /** Start a runtime with SQLite, the fixture source and the pose API on 127.0.0.1:0. */
-export async function startTestServer(options: { convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[] } = {}): Promise<TestServer> {
+export async function startTestServer(options: { convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[]; plugins?: WiflowPlugin[] } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-api-'));
   const flowFile = path.join(dataDir, 'pipeline.json');
   writeFileSync(
@@ -88,7 +88,7 @@ export async function startTestServer(options: { convention?: 'A' | 'B'; config?
     discover: false,
     logger: options.logLines ? createLogger({ level: 'debug', write: (line) => options.logLines!.push(line) }) : createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.resolve<PoseApi>(PoseApiToken);

@@ -22,6 +22,8 @@ import { SystemController } from './system/system-controller.js';
 import { PoseStream } from './ws/pose-stream.js';
 import type { RouteDefinition } from './http/route.js';
 import { registerAuthCommands } from './cli/commands.js';
+import { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
+import type { ClusterStatus } from './cluster/cluster-status.js';
 
 /** The plugin's name (tap name of every hook). */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-api';
@@ -46,6 +48,8 @@ export class PoseApi implements ApiServices {
   readonly resources: ResourceMonitor;
   readonly processor: PoseProcessor;
   readonly stream: PoseStream;
+  /** Set while this instance runs in cluster mode (config `cluster.enabled`). */
+  cluster: ClusterMode | undefined;
   #auth: AuthService | undefined;
   #routes: RouteDefinition[] | undefined;
   readonly #env: NodeJS.ProcessEnv;
@@ -79,6 +83,14 @@ export class PoseApi implements ApiServices {
   storage(): Storage {
     if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
     return this.runtime.storage;
+  }
+
+  clusterStatus(): ClusterStatus | null {
+    return this.cluster?.status() ?? null;
+  }
+
+  producing(): boolean {
+    return this.system.running || (this.cluster?.producing() ?? false);
   }
 
   /** Every route, built once. */
@@ -139,6 +151,12 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (runtime) => {
         if (runtime.http.server) api.resources.attach(runtime.http.server);
         api.stream.start();
+        // Only a serving runtime is an API instance (`wiflow pipeline` workers load this plugin too, but never get `ready`).
+        if (clusterRequested(runtime, options.env ?? process.env)) {
+          const cluster = ClusterMode.of(api, ctx.logger);
+          await cluster.start();
+          api.cluster = cluster;
+        }
         if (api.apiConfig().pipeline.autoStart) {
           try {
             await api.system.start();
@@ -151,6 +169,8 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
         api.stream.stop();
         await api.system.shutdown();
         await api.hub.flush();
+        await api.cluster?.stop();
+        api.cluster = undefined;
       });
       ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
         api.resources.stop();
@@ -213,4 +233,9 @@ export { buildOpenApi, errorSchema, successSchema } from './http/openapi.js';
 export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.js';
 export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
 export type { ApiServices } from './services.js';
+export { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
+export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';
+export { ClusterStatusSchema, ClusterInstanceSchema, clusterStatus, type ClusterStatus } from './cluster/cluster-status.js';
+export { NatsRateLimitStore } from './cluster/nats-rate-limit-store.js';
+export { type HubOutlet } from './hub/pose-hub.js';
 export { registerAuthCommands } from './cli/commands.js';

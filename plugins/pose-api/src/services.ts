@@ -6,6 +6,7 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import type { ResourceMonitor } from './system/resource-monitor.js';
 import type { SystemController } from './system/system-controller.js';
 import type { PoseProcessor } from './system/pose-processor.js';
+import type { ClusterStatus } from './cluster/cluster-status.js';
 
 /** What the routes and the WebSocket stream share. */
 export interface ApiServices {
@@ -21,4 +22,8 @@ export interface ApiServices {
   apiConfig(): ApiConfig;
   /** The storage service, or ApiErrors.storageUnavailable. */
   storage(): Storage;
+  /** The whole cluster from heartbeats (cluster mode), else null. */
+  clusterStatus(): ClusterStatus | null;
+  /** Whether pose frames are being produced: the local pipeline runs, or (cluster mode) a pipeline runs on an instance that is up. */
+  producing(): boolean;
 }

@@ -1,58 +1,38 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../limits/rate-limiter.js';
-import { NatsRateLimitStore } from './nats-rate-limit-store.js';
-import { ClusterHeartbeat } from './cluster-heartbeat.js';
-import { ClusterPoseFeed } from './cluster-pose-feed.js';
 import { jetstream } from '@nats-io/jetstream';
-import type { PoseFrame } from '@wiflow/core';
+import { createLogger, type Alert, type PoseFrame } from '@wiflow/core';
+import natsPlugin, { NatsConfig, NatsService, encodeValue } from '@wiflow/plugin-nats';
+import { NATS_SERVER, startNatsServer } from '@wiflow/plugin-nats/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ContractChecker } from '../contract.test-support.js';
+import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
+import { AlertFeedKind, ClusterFeed, PoseFeedKind } from './cluster-feed.js';
+import { NatsRateLimitStore } from './nats-rate-limit-store.js';
 
-const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
-if (!NATS_SERVER) console.warn('NATS rate-limit store test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
+if (!NATS_SERVER) console.warn('pose-api cluster tests skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    server.on('error', reject);
-  });
-}
-
-describe.skipIf(!NATS_SERVER)('rate-limit counters shared through NATS KV (real nats-server)', () => {
-  let server: ChildProcess;
-  let url = '';
+describe.skipIf(!NATS_SERVER)('pose API cluster parts (real nats-server)', () => {
+  let server: Awaited<ReturnType<typeof startNatsServer>>;
   const connections: NatsConnection[] = [];
+  const services: NatsService[] = [];
   beforeAll(async () => {
-    const port = await freePort();
-    url = `nats://127.0.0.1:${port}`;
-    server = spawn(NATS_SERVER!, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', mkdtempSync(path.join(tmpdir(), 'wiflow-kv-'))], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      let log = '';
-      const onData = (d: Buffer) => {
-        log += d.toString();
-        if (log.includes('Server is ready')) resolve();
-      };
-      server.stdout!.on('data', onData);
-      server.stderr!.on('data', onData);
-      server.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
-    });
+    server = await startNatsServer();
+    // The streams, as every runtime with @wiflow/plugin-nats creates them.
+    const service = new NatsService(NatsConfig.parse({ url: server.url }), createLogger({ level: 'error' }));
+    services.push(service);
+    await service.get();
   });
   afterAll(async () => {
     for (const nc of connections) await nc.close();
-    server?.kill('SIGTERM');
+    for (const s of services) await s.close();
+    await server?.stop();
   });
 
   it('two API instances counting the same caller concurrently lose no hit, and windows are separate', async () => {
-    const a = await connect({ servers: url });
-    const b = await connect({ servers: url });
+    const a = await connect({ servers: server.url });
+    const b = await connect({ servers: server.url });
     connections.push(a, b);
     const now = 1_700_000_000_000;
     const limiterA = new RateLimiter(new NatsRateLimitStore(a), () => now);
@@ -69,78 +49,126 @@ describe.skipIf(!NATS_SERVER)('rate-limit counters shared through NATS KV (real 
     expect((await later.check('api', 'key:alice', 25, 60)).remaining).toBe(24);
   }, 30_000);
 
-  it('instances announce heartbeats; each sees the whole cluster, and a silent one is reported down', async () => {
-    const a = await connect({ servers: url });
-    const b = await connect({ servers: url });
-    connections.push(a, b);
-    let clock = 1_700_000_000_000;
-    const now = () => clock;
-    const api = new ClusterHeartbeat(a, () => ({ instanceId: 'api-1', role: 'api', pid: 1, host: 'h', components: { api: 'running' }, counters: { frames_per_second: 20 } }), { intervalMs: 60_000, now });
-    const worker = new ClusterHeartbeat(b, () => ({ instanceId: 'worker-1', role: 'worker', pid: 2, host: 'h', components: { pipeline: 'running' }, counters: {} }), { intervalMs: 60_000, now });
-    const heard = (hb: ClusterHeartbeat, n: number) => new Promise<void>((resolve) => {
-      const check = () => {
-        if (hb.members().length >= n) {
-          off();
-          resolve();
-        }
-      };
-      const off = hb.onHeartbeat(check);
-      check();
-    });
-    await api.start();
-    await worker.start();
-    await Promise.all([heard(api, 2), heard(worker, 2)]);
-    expect(api.members().map((m) => [m.instanceId, m.role, m.status])).toEqual([['api-1', 'api', 'up'], ['worker-1', 'worker', 'up']]);
-    expect(api.members()[1].components).toEqual({ pipeline: 'running' });
-    // The worker stops announcing; 3 intervals later the API reports it down, while it still beats itself.
-    worker.stop();
-    clock += 3 * 60_000 + 1;
-    // (wait for this very beat: answers to earlier beats may still be on the way)
-    const fresh = new Promise<void>((resolve) => {
-      const off = api.onHeartbeat(() => {
-        if (api.members().find((m) => m.instanceId === 'api-1')?.at !== clock) return;
-        off();
-        resolve();
-      });
-    });
-    api.beat();
-    await fresh;
-    expect(api.members().map((m) => [m.instanceId, m.status])).toEqual([['api-1', 'up'], ['worker-1', 'down']]);
-    api.stop();
-  }, 30_000);
-
-  it('every API instance sees every pose frame live; the shared storage consumer writes each frame once', async () => {
-    const a = await connect({ servers: url });
-    const b = await connect({ servers: url });
-    const publisher = await connect({ servers: url });
+  it('every API instance sees every pose frame and alert live; the shared storage consumers write each once', async () => {
+    const a = await connect({ servers: server.url });
+    const b = await connect({ servers: server.url });
+    const publisher = await connect({ servers: server.url });
     connections.push(a, b, publisher);
-    const feeds = [new ClusterPoseFeed(a, { batch: 8 }), new ClusterPoseFeed(b, { batch: 8 })];
+    const poseFeeds = [new ClusterFeed(a, PoseFeedKind, { batch: 8 }), new ClusterFeed(b, PoseFeedKind, { batch: 8 })];
+    const alertFeeds = [new ClusterFeed(a, AlertFeedKind, { batch: 8 }), new ClusterFeed(b, AlertFeedKind, { batch: 8 })];
     const live: PoseFrame[][] = [[], []];
     const stored: PoseFrame[][] = [[], []];
-    for (const [i, feed] of feeds.entries()) {
-      await feed.live((frame) => live[i].push(frame));
-      await feed.store(async (frames) => {
-        stored[i].push(...frames);
-      });
+    const liveAlerts: Alert[][] = [[], []];
+    const storedAlerts: Alert[][] = [[], []];
+    for (const i of [0, 1]) {
+      await poseFeeds[i].live((frame) => live[i].push(frame));
+      await poseFeeds[i].store(async (frames) => void stored[i].push(...frames));
+      await alertFeeds[i].live((alert) => liveAlerts[i].push(alert));
+      await alertFeeds[i].store(async (alerts) => void storedAlerts[i].push(...alerts));
     }
     const js = jetstream(publisher);
     const total = 120;
     for (let i = 0; i < total; i++) {
-      const frame = { timestamp: 1000 + i, frameId: i, environmentId: `room-${i % 4}`, persons: [], metadata: { weights: { $typed: 'Float32Array', b64: Buffer.from(new Float32Array([i]).buffer).toString('base64') } } };
-      await js.publish(`pose.room-${i % 4}`, JSON.stringify(frame));
+      const frame = { timestamp: 1000 + i, frameId: i, environmentId: `room-${i % 4}`, persons: [], metadata: { weights: new Float32Array([i]) } };
+      await js.publish(`pose.room-${i % 4}`, encodeValue(frame));
+    }
+    for (let i = 0; i < 10; i++) {
+      const alert: Alert = { alertId: `a-${i}`, alertType: 'fall_detection', severity: 'high', timestamp: 2000 + i, environmentId: `room-${i % 2}`, message: 'fall', data: {}, actionsRequired: [], eventId: null, source: 'test' };
+      await js.publish(`alerts.room-${i % 2}`, encodeValue(alert));
     }
     await js.publish('pose.room-0', 'not json');
-    const deadline = Date.now() + 20_000;
-    // Wait for every frame on both live feeds, every frame stored, and the bad message rejected by both live feeds (it comes last).
-    const rejected = () => feeds[0].counters.rejected + feeds[1].counters.rejected;
-    while ((live[0].length < total || live[1].length < total || stored[0].length + stored[1].length < total || rejected() < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await js.publish('alerts.room-0', encodeValue({ alertId: 'no-type' }));
+    // Wait for every value on both live feeds, every value stored, and the bad messages rejected by both live feeds (they come last).
+    const rejected = () => poseFeeds[0].counters.rejected + poseFeeds[1].counters.rejected + alertFeeds[0].counters.rejected + alertFeeds[1].counters.rejected;
+    await waitFor(
+      () => live.every((l) => l.length === total) && liveAlerts.every((l) => l.length === 10) && stored[0].length + stored[1].length === total && storedAlerts[0].length + storedAlerts[1].length === 10 && rejected() >= 4,
+      20_000,
+    );
     expect(live[0].map((f) => f.timestamp)).toEqual(live[1].map((f) => f.timestamp));
-    expect(live[0]).toHaveLength(total);
     const keys = [...stored[0], ...stored[1]].map((f) => `${f.environmentId}.${f.timestamp}`);
-    expect(keys).toHaveLength(total);
     expect(new Set(keys).size).toBe(total);
+    expect(new Set([...storedAlerts[0], ...storedAlerts[1]].map((a) => a.alertId)).size).toBe(10);
     expect((live[0][5].metadata as unknown as { weights: Float32Array }).weights).toBeInstanceOf(Float32Array);
-    expect(feeds[0].counters.rejected + feeds[1].counters.rejected).toBeGreaterThanOrEqual(2);
-    await Promise.all(feeds.map((f) => f.stop()));
+    await Promise.all([...poseFeeds, ...alertFeeds].map((f) => f.stop()));
   }, 30_000);
+});
+
+describe.skipIf(!NATS_SERVER)('two pose API runtimes in cluster mode (real nats-server, SQLite)', () => {
+  let server: Awaited<ReturnType<typeof startNatsServer>>;
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    server = await startNatsServer();
+    const cluster = (instanceId: string, storageWriter: boolean) => ({
+      nats: { url: server.url },
+      cluster: { enabled: true, instanceId, heartbeatIntervalMs: 200, storageWriter },
+      api: { rateLimits: { health: { limit: 40, windowSeconds: 86_400 } } },
+    });
+    // A runs the pipeline (synthetic frames and an alert every 5 frames) and writes storage; B only serves.
+    a = await startTestServer({ config: cluster('api-a', true), plugins: [natsPlugin], alertEvery: 5, intervalMs: 15 });
+    b = await startTestServer({ config: cluster('api-b', false), plugins: [natsPlugin] });
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await server?.stop();
+  });
+
+  it('a local pipeline goes through the cluster: B streams and serves A\'s frames and alerts, A stores each once, both report the cluster', async () => {
+    const token = await b.token('admin');
+    const socket = new WebSocket(`${b.url.replace('http', 'ws')}/ws/pose?token=${token}`);
+    const messages: { type: string; [k: string]: unknown }[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: {} }));
+    socket.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: {} }));
+    await waitFor(() => messages.filter((m) => m.type === 'subscription_confirmed').length === 2);
+
+    const started = await a.http.post('/api/v1/system/start').set('Authorization', `Bearer ${await a.token('operator')}`).send({});
+    expect(started.status).toBe(202);
+    await waitFor(() => messages.filter((m) => m.type === 'pose_update').length >= 20 && messages.some((m) => m.type === 'alert'), 20_000);
+    // B never ran a pipeline: what it serves came through NATS (and it knows A's pipeline runs).
+    await waitFor(async () => (await b.http.get('/api/v1/pose/latest?environment_id=lab').set('Authorization', `Bearer ${token}`)).status === 200);
+    const latest = await b.http.get('/api/v1/pose/latest?environment_id=lab').set('Authorization', `Bearer ${token}`);
+    expect(b.api.system.state).toBe('stopped');
+    expect(latest.body.frame_id).toEqual(expect.any(Number));
+    const stopped = await a.http.post('/api/v1/system/stop').set('Authorization', `Bearer ${await a.token('operator')}`).send({});
+    expect(stopped.status).toBe(202);
+    await a.api.system.settled();
+    expect(messages.find((m) => m.type === 'alert')).toMatchObject({ alert_id: expect.stringMatching(/^alert-\d+$/) });
+
+    // Every frame A's pipeline published reached A's storage exactly once (through the shared consumer), none reached B's.
+    const seenByA = a.api.hub.counters.framesPublished;
+    await waitFor(() => a.api.cluster!.counters.poses!.stored >= b.api.cluster!.counters.poses!.live && b.api.cluster!.counters.poses!.live > 0, 10_000);
+    const sent = b.api.cluster!.counters.poses!.live;
+    expect(seenByA).toBe(sent);
+    await a.runtime.storage.flush();
+    const stored = await a.runtime.storage.poses.findFrames({ environmentId: 'lab' }, { page: 1, perPage: 10_000 });
+    const keys = stored.items.map((f) => `${f.environmentId}.${f.timestamp}`);
+    expect(keys.length).toBe(sent);
+    expect(new Set(keys).size).toBe(sent);
+    await b.runtime.storage.flush();
+    expect((await b.runtime.storage.poses.findFrames({}, { page: 1, perPage: 1 })).total).toBe(0);
+    await waitFor(async () => (await a.runtime.storage.alerts.find({}, { page: 1, perPage: 1 })).total === a.api.cluster!.counters.alerts!.live);
+    expect((await b.runtime.storage.alerts.find({}, { page: 1, perPage: 1 })).total).toBe(0);
+
+    // Both instances report the whole cluster, valid against the OpenAPI document.
+    const contract = new ContractChecker((await a.http.get('/api/v1/openapi.json')).body);
+    await waitFor(async () => (await a.http.get('/api/v1/system/status').set('Authorization', `Bearer ${await a.token('admin')}`)).body.cluster?.instances?.length === 2);
+    const status = contract.check(await a.http.get('/api/v1/system/status').set('Authorization', `Bearer ${await a.token('admin')}`), 'get', '/system/status');
+    expect(status.body.cluster.instances.map((i: { instance_id: string; role: string; status: string; self: boolean }) => [i.instance_id, i.role, i.status, i.self])).toEqual([
+      ['api-a', 'api', 'up', true],
+      ['api-b', 'api', 'up', false],
+    ]);
+    expect(status.body.cluster.instances[0].components.storage_writer).toBe('running');
+    expect(status.body.cluster.instances[1].components.storage_writer).toBe('off');
+    const detailed = contract.check(await b.http.get('/api/v1/health/detailed').set('Authorization', `Bearer ${token}`), 'get', '/health/detailed');
+    expect(detailed.body.components.cluster).toMatchObject({ status: 'healthy', instance_id: 'api-b', instances_up: 2, instances_down: 0, roles: { api: { up: 2, down: 0 } } });
+
+    // Rate-limit counters are shared: B's count continues A's.
+    const first = await a.http.get('/api/v1/health');
+    const second = await b.http.get('/api/v1/health');
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    socket.close();
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { ApiErrors } from '../errors.js';
 import type { RateLimitStore, WindowState } from '../limits/rate-limiter.js';
 
 /**
@@ -20,11 +21,24 @@ export class NatsRateLimitStore implements RateLimitStore {
   ) {}
 
   #bucket(): Promise<KV> {
-    this.#kv ??= new Kvm(this.nc).create(this.options.bucket ?? 'wiflow_rate_limits', { ttl: this.options.ttlMs ?? 3_600_000, history: 1 });
+    if (!this.#kv) {
+      this.#kv = new Kvm(this.nc).create(this.options.bucket ?? 'wiflow_rate_limits', { ttl: this.options.ttlMs ?? 3_600_000, history: 1 });
+      // A failed creation is tried again on the next hit.
+      this.#kv.catch(() => (this.#kv = undefined));
+    }
     return this.#kv;
   }
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowState> {
+    try {
+      return await this.#hit(key, windowMs, now);
+    } catch (error) {
+      // Answer 503 SYSTEM_NOT_READY rather than 500 while NATS is unreachable.
+      throw ApiErrors.clusterUnavailable(`rate-limit counters: ${(error as Error).message}`);
+    }
+  }
+
+  async #hit(key: string, windowMs: number, now: number): Promise<WindowState> {
     const kv = await this.#bucket();
     const start = Math.floor(now / windowMs) * windowMs;
     const resetAt = start + windowMs;

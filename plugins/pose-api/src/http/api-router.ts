@@ -80,7 +80,7 @@ export function buildApiRouter(services: ApiServices, routes: RouteDefinition[])
           if (!principal) throw ApiErrors.unauthenticated(authProblem ?? 'authentication required: send Authorization: Bearer <token> or X-API-Key');
           if (!hasRole(principal.roles, route.access)) throw ApiErrors.forbidden(route.access, principal.roles);
         }
-        if (route.requiresRunning && !services.system.running) throw ApiErrors.systemNotReady(services.system.state);
+        if (route.requiresRunning && !services.producing()) throw ApiErrors.systemNotReady(services.system.state);
         const fieldErrors: FieldError[] = [];
         const params = route.params ? validatePart(route.params, req.params, fieldErrors) : {};
         const query = route.query ? validatePart(forConvention(route.query, convention), req.query, fieldErrors) : {};

@@ -9,6 +9,15 @@ export interface HubListener {
   event?(event: AnalyticsEvent): void;
 }
 
+/**
+ * Where a cluster instance sends what its local pipeline produces (cluster mode): to NATS,
+ * from where every instance's live feed brings it back to its hub.
+ */
+export interface HubOutlet {
+  frame(frame: PoseFrame): Promise<void>;
+  alert(alert: Alert): Promise<void>;
+}
+
 /** Hub figures for status and metrics. */
 export interface HubCounters {
   framesPublished: number;
@@ -25,6 +34,9 @@ export interface HubCounters {
 /**
  * Where pipeline output meets the API: the latest frame per environment, fan-out to
  * listeners, and batched storage writes. One per runtime (service token PoseHubToken).
+ * In cluster mode an outlet is set: the local pipeline's output goes to NATS, the hub is fed
+ * by the cluster's live feed (`acceptFrame`, `acceptAlert`) and storage by the cluster's
+ * shared storage consumer (`writeFrames`, `writeAlerts`).
  */
 export class PoseHub {
   readonly #latest = new Map<string, PoseFrame>();
@@ -36,6 +48,7 @@ export class PoseHub {
   readonly counters: HubCounters = { framesPublished: 0, framesWritten: 0, eventsPublished: 0, alertsPublished: 0, writeErrors: 0, pendingWrites: 0, lastFrameAt: null, lastWriteError: null };
   /** [publish time, persons] of recent frames (last 60 s at most), for rates. */
   readonly #recent: [number, number][] = [];
+  #outlet: HubOutlet | undefined;
 
   constructor(
     private readonly storage: () => Storage | undefined,
@@ -91,11 +104,36 @@ export class PoseHub {
     return this.#listeners.size;
   }
 
-  /** Record a frame: latest, listeners, storage batch. */
-  publishFrame(frame: PoseFrame): void {
+  /** Send the pipeline's output through `outlet` (cluster mode), or handle it here again (undefined). */
+  route(outlet: HubOutlet | undefined): void {
+    this.#outlet = outlet;
+  }
+
+  /** Whether pipeline output goes to a cluster outlet. */
+  get routed(): boolean {
+    return this.#outlet !== undefined;
+  }
+
+  /** A frame from the pipeline: latest, listeners, storage batch; or, in cluster mode, to the cluster. */
+  publishFrame(frame: PoseFrame): void | Promise<void> {
     if (!frame || typeof frame !== 'object' || !Array.isArray(frame.persons) || typeof frame.environmentId !== 'string') {
       throw new TypeError('pose.publish received something that is not a PoseFrame');
     }
+    if (this.#outlet) return this.#outlet.frame(frame);
+    this.acceptFrame(frame);
+    if (!this.storage()) return;
+    this.#pending.push(frame);
+    this.counters.pendingWrites = this.#pending.length;
+    const { batchSize, flushIntervalMs } = this.batching();
+    if (this.#pending.length >= batchSize) void this.flush();
+    else if (!this.#timer) {
+      this.#timer = setTimeout(() => void this.flush(), flushIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** A frame to show (latest, listeners), not to store: the cluster's live feed. */
+  acceptFrame(frame: PoseFrame): void {
     const outputAt = performance.now();
     this.#latest.set(frame.environmentId, frame);
     this.#latestAny = frame;
@@ -110,14 +148,19 @@ export class PoseHub {
         this.logger.warn('pose listener failed', { error: String(error) });
       }
     }
-    if (!this.storage()) return;
-    this.#pending.push(frame);
-    this.counters.pendingWrites = this.#pending.length;
-    const { batchSize, flushIntervalMs } = this.batching();
-    if (this.#pending.length >= batchSize) void this.flush();
-    else if (!this.#timer) {
-      this.#timer = setTimeout(() => void this.flush(), flushIntervalMs);
-      this.#timer.unref();
+  }
+
+  /** Store frames now, counted; throws when storage fails (the cluster's storage consumer redelivers them). */
+  async writeFrames(frames: PoseFrame[]): Promise<void> {
+    const storage = this.storage();
+    if (!storage || !frames.length) return;
+    try {
+      await storage.poses.append(frames);
+      this.counters.framesWritten += frames.length;
+    } catch (error) {
+      this.counters.writeErrors++;
+      this.counters.lastWriteError = String(error);
+      throw error;
     }
   }
 
@@ -128,11 +171,28 @@ export class PoseHub {
     await this.storage()?.events.append([event]);
   }
 
-  /** Record an alert: listeners and storage. */
+  /** An alert from the pipeline: listeners and storage; or, in cluster mode, to the cluster. */
   async publishAlert(alert: Alert): Promise<void> {
-    this.counters.alertsPublished++;
-    for (const listener of this.#listeners) listener.alert?.(alert);
+    if (this.#outlet) return this.#outlet.alert(alert);
+    this.acceptAlert(alert);
     await this.storage()?.alerts.append([alert]);
+  }
+
+  /** An alert to show (listeners), not to store: the cluster's live feed. */
+  acceptAlert(alert: Alert): void {
+    this.counters.alertsPublished++;
+    for (const listener of this.#listeners) {
+      try {
+        listener.alert?.(alert);
+      } catch (error) {
+        this.logger.warn('alert listener failed', { error: String(error) });
+      }
+    }
+  }
+
+  /** Store alerts now; throws when storage fails (redelivered by the cluster's storage consumer). */
+  async writeAlerts(alerts: Alert[]): Promise<void> {
+    await this.storage()?.alerts.append(alerts);
   }
 
   /** Write the pending batch; resolves when storage took it. */

@@ -22,7 +22,7 @@ export const posePublishNode = defineNode({
     const hub = ctx.resolve<PoseHub>(PoseHubToken);
     return {
       receive(port, value) {
-        if (port === 'poses') hub.publishFrame(value as PoseFrame);
+        if (port === 'poses') return hub.publishFrame(value as PoseFrame);
         else if (port === 'events') return hub.publishEvent(value as AnalyticsEvent);
         else if (port === 'alerts') return hub.publishAlert(value as Alert);
       },

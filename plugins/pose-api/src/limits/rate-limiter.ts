@@ -61,14 +61,28 @@ export interface RateLimitVerdict {
 
 /** Applies per-category limits over a store. */
 export class RateLimiter {
+  #store: RateLimitStore;
+
   constructor(
-    readonly store: RateLimitStore = new MemoryRateLimitStore(),
+    store: RateLimitStore = new MemoryRateLimitStore(),
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#store = store;
+  }
+
+  /** Where the counters live. */
+  get store(): RateLimitStore {
+    return this.#store;
+  }
+
+  /** Count in another store from now on (cluster mode: counters shared by every API instance). */
+  use(store: RateLimitStore): void {
+    this.#store = store;
+  }
 
   /** Count a request of `caller` in `category` against `limit` per `windowSeconds`. */
   async check(category: string, caller: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict> {
-    const state = await this.store.hit(`${category}|${caller}`, windowSeconds * 1000, this.now());
+    const state = await this.#store.hit(`${category}|${caller}`, windowSeconds * 1000, this.now());
     return {
       allowed: state.count <= limit,
       limit,

@@ -3,6 +3,7 @@ import { defineRoute, iso, parseTime, TimeParam, type RouteDefinition } from '..
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
 import { nodeFailing } from '../system/system-controller.js';
+import { ClusterStatusSchema } from '../cluster/cluster-status.js';
 
 const NN = z.number().nullable();
 const Health = z.object({ status: z.enum(['healthy', 'degraded', 'unhealthy']), timestamp: z.string(), version: z.string(), uptime: z.number().int() });
@@ -12,7 +13,16 @@ const Detailed = z.object({
   timestamp: z.string(),
   version: z.string(),
   uptime: z.number().int(),
-  components: z.object({ api: Component, database: Component, redis: Component, neural_network: Component, csi_processor: Component }),
+  components: z.object({
+    api: Component,
+    database: Component,
+    redis: Component,
+    neural_network: Component,
+    csi_processor: Component,
+    cluster: ClusterStatusSchema.extend({ status: z.enum(['healthy', 'degraded']).describe('degraded while an instance is down') })
+      .optional()
+      .describe('Cluster mode only: every instance from its heartbeats (extension)'),
+  }),
   metrics: z.object({ cpu_usage: z.number(), memory_usage: z.number(), disk_usage: NN, network_io: z.object({ bytes_in: z.number().int(), bytes_out: z.number().int() }) }),
 });
 const Metrics = z.object({
@@ -83,9 +93,12 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
       const csi = nodes.filter((n) => n.role === 'csi');
       const running = services.system.running;
       const stateOf = (list: typeof nodes) => (!running ? 'stopped' : list.length ? (list.some(nodeFailing) ? 'unhealthy' : 'healthy') : 'not_configured');
+      const cluster = services.clusterStatus();
+      const clusterDegraded = cluster !== null && cluster.instances_down > 0;
+      const status = overall(database.status);
       return {
         body: {
-          overall_status: overall(database.status),
+          overall_status: status === 'healthy' && clusterDegraded ? 'degraded' : status,
           timestamp: new Date().toISOString(),
           version: runtime.version,
           uptime: uptime(),
@@ -95,6 +108,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
             redis: { status: 'not_configured', note: 'wiflow uses no Redis' },
             neural_network: { status: stateOf(model), nodes: model.map((n) => n.type), inference_time_ms: model.length ? model.reduce((a, n) => a + n.counters.latencyMeanMs, 0) : null, errors: model.reduce((a, n) => a + n.counters.errors, 0) },
             csi_processor: { status: stateOf(csi), nodes: csi.map((n) => n.type), messages_in: csi.reduce((a, n) => a + n.counters.in, 0), dropped: csi.reduce((a, n) => a + n.counters.dropped, 0) },
+            ...(cluster ? { cluster: { status: clusterDegraded ? ('degraded' as const) : ('healthy' as const), ...cluster } } : {}),
           },
           metrics: { cpu_usage: r.cpuUsage * 100, memory_usage: r.memoryUsage * 100, disk_usage: r.diskUsage === null ? null : r.diskUsage * 100, network_io: { bytes_in: r.networkBytesIn, bytes_out: r.networkBytesOut } },
         },

@@ -4,6 +4,7 @@ import type { ApiServices } from '../services.js';
 import { nodeFailing, systemProblem, type ComponentNode } from '../system/system-controller.js';
 import { PoseConfigSchema } from '../config.js';
 import { ApiErrors } from '../errors.js';
+import { ClusterStatusSchema } from '../cluster/cluster-status.js';
 
 const Step = z.object({ step: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'failed']), progress: z.number().min(0).max(1) });
 const NumOrNull = z.number().nullable();
@@ -43,6 +44,7 @@ const StatusA = z.object({
   network: z.object({ connected_routers: z.number().int().nullable(), signal_strength: NumOrNull, interference_level: NumOrNull }),
   counters: z.object({ frames_published: z.number().int(), frames_written: z.number().int(), node_errors: z.number().int(), dropped: z.number().int() }),
   last_error: z.string().nullable(),
+  cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
 });
 const StatusB = z.object({
   status: State,
@@ -57,6 +59,7 @@ const StatusB = z.object({
   }),
   performance: z.object({ frames_processed: z.number(), average_fps: z.number(), average_latency_ms: NumOrNull, cpu_usage: z.number(), memory_usage: z.number(), gpu_usage: NumOrNull }),
   last_error: z.string().nullable(),
+  cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
 });
 
 /** System control and status routes. */
@@ -81,6 +84,8 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
     const lastPacket = latestOut.length ? iso(Math.max(...latestOut)) : null;
     const frame = hub.latest();
     const totals = nodes.reduce((acc, n) => ({ errors: acc.errors + n.counters.errors, dropped: acc.dropped + n.counters.dropped }), { errors: 0, dropped: 0 });
+    const cluster = services.clusterStatus();
+    const clusterPart = cluster ? { cluster } : {};
     if (convention === 'A') {
       return {
         status: system.state,
@@ -109,6 +114,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         },
         counters: { frames_published: hub.counters.framesPublished, frames_written: hub.counters.framesWritten, node_errors: totals.errors, dropped: totals.dropped },
         last_error: systemProblem(system.lastError, nodes),
+        ...clusterPart,
       };
     }
     let database = { status: 'not_configured', connection_pool: null as string | null };
@@ -137,6 +143,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         gpu_usage: null,
       },
       last_error: systemProblem(system.lastError, nodes),
+      ...clusterPart,
     };
   }
 

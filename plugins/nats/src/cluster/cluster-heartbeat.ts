@@ -16,10 +16,12 @@ export interface InstanceHeartbeat {
   counters: Record<string, number>;
   /** When it was sent (ms since the epoch). */
   at: number;
+  /** Set on the last beat of an instance that stops gracefully: the others forget it. */
+  leaving?: boolean;
 }
 
 /** An instance as the cluster view sees it. */
-export interface ClusterMember extends InstanceHeartbeat {
+export interface ClusterMember extends Omit<InstanceHeartbeat, 'leaving'> {
   /** Down when no heartbeat came for `missedBeats` intervals. */
   status: 'up' | 'down';
   lastSeenMs: number;
@@ -56,9 +58,11 @@ export class ClusterHeartbeat {
           const beat = JSON.parse(new TextDecoder().decode(message.data)) as InstanceHeartbeat;
           if (typeof beat.instanceId !== 'string' || typeof beat.at !== 'number') return;
           const newcomer = !this.#members.has(beat.instanceId) && beat.instanceId !== this.self().instanceId;
-          this.#members.set(beat.instanceId, beat);
+          // A graceful stop is not a failure: only instances that went silent are reported down.
+          if (beat.leaving) this.#members.delete(beat.instanceId);
+          else this.#members.set(beat.instanceId, beat);
           // Answer a newcomer at once, so it learns the cluster without waiting an interval.
-          if (newcomer) this.beat();
+          if (newcomer && !beat.leaving) this.beat();
           for (const listener of this.#listeners) listener();
         } catch {
           // not a heartbeat: ignored
@@ -82,7 +86,7 @@ export class ClusterHeartbeat {
     const now = this.options.now?.() ?? Date.now();
     const limit = this.intervalMs * (this.options.missedBeats ?? 3);
     return [...this.#members.values()]
-      .map((m) => ({ ...m, lastSeenMs: now - m.at, status: now - m.at > limit ? ('down' as const) : ('up' as const) }))
+      .map(({ leaving: _leaving, ...m }) => ({ ...m, lastSeenMs: now - m.at, status: now - m.at > limit ? ('down' as const) : ('up' as const) }))
       .sort((a, b) => a.instanceId.localeCompare(b.instanceId));
   }
 
@@ -92,9 +96,15 @@ export class ClusterHeartbeat {
     return () => this.#listeners.delete(listener);
   }
 
-  stop(): void {
+  /** Stop announcing. `leave` tells the others this instance stopped on purpose (they forget it instead of reporting it down). */
+  stop(options: { leave?: boolean } = {}): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    if (options.leave && this.#subscription) {
+      const now = this.options.now?.() ?? Date.now();
+      this.nc.publish(HEARTBEAT_SUBJECT, JSON.stringify({ ...this.self(), at: now, leaving: true }));
+    }
     this.#subscription?.unsubscribe();
+    this.#subscription = undefined;
   }
 }

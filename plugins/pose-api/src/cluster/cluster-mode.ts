@@ -1,0 +1,126 @@
+import { hostname } from 'node:os';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { Alert, Logger, PoseFrame, Runtime } from '@wiflow/core';
+import { CLUSTER_SERVICE, NATS_SERVICE, PUBLISHER_HEADER, Subjects, encodeValue, fillMessageId, type ClusterService, type NatsService } from '@wiflow/plugin-nats';
+import { ApiErrors } from '../errors.js';
+import type { ApiServices } from '../services.js';
+import { AlertFeedKind, ClusterFeed, PoseFeedKind } from './cluster-feed.js';
+import { clusterStatus, type ClusterStatus } from './cluster-status.js';
+import { NatsRateLimitStore } from './nats-rate-limit-store.js';
+
+/** Whether the runtime's config turns cluster mode on (section `cluster` of @wiflow/plugin-nats, WIFLOW_CLUSTER). */
+export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): boolean {
+  const fromEnv = env.WIFLOW_CLUSTER;
+  if (fromEnv !== undefined && fromEnv !== '') return /^(1|true|yes|on)$/i.test(fromEnv);
+  // Read raw when @wiflow/plugin-nats (which declares the section) is not loaded: then `of` says so.
+  const section = runtime.config.get<{ enabled?: unknown } | undefined>('cluster');
+  return section?.enabled === true;
+}
+
+/**
+ * The pose API of one `wiflow serve` in a cluster (config `cluster.enabled`):
+ * - rate-limit counters in a NATS KV bucket shared by every API instance;
+ * - the hub fed by the cluster's live feeds of pose.> and alerts.> (what any worker or API
+ *   instance publishes), so GET /pose/latest and /ws/pose show the whole cluster;
+ * - on storage writers, the cluster's frames and alerts stored through one durable consumer
+ *   shared by all writers (each written once);
+ * - the local pipeline's pose.publish output sent to pose.<environment> / alerts.<environment>
+ *   (same message ids as nats.publish), so it reaches every instance and is stored once too;
+ * - a heartbeat that says this instance is an API instance, with its figures.
+ */
+export class ClusterMode {
+  #poses: ClusterFeed<PoseFrame> | undefined;
+  #alerts: ClusterFeed<Alert> | undefined;
+  #unreport: (() => void) | undefined;
+  #writer = false;
+
+  constructor(
+    private readonly api: ApiServices & { stream: { clients: Set<unknown> } },
+    readonly cluster: ClusterService,
+    private readonly nats: NatsService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The cluster parts of a runtime whose config asks for cluster mode; throws clusterUnavailable when @wiflow/plugin-nats is not loaded. */
+  static of(api: ApiServices & { stream: { clients: Set<unknown> } }, logger: Logger): ClusterMode {
+    const runtime = api.runtime;
+    if (!runtime.container.isRegistered(CLUSTER_SERVICE, true)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
+    return new ClusterMode(api, runtime.resolve<ClusterService>(CLUSTER_SERVICE), runtime.resolve<NatsService>(NATS_SERVICE), logger);
+  }
+
+  /** Whether this instance writes the cluster's frames and alerts to its storage. */
+  get storageWriter(): boolean {
+    return this.#writer;
+  }
+
+  /** Feed counters (status, tests). */
+  get counters(): { poses: ClusterFeed<PoseFrame>['counters'] | undefined; alerts: ClusterFeed<Alert>['counters'] | undefined } {
+    return { poses: this.#poses?.counters, alerts: this.#alerts?.counters };
+  }
+
+  /** Wire everything; resolves once the consumers are in place. */
+  async start(): Promise<void> {
+    const { hub, runtime } = this.api;
+    let connection: Awaited<ReturnType<NatsService['get']>>;
+    try {
+      connection = await this.nats.get();
+    } catch (error) {
+      throw ApiErrors.clusterUnavailable(`cannot reach NATS: ${(error as Error).message}`);
+    }
+    const { nc, js } = connection;
+    // Counters live at least as long as the longest configured window.
+    const windows = Object.values(this.api.apiConfig().rateLimits).flatMap((v) => (typeof v === 'object' && v ? [v.windowSeconds] : []));
+    this.api.limiter.use(new NatsRateLimitStore(nc, { ttlMs: Math.max(3600, ...windows) * 1000 + 60_000 }));
+    const batch = this.api.apiConfig().hub.batchSize;
+    this.#poses = new ClusterFeed(nc, PoseFeedKind, { batch, ackWaitMs: Math.max(30_000, this.nats.ackWaitMs) });
+    this.#alerts = new ClusterFeed(nc, AlertFeedKind, { batch, ackWaitMs: Math.max(30_000, this.nats.ackWaitMs) });
+    await this.#poses.live((frame) => hub.acceptFrame(frame));
+    await this.#alerts.live((alert) => hub.acceptAlert(alert));
+    this.#writer = this.cluster.settings.storageWriter && runtime.hasStorage;
+    if (this.#writer) {
+      await this.#poses.store((frames) => hub.writeFrames(frames));
+      await this.#alerts.store((alerts) => hub.writeAlerts(alerts));
+    }
+    const headers = natsHeaders();
+    headers.set(PUBLISHER_HEADER, `${hostname()}:${process.pid}`);
+    const publish = async (subject: string, messageId: string, value: unknown) => {
+      await js.publish(subject, encodeValue(value), { headers, msgID: `${subject}:${messageId}` });
+    };
+    hub.route({
+      frame: (frame) => publish(Subjects.pose(frame.environmentId), fillMessageId('{environment}.{timestamp}', frame), frame),
+      alert: (alert) => publish(Subjects.alerts(alert.environmentId), fillMessageId('{alertId}', alert), alert),
+    });
+    this.#unreport = this.cluster.report(() => ({
+      role: 'api',
+      components: { pose_api: 'running', pipeline: this.api.system.state, storage_writer: this.#writer ? 'running' : 'off' },
+      counters: {
+        frames_live: this.#poses?.counters.live ?? 0,
+        frames_stored: this.#poses?.counters.stored ?? 0,
+        alerts_live: this.#alerts?.counters.live ?? 0,
+        alerts_stored: this.#alerts?.counters.stored ?? 0,
+        store_errors: (this.#poses?.counters.storeErrors ?? 0) + (this.#alerts?.counters.storeErrors ?? 0),
+        websocket_clients: this.api.stream.clients.size,
+      },
+    }));
+    // Tell the others at once that this is an API instance (the first beat went out before the API was wired).
+    this.cluster.announce();
+    this.logger.info('pose API in cluster mode', { instanceId: this.cluster.instanceId, storageWriter: this.#writer });
+  }
+
+  /** Whether a pipeline runs on an instance that is up (workers announce `pipeline:<id>`, API instances `pipeline`). */
+  producing(): boolean {
+    return this.cluster.members().some((m) => m.status === 'up' && Object.entries(m.components).some(([name, state]) => (name === 'pipeline' || name.startsWith('pipeline:')) && state === 'running'));
+  }
+
+  /** The whole cluster for the status routes. */
+  status(): ClusterStatus {
+    return clusterStatus(this.cluster.members(), this.cluster.instanceId);
+  }
+
+  /** Unwire (before the NATS connection closes). */
+  async stop(): Promise<void> {
+    this.api.hub.route(undefined);
+    this.#unreport?.();
+    await Promise.all([this.#poses?.stop(), this.#alerts?.stop()]);
+  }
+}

@@ -1,0 +1,188 @@
+// Cluster mode end to end, every part a real process: nats-server with JetStream, an ingest
+// runtime, two pose workers (`wiflow pipeline`, the shipped model) and two API instances
+// (`wiflow serve` in cluster mode, each with its own SQLite file; A is the storage writer).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { decodeValue } from '@wiflow/plugin-nats';
+import { NATS_SERVER, ingestFlow, pipelineEvents, prepareRooms, startNatsServer, startWiflow, workerFlow, type WiflowProcess } from '@wiflow/plugin-nats/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startServer, token, type ServerHandle } from './support/server.js';
+
+if (!NATS_SERVER) console.warn('cluster test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
+
+type Frame = { environmentId: string; timestamp: number; persons: unknown[]; metadata: { modelId: string; linkCount: number } };
+type Instance = { instance_id: string; role: string; status: 'up' | 'down'; self: boolean; components: Record<string, string>; counters: Record<string, number> };
+
+/** Every message of a stream, decoded. */
+async function readAll(nc: NatsConnection, stream: string): Promise<Frame[]> {
+  const total = (await (await jetstreamManager(nc)).streams.info(stream)).state.messages;
+  const out: Frame[] = [];
+  if (total === 0) return out;
+  const messages = await (await jetstream(nc).consumers.get(stream)).consume();
+  for await (const m of messages) {
+    out.push(decodeValue(m.data) as Frame);
+    if (out.length >= total) break;
+  }
+  await messages.close();
+  return out;
+}
+
+/** Poll until `check` holds (each poll waits for the answer it checks). */
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve` API instances on one NATS', () => {
+  let nats: Awaited<ReturnType<typeof startNatsServer>>;
+  const processes: WiflowProcess[] = [];
+  const servers: ServerHandle[] = [];
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  });
+  afterAll(async () => {
+    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.stop()));
+    await nats?.stop();
+  });
+
+  it('frames of 4 rooms are processed once (a worker killed mid-stream), reach both API instances live, are stored once, and the cluster is reported', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-serve-'));
+    const setup = await prepareRooms(dir, 4);
+    const write = (name: string, body: unknown) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, JSON.stringify(body));
+      return file;
+    };
+    const password = 'cluster-admin-password-1';
+    const env = { WIFLOW_NATS_URL: nats.url, WIFLOW_JWT_SECRET: 'a-cluster-wide-signing-secret-of-32+-chars', WIFLOW_ADMIN_PASSWORD: password };
+    // One config file per API instance: the same but for the storage writer. A shared rate
+    // limit that startup readiness checks cannot exhaust, and a day-long window.
+    const apiConfig = (storageWriter: boolean) =>
+      write(`api-${storageWriter ? 'writer' : 'reader'}.json`, {
+        plugins: { allow: ['@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] },
+        cluster: { enabled: true, heartbeatIntervalMs: 500, storageWriter },
+        api: { rateLimits: { health: { limit: 200, windowSeconds: 86_400 } } },
+      });
+    const [apiA, apiB] = await Promise.all([
+      startServer({ args: ['--config', apiConfig(true)], env: { ...env, WIFLOW_INSTANCE_ID: 'api-a' } }),
+      startServer({ args: ['--config', apiConfig(false)], env: { ...env, WIFLOW_INSTANCE_ID: 'api-b' } }),
+    ]);
+    servers.push(apiA, apiB);
+
+    const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
+    const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
+    const workerConfig = (instanceId: string) => ({ cluster: { enabled: true, instanceId, heartbeatIntervalMs: 500 } });
+    const workerA = startWiflow(['pipeline', workerFile, '--stats', '1'], { dir, natsUrl: nats.url, name: 'worker-a', allow: workerAllow, config: workerConfig('worker-a') });
+    const workerB = startWiflow(['pipeline', workerFile], { dir, natsUrl: nats.url, name: 'worker-b', allow: workerAllow, config: workerConfig('worker-b') });
+    processes.push(workerA, workerB);
+    await Promise.all([workerA.waitFor('pipeline_started', 90_000), workerB.waitFor('pipeline_started', 90_000)]);
+
+    // A WebSocket client of API instance B, which runs no pipeline.
+    const [tokenA, tokenB] = await Promise.all([token(apiA.url, 'admin', password), token(apiB.url, 'admin', password)]);
+    const socket = new WebSocket(`${apiB.url.replace('http', 'ws')}/ws/pose?token=${tokenB}`);
+    const updates: { data: { environment_id: string; metadata: Record<string, unknown> } }[] = [];
+    let confirmed = false;
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { type: string };
+      if (message.type === 'subscription_confirmed') confirmed = true;
+      if (message.type === 'pose_update') updates.push(message as unknown as (typeof updates)[number]);
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: {} }));
+    await until('subscription confirmed', () => confirmed);
+
+    const ingest = startWiflow(['pipeline', write('ingest.json', ingestFlow(setup, 12))], { dir, natsUrl: nats.url, name: 'ingest', allow: ['@wiflow/plugin-nats', '@wiflow/plugin-sim', '@wiflow/plugin-csi'] });
+    processes.push(ingest);
+
+    // Kill worker A once it has published some (not all) pose frames.
+    const nc = await connect({ servers: nats.url });
+    const jsm = await jetstreamManager(nc);
+    const poseCount = async () => (await jsm.streams.info('WIFLOW_POSE').catch(() => undefined))?.state.messages ?? 0;
+    await until('worker A published', async () => (await poseCount()) >= 20 && /"published":[1-9]/.test(workerA.output()), 90_000);
+    workerA.child.kill('SIGKILL');
+    const killedAt = await poseCount();
+
+    await ingest.waitFor('pipeline_ended', 90_000);
+    const ended = pipelineEvents(ingest.output()).find((e) => e.event === 'pipeline_ended')!;
+    const published = setup.rooms.reduce((n, _r, i) => n + (ended.counters![`pub${i}`].stats!.published ?? 0), 0);
+    expect(published).toBeGreaterThan(killedAt);
+
+    // Exactly once: every published window set is one pose frame (worker B redoes A's unacknowledged sets after ackWait).
+    await until('every set processed', async () => (await poseCount()) >= published, 60_000);
+    // Past the redelivery delay: a duplicate would show up now.
+    await new Promise((r) => setTimeout(r, 2000));
+    const frames = await readAll(nc, 'WIFLOW_POSE');
+    const keys = frames.map((f) => `${f.environmentId}.${f.timestamp}`);
+    expect(new Set(keys).size).toBe(published);
+    expect(frames.length).toBe(published);
+    const rooms = new Set(setup.rooms.map((r) => r.environmentId));
+    expect(new Set(frames.map((f) => f.environmentId))).toEqual(rooms);
+    expect(frames.every((f) => f.metadata.modelId === setup.modelId && f.metadata.linkCount === setup.links)).toBe(true);
+
+    // B's WebSocket client got the workers' frames, from every room.
+    await until('B streamed frames of every room', () => new Set(updates.map((u) => u.data.environment_id)).size === rooms.size);
+    expect(updates.every((u) => rooms.has(u.data.environment_id))).toBe(true);
+    socket.close();
+
+    // Both instances answer /pose/latest with worker-produced frames.
+    for (const [url, bearer] of [[apiA.url, tokenA], [apiB.url, tokenB]]) {
+      for (const room of rooms) {
+        const latest = await fetch(`${url}/api/v1/pose/latest?environment_id=${room}`, { headers: { authorization: `Bearer ${bearer}` } });
+        expect(latest.status).toBe(200);
+        const body = (await latest.json()) as { timestamp: string; metadata: Record<string, unknown> };
+        expect(frames.some((f) => f.environmentId === room && new Date(f.timestamp).toISOString() === body.timestamp)).toBe(true);
+      }
+    }
+
+    // /system/status on A: both API instances and both workers; A stored every frame once, B none; worker A down.
+    const status = async () => {
+      const response = await fetch(`${apiA.url}/api/v1/system/status`, { headers: { authorization: `Bearer ${tokenA}` } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { cluster: { instances: Instance[]; instances_down: number } }).cluster;
+    };
+    await until('worker A reported down, every frame stored by A', async () => {
+      const c = await status();
+      const byId = Object.fromEntries(c.instances.map((i) => [i.instance_id, i]));
+      return byId['worker-a']?.status === 'down' && byId['api-a']?.counters.frames_stored === published;
+    });
+    const cluster = await status();
+    expect(cluster.instances.map((i) => [i.instance_id, i.role, i.status, i.self])).toEqual([
+      ['api-a', 'api', 'up', true],
+      ['api-b', 'api', 'up', false],
+      ['worker-a', 'worker', 'down', false],
+      ['worker-b', 'worker', 'up', false],
+    ]);
+    const byId = Object.fromEntries(cluster.instances.map((i) => [i.instance_id, i]));
+    expect(byId['api-a'].components.storage_writer).toBe('running');
+    expect(byId['api-b'].components.storage_writer).toBe('off');
+    expect(byId['api-b'].counters.frames_stored).toBe(0);
+    expect(byId['worker-b'].components['pose.estimate']).toBe('running');
+    expect(byId['worker-b'].counters.nats_published).toBeGreaterThan(0);
+    const detailed = await fetch(`${apiB.url}/api/v1/health/detailed`, { headers: { authorization: `Bearer ${tokenB}` } });
+    const health = (await detailed.json()) as { data?: unknown; overall_status: string; components: { cluster: { status: string; instances_down: number } } };
+    expect(health.overall_status).toBe('degraded');
+    expect(health.components.cluster).toMatchObject({ status: 'degraded', instances_down: 1 });
+
+    // One caller's rate limit is shared: B's counter continues A's, and the 429 comes from B.
+    const remaining = (r: Response) => Number(r.headers.get('x-ratelimit-remaining'));
+    const atA = await fetch(`${apiA.url}/api/v1/health`);
+    const atB = await fetch(`${apiB.url}/api/v1/health`);
+    expect(remaining(atB)).toBe(remaining(atA) - 1);
+    for (let left = remaining(atB); left > 0; left--) expect((await fetch(`${apiB.url}/api/v1/health`)).status).toBe(200);
+    const refused = await fetch(`${apiB.url}/api/v1/health`);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String), request_id: expect.any(String) } });
+    expect((await fetch(`${apiA.url}/api/v1/health`)).status).toBe(429);
+
+    await workerB.stop();
+    await nc.close();
+  }, 180_000);
+});
