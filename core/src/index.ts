@@ -46,7 +46,7 @@ export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security
 export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './storage/paging.js';
 export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
-export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson } from './storage/pose-aggregator.js';
+export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson, type FramesSummary } from './storage/pose-aggregator.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
 export { eventProblem, alertProblem } from './types/checks.js';

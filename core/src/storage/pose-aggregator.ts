@@ -9,6 +9,23 @@ export interface AggregatePerson {
   trackId: number | null;
 }
 
+/** Frames summed ahead by a storage (see PoseAggregator.addSummary). */
+export interface FramesSummary {
+  frames: number;
+  /** Persons in those frames. */
+  persons: number;
+  /** Most persons in one of them. */
+  maxPersons: number;
+  /** Sum of the persons' confidences. */
+  confidenceSum: number;
+  /** Frames by their number of persons. */
+  framesByPersonCount: Iterable<[number, number]>;
+  /** Persons by activity ('unknown' for none). */
+  activities: Iterable<[string, number]>;
+  /** Distinct non-null track ids. */
+  trackIds: Iterable<number>;
+}
+
 interface BucketState {
   start: number;
   frames: number;
@@ -61,12 +78,7 @@ export class PoseAggregator {
     const range = this.#query.personCount;
     if (range?.min !== undefined && count < range.min) return;
     if (range?.max !== undefined && count > range.max) return;
-    const start = Math.floor(timestamp / this.#interval) * this.#interval;
-    let bucket = this.#buckets.get(start);
-    if (!bucket) {
-      bucket = { start, frames: 0, personSum: 0, maxPersons: 0, confidenceSum: 0, records: 0, tracks: new Set(), activities: new Map(), byCount: new Map() };
-      this.#buckets.set(start, bucket);
-    }
+    const bucket = this.#bucket(timestamp);
     bucket.frames++;
     bucket.personSum += count;
     bucket.maxPersons = Math.max(bucket.maxPersons, count);
@@ -78,6 +90,41 @@ export class PoseAggregator {
       const activity = person.activity ?? 'unknown';
       bucket.activities.set(activity, (bucket.activities.get(activity) ?? 0) + 1);
     }
+  }
+
+  /**
+   * Add frames a storage summed ahead (a rollup of the frames in one stretch of time that lies
+   * wholly inside one bucket), as if each frame had been added. Only for queries without
+   * person or frame filters (minConfidence, activities, personCount), which a sum cannot apply.
+   */
+  addSummary(timestamp: number, summary: FramesSummary): void {
+    if (!PoseAggregator.summable(this.#query)) throw StorageErrors.invalid('a pre-summed rollup cannot apply person or frame filters');
+    if (summary.frames === 0) return;
+    this.#scanned += summary.frames;
+    const bucket = this.#bucket(timestamp);
+    bucket.frames += summary.frames;
+    bucket.personSum += summary.persons;
+    bucket.maxPersons = Math.max(bucket.maxPersons, summary.maxPersons);
+    bucket.records += summary.persons;
+    bucket.confidenceSum += summary.confidenceSum;
+    for (const [count, frames] of summary.framesByPersonCount) bucket.byCount.set(count, (bucket.byCount.get(count) ?? 0) + frames);
+    for (const [activity, persons] of summary.activities) bucket.activities.set(activity, (bucket.activities.get(activity) ?? 0) + persons);
+    for (const trackId of summary.trackIds) bucket.tracks.add(trackId);
+  }
+
+  /** Whether a query can be answered from pre-summed rollups (no person or frame filters). */
+  static summable(query: PoseAggregateQuery): boolean {
+    return query.minConfidence === undefined && (query.activities === undefined || query.activities.length === 0) && query.personCount === undefined;
+  }
+
+  #bucket(timestamp: number): BucketState {
+    const start = Math.floor(timestamp / this.#interval) * this.#interval;
+    let bucket = this.#buckets.get(start);
+    if (!bucket) {
+      bucket = { start, frames: 0, personSum: 0, maxPersons: 0, confidenceSum: 0, records: 0, tracks: new Set(), activities: new Map(), byCount: new Map() };
+      this.#buckets.set(start, bucket);
+    }
+    return bucket;
   }
 
   /** The buckets, oldest first. */

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { PrivacySettings } from '@wiflow/core';
-import type { WriteBuffer } from './write-buffer.js';
+import type { WriteBuffer } from './writer/write-buffer.js';
 
 /** What the repositories share: the connection, the buffer and the settings in force. */
 export interface SqliteContext {
@@ -8,8 +8,10 @@ export interface SqliteContext {
   readonly buffer: WriteBuffer;
   /** Throws StorageErrors.closed unless open. */
   ensureOpen(): void;
-  /** Make buffered writes visible before a read (read-your-writes). */
-  beforeRead(): void;
+  /** Make buffered writes visible before a read (read-your-writes): waits until they are committed. */
+  beforeRead(): Promise<void>;
+  /** Environments with stored pose frames, sorted. */
+  environments(): string[];
   privacy(): PrivacySettings;
   now(): number;
   /** Encode a JSON body for a table that may be encrypted at rest (flows, revisions, projects, messages). */

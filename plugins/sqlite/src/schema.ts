@@ -212,6 +212,117 @@ export const MIGRATIONS: Migration[] = [
     // Frames written before this keep NULL and are aggregated from their person rows.
     up: 'ALTER TABLE pose_frames ADD COLUMN person_summary BLOB;',
   },
+  {
+    version: 4,
+    description: 'clustered pose tables (environment, ts, seq), float32 keypoint bodies, deduplicated frame metadata, per-minute rollups',
+    // Rows are copied once into the new tables; person bodies stay in the schema-1 blob (the
+    // decoder reads both layouts) and frame metadata is deduplicated into pose_metadata.
+    up: `
+      CREATE TABLE pose_metadata (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);
+      INSERT INTO pose_metadata (body) SELECT DISTINCT metadata FROM pose_frames;
+
+      CREATE TABLE pose_frames_v4 (
+        environment_id TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        frame_id INTEGER NOT NULL,
+        person_seq INTEGER NOT NULL,
+        person_count INTEGER NOT NULL,
+        processing_time_ms REAL,
+        metadata_id INTEGER NOT NULL,
+        csi_quality REAL,
+        link_count INTEGER,
+        extra TEXT,
+        person_summary BLOB,
+        PRIMARY KEY (environment_id, ts, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_frames_v4 (environment_id, ts, seq, frame_id, person_seq, person_count, processing_time_ms, metadata_id, extra, person_summary)
+        SELECT f.environment_id, f.ts, f.seq, f.frame_id, f.person_seq, f.person_count, f.processing_time_ms, m.id, f.extra, f.person_summary
+        FROM pose_frames f JOIN pose_metadata m ON m.body = f.metadata;
+
+      CREATE TABLE pose_persons_v4 (
+        environment_id TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        frame_seq INTEGER NOT NULL,
+        frame_id INTEGER NOT NULL,
+        person_id INTEGER,
+        track_id INTEGER,
+        confidence REAL NOT NULL,
+        activity TEXT,
+        track_status TEXT,
+        x REAL NOT NULL,
+        y REAL NOT NULL,
+        cx REAL NOT NULL,
+        cy REAL NOT NULL,
+        body BLOB,
+        extra TEXT,
+        PRIMARY KEY (environment_id, ts, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_persons_v4 (environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, body, extra)
+        SELECT environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra FROM pose_persons;
+
+      CREATE TABLE pose_sequence (name TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO pose_sequence (name, next) VALUES
+        ('frame', (SELECT COALESCE(MAX(seq), 0) + 1 FROM pose_frames)),
+        ('person', (SELECT COALESCE(MAX(seq), 0) + 1 FROM pose_persons));
+
+      DROP TABLE pose_frames;
+      DROP TABLE pose_persons;
+      ALTER TABLE pose_frames_v4 RENAME TO pose_frames;
+      ALTER TABLE pose_persons_v4 RENAME TO pose_persons;
+      -- Track queries: (track_id) plus the clustered key gives (track_id, environment_id, ts, seq).
+      CREATE INDEX pose_persons_track ON pose_persons (track_id) WHERE track_id IS NOT NULL;
+
+      CREATE TABLE pose_environments (environment_id TEXT PRIMARY KEY) WITHOUT ROWID;
+      INSERT INTO pose_environments SELECT DISTINCT environment_id FROM pose_counts;
+
+      CREATE TABLE pose_minutes (
+        environment_id TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        frames INTEGER NOT NULL,
+        persons INTEGER NOT NULL,
+        max_persons INTEGER NOT NULL,
+        confidence_sum REAL NOT NULL,
+        PRIMARY KEY (environment_id, minute)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_minutes (environment_id, minute, frames, persons, max_persons, confidence_sum)
+        SELECT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000 AS minute, COUNT(*), SUM(person_count), MAX(person_count), 0
+        FROM pose_frames GROUP BY environment_id, minute;
+      UPDATE pose_minutes SET confidence_sum = COALESCE((SELECT SUM(p.confidence) FROM pose_persons p
+        WHERE p.environment_id = pose_minutes.environment_id AND p.ts >= pose_minutes.minute AND p.ts < pose_minutes.minute + 60000), 0);
+      DROP TABLE pose_counts;
+
+      CREATE TABLE pose_minute_occupancy (
+        environment_id TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        person_count INTEGER NOT NULL,
+        frames INTEGER NOT NULL,
+        PRIMARY KEY (environment_id, minute, person_count)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_minute_occupancy SELECT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000 AS minute, person_count, COUNT(*)
+        FROM pose_frames GROUP BY environment_id, minute, person_count;
+
+      CREATE TABLE pose_minute_activities (
+        environment_id TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        activity TEXT NOT NULL,
+        persons INTEGER NOT NULL,
+        PRIMARY KEY (environment_id, minute, activity)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_minute_activities SELECT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000 AS minute, COALESCE(activity, 'unknown') AS act, COUNT(*)
+        FROM pose_persons GROUP BY environment_id, minute, act;
+
+      CREATE TABLE pose_minute_tracks (
+        environment_id TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        track_id INTEGER NOT NULL,
+        PRIMARY KEY (environment_id, minute, track_id)
+      ) WITHOUT ROWID;
+      INSERT INTO pose_minute_tracks SELECT DISTINCT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000, track_id
+        FROM pose_persons WHERE track_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -7,13 +7,14 @@ import { Command } from 'commander';
 import { COCO_KEYPOINTS, Runtime, SecretBox, StorageErrors, type PoseFrame } from '@wiflow/core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import sqlitePlugin, { MIGRATIONS, SCHEMA_VERSION, SqliteStorage, backupDatabase, migrate } from './index.js';
-import { decodePerson, encodePerson } from './person-codec.js';
+import { decodePerson, encodeKeypoints, encodePerson, encodePersonSummary, storedForm, type PersonRow } from './person-codec.js';
 import { syntheticFrame } from './tools/synthetic-frames.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let next = 0;
 const file = () => path.join(dir, `t-${next++}.db`);
+const minuteStart = (ts: number) => Math.floor(ts / 60_000) * 60_000;
 const frames = (count: number, start = Date.now() - 60_000, first = 0): PoseFrame[] => Array.from({ length: count }, (_, i) => syntheticFrame(first + i, start, 'lab', 2));
 
 describe('plugin-sqlite in a runtime', () => {
@@ -64,7 +65,7 @@ describe('SqliteStorage specifics', () => {
     await storage.flush();
     const health = await storage.health();
     expect(health.status).toBe('healthy');
-    expect(health.details).toMatchObject({ kind: 'sqlite', journalMode: 'wal', schemaVersion: SCHEMA_VERSION, connectionPool: '1/1', bufferedRecords: 0, writtenRecords: 30 });
+    expect(health.details).toMatchObject({ kind: 'sqlite', journalMode: 'wal', schemaVersion: SCHEMA_VERSION, connectionPool: '2/2', bufferedRecords: 0, writtenRecords: 30 });
     await storage.close();
   });
 
@@ -91,7 +92,7 @@ describe('SqliteStorage specifics', () => {
     await expect(storage.close()).rejects.toThrow();
   });
 
-  it('migrates a version-1 file, backfilling the per-minute counts', async () => {
+  it('migrates a version-1 file, backfilling the per-minute rollups', async () => {
     const path1 = file();
     const db = new BetterSqlite3(path1);
     migrate(db, MIGRATIONS.slice(0, 1));
@@ -103,8 +104,8 @@ describe('SqliteStorage specifics', () => {
     db.close();
     const storage = new SqliteStorage({ file: path1, retentionIntervalMs: 0 });
     await storage.open();
-    expect((await storage.health()).details).toMatchObject({ schemaVersion: 3, migratedFrom: 1 });
-    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3]);
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: 4, migratedFrom: 1 });
+    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3, 4]);
     expect((await storage.poses.findFrames({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(5);
     expect(await storage.poses.availableRange('old')).toMatchObject({ frameCount: 5 });
     expect((await storage.poses.findRecords({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(1);
@@ -115,6 +116,60 @@ describe('SqliteStorage specifics', () => {
     expect(buckets.reduce((n, b) => n + b.frameCount, 0)).toBe(6);
     expect(buckets.reduce((n, b) => n + b.personRecords, 0)).toBe(2);
     expect(aggregate.recordsScanned).toBe(6);
+    await storage.close();
+  });
+
+  it('upgrades a version-3 file in place (float64 keypoint blobs, JSON metadata rows) and reads its records exactly', async () => {
+    const path3 = file();
+    const db = new BetterSqlite3(path3);
+    migrate(db, MIGRATIONS.slice(0, 3));
+    // Rows exactly as the schema-3 writer laid them out.
+    const t0 = minuteStart(Date.now() - 3_600_000);
+    const old = frames(900, t0); // 90 s at 10 fps: one whole minute and a half
+    const insertFrame = db.prepare('INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, processing_time_ms, metadata, extra, person_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertPerson = db.prepare('INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const counts = new Map<number, [number, number]>();
+    let personSeq = 1;
+    db.transaction(() => {
+      for (const f of old) {
+        const frameSeq = insertFrame.run(f.environmentId, f.timestamp, f.frameId, personSeq, f.persons.length, f.processingTimeMs, JSON.stringify(f.metadata), null, encodePersonSummary(f.persons)).lastInsertRowid;
+        for (const person of f.persons) {
+          const { id, trackId, confidence, activity, trackStatus, position, keypoints, keypoints3d, ...rest } = person;
+          const box = person.boundingBox;
+          insertPerson.run(personSeq++, frameSeq, f.environmentId, f.timestamp, f.frameId, id, trackId, confidence, activity, trackStatus, position.x, position.y, box.x + box.width / 2, box.y + box.height / 2, encodeKeypoints(keypoints, keypoints3d), JSON.stringify(rest));
+        }
+        const minute = minuteStart(f.timestamp);
+        const c = counts.get(minute) ?? [0, 0];
+        counts.set(minute, [c[0] + 1, c[1] + f.persons.length]);
+      }
+      for (const [minute, [n, persons]] of counts) db.prepare("INSERT INTO pose_counts VALUES ('lab', ?, ?, ?)").run(minute, n, persons);
+    })();
+    db.close();
+
+    const storage = new SqliteStorage({ file: path3, retentionIntervalMs: 0 });
+    await storage.open();
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: 4, migratedFrom: 3 });
+    // Old rows keep their float64 blobs, so they read back exactly as written.
+    const page = await storage.poses.findFrames({ environmentId: 'lab' }, { page: 2, perPage: 10 });
+    expect(page.total).toBe(900);
+    expect(page.items).toEqual(old.slice(10, 20));
+    const records = await storage.poses.findRecords({ environmentId: 'lab', start: t0 + 60_000 }, { page: 1, perPage: 5 });
+    expect(records.total).toBe(600);
+    expect(records.items[0]!.person).toEqual(old[600]!.persons[0]);
+    expect(await storage.poses.availableRange('lab')).toEqual({ environmentId: 'lab', earliest: t0, latest: t0 + 89_900, frameCount: 900 });
+    // New frames go on after the old sequence numbers; aggregation reads the backfilled rollups and the new frames alike.
+    const added = frames(10, t0 + 90_000, 900);
+    await storage.poses.append(added);
+    const all = await storage.poses.findRecords({ environmentId: 'lab', order: 'desc' }, { page: 1, perPage: 3 });
+    expect(all.total).toBe(1820);
+    expect(all.items.map((r) => r.frameId)).toEqual([909, 909, 908]);
+    const aggregate = await storage.poses.aggregate({ environmentId: 'lab', start: t0, end: t0 + 3_599_999 });
+    expect(aggregate.buckets).toHaveLength(1);
+    expect(aggregate.buckets[0]).toMatchObject({ frameCount: 910, personRecords: 1820, maxPersonCount: 2, framesByPersonCount: { '2': 910 } });
+    const confidences = [...old, ...added].flatMap((f) => f.persons.map((p) => p.confidence));
+    expect(aggregate.buckets[0]!.avgConfidence).toBeCloseTo(confidences.reduce((a, b) => a + b, 0) / confidences.length, 10);
+    expect(aggregate.recordsScanned).toBe(910);
+    expect((await storage.tracks.list({ environmentId: 'lab' }, { page: 1, perPage: 10 })).total).toBe(2);
     await storage.close();
   });
 
@@ -146,15 +201,18 @@ describe('SqliteStorage specifics', () => {
     await withoutKey.close();
   });
 
-  it('round-trips keypoints that are not in COCO order or not COCO names', () => {
+  it('round-trips keypoints that are not in COCO order or not COCO names (float32 keypoints, everything else exact)', () => {
     const base = syntheticFrame(1, 0, 'lab', 1).persons[0]!;
     const reversed = { ...base, keypoints: [...base.keypoints].reverse(), keypoints3d: base.keypoints3d.slice(0, 3) };
-    const odd = { ...base, keypoints: [{ name: 'tail' as (typeof COCO_KEYPOINTS)[number], x: 1, y: 2, confidence: 0.5, visible: false }] };
-    for (const person of [base, reversed, odd]) {
+    const odd = { ...base, keypoints: [{ name: 'tail' as (typeof COCO_KEYPOINTS)[number], x: 1.1, y: 2, confidence: 0.5, visible: false }] };
+    const bare = { ...base, velocity: null, boundingBox: { x: 1.1, y: 2, width: 3, height: 4, label: 'odd' } as unknown as typeof base.boundingBox, trackAge: 3 };
+    for (const person of [base, reversed, odd, bare]) {
       const p = encodePerson(person);
-      const row = [1, 1, 'lab', 0, 1, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.keypoints, p.extra] as Parameters<typeof decodePerson>[0];
-      expect(decodePerson(row)).toEqual(person);
+      const row: PersonRow = ['lab', 0, 1, 1, 1, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.body, p.extra];
+      // COCO keypoints go to the float32 body; names outside COCO stay in JSON, exact.
+      expect(decodePerson(row)).toEqual(person === odd ? person : storedForm(person));
     }
+    expect(base.keypoints[0]!.x).not.toBe(Math.fround(base.keypoints[0]!.x));
   });
 
   it('backs up online while writes go on, through the wiflow backup command', async () => {

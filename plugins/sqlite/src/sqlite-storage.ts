@@ -30,7 +30,9 @@ import { SqlitePoseRepository } from './repositories/pose-repository.js';
 import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository } from './repositories/time-series-repositories.js';
 import { SqliteTrackRepository } from './repositories/track-repository.js';
 import { SCHEMA_VERSION, migrate } from './schema.js';
-import { WriteBuffer, type PendingWrites } from './write-buffer.js';
+import { WriteBuffer, type PendingWrites } from './writer/write-buffer.js';
+import { WriteBatchBuilder } from './writer/write-statements.js';
+import { WriterThread } from './writer/writer-thread.js';
 
 /** Seals and opens strings (the runtime's SecretBox fits). */
 export interface BodySealer {
@@ -65,11 +67,13 @@ const SEALED_PREFIX = 'sealed:';
 const DEFAULT_PRIVACY: PrivacySettings = { dataRetentionDays: 30, anonymizeData: false, enableEncryption: false };
 
 /**
- * wiflow storage in one SQLite file: WAL journal, synchronous=FULL commits, time-series
- * writes batched in memory and written in one transaction every `flushIntervalMs` (or
- * `flushMaxRecords`), everything else written at once. Crash window: time-series records
- * appended but not yet flushed (at most `flushIntervalMs` worth, or `flushMaxRecords`) are
- * lost on a crash; after `flush()` resolves they are on disk.
+ * wiflow storage in one SQLite file: WAL journal, synchronous=FULL commits. Time-series
+ * records (pose frames, events, metrics) are batched in memory, encoded on the appending
+ * thread every `flushIntervalMs` (or `flushMaxRecords`) and committed in one transaction by a
+ * writer thread with its own connection; everything else is written at once on this thread.
+ * Crash window: records appended but not yet committed (at most `flushIntervalMs` worth plus
+ * the batches in flight, or `flushMaxRecords`) are lost on a crash; after `flush()` resolves
+ * they are on disk (fsynced).
  */
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
@@ -77,6 +81,7 @@ export class SqliteStorage implements Storage {
   readonly #options: SqliteStorageOptions;
   #db: Database | null = null;
   #buffer: WriteBuffer | null = null;
+  #writer: WriterThread | null = null;
   #retentionTimer: NodeJS.Timeout | null = null;
   #repositories: ReturnType<SqliteStorage['createRepositories']> | null = null;
   #lastRetention: RetentionReport | null = null;
@@ -112,9 +117,12 @@ export class SqliteStorage implements Storage {
   async open(): Promise<void> {
     if (this.#db) return;
     mkdirSync(path.dirname(this.file), { recursive: true });
-    let db: Database;
+    let db: Database | undefined;
     try {
       db = new BetterSqlite3(this.file);
+      // 16 KiB pages for a new file (no effect on an existing one): the clustered pose tables hold
+      // ~600-byte rows, which want pages of 20 rows or more.
+      db.pragma('page_size = 16384');
       db.pragma('journal_mode = WAL');
       // FULL: each commit (one per batch) is fsynced, so what flush() acknowledged survives power loss too.
       db.pragma('synchronous = FULL');
@@ -123,7 +131,9 @@ export class SqliteStorage implements Storage {
       db.pragma('cache_size = -65536');
       db.pragma('temp_store = MEMORY');
       this.#migratedFrom = migrate(db).from;
+      this.#writer = await WriterThread.start({ file: this.file, synchronous: 'FULL' });
     } catch (error) {
+      db?.close();
       throw StorageErrors.backend(this.kind, `cannot open ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.#db = db;
@@ -150,7 +160,7 @@ export class SqliteStorage implements Storage {
   async flush(): Promise<void> {
     this.#ensureOpen();
     try {
-      this.#buffer!.flushNow();
+      await this.#buffer!.flush();
     } catch (error) {
       throw StorageErrors.backend(this.kind, `flush failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -161,9 +171,11 @@ export class SqliteStorage implements Storage {
     if (this.#retentionTimer) clearInterval(this.#retentionTimer);
     this.#retentionTimer = null;
     try {
-      this.#buffer!.flushNow();
+      await this.#buffer!.flush();
     } finally {
       this.#buffer!.stop();
+      await this.#writer?.close();
+      this.#writer = null;
       // Fold the WAL back into the main file so a closed database is one file.
       try {
         this.#db.pragma('wal_checkpoint(TRUNCATE)');
@@ -194,8 +206,8 @@ export class SqliteStorage implements Storage {
         migratedFrom: this.#migratedFrom,
         journalMode: db.pragma('journal_mode', { simple: true }),
         sizeBytes: pageCount * pageSize,
-        // One connection, used by this process: the pool is 1/1.
-        connectionPool: '1/1',
+        // Two connections in this process: readers and direct writes here, time-series batches in the writer thread.
+        connectionPool: '2/2',
         bufferedRecords: buffer.buffered,
         writtenRecords: buffer.written,
         droppedRecords: buffer.dropped,
@@ -217,14 +229,25 @@ export class SqliteStorage implements Storage {
 
   async applyRetention(now: number = this.#now()): Promise<RetentionReport> {
     this.#ensureOpen();
-    this.#buffer!.flushNow();
+    await this.#buffer!.flush();
     const days = this.privacy().dataRetentionDays;
     const cutoff = now - days * DAY_MS;
     const report: RetentionReport = { cutoff, poseFrames: 0, personRecords: 0, events: 0, alerts: 0, metrics: 0 };
     const db = this.#db!;
-    const tables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [
-      ['poseFrames', 'pose_frames'], ['personRecords', 'pose_persons'], ['events', 'events'], ['alerts', 'alerts'], ['metrics', 'metrics'],
-    ];
+    const poses = this.#repositories!.poses;
+    const poseTables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [['poseFrames', 'pose_frames'], ['personRecords', 'pose_persons']];
+    for (const [key, table] of poseTables) {
+      // By environment, so each slice is a range of the clustered key.
+      const statement = db.prepare(`DELETE FROM ${table} WHERE (environment_id, ts, seq) IN (SELECT environment_id, ts, seq FROM ${table} WHERE environment_id = ? AND ts < ? LIMIT 20000)`);
+      for (const environmentId of poses.environmentIds) {
+        for (;;) {
+          const changes = statement.run(environmentId, cutoff).changes;
+          report[key] += changes;
+          if (changes < 20000) break;
+        }
+      }
+    }
+    const tables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [['events', 'events'], ['alerts', 'alerts'], ['metrics', 'metrics']];
     for (const [key, table] of tables) {
       // Delete in slices so a large purge never holds the write lock for long.
       const statement = db.prepare(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE ts < ? LIMIT 20000)`);
@@ -234,7 +257,7 @@ export class SqliteStorage implements Storage {
         if (changes < 20000) break;
       }
     }
-    db.transaction(() => this.#repositories!.poses.counts.prune(cutoff))();
+    db.transaction(() => poses.rollups.prune(cutoff))();
     this.#lastRetention = report;
     return report;
   }
@@ -242,7 +265,7 @@ export class SqliteStorage implements Storage {
   /** Copy the live database to `target` (online; others keep writing). */
   async backup(target: string, onProgress?: (progress: { totalPages: number; remainingPages: number }) => void): Promise<{ file: string; totalPages: number }> {
     this.#ensureOpen();
-    this.#buffer!.flushNow();
+    await this.#buffer!.flush();
     const file = path.resolve(target);
     if (file === this.file) throw StorageErrors.invalid('the backup target is the database itself');
     mkdirSync(path.dirname(file), { recursive: true });
@@ -278,13 +301,14 @@ export class SqliteStorage implements Storage {
     };
   }
 
-  #writeBatch(batch: PendingWrites): void {
+  /** Encode a batch here and have the writer thread commit it. */
+  #writeBatch(batch: PendingWrites): Promise<number> {
     const repos = this.#repositories!;
-    this.#db!.transaction(() => {
-      repos.poses.write(batch.frames);
-      if (batch.events.length) repos.events.write(batch.events);
-      if (batch.metrics.length) repos.metrics.write(batch.metrics);
-    })();
+    const builder = new WriteBatchBuilder();
+    if (batch.frames.length) repos.poses.encode(batch.frames, builder);
+    if (batch.events.length) repos.events.encode(batch.events, builder);
+    if (batch.metrics.length) repos.metrics.encode(batch.metrics, builder);
+    return this.#writer!.write(builder.batch);
   }
 
   #context(): SqliteContext {
@@ -297,10 +321,11 @@ export class SqliteStorage implements Storage {
         return storage.#buffer!;
       },
       ensureOpen: () => this.#ensureOpen(),
-      beforeRead: () => {
+      beforeRead: async () => {
         this.#ensureOpen();
-        if (this.#buffer!.buffered > 0) this.#buffer!.flushNow();
+        if (this.#buffer!.buffered > 0) await this.#buffer!.flush();
       },
+      environments: () => [...this.#repositories!.poses.environmentIds],
       privacy: () => this.privacy(),
       now: () => this.#now(),
       sealBody: (value) => {

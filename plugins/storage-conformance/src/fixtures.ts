@@ -96,3 +96,21 @@ export function makeAlert(id: string, timestamp: number, overrides: Partial<Aler
     ...overrides,
   };
 }
+
+/**
+ * A person as every storage returns it: keypoint coordinates and confidences (2D and 3D)
+ * rounded to the nearest float32, the precision of the pose model's output tensors (stored
+ * values differ from float64 inputs by a relative 2^-24 at most); every other field exact.
+ */
+export function storedPerson<T extends Pick<Person, 'keypoints' | 'keypoints3d'>>(person: T): T {
+  return {
+    ...person,
+    keypoints: person.keypoints.map((k) => ({ ...k, x: Math.fround(k.x), y: Math.fround(k.y), confidence: Math.fround(k.confidence) })),
+    keypoints3d: person.keypoints3d.map((k) => ({ ...k, x: Math.fround(k.x), y: Math.fround(k.y), z: Math.fround(k.z), confidence: Math.fround(k.confidence) })),
+  };
+}
+
+/** A frame as every storage returns it (see storedPerson). */
+export function storedFrame(frame: PoseFrame): PoseFrame {
+  return { ...frame, persons: frame.persons.map(storedPerson) };
+}

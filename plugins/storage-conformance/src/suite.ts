@@ -9,7 +9,7 @@ import {
   type PrivacySettings,
   type Storage,
 } from '@wiflow/core';
-import { DAY, FIXTURE_METADATA, HOUR, fixtureStart, makeAlert, makeEvent, makePerson, poseFixture } from './fixtures.js';
+import { DAY, FIXTURE_METADATA, HOUR, fixtureStart, makeAlert, makeEvent, makePerson, poseFixture, storedFrame, storedPerson } from './fixtures.js';
 
 /** What a factory is asked for. */
 export interface StorageFactoryOptions {
@@ -124,11 +124,23 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         await storage.poses.append(frames.slice(30));
       });
 
-      it('reads its writes before any flush and round-trips a frame exactly', async () => {
+      it('reads its writes before any flush and round-trips a frame: keypoints as float32, every other field exact', async () => {
         const page = await storage.poses.findFrames({ environmentId: 'lab' }, { page: 1, perPage: 100 });
         expect(page.total).toBe(60);
-        const original = frames.find((f) => f.environmentId === 'lab' && f.frameId === 5)!;
-        expect(page.items.find((f) => f.frameId === 5)).toEqual(original);
+        const original = frames.find((f) => f.environmentId === 'lab' && f.frameId === 8)!;
+        const stored = page.items.find((f) => f.frameId === 8)!;
+        expect(stored).toEqual(storedFrame(original));
+        // The rounding is real (0.525 is not a float32) and is exactly float32's, no coarser.
+        const [before, after] = [original.persons[0]!.keypoints[1]!.confidence, stored.persons[0]!.keypoints[1]!.confidence];
+        expect(before).toBe(0.525);
+        expect(after).not.toBe(before);
+        expect(after).toBe(Math.fround(before));
+        expect(stored.persons[1]!.keypoints3d[3]!.x).toBe(Math.fround(original.persons[1]!.keypoints3d[3]!.x));
+        // Fields outside the keypoints keep full float64 precision (0.53 is not a float32 value).
+        expect(stored.persons[1]!.confidence).toBe(original.persons[1]!.confidence);
+        expect(Math.fround(original.persons[1]!.confidence)).not.toBe(original.persons[1]!.confidence);
+        expect(stored.persons[0]!.boundingBox).toEqual(original.persons[0]!.boundingBox);
+        expect(stored.metadata).toEqual(original.metadata);
       });
 
       it('answers latest per environment, filtering persons by confidence', async () => {
@@ -222,10 +234,10 @@ export function describeStorageConformance(name: string, factory: StorageFactory
           trackId: person.trackId,
           confidence: person.confidence,
           boundingBox: person.boundingBox,
-          keypoints: person.keypoints,
+          keypoints: storedPerson(person).keypoints,
           position: person.position,
           activity: person.activity,
-          person,
+          person: storedPerson(person),
         });
         const desc = await storage.poses.findRecords({ environmentId: 'office', order: 'desc' }, { page: 1, perPage: 2 });
         expect(desc.items.map((r) => r.frameId)).toEqual([1009, 1008]);
@@ -681,7 +693,7 @@ export function describeStorageConformance(name: string, factory: StorageFactory
           for (const person of frame.persons) {
             expect(person.id).toBeNull();
             expect(person.trackId).toBeNull();
-            expect(person.keypoints).toEqual(frames[0]!.persons[0]!.keypoints);
+            expect(person.keypoints).toEqual(storedPerson(frames[0]!.persons[0]!).keypoints);
           }
         }
         const records = await storage.poses.findRecords({}, { page: 1, perPage: 100 });

@@ -24,6 +24,7 @@ import {
 } from '@wiflow/core';
 import type { SqliteContext } from '../context.js';
 import { SqlWhere } from '../sql-where.js';
+import { Write, type WriteBatchBuilder } from '../writer/write-statements.js';
 
 function checkOrder(order: SortOrder | undefined): SortOrder {
   if (order === undefined) return 'asc';
@@ -65,14 +66,9 @@ export class SqliteEventRepository implements EventRepository {
     this.#ctx = ctx;
   }
 
-  /** Write events (inside the buffer's transaction). */
-  write(events: AnalyticsEvent[]): void {
-    const upsert = this.#ctx.db.prepare(
-      `INSERT INTO events (event_id, ts, environment_id, type, severity, track_id, source, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (event_id) DO UPDATE SET ts = excluded.ts, environment_id = excluded.environment_id, type = excluded.type,
-         severity = excluded.severity, track_id = excluded.track_id, source = excluded.source, body = excluded.body`,
-    );
-    for (const e of events) upsert.run(e.eventId, e.timestamp, e.environmentId, e.type, e.severity, e.trackId ?? null, e.source ?? '', JSON.stringify(e));
+  /** Encode events into a write batch (upserts by eventId, in order). */
+  encode(events: AnalyticsEvent[], builder: WriteBatchBuilder): void {
+    for (const e of events) builder.add(Write.event, e.eventId, e.timestamp, e.environmentId, e.type, e.severity, e.trackId ?? null, e.source ?? '', JSON.stringify(e));
   }
 
   async append(events: AnalyticsEvent[]): Promise<void> {
@@ -84,26 +80,26 @@ export class SqliteEventRepository implements EventRepository {
   }
 
   async get(eventId: string): Promise<StoredEvent | null> {
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     const row = this.#ctx.db.prepare('SELECT body FROM events WHERE event_id = ?').get(eventId) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as StoredEvent) : null;
   }
 
   async find(query: EventQuery, paging: PageRequest): Promise<Page<StoredEvent>> {
     const where = this.#where(query);
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     return pageQuery(this.#ctx, 'events', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async scan(query: EventQuery, paging: CursorRequest): Promise<CursorPage<StoredEvent>> {
     const where = this.#where(query);
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     return cursorQuery(this.#ctx, 'events', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async countByType(query: EventQuery): Promise<Record<string, number>> {
     const where = this.#where(query);
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     const rows = this.#ctx.db.prepare(`SELECT type, COUNT(*) AS n FROM events ${where.sql} GROUP BY type ORDER BY type`).all(...where.params) as { type: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.type, r.n]));
   }
@@ -200,10 +196,9 @@ export class SqliteMetricRepository implements MetricRepository {
     this.#ctx = ctx;
   }
 
-  /** Write samples (inside the buffer's transaction). */
-  write(samples: MetricSample[]): void {
-    const insert = this.#ctx.db.prepare('INSERT INTO metrics (ts, kind, source, metric_values) VALUES (?, ?, ?, ?)');
-    for (const s of samples) insert.run(s.timestamp, s.kind, s.source, JSON.stringify(s.values));
+  /** Encode samples into a write batch. */
+  encode(samples: MetricSample[], builder: WriteBatchBuilder): void {
+    for (const s of samples) builder.add(Write.metric, s.timestamp, s.kind, s.source, JSON.stringify(s.values));
   }
 
   async append(samples: MetricSample[]): Promise<void> {
@@ -219,18 +214,18 @@ export class SqliteMetricRepository implements MetricRepository {
 
   async find(query: MetricQuery, paging: PageRequest): Promise<Page<MetricSample>> {
     const where = this.#where(query);
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     return pageQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkOrder(query.order), paging, decodeMetric);
   }
 
   async scan(query: MetricQuery, paging: CursorRequest): Promise<CursorPage<MetricSample>> {
     const where = this.#where(query);
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     return cursorQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkOrder(query.order), paging, decodeMetric);
   }
 
   async latest(kind: string, source?: string): Promise<MetricSample | null> {
-    this.#ctx.beforeRead();
+    await this.#ctx.beforeRead();
     const where = new SqlWhere().add('kind = ?', kind);
     if (source !== undefined) where.add('source = ?', source);
     const row = this.#ctx.db.prepare(`SELECT ts, kind, source, metric_values FROM metrics ${where.sql} ORDER BY ts DESC, seq DESC LIMIT 1`).get(...where.params) as MetricRow | undefined;

@@ -15,8 +15,12 @@ export interface WriteBufferOptions {
   flushMaxRecords: number;
   /** Records held at most while writes fail; beyond it the oldest are dropped and counted. */
   maxBufferedRecords: number;
-  /** Write a batch in one transaction (throws when it failed and wrote nothing). */
-  write(batch: PendingWrites): void;
+  /**
+   * Write a batch in one transaction: encode it now (synchronously, on this thread) and
+   * resolve once it is committed, with the transaction's duration in ms; reject when it
+   * rolled back (nothing of it written).
+   */
+  write(batch: PendingWrites): Promise<number>;
   /** A background write failed. */
   onError(error: unknown): void;
 }
@@ -26,24 +30,28 @@ function weightOf(frame: PoseFrame): number {
 }
 
 /**
- * Keeps appended time-series records in memory and writes them in one transaction every
+ * Keeps appended time-series records in memory and hands them to the writer every
  * `flushIntervalMs` or once `flushMaxRecords` are waiting, so the hot path (a pipeline
- * appending frames) never waits on the disk. A write that fails keeps its records for the
- * next try (up to `maxBufferedRecords`).
+ * appending frames) never waits on the disk. Several batches may be in flight at once (the
+ * writer commits them in order). A batch that fails comes back to the front of the queue for
+ * the next try (up to `maxBufferedRecords`).
  */
 export class WriteBuffer {
   readonly #options: WriteBufferOptions;
   #pending: PendingWrites = { frames: [], events: [], metrics: [] };
   #records = 0;
+  #inFlightRecords = 0;
+  readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | null = null;
   #immediate: NodeJS.Immediate | null = null;
-  /** Records written since open. */
+  /** Records committed since open. */
   written = 0;
   /** Records dropped because writes kept failing. */
   dropped = 0;
-  /** Background writes that failed. */
+  /** Writes that failed. */
   failures = 0;
   lastFlushAt: number | null = null;
+  /** Duration of the last committed transaction (ms, in the writer). */
   lastFlushMs = 0;
   lastError: string | null = null;
 
@@ -51,9 +59,9 @@ export class WriteBuffer {
     this.#options = options;
   }
 
-  /** Records waiting in memory (not yet durable). */
+  /** Records not yet committed: waiting in memory or posted to the writer. */
   get buffered(): number {
-    return this.#records;
+    return this.#records + this.#inFlightRecords;
   }
 
   addFrames(frames: PoseFrame[]): void {
@@ -76,31 +84,56 @@ export class WriteBuffer {
     this.#schedule();
   }
 
-  /** Write everything waiting now; throws when the write failed (records kept for a retry). */
-  flushNow(): void {
+  /**
+   * Hand everything waiting to the writer and wait until all of it, and every batch already in
+   * flight, is committed; rejects when one of them failed (its records are kept for a retry).
+   */
+  async flush(): Promise<void> {
     this.#cancel();
-    if (this.#records === 0) return;
+    if (this.#records > 0) this.#post();
+    if (this.#inFlight.size === 0) return;
+    const results = await Promise.allSettled([...this.#inFlight]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Stop the timers (pending records stay; call flush first to keep them). */
+  stop(): void {
+    this.#cancel();
+  }
+
+  #post(): Promise<void> {
     const batch = this.#pending;
     const count = this.#records;
     this.#pending = { frames: [], events: [], metrics: [] };
     this.#records = 0;
-    const started = performance.now();
+    let written: Promise<number>;
     try {
-      this.#options.write(batch);
+      written = this.#options.write(batch);
     } catch (error) {
-      this.#restore(batch, count);
-      this.lastError = error instanceof Error ? error.message : String(error);
-      throw error;
+      written = Promise.reject(error);
     }
-    this.lastFlushMs = performance.now() - started;
-    this.lastFlushAt = Date.now();
-    this.lastError = null;
-    this.written += count;
-  }
-
-  /** Stop the timers (pending records stay; call flushNow first to keep them). */
-  stop(): void {
-    this.#cancel();
+    this.#inFlightRecords += count;
+    const tracked = written.then(
+      (ms) => {
+        this.#inFlightRecords -= count;
+        this.#inFlight.delete(tracked);
+        this.lastFlushMs = ms;
+        this.lastFlushAt = Date.now();
+        this.lastError = null;
+        this.written += count;
+      },
+      (error: unknown) => {
+        this.#inFlightRecords -= count;
+        this.#inFlight.delete(tracked);
+        this.failures++;
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.#restore(batch, count);
+        throw error;
+      },
+    );
+    this.#inFlight.add(tracked);
+    return tracked;
   }
 
   #restore(batch: PendingWrites, count: number): void {
@@ -136,12 +169,8 @@ export class WriteBuffer {
   #background(): void {
     this.#immediate = null;
     this.#timer = null;
-    try {
-      this.flushNow();
-    } catch (error) {
-      this.failures++;
-      this.#options.onError(error);
-    }
+    if (this.#records === 0) return;
+    this.#post().catch((error: unknown) => this.#options.onError(error));
   }
 
   #cancel(): void {

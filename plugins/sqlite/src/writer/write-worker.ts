@@ -1,0 +1,78 @@
+// The writer thread: owns a second connection to the database file and runs each posted batch
+// in one transaction, so the thread that appends (a pipeline) only encodes and posts. On two
+// cores the encoding of one batch and the SQLite work of the previous one run in parallel.
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3, { type Statement } from 'better-sqlite3';
+import { STATEMENT_WIDTHS, WRITE_STATEMENTS, type WriteBatch } from './write-statements.js';
+
+/** What the worker is started with. */
+export interface WriterData {
+  file: string;
+  synchronous: 'FULL' | 'NORMAL';
+}
+
+/** Messages to the worker. */
+export type ToWriter = { type: 'write'; id: number; batch: WriteBatch } | { type: 'close' };
+
+/** Messages from the worker. */
+export type FromWriter = { type: 'ready' } | { type: 'written'; id: number; ms: number } | { type: 'failed'; id: number; message: string } | { type: 'open-failed'; message: string } | { type: 'closed' };
+
+const port = parentPort!;
+const { file, synchronous } = workerData as WriterData;
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+let db: BetterSqlite3.Database;
+let statements: (Statement | null)[];
+try {
+  db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  // Prepared on first use: a statement over a table that is gone fails that batch, not the thread.
+  statements = WRITE_STATEMENTS.map(() => null);
+  port.postMessage({ type: 'ready' } satisfies FromWriter);
+} catch (error) {
+  port.postMessage({ type: 'open-failed', message: message(error) } satisfies FromWriter);
+  process.exit(0);
+}
+
+function statement(index: number): Statement {
+  let s = statements[index];
+  if (!s) {
+    s = db.prepare(WRITE_STATEMENTS[index]!);
+    statements[index] = s;
+  }
+  return s;
+}
+
+const writeBatch = (batch: WriteBatch): void => {
+  for (let index = 0; index < batch.length; index++) {
+    const params = batch[index]!;
+    if (params.length === 0) continue;
+    const width = STATEMENT_WIDTHS[index]!;
+    const s = statement(index);
+    for (let at = 0; at < params.length; at += width) s.run(params.slice(at, at + width));
+  }
+};
+
+port.on('message', (msg: ToWriter) => {
+  if (msg.type === 'close') {
+    db.close();
+    port.postMessage({ type: 'closed' } satisfies FromWriter);
+    port.close();
+    return;
+  }
+  const started = performance.now();
+  try {
+    db.transaction(writeBatch)(msg.batch);
+    port.postMessage({ type: 'written', id: msg.id, ms: performance.now() - started } satisfies FromWriter);
+  } catch (error) {
+    // A statement prepared before a schema change may be stale; prepare afresh next time.
+    statements = WRITE_STATEMENTS.map(() => null);
+    port.postMessage({ type: 'failed', id: msg.id, message: message(error) } satisfies FromWriter);
+  }
+});
