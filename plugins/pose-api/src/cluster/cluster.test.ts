@@ -11,6 +11,12 @@ import { RateLimiter } from '../limits/rate-limiter.js';
 import { AlertFeedKind, ClusterFeed, PoseFeedKind } from './cluster-feed.js';
 import { NatsRateLimitStore } from './nats-rate-limit-store.js';
 
+describe('cluster mode misconfigured', () => {
+  it('refuses to serve when cluster.enabled is set but @wiflow/plugin-nats is not loaded', async () => {
+    await expect(startTestServer({ config: { cluster: { enabled: true } } })).rejects.toMatchObject({ code: 'WIFLOW_API_CLUSTER_UNAVAILABLE', status: 503 });
+  });
+});
+
 if (!NATS_SERVER) console.warn('pose-api cluster tests skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
 describe.skipIf(!NATS_SERVER)('pose API cluster parts (real nats-server)', () => {

@@ -150,12 +150,17 @@ export class PoseHub {
     }
   }
 
-  /** Store frames now, counted; throws when storage fails (the cluster's storage consumer redelivers them). */
+  /**
+   * Store frames durably now, counted; throws when storage fails (the cluster's storage
+   * consumer acknowledges only after this resolved, and redelivers otherwise).
+   */
   async writeFrames(frames: PoseFrame[]): Promise<void> {
     const storage = this.storage();
     if (!storage || !frames.length) return;
     try {
       await storage.poses.append(frames);
+      // append resolves once buffered: flush, so an acknowledged frame is on disk.
+      await storage.flush();
       this.counters.framesWritten += frames.length;
     } catch (error) {
       this.counters.writeErrors++;
@@ -219,8 +224,12 @@ export class PoseHub {
     return this.#writing;
   }
 
-  /** Forget the latest frames (the system stopped: no stale frame is served as live). */
+  /**
+   * Forget the latest frames (the system stopped: no stale frame is served as live). Not in
+   * cluster mode: the latest frames are the cluster's, and other instances still produce them.
+   */
   clearLatest(): void {
+    if (this.#outlet) return;
     this.#latest.clear();
     this.#latestAny = undefined;
   }
