@@ -4,8 +4,15 @@ const NAME_INDEX = new Map<string, number>(COCO_KEYPOINTS.map((name, i) => [name
 const COCO_2D = 1;
 const COCO_3D = 2;
 
+const IN_ORDER = { indexes: [] as number[], inOrder: true };
+
 /** Name indexes of keypoints, or null when one is not a COCO name; `inOrder` tells whether they are exactly COCO order. */
 function nameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrder: boolean } | null {
+  if (keypoints.length === COCO_KEYPOINTS.length) {
+    let i = 0;
+    while (i < keypoints.length && keypoints[i]!.name === COCO_KEYPOINTS[i]) i++;
+    if (i === keypoints.length) return IN_ORDER;
+  }
   const indexes = new Array<number>(keypoints.length);
   let inOrder = keypoints.length === COCO_KEYPOINTS.length;
   for (let i = 0; i < keypoints.length; i++) {
@@ -85,17 +92,28 @@ const HAS_VELOCITY = 8;
 /** Set on bodies written by schema 4 and later; without it the blob is the schema-1 keypoint blob (float64). */
 const BODY_V2 = 0x80;
 
+function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
 function isPlainBox(box: unknown): box is { x: number; y: number; width: number; height: number } {
   if (typeof box !== 'object' || box === null) return false;
   const b = box as Record<string, unknown>;
-  return Object.keys(b).length === 4 && typeof b.x === 'number' && typeof b.y === 'number' && typeof b.width === 'number' && typeof b.height === 'number';
+  return typeof b.x === 'number' && typeof b.y === 'number' && typeof b.width === 'number' && typeof b.height === 'number' && keyCount(b) === 4;
 }
 
 function isPlainVector(v: unknown): v is { x: number; y: number } {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return Object.keys(o).length === 2 && typeof o.x === 'number' && typeof o.y === 'number';
+  return typeof o.x === 'number' && typeof o.y === 'number' && keyCount(o) === 2;
 }
+
+/** Where a body's bytes go: a fresh array by default, or a slice of a batch's arena (8-byte aligned). */
+export type ByteAllocator = (length: number) => Uint8Array;
+
+const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
 
 /**
  * A person's geometry in one blob (schema 4): an 8-byte header (flags, counts), the COCO
@@ -108,7 +126,7 @@ function isPlainVector(v: unknown): v is { x: number; y: number } {
  * bytes for 17 + 17 keypoints, against 1,088 as float64 and ~2,900 as JSON. Null when a name
  * is not a COCO keypoint or there are more than 255 (the caller keeps them in JSON).
  */
-export function encodeBody(keypoints: unknown, keypoints3d: unknown, box: unknown, velocity: unknown): Uint8Array | null {
+export function encodeBody(keypoints: unknown, keypoints3d: unknown, box: unknown, velocity: unknown, alloc: ByteAllocator = freshBytes): Uint8Array | null {
   if (!Array.isArray(keypoints) || !Array.isArray(keypoints3d)) return null;
   const kp = keypoints as Keypoint[];
   const kp3 = keypoints3d as Keypoint3D[];
@@ -125,7 +143,7 @@ export function encodeBody(keypoints: unknown, keypoints3d: unknown, box: unknow
   const f32Offset = f64Offset + f64Count * 8;
   const f32Count = kp.length * 3 + kp3.length * 4;
   const bitsOffset = f32Offset + f32Count * 4;
-  const bytes = new Uint8Array(bitsOffset + Math.ceil(kp.length / 8));
+  const bytes = alloc(bitsOffset + Math.ceil(kp.length / 8));
   bytes[0] = flags;
   bytes[1] = kp.length;
   bytes[2] = kp3.length;
@@ -133,7 +151,7 @@ export function encodeBody(keypoints: unknown, keypoints3d: unknown, box: unknow
   if (!names2d.inOrder) for (const index of names2d.indexes) bytes[at++] = index;
   if (!names3d.inOrder) for (const index of names3d.indexes) bytes[at++] = index;
   if (f64Count > 0) {
-    const f64 = new Float64Array(bytes.buffer, f64Offset, f64Count);
+    const f64 = new Float64Array(bytes.buffer, bytes.byteOffset + f64Offset, f64Count);
     let o = 0;
     if (hasBox) {
       f64[o++] = box.x;
@@ -146,7 +164,7 @@ export function encodeBody(keypoints: unknown, keypoints3d: unknown, box: unknow
       f64[o++] = velocity.y;
     }
   }
-  const f32 = new Float32Array(bytes.buffer, f32Offset, f32Count);
+  const f32 = new Float32Array(bytes.buffer, bytes.byteOffset + f32Offset, f32Count);
   let o = 0;
   for (let i = 0; i < kp.length; i++) {
     const k = kp[i]!;
@@ -235,33 +253,30 @@ export interface EncodedPerson {
   extra: string | null;
 }
 
-/** Split a person into columns. */
-export function encodePerson(person: Person | StoredPerson): EncodedPerson {
-  const { id, trackId, confidence, activity, trackStatus, position, keypoints, keypoints3d, boundingBox, velocity, ...rest } = person;
-  const extra: Record<string, unknown> = rest;
-  const body = encodeBody(keypoints, keypoints3d, boundingBox, velocity);
+const COLUMN_FIELDS = new Set(['id', 'trackId', 'confidence', 'activity', 'trackStatus', 'position', 'keypoints', 'keypoints3d', 'boundingBox', 'velocity']);
+
+/** Split a person into columns (bodies from `alloc`, see ByteAllocator). */
+export function encodePerson(person: Person | StoredPerson, alloc: ByteAllocator = freshBytes): EncodedPerson {
+  const { keypoints, keypoints3d, boundingBox, velocity, activity, trackStatus, position } = person;
+  let extra: Record<string, unknown> | null = null;
+  for (const key in person) {
+    if (!COLUMN_FIELDS.has(key)) (extra ??= {})[key] = (person as unknown as Record<string, unknown>)[key];
+  }
+  const body = encodeBody(keypoints, keypoints3d, boundingBox, velocity, alloc);
   if (!body) {
+    extra ??= {};
     extra.keypoints = keypoints;
     extra.keypoints3d = keypoints3d;
   }
-  if (!body || !isPlainBox(boundingBox)) {
-    if (boundingBox !== undefined) extra.boundingBox = boundingBox;
-  }
-  if (!body || !isPlainVector(velocity)) {
-    if (velocity !== undefined) extra.velocity = velocity;
-  }
-  if (activity === undefined) extra.noActivity = true;
-  if (trackStatus === undefined) extra.noTrackStatus = true;
-  let hasExtra = false;
-  for (const _ in extra) {
-    hasExtra = true;
-    break;
-  }
+  if ((!body || !isPlainBox(boundingBox)) && boundingBox !== undefined) (extra ??= {}).boundingBox = boundingBox;
+  if ((!body || !isPlainVector(velocity)) && velocity !== undefined) (extra ??= {}).velocity = velocity;
+  if (activity === undefined) (extra ??= {}).noActivity = true;
+  if (trackStatus === undefined) (extra ??= {}).noTrackStatus = true;
   const box = boundingBox;
   return {
-    personId: id ?? null,
-    trackId: trackId ?? null,
-    confidence,
+    personId: person.id ?? null,
+    trackId: person.trackId ?? null,
+    confidence: person.confidence,
     activity: activity ?? null,
     trackStatus: trackStatus ?? null,
     x: position?.x ?? 0,
@@ -269,7 +284,7 @@ export function encodePerson(person: Person | StoredPerson): EncodedPerson {
     cx: box ? box.x + box.width / 2 : 0,
     cy: box ? box.y + box.height / 2 : 0,
     body,
-    extra: hasExtra ? JSON.stringify(extra) : null,
+    extra: extra === null ? null : JSON.stringify(extra),
   };
 }
 
@@ -315,17 +330,17 @@ const ACTIVITY_CODE = new Map<string, number>(ACTIVITY_CODES.map((a, i) => [a, i
  * (-1 = none), track id (NaN = none)] per person — about 24 bytes a person, so POST /pose/query
  * reads frame rows only. Null when an activity is not one of the known ones.
  */
-export function encodePersonSummary(persons: { confidence: number; activity?: string | null; trackId: number | null }[]): Buffer | null {
-  const values = new Float64Array(persons.length * 3);
+export function encodePersonSummary(persons: { confidence: number; activity?: string | null; trackId: number | null }[], alloc: ByteAllocator = freshBytes): Uint8Array | null {
+  for (const p of persons) if (p.activity !== null && p.activity !== undefined && !ACTIVITY_CODE.has(p.activity)) return null;
+  const bytes = alloc(persons.length * 24);
+  const values = new Float64Array(bytes.buffer, bytes.byteOffset, persons.length * 3);
   for (let i = 0; i < persons.length; i++) {
     const p = persons[i]!;
-    const code = p.activity === null || p.activity === undefined ? -1 : ACTIVITY_CODE.get(p.activity);
-    if (code === undefined) return null;
     values[i * 3] = p.confidence;
-    values[i * 3 + 1] = code;
+    values[i * 3 + 1] = p.activity === null || p.activity === undefined ? -1 : ACTIVITY_CODE.get(p.activity)!;
     values[i * 3 + 2] = p.trackId ?? Number.NaN;
   }
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  return bytes;
 }
 
 /** Decode what `encodePersonSummary` made. */

@@ -308,7 +308,7 @@ export class SqliteStorage implements Storage {
     if (batch.frames.length) repos.poses.encode(batch.frames, builder);
     if (batch.events.length) repos.events.encode(batch.events, builder);
     if (batch.metrics.length) repos.metrics.encode(batch.metrics, builder);
-    return this.#writer!.write(builder.batch);
+    return this.#writer!.write(builder.batch, builder.buffers);
   }
 
   #context(): SqliteContext {

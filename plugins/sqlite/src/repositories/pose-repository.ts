@@ -141,6 +141,29 @@ function splitMetadata(metadata: unknown): { json: string; csiQuality: number | 
   return { json: JSON.stringify(shared), csiQuality: quality, linkCount: links };
 }
 
+/** A copy of a metadata object's keys and primitive values (null when a value is an object, which is never reused). */
+function snapshotMetadata(metadata: Record<string, unknown>): Map<string, unknown> | null {
+  const snapshot = new Map<string, unknown>();
+  for (const key in metadata) {
+    const value = metadata[key];
+    if (typeof value === 'object' && value !== null) return null;
+    snapshot.set(key, value);
+  }
+  return snapshot;
+}
+
+/** Whether metadata agrees with a snapshot on every field but the per-frame ones (same keys, identical values). */
+function sameSharedMetadata(snapshot: Map<string, unknown>, b: Record<string, unknown>): boolean {
+  let count = 0;
+  for (const key in b) {
+    count++;
+    if (!snapshot.has(key)) return false;
+    if (key === 'csiQuality' || key === 'linkCount') continue;
+    if (snapshot.get(key) !== b[key]) return false;
+  }
+  return count === snapshot.size;
+}
+
 /** Pose frames and person records in SQLite: writes encoded for the writer thread, reads by the clustered key. */
 export class SqlitePoseRepository implements PoseRepository {
   readonly #ctx: SqliteContext;
@@ -170,6 +193,23 @@ export class SqlitePoseRepository implements PoseRepository {
     this.#environments = db.prepare('SELECT environment_id FROM pose_environments ORDER BY environment_id').pluck().all() as string[];
   }
 
+  /** The last metadata split, reused while frames carry the same model fields (the usual stream). */
+  #lastMetadata: { snapshot: Map<string, unknown>; json: string } | null = null;
+
+  #splitMetadata(metadata: unknown): { json: string; csiQuality: number | null; linkCount: number | null } {
+    const last = this.#lastMetadata;
+    if (last && typeof metadata === 'object' && metadata !== null && sameSharedMetadata(last.snapshot, metadata as Record<string, unknown>)) {
+      const { csiQuality, linkCount } = metadata as Record<string, unknown>;
+      if ((csiQuality === undefined || (typeof csiQuality === 'number' && Number.isFinite(csiQuality))) && (linkCount === undefined || (typeof linkCount === 'number' && Number.isFinite(linkCount)))) {
+        return { json: last.json, csiQuality: (csiQuality as number | undefined) ?? null, linkCount: (linkCount as number | undefined) ?? null };
+      }
+    }
+    const split = splitMetadata(metadata);
+    const snapshot = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? snapshotMetadata(metadata as Record<string, unknown>) : null;
+    this.#lastMetadata = snapshot ? { snapshot, json: split.json } : null;
+    return split;
+  }
+
   /** The per-minute rollups (retention prunes them). */
   get rollups(): PoseRollups {
     return this.#rollups;
@@ -192,7 +232,7 @@ export class SqlitePoseRepository implements PoseRepository {
     const personRows = builder.batch[Write.person]!;
     for (const frame of frames) {
       const { timestamp, frameId, environmentId, processingTimeMs, persons, metadata, ...rest } = frame;
-      const meta = splitMetadata(metadata);
+      const meta = this.#splitMetadata(metadata);
       let metadataId = this.#metadataIds.get(meta.json);
       if (metadataId === undefined) {
         metadataId = this.#nextMetadataId++;
@@ -216,9 +256,9 @@ export class SqlitePoseRepository implements PoseRepository {
       }
       const frameSeq = this.#nextFrameSeq++;
       const personSeq = this.#nextPersonSeq;
-      frameRows.push(environmentId, timestamp, frameSeq, frameId, personSeq, persons.length, processingTimeMs ?? null, metadataId, meta.csiQuality, meta.linkCount, hasRest ? JSON.stringify(rest) : null, encodePersonSummary(persons));
+      frameRows.push(environmentId, timestamp, frameSeq, frameId, personSeq, persons.length, processingTimeMs ?? null, metadataId, meta.csiQuality, meta.linkCount, hasRest ? JSON.stringify(rest) : null, encodePersonSummary(persons, builder.bytes));
       for (const person of persons) {
-        const p = encodePerson(person);
+        const p = encodePerson(person, builder.bytes);
         personRows.push(environmentId, timestamp, this.#nextPersonSeq++, frameSeq, frameId, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.body, p.extra);
       }
       builder.rows += 1 + persons.length;

@@ -1,7 +1,7 @@
 // The writer thread: owns a second connection to the database file and runs each posted batch
 // in one transaction, so the thread that appends (a pipeline) only encodes and posts. On two
 // cores the encoding of one batch and the SQLite work of the previous one run in parallel.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import { STATEMENT_WIDTHS, WRITE_STATEMENTS, type WriteBatch } from './write-statements.js';
 
@@ -59,20 +59,37 @@ const writeBatch = (batch: WriteBatch): void => {
   }
 };
 
-port.on('message', (msg: ToWriter) => {
-  if (msg.type === 'close') {
-    db.close();
-    port.postMessage({ type: 'closed' } satisfies FromWriter);
-    port.close();
-    return;
+function close(): void {
+  db.close();
+  port.postMessage({ type: 'closed' } satisfies FromWriter);
+  port.close();
+}
+
+/**
+ * Group commit: batches that queued up while the previous transaction ran are committed
+ * together in one transaction (one fsync), so a writer that falls behind catches up with
+ * fewer, larger commits instead of falling further behind.
+ */
+port.on('message', (first: ToWriter) => {
+  const writes: Extract<ToWriter, { type: 'write' }>[] = [];
+  let closing = false;
+  for (let msg: ToWriter | undefined = first; msg; msg = (receiveMessageOnPort(port)?.message as ToWriter | undefined)) {
+    if (msg.type === 'close') closing = true;
+    else writes.push(msg);
   }
-  const started = performance.now();
-  try {
-    db.transaction(writeBatch)(msg.batch);
-    port.postMessage({ type: 'written', id: msg.id, ms: performance.now() - started } satisfies FromWriter);
-  } catch (error) {
-    // A statement prepared before a schema change may be stale; prepare afresh next time.
-    statements = WRITE_STATEMENTS.map(() => null);
-    port.postMessage({ type: 'failed', id: msg.id, message: message(error) } satisfies FromWriter);
+  if (writes.length > 0) {
+    const started = performance.now();
+    try {
+      db.transaction(() => {
+        for (const w of writes) writeBatch(w.batch);
+      })();
+      const ms = performance.now() - started;
+      for (const w of writes) port.postMessage({ type: 'written', id: w.id, ms } satisfies FromWriter);
+    } catch (error) {
+      // A statement prepared before a schema change may be stale; prepare afresh next time.
+      statements = WRITE_STATEMENTS.map(() => null);
+      for (const w of writes) port.postMessage({ type: 'failed', id: w.id, message: message(error) } satisfies FromWriter);
+    }
   }
+  if (closing) close();
 });

@@ -69,13 +69,16 @@ export class WriterThread {
     });
   }
 
-  /** Post a batch; resolves with the transaction's duration (ms) once it is committed, rejects when it rolled back. */
-  write(batch: WriteBatch): Promise<number> {
+  /**
+   * Post a batch; resolves with the transaction's duration (ms) once it is committed, rejects
+   * when it rolled back. `transfer` (the batch's arenas) moves to the thread and is unusable here after.
+   */
+  write(batch: WriteBatch, transfer: ArrayBuffer[] = []): Promise<number> {
     if (this.#dead) return Promise.reject(this.#dead);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ type: 'write', id, batch } satisfies ToWriter);
+      this.#worker.postMessage({ type: 'write', id, batch } satisfies ToWriter, transfer);
     });
   }
 
