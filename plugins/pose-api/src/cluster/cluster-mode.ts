@@ -8,13 +8,17 @@ import { AlertFeedKind, ClusterFeed, PoseFeedKind } from './cluster-feed.js';
 import { clusterStatus, type ClusterStatus } from './cluster-status.js';
 import { NatsRateLimitStore } from './nats-rate-limit-store.js';
 
-/** Whether the runtime's config turns cluster mode on (section `cluster` of @wiflow/plugin-nats, WIFLOW_CLUSTER). */
+/**
+ * Whether the runtime's config turns cluster mode on: the NATS plugin's resolved settings
+ * (section `cluster`, WIFLOW_CLUSTER); without that plugin, the raw section or WIFLOW_CLUSTER,
+ * so that a cluster config without the plugin fails loudly (`ClusterMode.of`) instead of
+ * silently serving alone.
+ */
 export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): boolean {
+  if (runtime.container.isRegistered(CLUSTER_SERVICE, true)) return runtime.resolve<ClusterService>(CLUSTER_SERVICE).enabled;
   const fromEnv = env.WIFLOW_CLUSTER;
   if (fromEnv !== undefined && fromEnv !== '') return /^(1|true|yes|on)$/i.test(fromEnv);
-  // Read raw when @wiflow/plugin-nats (which declares the section) is not loaded: then `of` says so.
-  const section = runtime.config.get<{ enabled?: unknown } | undefined>('cluster');
-  return section?.enabled === true;
+  return runtime.config.get<{ enabled?: unknown } | undefined>('cluster')?.enabled === true;
 }
 
 /**

@@ -53,6 +53,10 @@ describe.skipIf(!NATS_SERVER)('pose API cluster parts (real nats-server)', () =>
     expect((await limiterA.check('api', 'key:bob', 25, 60)).remaining).toBe(24);
     const later = new RateLimiter(new NatsRateLimitStore(b), () => now + 60_000);
     expect((await later.check('api', 'key:alice', 25, 60)).remaining).toBe(24);
+    // A hot caller: 200 hits in flight at once, 100 on each instance, get the counts 1..200, each once.
+    const stores = [new NatsRateLimitStore(a), new NatsRateLimitStore(b)];
+    const states = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2].hit('hot', 60_000, now)));
+    expect(states.map((s) => s.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   }, 30_000);
 
   it('every API instance sees every pose frame and alert live; the shared storage consumers write each once', async () => {
