@@ -114,13 +114,17 @@ function personWhere(environments: string[], query: PoseQuery): Where {
   return and(rangeConditions(environments, query, 'p'), personConditions(query, 'p'));
 }
 
-function cursorCondition(alias: string, order: 'asc' | 'desc', cursor: string | null | undefined): Where {
-  if (!cursor) return { sql: '', params: [] };
-  const [ts, seq] = decodeCursor(cursor, ['number', 'number']);
-  // Spelled as a range on ts plus a tie-break, so the clustered key bounds the scan.
+/**
+ * A cursor as a narrower time range plus a tie-break: the range's bound on ts is replaced
+ * (never added to), so SQLite seeks the clustered key straight to the cursor instead of
+ * choosing the range's own bound and filtering every row before the cursor.
+ */
+function afterCursor(query: PoseQuery, alias: string, order: 'asc' | 'desc', cursor: string | null | undefined): { query: PoseQuery; tieBreak: Where } {
+  if (!cursor) return { query, tieBreak: { sql: '', params: [] } };
+  const [ts, seq] = decodeCursor(cursor, ['number', 'number']) as [number, number];
   return order === 'asc'
-    ? { sql: `${alias}.ts >= ? AND (${alias}.ts > ? OR ${alias}.seq > ?)`, params: [ts, ts, seq] }
-    : { sql: `${alias}.ts <= ? AND (${alias}.ts < ? OR ${alias}.seq < ?)`, params: [ts, ts, seq] };
+    ? { query: { ...query, start: Math.max(query.start ?? ts, ts) }, tieBreak: { sql: `(${alias}.ts > ? OR ${alias}.seq > ?)`, params: [ts, seq] } }
+    : { query: { ...query, end: Math.min(query.end ?? ts, ts) }, tieBreak: { sql: `(${alias}.ts < ? OR ${alias}.seq < ?)`, params: [ts, seq] } };
 }
 
 function withCondition(where: Where, extra: Where): Where {
@@ -316,7 +320,8 @@ export class SqlitePoseRepository implements PoseRepository {
     const where = frameWhere(environments, query);
     const order = query.order ?? 'asc';
     const total = this.#total('pose_frames', environments, query, where);
-    const paged = withCondition(where, cursorCondition('f', order, paging.cursor));
+    const after = afterCursor(query, 'f', order, paging.cursor);
+    const paged = withCondition(frameWhere(environments, after.query), after.tieBreak);
     const rows = this.#prepare(`SELECT ${FRAME_COLUMNS} FROM pose_frames f ${paged.sql} ORDER BY f.ts ${order}, f.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as FrameRow[];
     const hasMore = rows.length > paging.limit;
@@ -348,7 +353,8 @@ export class SqlitePoseRepository implements PoseRepository {
     const where = personWhere(environments, query);
     const order = query.order ?? 'asc';
     const total = this.#total('pose_persons', environments, query, where);
-    const paged = withCondition(where, cursorCondition('p', order, paging.cursor));
+    const after = afterCursor(query, 'p', order, paging.cursor);
+    const paged = withCondition(personWhere(environments, after.query), after.tieBreak);
     const rows = this.#prepare(`SELECT ${P_COLUMNS} FROM pose_persons p ${paged.sql} ORDER BY p.ts ${order}, p.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as PersonRow[];
     const hasMore = rows.length > paging.limit;
