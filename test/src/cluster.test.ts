@@ -68,7 +68,7 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
     const apiConfig = (storageWriter: boolean) =>
       write(`api-${storageWriter ? 'writer' : 'reader'}.json`, {
         plugins: { allow: ['@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] },
-        cluster: { enabled: true, heartbeatIntervalMs: 500, storageWriter },
+        cluster: { enabled: true, heartbeatIntervalMs: 500, missedBeats: 6, storageWriter },
         api: { rateLimits: { health: { limit: 200, windowSeconds: 86_400 } } },
       });
     const [apiA, apiB] = await Promise.all([
@@ -79,7 +79,8 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
 
     const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
     const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
-    const workerConfig = (instanceId: string) => ({ cluster: { enabled: true, instanceId, heartbeatIntervalMs: 500 } });
+    // Down after 3 s of silence: a loaded 2-core CI machine may stall an event loop for a while.
+    const workerConfig = (instanceId: string) => ({ cluster: { enabled: true, instanceId, heartbeatIntervalMs: 500, missedBeats: 6 } });
     const workerA = startWiflow(['pipeline', workerFile, '--stats', '1'], { dir, natsUrl: nats.url, name: 'worker-a', allow: workerAllow, config: workerConfig('worker-a') });
     const workerB = startWiflow(['pipeline', workerFile], { dir, natsUrl: nats.url, name: 'worker-b', allow: workerAllow, config: workerConfig('worker-b') });
     processes.push(workerA, workerB);
