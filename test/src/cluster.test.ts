@@ -1,6 +1,7 @@
 // Cluster mode end to end, every part a real process: nats-server with JetStream, an ingest
 // runtime, two pose workers (`wiflow pipeline`, the shipped model) and two API instances
 // (`wiflow serve` in cluster mode, each with its own SQLite file; A is the storage writer).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,28 @@ import { decodeValue } from '@wiflow/plugin-nats';
 import { NATS_SERVER, ingestFlow, pipelineEvents, prepareRooms, startNatsServer, startWiflow, workerFlow, type WiflowProcess } from '@wiflow/plugin-nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, token, type ServerHandle } from './support/server.js';
+import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+
+describe('cluster mode without NATS', () => {
+  it('`wiflow serve` exits with status 1 and says why when NATS cannot be reached', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-down-'));
+    const config = path.join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ plugins: { allow: ['@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] }, cluster: { enabled: true, instanceId: 'api-lonely' } }));
+    // Port 1 on loopback: nothing listens there.
+    const child = spawn(process.execPath, [path.join(ROOT, 'core/bin/wiflow.js'), 'serve', '--port', '0', '--config', config, '--data-dir', path.join(dir, 'data')], {
+      cwd: ROOT,
+      env: { ...process.env, WIFLOW_NATS_URL: 'nats://127.0.0.1:1', WIFLOW_LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(output).toContain('cannot join the cluster as api-lonely: NATS at nats://127.0.0.1:1');
+    expect(output).not.toContain('listening on');
+    expect(code).toBe(1);
+  });
+});
 
 if (!NATS_SERVER) console.warn('cluster test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 

@@ -68,6 +68,11 @@ export class NatsService {
     this.logger.info('stream limits updated', { stream: name, maxAgeMs: limits.max_age / 1e6, maxBytes: limits.max_bytes });
   }
 
+  /** The configured server (`nats.url`). */
+  get url(): string {
+    return this.settings.url;
+  }
+
   get ackWaitMs(): number {
     return this.settings.ackWaitMs;
   }

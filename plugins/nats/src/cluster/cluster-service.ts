@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger, Runtime } from '@wiflow/core';
 import type { NatsService } from '../service.js';
 import { ClusterHeartbeat, type ClusterMember, type InstanceHeartbeat } from './cluster-heartbeat.js';
@@ -91,7 +92,12 @@ export class ClusterService {
   /** Connect, announce, and listen to the others (resolves once the first beat is out). */
   async start(): Promise<void> {
     if (this.#heartbeat) return;
-    const { nc } = await this.nats.get();
+    let nc: NatsConnection;
+    try {
+      ({ nc } = await this.nats.get());
+    } catch (error) {
+      throw new Error(`cannot join the cluster as ${this.settings.instanceId}: NATS at ${this.nats.url}: ${(error as Error).message}`, { cause: error });
+    }
     const heartbeat = new ClusterHeartbeat(nc, () => this.describe(), { intervalMs: this.settings.heartbeatIntervalMs, missedBeats: this.settings.missedBeats });
     await heartbeat.start();
     this.#heartbeat = heartbeat;
