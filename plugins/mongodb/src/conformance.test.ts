@@ -25,5 +25,5 @@ describeStorageConformance(
     databases.push(database);
     return new MongoStorage({ url: url!, database, privacy: () => privacy, serverSelectionTimeoutMS: 5000 });
   },
-  { skip: url ? false : 'set MONGODB_URL to run it' },
+  { skip: url ? false : 'MONGODB_URL is not set (e.g. MONGODB_URL=mongodb://127.0.0.1:27017 against MongoDB 7.0 or newer); the suite ran against no server' },
 );

@@ -61,7 +61,9 @@ const DEFAULT_PRIVACY: PrivacySettings = { dataRetentionDays: 30, anonymizeData:
 const TIME_SERIES = ['pose_frames', 'pose_persons'] as const;
 const INDEXES: Record<string, { key: Record<string, 1 | -1>; unique?: boolean; partialFilterExpression?: Record<string, unknown> }[]> = {
   pose_frames: [{ key: { env: 1, ts: 1, seq: 1 } }, { key: { ts: 1, seq: 1 } }, { key: { seq: 1 } }],
-  pose_persons: [{ key: { env: 1, ts: 1, seq: 1 } }, { key: { ts: 1, seq: 1 } }, { key: { seq: 1 } }, { key: { trackId: 1, env: 1, ts: 1 } }],
+  // Persons are found by (env, ts, seq) — also a frame's own persons — and by track.
+  pose_persons: [{ key: { env: 1, ts: 1, seq: 1 } }, { key: { ts: 1, seq: 1 } }, { key: { trackId: 1, env: 1, ts: 1 } }],
+  pose_minutes: [{ key: { env: 1, minute: 1 } }, { key: { minute: 1 } }],
   events: [{ key: { ts: 1, seq: 1 } }, { key: { env: 1, ts: 1 } }],
   alerts: [{ key: { ts: 1, seq: 1 } }],
   metrics: [{ key: { ts: 1, seq: 1 } }, { key: { kind: 1, source: 1, ts: 1 } }],
@@ -259,6 +261,7 @@ export class MongoStorage implements Storage {
       db.collection('alerts').deleteMany({ ts: { $lt: cutoff } }),
       db.collection('metrics').deleteMany({ ts: { $lt: cutoff } }),
     ]);
+    await this.#repositories!.poses.pruneMinutes(cutoff);
     const report: RetentionReport = { cutoff, poseFrames: poseFrames.deletedCount, personRecords: personRecords.deletedCount, events: events.deletedCount, alerts: alerts.deletedCount, metrics: metrics.deletedCount };
     this.#lastRetention = report;
     return report;

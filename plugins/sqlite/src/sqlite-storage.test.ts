@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Command } from 'commander';
-import { COCO_KEYPOINTS, Runtime, SecretBox, StorageErrors, type PoseFrame } from '@wiflow/core';
+import { COCO_KEYPOINTS, Runtime, SecretBox, StorageErrors, storedPersonForm, type PoseFrame } from '@wiflow/core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import sqlitePlugin, { MIGRATIONS, SCHEMA_VERSION, SqliteStorage, backupDatabase, migrate } from './index.js';
-import { decodePerson, encodeKeypoints, encodePerson, encodePersonSummary, storedForm, type PersonRow } from './person-codec.js';
+import { decodePerson, encodeKeypoints, encodePerson, encodePersonSummary, type PersonRow } from './person-codec.js';
 import { syntheticFrame } from './tools/synthetic-frames.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-sqlite-'));
@@ -210,7 +210,7 @@ describe('SqliteStorage specifics', () => {
       const p = encodePerson(person);
       const row: PersonRow = ['lab', 0, 1, 1, 1, p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.body, p.extra];
       // COCO keypoints go to the float32 body; names outside COCO stay in JSON, exact.
-      expect(decodePerson(row)).toEqual(person === odd ? person : storedForm(person));
+      expect(decodePerson(row)).toEqual(person === odd ? person : storedPersonForm(person));
     }
     expect(base.keypoints[0]!.x).not.toBe(Math.fround(base.keypoints[0]!.x));
   });

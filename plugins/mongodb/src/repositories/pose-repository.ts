@@ -1,6 +1,9 @@
-import type { Filter, Document } from 'mongodb';
+import { Binary, type Filter, type Document, type AnyBulkWriteOperation } from 'mongodb';
 import {
+  DEFAULT_AGGREGATE_INTERVAL_MS,
   PoseAggregator,
+  decodePersonBody,
+  encodePersonBody,
   StorageErrors,
   anonymizePerson,
   checkCursorRequest,
@@ -44,8 +47,14 @@ interface FrameDoc {
   summary: AggregatePerson[];
 }
 
-/** A person document (time-series collection `pose_persons`, metaField `env`). */
-interface PersonDoc {
+/**
+ * A person document (time-series collection `pose_persons`, metaField `env`). Keypoints,
+ * bounding box and velocity are one binary `body` in the same layout as plugin-sqlite's
+ * (core's encodePersonBody: keypoints float32, box and velocity float64), about 520 bytes
+ * instead of ~3 KB of BSON sub-documents; `person` holds every other field. Documents
+ * written before the body existed have the whole person in `person` and no `body`.
+ */
+export interface PersonDoc {
   ts: Date;
   env: string;
   seq: number;
@@ -60,7 +69,71 @@ interface PersonDoc {
   y: number;
   cx: number;
   cy: number;
+  body?: Binary | null;
   person: StoredPerson;
+}
+
+/** One minute of one environment, summed on write (collection `pose_minutes`). */
+interface MinuteDoc {
+  _id: string;
+  env: string;
+  minute: Date;
+  frames: number;
+  persons: number;
+  maxPersons: number;
+  confidenceSum: number;
+  /** Frames by their number of persons: { '2': 600 }. */
+  occupancy: Record<string, number>;
+  /** Persons by activity ('unknown' for none). */
+  activities: Record<string, number>;
+  tracks: number[];
+}
+
+const MINUTE_MS = 60_000;
+
+function minuteOf(ts: number): number {
+  return Math.floor(ts / MINUTE_MS) * MINUTE_MS;
+}
+
+/** Whole minutes [firstWhole, afterWhole) inside an inclusive range, or null when there is none. */
+function wholeMinutes(start: number, end: number): { firstWhole: number; afterWhole: number } | null {
+  const firstWhole = Math.ceil(start / MINUTE_MS) * MINUTE_MS;
+  const afterWhole = minuteOf(end + 1);
+  return firstWhole < afterWhole ? { firstWhole, afterWhole } : null;
+}
+
+/** The upserts that add a batch's frames to their minutes ($inc, $max, $addToSet: one round trip, order-free). */
+export function minuteUpserts(frames: PoseFrame[]): AnyBulkWriteOperation<MinuteDoc>[] {
+  const minutes = new Map<string, { env: string; minute: number; frames: number; persons: number; maxPersons: number; confidenceSum: number; occupancy: Map<number, number>; activities: Map<string, number>; tracks: Set<number> }>();
+  for (const frame of frames) {
+    const minute = minuteOf(frame.timestamp);
+    const key = `${frame.environmentId}|${minute}`;
+    let m = minutes.get(key);
+    if (!m) minutes.set(key, (m = { env: frame.environmentId, minute, frames: 0, persons: 0, maxPersons: 0, confidenceSum: 0, occupancy: new Map(), activities: new Map(), tracks: new Set() }));
+    m.frames++;
+    m.persons += frame.persons.length;
+    m.maxPersons = Math.max(m.maxPersons, frame.persons.length);
+    m.occupancy.set(frame.persons.length, (m.occupancy.get(frame.persons.length) ?? 0) + 1);
+    for (const p of frame.persons) {
+      m.confidenceSum += p.confidence;
+      const activity = p.activity ?? 'unknown';
+      m.activities.set(activity, (m.activities.get(activity) ?? 0) + 1);
+      if (p.trackId !== null && p.trackId !== undefined) m.tracks.add(p.trackId);
+    }
+  }
+  return [...minutes.entries()].map(([key, m]) => {
+    const inc: Record<string, number> = { frames: m.frames, persons: m.persons, confidenceSum: m.confidenceSum };
+    for (const [count, n] of m.occupancy) inc[`occupancy.${count}`] = n;
+    // Activity names are enum words (no dots or dollars), so they are safe field names.
+    for (const [activity, n] of m.activities) inc[`activities.${activity}`] = n;
+    return {
+      updateOne: {
+        filter: { _id: key },
+        update: { $setOnInsert: { env: m.env, minute: new Date(m.minute) }, $inc: inc, $max: { maxPersons: m.maxPersons }, $addToSet: { tracks: { $each: [...m.tracks] } } },
+        upsert: true,
+      },
+    } as AnyBulkWriteOperation<MinuteDoc>;
+  });
 }
 
 function checkPoseQuery(query: PoseQuery): void {
@@ -98,8 +171,19 @@ function afterCursor(filter: Document, order: 'asc' | 'desc', cursor: string | n
   return { $and: [filter, { $or: [{ ts: { [op]: new Date(ts) } }, { ts: new Date(ts), seq: { [op]: seq } }] }] };
 }
 
-function encodePerson(person: StoredPerson, frame: PoseFrame, seq: number, frameSeq: number): PersonDoc {
+/** A person as its `pose_persons` document. */
+export function encodePerson(person: StoredPerson, frame: PoseFrame, seq: number, frameSeq: number): PersonDoc {
   const box = person.boundingBox;
+  const bytes = encodePersonBody(person.keypoints, person.keypoints3d, box, person.velocity);
+  let rest: StoredPerson = person;
+  if (bytes) {
+    const { keypoints, keypoints3d, ...others } = person;
+    const decoded = decodePersonBody(bytes);
+    // What the body holds leaves the document; what it could not hold (an odd box or velocity) stays.
+    if (decoded.boundingBox) delete (others as Partial<StoredPerson>).boundingBox;
+    if (decoded.velocity) delete (others as Partial<StoredPerson>).velocity;
+    rest = others as StoredPerson;
+  }
   return {
     ts: new Date(frame.timestamp),
     env: frame.environmentId,
@@ -115,11 +199,23 @@ function encodePerson(person: StoredPerson, frame: PoseFrame, seq: number, frame
     y: person.position?.y ?? 0,
     cx: box ? box.x + box.width / 2 : 0,
     cy: box ? box.y + box.height / 2 : 0,
-    person,
+    body: bytes ? new Binary(bytes) : null,
+    person: rest,
   };
 }
 
+/** The person a document holds (body merged back in). */
+export function personOf(doc: PersonDoc): StoredPerson {
+  if (!doc.body) return doc.person;
+  const body = decodePersonBody(doc.body.buffer.subarray(0, doc.body.position));
+  const person = { ...doc.person, keypoints: body.keypoints, keypoints3d: body.keypoints3d } as StoredPerson;
+  if (body.boundingBox) person.boundingBox = body.boundingBox;
+  if (body.velocity) person.velocity = body.velocity;
+  return person;
+}
+
 function toRecord(doc: PersonDoc): PersonRecord {
+  const person = personOf(doc);
   return {
     timestamp: doc.ts.getTime(),
     frameId: doc.frameId,
@@ -127,11 +223,11 @@ function toRecord(doc: PersonDoc): PersonRecord {
     personId: doc.personId,
     trackId: doc.trackId,
     confidence: doc.confidence,
-    boundingBox: doc.person.boundingBox,
-    keypoints: doc.person.keypoints,
-    position: doc.person.position,
-    activity: doc.person.activity ?? null,
-    person: doc.person,
+    boundingBox: person.boundingBox,
+    keypoints: person.keypoints,
+    position: person.position,
+    activity: person.activity ?? null,
+    person,
   };
 }
 
@@ -153,6 +249,10 @@ export class MongoPoseRepository implements PoseRepository {
     return this.#ctx.db.collection<PersonDoc>('pose_persons');
   }
 
+  get #minutes() {
+    return this.#ctx.db.collection<MinuteDoc>('pose_minutes');
+  }
+
   /** Write frames (a buffer batch): sequence numbers reserved in one step, then two bulk inserts. */
   async write(frames: PoseFrame[]): Promise<void> {
     if (frames.length === 0) return;
@@ -168,9 +268,12 @@ export class MongoPoseRepository implements PoseRepository {
       frameDocs.push({ ts: new Date(timestamp), env: environmentId, seq, frameId, personSeq, personCount: persons.length, processingTimeMs: processingTimeMs ?? 0, metadata: metadata ?? null, extra: Object.keys(rest).length ? rest : null, summary });
       for (const person of persons) personDocs.push(encodePerson(person as StoredPerson, frame, personSeq++, seq));
     }
-    // Persons first: a frame is only visible once its persons are.
+    // Persons first: a frame is only visible once its persons are. The minutes last: a retried
+    // batch (after a failure part-way) may count a frame twice there, which retention's rebuild
+    // of a minute or rebuildMinute corrects; rows are never duplicated (fresh sequence numbers).
     if (personDocs.length) await this.#persons.insertMany(personDocs, { ordered: false });
     await this.#frames.insertMany(frameDocs, { ordered: false });
+    await this.#minutes.bulkWrite(minuteUpserts(frames), { ordered: false });
   }
 
   async append(frames: PoseFrame[]): Promise<void> {
@@ -200,7 +303,7 @@ export class MongoPoseRepository implements PoseRepository {
     const filter = await this.#frameFilter(query);
     const dir = query.order === 'desc' ? -1 : 1;
     const [total, docs] = await Promise.all([
-      this.#frames.countDocuments(filter),
+      this.#total('frames', query, filter),
       this.#frames.find(filter, NO_ID).sort({ ts: dir, seq: dir }).skip((paging.page - 1) * paging.perPage).limit(paging.perPage).toArray(),
     ]);
     return makePage(await this.#hydrate(docs, query), total, paging);
@@ -214,7 +317,7 @@ export class MongoPoseRepository implements PoseRepository {
     const dir = order === 'desc' ? -1 : 1;
     const filter = await this.#frameFilter(query);
     const [total, docs] = await Promise.all([
-      this.#frames.countDocuments(filter),
+      this.#total('frames', query, filter),
       this.#frames.find(afterCursor(filter, order, paging.cursor) as Filter<FrameDoc>, NO_ID).sort({ ts: dir, seq: dir }).limit(paging.limit + 1).toArray(),
     ]);
     const hasMore = docs.length > paging.limit;
@@ -230,7 +333,7 @@ export class MongoPoseRepository implements PoseRepository {
     const filter = personFilter(query);
     const dir = query.order === 'desc' ? -1 : 1;
     const [total, docs] = await Promise.all([
-      this.#persons.countDocuments(filter),
+      this.#total('persons', query, filter),
       this.#persons.find(filter, NO_ID).sort({ ts: dir, seq: dir }).skip((paging.page - 1) * paging.perPage).limit(paging.perPage).toArray(),
     ]);
     return makePage(docs.map(toRecord), total, paging);
@@ -244,7 +347,7 @@ export class MongoPoseRepository implements PoseRepository {
     const dir = order === 'desc' ? -1 : 1;
     const filter = personFilter(query);
     const [total, docs] = await Promise.all([
-      this.#persons.countDocuments(filter),
+      this.#total('persons', query, filter),
       this.#persons.find(afterCursor(filter, order, paging.cursor) as Filter<PersonDoc>, NO_ID).sort({ ts: dir, seq: dir }).limit(paging.limit + 1).toArray(),
     ]);
     const hasMore = docs.length > paging.limit;
@@ -269,31 +372,98 @@ export class MongoPoseRepository implements PoseRepository {
     return rows.map((r) => ({ environmentId: r._id, earliest: r.earliest.getTime(), latest: r.latest.getTime(), frameCount: r.n }));
   }
 
+  /**
+   * POST /pose/query: without person or frame filters (and for whole-minute intervals) the
+   * whole minutes come from `pose_minutes` and only the partial minutes at the ends are read
+   * frame by frame, as in plugin-sqlite; with filters every frame in range is read.
+   */
   async aggregate(query: PoseAggregateQuery): Promise<PoseAggregateResult> {
     const aggregator = new PoseAggregator(query);
     await this.#ctx.beforeRead();
-    const range = rangeFilter({ environmentId: query.environmentId, start: query.start, end: query.end });
+    const interval = query.intervalMs ?? DEFAULT_AGGREGATE_INTERVAL_MS;
+    const whole = PoseAggregator.summable(query) && interval % MINUTE_MS === 0 ? wholeMinutes(query.start, query.end) : null;
+    if (!whole) {
+      await this.#aggregateFrames(aggregator, query.environmentId, query.start, query.end);
+      return aggregator.result();
+    }
+    if (query.start < whole.firstWhole) await this.#aggregateFrames(aggregator, query.environmentId, query.start, whole.firstWhole - 1);
+    const match: Document = { minute: { $gte: new Date(whole.firstWhole), $lt: new Date(whole.afterWhole) } };
+    if (query.environmentId !== undefined) match.env = query.environmentId;
+    for await (const m of this.#minutes.find(match).sort({ minute: 1 })) {
+      aggregator.addSummary(m.minute.getTime(), {
+        frames: m.frames,
+        persons: m.persons,
+        maxPersons: m.maxPersons,
+        confidenceSum: m.confidenceSum,
+        framesByPersonCount: Object.entries(m.occupancy ?? {}).map(([count, n]) => [Number(count), n] as [number, number]),
+        activities: Object.entries(m.activities ?? {}),
+        trackIds: m.tracks ?? [],
+      });
+    }
+    if (whole.afterWhole <= query.end) await this.#aggregateFrames(aggregator, query.environmentId, whole.afterWhole, query.end);
+    return aggregator.result();
+  }
+
+  /** Recompute one minute of one environment from its frames (retention calls it for the minute its cutoff cuts through). */
+  async rebuildMinute(environmentId: string, minute: number): Promise<void> {
+    const key = `${environmentId}|${minute}`;
+    await this.#minutes.deleteOne({ _id: key });
+    const frames = await this.#frames.find({ env: environmentId, ts: { $gte: new Date(minute), $lt: new Date(minute + MINUTE_MS) } }, { projection: { _id: 0, ts: 1, summary: 1 } }).toArray();
+    if (frames.length === 0) return;
+    const asFrames = frames.map((f) => ({ timestamp: f.ts.getTime(), environmentId, persons: f.summary ?? [] }) as unknown as PoseFrame);
+    await this.#minutes.bulkWrite(minuteUpserts(asFrames), { ordered: false });
+  }
+
+  /** Drop minutes wholly before `cutoff`, rebuild the one it cuts through. */
+  async pruneMinutes(cutoff: number): Promise<void> {
+    const cutMinute = minuteOf(cutoff);
+    await this.#minutes.deleteMany({ minute: { $lt: new Date(cutMinute) } });
+    if (cutMinute === cutoff) return;
+    for (const m of await this.#minutes.find({ minute: new Date(cutMinute) }, { projection: { env: 1 } }).toArray()) await this.rebuildMinute(m.env, cutMinute);
+  }
+
+  async #aggregateFrames(aggregator: PoseAggregator, environmentId: string | undefined, start: number, end: number): Promise<void> {
+    const range = rangeFilter({ environmentId, start, end });
     const cursor = this.#frames.find(range, { projection: { _id: 0, ts: 1, summary: 1 } }).sort({ ts: 1, seq: 1 }).batchSize(5000);
     for await (const frame of cursor) aggregator.addFrame(frame.ts.getTime(), frame.summary ?? []);
-    return aggregator.result();
+  }
+
+  /** Rows matching a query: from the minutes when no person filter applies (exact counts for the partial minutes at the ends), else counted. */
+  async #total(kind: 'frames' | 'persons', query: PoseQuery, filter: Document): Promise<number> {
+    const collection = kind === 'frames' ? this.#frames : this.#persons;
+    if (hasPersonFilter(query)) return collection.countDocuments(filter);
+    const start = query.start ?? -8.64e15;
+    const end = query.end ?? 8.64e15;
+    const whole = wholeMinutes(start, end);
+    if (!whole) return collection.countDocuments(filter);
+    const match: Document = { minute: { $gte: new Date(whole.firstWhole), $lt: new Date(whole.afterWhole) } };
+    if (query.environmentId !== undefined) match.env = query.environmentId;
+    const [sum] = await this.#minutes.aggregate<{ n: number }>([{ $match: match }, { $group: { _id: null, n: { $sum: `$${kind}` } } }]).toArray();
+    let total = sum?.n ?? 0;
+    if (start < whole.firstWhole) total += await collection.countDocuments(rangeFilter({ environmentId: query.environmentId, start, end: whole.firstWhole - 1 }));
+    if (whole.afterWhole <= end) total += await collection.countDocuments(rangeFilter({ environmentId: query.environmentId, start: whole.afterWhole, end }));
+    return total;
   }
 
   /** Frame filter; person filters become "has a matching person" via the frames' seqs. */
   async #frameFilter(query: PoseQuery): Promise<Filter<FrameDoc>> {
     const filter = rangeFilter(query);
     if (!hasPersonFilter(query)) return filter as Filter<FrameDoc>;
-    const frameSeqs = await this.#persons.distinct('frameSeq', personFilter(query));
+    // $group, not distinct: distinct cannot use indexes on a time-series collection.
+    const groups = await this.#persons.aggregate<{ _id: number }>([{ $match: personFilter(query) }, { $group: { _id: '$frameSeq' } }]).toArray();
+    const frameSeqs = groups.map((g) => g._id);
     return { ...filter, seq: { $in: frameSeqs } } as Filter<FrameDoc>;
   }
 
   async #hydrate(docs: FrameDoc[], query: PoseQuery | null): Promise<StoredPoseFrame[]> {
-    const ranges = docs.filter((d) => d.personCount > 0).map((d) => ({ seq: { $gte: d.personSeq, $lt: d.personSeq + d.personCount } }));
+    // A frame's persons share its environment and timestamp: the (env, ts, seq) index finds them.
+    const ranges = docs.filter((d) => d.personCount > 0).map((d) => ({ env: d.env, ts: d.ts, seq: { $gte: d.personSeq, $lt: d.personSeq + d.personCount } }));
     const persons = ranges.length ? await this.#persons.find({ $or: ranges }, NO_ID).sort({ seq: 1 }).toArray() : [];
     const byFrame = new Map<number, StoredPerson[]>();
     for (const p of persons) {
       let list = byFrame.get(p.frameSeq);
       if (!list) byFrame.set(p.frameSeq, (list = []));
-      list.push(p.person);
+      list.push(personOf(p));
     }
     return docs.map((d) => {
       let framePersons = byFrame.get(d.seq) ?? [];
