@@ -1,5 +1,8 @@
 // Inference benchmark: windows/s of the pose model on one core with the WASM backend, at
 // batch 1 and 32, next to a reference 250k-parameter conv1d model measured in the same run.
+// Each figure is given per wall-clock second and per CPU-second of this process
+// (process.cpuUsage): the WASM backend runs on one thread, so per CPU-second is the one-core
+// figure and stays meaningful when other processes share the machine.
 // Usage: node dist/bench/inference-bench.js [--model <dir>] [--seconds <s>] [--json]
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -28,13 +31,25 @@ function referenceConv1d(frames: number, channels: number): tf.LayersModel {
   return tf.model({ inputs: input, outputs: out });
 }
 
-function rate(run: () => void, batch: number): number {
+/** Items per wall-clock second and per CPU-second of this process. */
+interface Rate {
+  wall: number;
+  cpu: number;
+}
+
+function rate(run: () => void, batch: number): Rate {
   for (let i = 0; i < 10; i++) run();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let n = 0;
   while (performance.now() - start < seconds * 1000) { run(); n += batch; }
-  return (n * 1000) / (performance.now() - start);
+  const wallMs = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: (n * 1000) / wallMs, cpu: (n * 1e6) / Math.max(1, cpu.user + cpu.system) };
 }
+
+/** A rate multiplied by the windows per item. */
+const times = (r: Rate, k: number): Rate => ({ wall: r.wall * k, cpu: r.cpu * k });
 
 async function main(): Promise<void> {
   const backend = await setupBackend({ prefer: 'wasm' });
@@ -52,14 +67,15 @@ async function main(): Promise<void> {
   const width = frameFeatureSize(spec), geo = geometryFeatureSize(spec);
   const links = spec.input.links;
   const reference = referenceConv1d(16, spec.input.antennaPairs * spec.input.subcarriers * 2);
-  const results: Record<string, number> = {};
+  const results: Record<string, Rate> = {};
+  const loadBefore = os.loadavg();
   for (const batch of [1, 32]) {
     const x = tf.randomNormal([batch, spec.input.frames, width]);
     const g = tf.randomNormal([batch, geo]);
     const r = tf.randomNormal([batch, 16, spec.input.antennaPairs * spec.input.subcarriers * 2]);
     const samples = rate(() => { const y = model.network.predict([x, g]) as tf.Tensor; y.dataSync(); y.dispose(); }, batch);
     results[`model_samples_per_s_b${batch}`] = samples;
-    results[`model_windows_per_s_b${batch}`] = samples * links;
+    results[`model_windows_per_s_b${batch}`] = times(samples, links);
     results[`reference_windows_per_s_b${batch}`] = rate(() => { const y = reference.predict(r) as tf.Tensor; y.dataSync(); y.dispose(); }, batch);
     tf.dispose([x, g, r]);
   }
@@ -79,18 +95,25 @@ async function main(): Promise<void> {
     features: spec.input.phase === 'conjugate' ? ['phase:unwrapped'] : ['phase:sanitised(unwrap,linear-fit-removed)'], provenance: 'simulated' as const,
   }));
   const batch32 = Array.from({ length: 32 }, () => ({ environment, windows }));
-  results.estimator_windows_per_s_b32 = rate(() => { estimator.estimate(batch32); }, 32) * links;
-  results.estimator_windows_per_s_b1 = rate(() => { estimator.estimate(batch32.slice(0, 1)); }, 1) * links;
+  results.estimator_windows_per_s_b32 = times(rate(() => { estimator.estimate(batch32); }, 32), links);
+  results.estimator_windows_per_s_b1 = times(rate(() => { estimator.estimate(batch32.slice(0, 1)); }, 1), links);
+  const load = (l: number[]) => l.map((v) => v.toFixed(1)).join('/');
   const report = {
-    machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((v) => v.toFixed(1)).join('/')}, Node ${process.version}`,
+    machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${load(loadBefore)} before, ${load(os.loadavg())} after, Node ${process.version}`,
     backend: `${backend.backend}${backend.simd ? ' SIMD' : ''}, 1 thread`,
     model: source, parameters: model.network.countParams(), referenceParameters: reference.countParams(),
-    linksPerSample: links, seconds, results: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v)])),
+    linksPerSample: links, seconds,
+    /** Per wall-clock second. */
+    results: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v.wall)])),
+    /** Per CPU-second of this process (the one-core figure). */
+    resultsPerCpuSecond: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v.cpu)])),
   };
   if (args.includes('--json')) { console.log(JSON.stringify(report, null, 2)); return; }
   console.log(`${report.machine}; ${report.backend}; ${report.model}, ${report.parameters} parameters; reference conv1d ${report.referenceParameters} parameters`);
-  console.log('batch  model samples/s  model windows/s  reference windows/s  node estimator windows/s');
-  for (const b of [1, 32]) console.log(`${String(b).padStart(5)}  ${String(report.results[`model_samples_per_s_b${b}`]).padStart(15)}  ${String(report.results[`model_windows_per_s_b${b}`]).padStart(15)}  ${String(report.results[`reference_windows_per_s_b${b}`]).padStart(19)}  ${String(report.results[`estimator_windows_per_s_b${b}`]).padStart(24)}`);
+  console.log('per      batch  model samples  model windows  reference windows  node estimator windows');
+  for (const [label, figures] of [['wall-s', report.results], ['CPU-s', report.resultsPerCpuSecond]] as const) {
+    for (const b of [1, 32]) console.log(`${label.padEnd(6)}  ${String(b).padStart(5)}  ${String(figures[`model_samples_per_s_b${b}`]).padStart(13)}  ${String(figures[`model_windows_per_s_b${b}`]).padStart(13)}  ${String(figures[`reference_windows_per_s_b${b}`]).padStart(17)}  ${String(figures[`estimator_windows_per_s_b${b}`]).padStart(22)}`);
+  }
   console.log(`one sample = one window from each of ${links} links`);
 }
 

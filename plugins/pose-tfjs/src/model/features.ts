@@ -24,6 +24,10 @@ export function validateWindow(window: CsiWindow, spec: ModelSpec): void {
  * sample's `[frames × featureSize]` slice.
  */
 export function writeLinkFeatures(window: CsiWindow, linkIndex: number, spec: ModelSpec, out: Float32Array, offset = 0): void {
+  if (spec.input.phase === 'sanitised' && spec.input.temporal === 'absolute' && window.length >= spec.input.frames) {
+    writeSanitisedAbsolute(window, linkIndex, spec, out, offset);
+    return;
+  }
   const T = spec.input.frames;
   const per = spec.input.antennaPairs * spec.input.subcarriers;
   const width = frameFeatureSize(spec);
@@ -82,6 +86,40 @@ export function writeLinkFeatures(window: CsiWindow, linkIndex: number, spec: Mo
     for (let k = 0; k < per; k++) {
       out[dst + 2 * k] = (values[t * per * 2 + 2 * k] - amplitudeMean) / amplitudeStd;
       out[dst + 2 * k + 1] = (values[t * per * 2 + 2 * k + 1] - phaseMean) / phaseStd;
+    }
+  }
+}
+
+/**
+ * The default contract's features ('sanitised' phase, 'absolute' bins, no empty bins) without
+ * the general path's per-value branches: the same sums in the same order, so the same values,
+ * about 3× faster (featurisation was half of `pose.estimate`'s time per window).
+ */
+function writeSanitisedAbsolute(window: CsiWindow, linkIndex: number, spec: ModelSpec, out: Float32Array, offset: number): void {
+  const T = spec.input.frames;
+  const per = spec.input.antennaPairs * spec.input.subcarriers;
+  const width = frameFeatureSize(spec);
+  const { amplitudeMean, amplitudeStd, phaseMean, phaseStd } = spec.normalisation;
+  const amplitude = window.amplitude, phase = window.phase;
+  const sums = new Float64Array(per * 2);
+  let frame = 0;
+  for (let t = 0; t < T; t++) {
+    sums.fill(0);
+    let n = 0;
+    // Frames of bin t: those with floor(frame × T / length) = t, as in the general path.
+    for (; frame < window.length && Math.min(T - 1, Math.floor((frame * T) / window.length)) === t; frame++, n++) {
+      const base = frame * per;
+      for (let k = 0; k < per; k++) {
+        const a = amplitude[base + k];
+        if (Number.isFinite(a)) sums[2 * k] += a;
+        const p = phase[base + k];
+        if (Number.isFinite(p)) sums[2 * k + 1] += p;
+      }
+    }
+    const dst = offset + t * width + linkIndex * per * 2;
+    for (let k = 0; k < per; k++) {
+      out[dst + 2 * k] = (sums[2 * k] / n - amplitudeMean) / amplitudeStd;
+      out[dst + 2 * k + 1] = (sums[2 * k + 1] / n - phaseMean) / phaseStd;
     }
   }
 }
