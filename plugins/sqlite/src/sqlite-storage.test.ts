@@ -173,6 +173,32 @@ describe('SqliteStorage specifics', () => {
     await storage.close();
   });
 
+  it('keeps the rollups true to the rows when retention cuts through a minute', async () => {
+    const t0 = minuteStart(Date.now() - 3 * 86_400_000);
+    const storage = new SqliteStorage({ file: file(), retentionIntervalMs: 0, privacy: () => ({ dataRetentionDays: 1, anonymizeData: false, enableEncryption: false }) });
+    await storage.open();
+    const written = frames(1200, t0); // two minutes at 10 fps
+    await storage.poses.append(written);
+    await storage.flush();
+    // The cutoff falls 25.05 s into the first minute: 251 frames of it go, 349 stay.
+    const cutoff = t0 + 25_050;
+    const report = await storage.applyRetention(cutoff + 86_400_000);
+    expect(report).toMatchObject({ cutoff, poseFrames: 251, personRecords: 502 });
+    const kept = written.filter((f) => f.timestamp >= cutoff);
+    expect(await storage.poses.availableRange('lab')).toEqual({ environmentId: 'lab', earliest: kept[0]!.timestamp, latest: t0 + 119_900, frameCount: kept.length });
+    expect((await storage.poses.findRecords({ environmentId: 'lab', start: t0, end: t0 + 119_999 }, { page: 1, perPage: 1 })).total).toBe(kept.length * 2);
+    const aggregate = await storage.poses.aggregate({ environmentId: 'lab', start: t0, end: t0 + 3_599_999, intervalMs: 60_000 });
+    expect(aggregate.buckets.map((b) => [b.start, b.frameCount, b.personRecords])).toEqual([[t0, 349, 698], [t0 + 60_000, 600, 1200]]);
+    // The rebuilt minute sums exactly what is left of it.
+    const firstMinute = kept.filter((f) => f.timestamp < t0 + 60_000).flatMap((f) => f.persons);
+    expect(aggregate.buckets[0]!.avgConfidence).toBeCloseTo(firstMinute.reduce((a, p) => a + p.confidence, 0) / firstMinute.length, 10);
+    const activities: Record<string, number> = {};
+    for (const p of firstMinute) activities[p.activity!] = (activities[p.activity!] ?? 0) + 1 / firstMinute.length;
+    for (const [activity, fraction] of Object.entries(activities)) expect(aggregate.buckets[0]!.activities[activity]).toBeCloseTo(fraction, 10);
+    expect(Object.keys(aggregate.buckets[0]!.activities).sort()).toEqual(Object.keys(activities).sort());
+    await storage.close();
+  });
+
   it('refuses a file written by a newer schema', async () => {
     const path2 = file();
     const db = new BetterSqlite3(path2);
