@@ -9,8 +9,9 @@ export interface Migration {
 
 /**
  * The schema, as an ordered list of migrations. Never edit a released migration: add a new
- * one. Time-series tables keep the indexed fields as columns and the rest of the record
- * compactly (keypoints as Float64 blobs, the remainder as JSON).
+ * one. Time-series tables keep the queried fields as columns and the rest of the record
+ * compactly: since schema 4, clustered on (environment_id, ts, seq) with keypoints as a float32
+ * binary body (see docs/storage.md); older bodies (float64 blobs) are still read.
  */
 export const MIGRATIONS: Migration[] = [
   {
