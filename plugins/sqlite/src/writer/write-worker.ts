@@ -49,13 +49,23 @@ function statement(index: number): Statement {
   return s;
 }
 
+/**
+ * One binder per statement width: `s.run(p[at], p[at + 1], …)` with the arguments spelled out,
+ * so running a row allocates nothing (a slice per row was a tenth of this thread's time in
+ * garbage collection at 50k rows a second).
+ */
+type Binder = (s: Statement, p: unknown[], at: number) => unknown;
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the statement widths only, no outside input
+const binders: Binder[] = STATEMENT_WIDTHS.map((width) => new Function('s', 'p', 'at', `return s.run(${Array.from({ length: width }, (_, i) => `p[at + ${i}]`).join(', ')});`) as Binder);
+
 const writeBatch = (batch: WriteBatch): void => {
   for (let index = 0; index < batch.length; index++) {
     const params = batch[index]!;
     if (params.length === 0) continue;
     const width = STATEMENT_WIDTHS[index]!;
     const s = statement(index);
-    for (let at = 0; at < params.length; at += width) s.run(params.slice(at, at + width));
+    const bind = binders[index]!;
+    for (let at = 0; at < params.length; at += width) bind(s, params, at);
   }
 };
 
