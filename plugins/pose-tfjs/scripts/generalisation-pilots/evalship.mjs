@@ -1,0 +1,15 @@
+const PILOT_DIR = process.env.PILOT_DIR ?? '/tmp/wiflow-pilots';
+const D = new URL('../../dist', import.meta.url).pathname;
+const { loadDataset } = await import(`${D}/training/dataset.js`);
+const { PoseModel } = await import(`${D}/model/pose-model.js`);
+const { evaluateModel } = await import(`${D}/eval/evaluate.js`);
+const { setupBackend } = await import(`${D}/backend/backend.js`);
+await setupBackend({ prefer: 'wasm' });
+const model = await PoseModel.load(process.argv[3] ?? new URL('../../models/wiflow-pose-v1', import.meta.url).pathname);
+const data = loadDataset(process.argv[2]).data;
+const r = evaluateModel(model, data, null);
+const f = (m) => `MPJPE ${m.mpjpeMm?.toFixed(0)} floor ${m.floorErrorM?.toFixed(2)} PCK ${m.pck02?.toFixed(3)} rootrel ${m.rootRelativeMpjpeMm?.toFixed(0)}` + (m.countAccuracy !== undefined ? ` count ${m.countAccuracy.toFixed(3)}` : '');
+console.log('samples', data.count, 'rooms', data.environments.length);
+console.log('model        ', f(r.model.all));
+console.log('true position', f(r.baselines.meanPoseAtTruePosition.all));
+console.log('room centre  ', f(r.baselines.meanPoseAtRoomCentre.all));
