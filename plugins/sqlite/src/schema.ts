@@ -1,10 +1,32 @@
 import type { Database } from 'better-sqlite3';
+import { decodePerson, encodePerson, type PersonRow } from './person-codec.js';
 
 /** One schema migration: applied once, in order, inside a transaction. */
 export interface Migration {
   version: number;
   description: string;
-  up: string;
+  /** SQL, or a function for a step SQL cannot do (re-encoding rows). */
+  up: string | ((db: Database) => void);
+}
+
+/**
+ * Copy schema-3 person rows into the schema-4 table, re-encoding each (float64 keypoint blob
+ * and JSON box/velocity → the float32 body), 10,000 rows at a time. Kept as they were, the
+ * ~1.3 KB schema-3 rows would overflow the clustered table's pages (one overflow page each).
+ */
+function copyPersonsToSchema4(db: Database): void {
+  const select = db.prepare('SELECT environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra FROM pose_persons WHERE seq > ? ORDER BY seq LIMIT 10000').raw();
+  const insert = db.prepare('INSERT INTO pose_persons_v4 (environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, body, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const rows = select.all(after) as PersonRow[];
+    for (const row of rows) {
+      const p = encodePerson(decodePerson(row));
+      insert.run(row[0], row[1], row[2], row[3], row[4], p.personId, p.trackId, p.confidence, p.activity, p.trackStatus, p.x, p.y, p.cx, p.cy, p.body, p.extra);
+    }
+    if (rows.length < 10000) break;
+    after = rows[rows.length - 1]![2];
+  }
 }
 
 /**
@@ -216,9 +238,10 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 4,
     description: 'clustered pose tables (environment, ts, seq), float32 keypoint bodies, deduplicated frame metadata, per-minute rollups',
-    // Rows are copied once into the new tables; person bodies stay in the schema-1 blob (the
-    // decoder reads both layouts) and frame metadata is deduplicated into pose_metadata.
-    up: `
+    // Rows are copied once into the new tables: persons re-encoded (keypoints rounded to float32
+    // like new ones), frame metadata deduplicated into pose_metadata, rollups built from the rows.
+    up: (db) => {
+      db.exec(`
       CREATE TABLE pose_metadata (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);
       INSERT INTO pose_metadata (body) SELECT DISTINCT metadata FROM pose_frames;
 
@@ -260,9 +283,9 @@ export const MIGRATIONS: Migration[] = [
         extra TEXT,
         PRIMARY KEY (environment_id, ts, seq)
       ) WITHOUT ROWID;
-      INSERT INTO pose_persons_v4 (environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, body, extra)
-        SELECT environment_id, ts, seq, frame_seq, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra FROM pose_persons;
-
+      `);
+      copyPersonsToSchema4(db);
+      db.exec(`
       CREATE TABLE pose_sequence (name TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID;
       INSERT INTO pose_sequence (name, next) VALUES
         ('frame', (SELECT COALESCE(MAX(seq), 0) + 1 FROM pose_frames)),
@@ -322,7 +345,8 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
       INSERT INTO pose_minute_tracks SELECT DISTINCT environment_id, (ts / 60000 - (ts < 0 AND ts % 60000 != 0)) * 60000, track_id
         FROM pose_persons WHERE track_id IS NOT NULL;
-    `,
+      `);
+    },
   },
 ];
 
@@ -343,7 +367,8 @@ export function migrate(db: Database, migrations: Migration[] = MIGRATIONS): { f
   for (const migration of migrations) {
     if (migration.version <= from) continue;
     db.transaction(() => {
-      db.exec(migration.up);
+      if (typeof migration.up === 'string') db.exec(migration.up);
+      else migration.up(db);
       record.run(migration.version, migration.description, Date.now());
     })();
   }

@@ -119,7 +119,7 @@ describe('SqliteStorage specifics', () => {
     await storage.close();
   });
 
-  it('upgrades a version-3 file in place (float64 keypoint blobs, JSON metadata rows) and reads its records exactly', async () => {
+  it('upgrades a version-3 file in place (float64 keypoint blobs, JSON metadata rows) and reads its records in the stored form', async () => {
     const path3 = file();
     const db = new BetterSqlite3(path3);
     migrate(db, MIGRATIONS.slice(0, 3));
@@ -149,13 +149,15 @@ describe('SqliteStorage specifics', () => {
     const storage = new SqliteStorage({ file: path3, retentionIntervalMs: 0 });
     await storage.open();
     expect((await storage.health()).details).toMatchObject({ schemaVersion: 4, migratedFrom: 3 });
-    // Old rows keep their float64 blobs, so they read back exactly as written.
+    // Old rows were re-encoded: keypoints rounded to float32 like new ones, everything else exact.
     const page = await storage.poses.findFrames({ environmentId: 'lab' }, { page: 2, perPage: 10 });
     expect(page.total).toBe(900);
-    expect(page.items).toEqual(old.slice(10, 20));
+    expect(page.items).toEqual(old.slice(10, 20).map((f) => ({ ...f, persons: f.persons.map(storedPersonForm) })));
     const records = await storage.poses.findRecords({ environmentId: 'lab', start: t0 + 60_000 }, { page: 1, perPage: 5 });
     expect(records.total).toBe(600);
-    expect(records.items[0]!.person).toEqual(old[600]!.persons[0]);
+    expect(records.items[0]!.person).toEqual(storedPersonForm(old[600]!.persons[0]!));
+    // No schema-3 blob is left, and none spills to overflow pages: rows are the new size.
+    expect(storage.database.prepare('SELECT COUNT(*) FROM pose_persons WHERE body IS NULL OR length(body) > 600').pluck().get()).toBe(0);
     expect(await storage.poses.availableRange('lab')).toEqual({ environmentId: 'lab', earliest: t0, latest: t0 + 89_900, frameCount: 900 });
     // New frames go on after the old sequence numbers; aggregation reads the backfilled rollups and the new frames alike.
     const added = frames(10, t0 + 90_000, 900);
