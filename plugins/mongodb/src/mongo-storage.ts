@@ -163,6 +163,7 @@ export class MongoStorage implements Storage {
       onError,
     });
     this.#repositories = this.createRepositories();
+    await this.#repositories.poses.backfillMinutes();
     await this.applyRetention();
     const interval = this.#options.retentionIntervalMs ?? 3_600_000;
     if (interval > 0) {

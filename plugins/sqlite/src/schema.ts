@@ -33,7 +33,7 @@ function copyPersonsToSchema4(db: Database): void {
  * The schema, as an ordered list of migrations. Never edit a released migration: add a new
  * one. Time-series tables keep the queried fields as columns and the rest of the record
  * compactly: since schema 4, clustered on (environment_id, ts, seq) with keypoints as a float32
- * binary body (see docs/storage.md); older bodies (float64 blobs) are still read.
+ * binary body (see docs/storage.md); migration 4 re-encodes older rows into it.
  */
 export const MIGRATIONS: Migration[] = [
   {

@@ -404,6 +404,27 @@ export class MongoPoseRepository implements PoseRepository {
     return aggregator.result();
   }
 
+  /**
+   * Build `pose_minutes` from the frames once, for data written before the rollups existed
+   * (the first open after the upgrade; an attempt that was cut off is redone from scratch).
+   * Runs in open(), before anything is appended; in cluster mode let one instance open first.
+   */
+  async backfillMinutes(): Promise<void> {
+    const counters = this.#ctx.db.collection<{ _id: string; built?: boolean }>('counters');
+    if ((await counters.findOne({ _id: 'pose_minutes' }))?.built) return;
+    await this.#minutes.deleteMany({});
+    let batch: PoseFrame[] = [];
+    for await (const f of this.#frames.find({}, { projection: { _id: 0, ts: 1, env: 1, summary: 1 } }).batchSize(10_000)) {
+      batch.push({ timestamp: f.ts.getTime(), environmentId: f.env, persons: f.summary ?? [] } as unknown as PoseFrame);
+      if (batch.length === 10_000) {
+        await this.#minutes.bulkWrite(minuteUpserts(batch), { ordered: false });
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await this.#minutes.bulkWrite(minuteUpserts(batch), { ordered: false });
+    await counters.updateOne({ _id: 'pose_minutes' }, { $set: { built: true } }, { upsert: true });
+  }
+
   /** Recompute one minute of one environment from its frames (retention calls it for the minute its cutoff cuts through). */
   async rebuildMinute(environmentId: string, minute: number): Promise<void> {
     const key = `${environmentId}|${minute}`;
