@@ -5,10 +5,13 @@ const PILOT_DIR = process.env.PILOT_DIR ?? '/tmp/wiflow-pilots';
 const sim = await import('@wiflow/plugin-sim');
 const C = 299792458, DF = 312500, BINS = 150, STEP = 0.2, LO = -2; // path length LO + b×STEP (m)
 const split = process.argv[2], maxSessions = Number(process.argv[3] ?? Infinity);
-const plan = sim.planDataset({ rooms: 700, secondsPerSession: 6, sessionsPerRoom: 1, seed: 'wiflow-pose-v2', ranges: { receivers: [3, 3], rateHz: 20 } });
+const rooms = Number(process.env.ROOMS ?? 700);
+const plan = sim.planDataset({ rooms, secondsPerSession: 6, sessionsPerRoom: 1, seed: 'wiflow-pose-v2', ranges: { receivers: [3, 3], rateHz: 20, ...(process.env.BW ? { bandwidthMHz: Number(process.env.BW) } : {}) } });
 const sessions = plan.sessions.filter((s) => s.split === split).slice(0, maxSessions);
 function align(H, H0, idx, n) {
-  let sr = 0, si = 0; const mode = 2;
+  let sr = 0, si = 0;
+  // The most common index gap of the device grid (2 for the 20 MHz Intel grid, 4 at 40 MHz).
+  const gaps = idx.slice(1).map((v, k) => v - idx[k]); const mode = gaps.sort((a, b) => gaps.filter((g) => g === b).length - gaps.filter((g) => g === a).length)[0];
   for (let s = 0; s < n / idx.length; s++) for (let k = 0; k + 1 < idx.length; k++) { if (idx[k + 1] - idx[k] !== mode) continue; const a = s * idx.length + k, b = a + 1;
     const r1r = H.re[b] * H0.re[b] + H.im[b] * H0.im[b], r1i = H.im[b] * H0.re[b] - H.re[b] * H0.im[b];
     const r0r = H.re[a] * H0.re[a] + H.im[a] * H0.im[a], r0i = H.im[a] * H0.re[a] - H.re[a] * H0.im[a];
@@ -52,6 +55,7 @@ for (const [si, session] of sessions.entries()) {
   }
   if (si % 10 === 0) console.log(`${split} ${si + 1}/${sessions.length} ${out.length} samples ${((Date.now() - t0) / 1000).toFixed(0)}s`);
 }
-mkdirSync(`${PILOT_DIR}/prof`, { recursive: true });
-writeFileSync(`${PILOT_DIR}/prof/${split}.json`, JSON.stringify({ BINS, STEP, LO, samples: out }));
+const profDir = `${PILOT_DIR}/${process.env.PROF ?? 'prof'}`;
+mkdirSync(profDir, { recursive: true });
+writeFileSync(`${profDir}/${split}.json`, JSON.stringify({ BINS, STEP, LO, samples: out }));
 console.log(`done ${split} ${out.length} samples ${((Date.now() - t0) / 1000).toFixed(0)}s`);

@@ -4,7 +4,7 @@
 const PILOT_DIR = process.env.PILOT_DIR ?? '/tmp/wiflow-pilots';
 const sim = await import('@wiflow/plugin-sim');
 const C = 299792458, DF = 312500;
-const plan = sim.planDataset({ rooms: 700, secondsPerSession: 6, sessionsPerRoom: 1, seed: 'wiflow-pose-v2', ranges: { receivers: [3, 3], rateHz: 20 } });
+const plan = sim.planDataset({ rooms: 700, secondsPerSession: 6, sessionsPerRoom: 1, seed: 'wiflow-pose-v2', ranges: { receivers: [3, 3], rateHz: 20, ...(process.env.BW ? { bandwidthMHz: Number(process.env.BW) } : {}) } });
 const sessions = plan.sessions.filter((s) => s.split === (process.env.SPLIT ?? 'val') && s.scenario.people.length === 1).slice(0, Number(process.argv[2] ?? 30));
 const BINS = 300, STEP = 0.1; // path-length bins of 0.1 m, 0..30 m (relative to the reference's LOS peak)
 function align(H, H0, idx, n) { // returns aligned copy of H: H e^{-jρk}/c fitted to H0

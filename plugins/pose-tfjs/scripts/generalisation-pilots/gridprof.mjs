@@ -7,7 +7,7 @@ const { setupBackend } = await import('../../dist/backend/backend.js');
 await setupBackend({ prefer: 'wasm' });
 const N = 16, G = N * N, L = 3, FL = 8, FC = 3, SIGMA = 0.5, epochs = Number(process.argv[2] ?? 10);
 function prepare(split) {
-  const { BINS, STEP, LO, samples } = JSON.parse(readFileSync(`${PILOT_DIR}/prof/${split}.json`, 'utf8'));
+  const { BINS, STEP, LO, samples } = JSON.parse(readFileSync(`${PILOT_DIR}/${process.env.PROF ?? 'prof'}/${split}.json`, 'utf8'));
   const at = (p, d) => { const x = Math.max(0, Math.min(BINS - 1.001, (d - LO) / STEP)); const i = Math.floor(x), f = x - i; return p[i] * (1 - f) + p[i + 1] * f; };
   const n = samples.length, x = new Float32Array(n * L * G * FL), cellF = new Float32Array(n * G * FC), target = new Float32Array(n * G), weight = new Float32Array(n);
   samples.forEach((s, i) => {
