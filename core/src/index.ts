@@ -47,6 +47,7 @@ export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, dec
 export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
 export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson, type FramesSummary } from './storage/pose-aggregator.js';
+export { PrivacyConfigSchema, toPrivacySettings } from './storage/privacy-config.js';
 export { encodePersonBody, decodePersonBody, isPersonBody, storedPersonForm, type ByteAllocator, type DecodedPersonBody } from './storage/person-body.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';

@@ -142,14 +142,8 @@ export const PoseConfigSchema = z
 /** Parsed `pose` section. */
 export type PoseConfig = z.output<typeof PoseConfigSchema>;
 
-/** The runtime `privacy` section storage honours (declared here when no storage plugin declared it). */
-export const PrivacyConfigSchema = z
-  .object({
-    dataRetentionDays: z.number().int().min(1).max(3650).default(30),
-    anonymizeData: z.boolean().default(false),
-    enableEncryption: z.boolean().default(false),
-  })
-  .prefault({});
+/** The runtime `privacy` section storage honours: one schema, in core (declared here when no storage plugin declared it). */
+export { PrivacyConfigSchema } from '@wiflow/core';
 
 /** Config paths whose change only takes effect after a restart of the pipeline. */
 export const RESTART_PREFIXES = ['neural_network', 'hardware', 'environment.id', 'detection.tracking_max_age', 'detection.tracking_min_hits', 'api.pipeline'];

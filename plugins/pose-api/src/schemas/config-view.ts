@@ -50,9 +50,9 @@ export const CONFIG_FIELDS: FieldMap[] = [
   { canonical: 'privacy.enableEncryption', A: null, B: 'privacy.enable_encryption' },
 ];
 
-type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType };
+type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType; out?: z.ZodType };
 
-/** Strip default/prefault/optional wrappers. */
+/** Strip default/prefault/optional wrappers and key-renaming preprocess steps (a pipe's output schema). */
 function unwrap(schema: z.ZodType): z.ZodType {
   let cur = schema;
   for (;;) {
@@ -60,7 +60,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
     if ((def.type === 'default' || def.type === 'prefault' || def.type === 'optional' || def.type === 'nullable') && def.innerType) {
       if (def.type === 'nullable') return cur;
       cur = def.innerType;
-    } else return cur;
+    } else if (def.type === 'pipe' && def.out) cur = def.out;
+    else return cur;
   }
 }
 
