@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelSpec } from '../model/contract.js';
 import type { BaselineMetrics, BucketMetrics, EvaluationReport } from './metrics.js';
@@ -42,7 +42,19 @@ export function checkGoals(report: EvaluationReport): GoalCheck[] {
   return checks;
 }
 
-/** Write MODEL_CARD.md beside the weights from the contract and the evaluation reports. */
+/** The hand-written findings kept beside the weights (FINDINGS.md), so regenerating the card keeps them. */
+export const FINDINGS_FILE = 'FINDINGS.md';
+
+function findingsSection(directory: string): string {
+  const file = path.join(directory, FINDINGS_FILE);
+  return existsSync(file) ? `${readFileSync(file, 'utf8').trim()}\n\n` : '';
+}
+
+/**
+ * Write MODEL_CARD.md beside the weights from the contract and the evaluation reports. The
+ * figures are generated; what was tried and why (FINDINGS.md in the same directory, written by
+ * people) is included as it stands.
+ */
 export function writeModelCard(directory: string, spec: ModelSpec, hash: string, full: EvaluationReport, small: EvaluationReport, fullInfo: { samples: number; rooms: number }, smallInfo: { samples: number; rooms: number }, bytes: number): string {
   const t = spec.training as Record<string, unknown>;
   const dataset = t.dataset as Record<string, unknown> | undefined;
@@ -81,7 +93,7 @@ ${smallInfo.rooms} rooms, ${smallInfo.samples} samples.
 
 ${table(small)}
 
-## Metrics
+${findingsSection(directory)}## Metrics
 
 MPJPE: mean Euclidean distance over the 17 COCO joints in the room frame (absolute, not root
 aligned), over true people matched to the most confident slots (as many as true people, assigned
