@@ -69,12 +69,12 @@ export interface CsiWindow {
   link: LinkId;
   /** Environment (room) the link belongs to. */
   environmentId: string;
-  /** Timestamps (µs) of the first and last frame. */
+  /** Timestamps (µs) of the first and last frame (time grid: of the first and last slot, on the link's clock). */
   startTimestamp: number;
   endTimestamp: number;
-  /** Wall-clock time (ms since epoch) of the last frame. */
+  /** Wall-clock time (ms since epoch) of the last frame (time grid: the grid instant the window ends at, shared by all links). */
   time: number;
-  /** Frames in the window. */
+  /** Frames (time slots) in the window. */
   length: number;
   ntx: number;
   nrx: number;
@@ -89,6 +89,11 @@ export interface CsiWindow {
   /** Description of the processing steps applied, in order. */
   features: string[];
   provenance: Provenance;
+  /**
+   * Windows cut on a time grid: how many of the `length` time slots had no packet (lost) and
+   * hold a neighbouring frame instead. Absent on windows cut by counting frames.
+   */
+  filledSlots?: number;
   /** Ground truth of the last frame when the source is the simulator. */
   truth?: import('./truth.js').GroundTruthFrame;
 }

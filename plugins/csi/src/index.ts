@@ -20,7 +20,7 @@ export { unwrapPhase, removeLinearPhase, sanitizedPhase, sanitizePhase } from '.
 export { hampelFilter, HampelState, hampelFrame, MAD_SCALE } from './signal/hampel.js';
 export { conjugateMultiply } from './signal/conjugate.js';
 export { normalizeAmplitude, normalizeInPlace, type AmplitudeNormalization } from './signal/normalize.js';
-export { CsiWindower, LinkWindower, linkKey, type WindowOptions } from './signal/window.js';
+export { CsiWindower, LinkWindower, linkKey, sumWindowerStats, type WindowerStats, type WindowOptions } from './signal/window.js';
 export { dopplerSpectrum, type DopplerSpectrum, type DopplerOptions } from './signal/doppler.js';
 export { SignalChain, type SignalChainOptions, type SignalChainStats } from './signal/chain.js';
 export { resampleNode, sanitizePhaseNode, hampelNode, conjugateNode, normalizeNode, windowNode, dopplerNode, signalChainNode, signalNodes, SignalChainConfig, DOPPLER_SPECTRUM_TYPE } from './nodes/signal-nodes.js';

@@ -101,33 +101,41 @@ export const normalizeNode = defineNode({
   },
 });
 
+const RateHz = z.number().min(0).max(100_000).default(0).describe("Links' nominal frame rate (Hz): windows end on a time grid shared by every link, lost packets filled; 0 counts frames");
+const MaxGapSlots = z.number().int().min(0).max(4096).optional().describe('Time grid: longest run of lost slots a window may fill (default half the window); longer drops the window');
+
 const WindowConfig = z.object({
-  length: z.number().int().min(1).max(4096).default(64).describe('Frames per window'),
-  hop: z.number().int().min(1).max(4096).default(16).describe('Frames between window starts'),
+  length: z.number().int().min(1).max(4096).default(64).describe('Frames (time slots) per window'),
+  hop: z.number().int().min(1).max(4096).default(16).describe('Frames (time slots) between window ends'),
+  rateHz: RateHz,
+  maxGapSlots: MaxGapSlots,
   environmentId: z.string().default('default'),
   sanitizePhase: z.boolean().default(false).describe('Remove the linear phase term while windowing'),
 });
+
+/** Emit windows on `windows`, staying synchronous for the many frames that complete none. */
+function emitWindows(ctx: { emit(port: string, value: unknown): void | Promise<void> }, windows: CsiWindow[]): void | Promise<void> {
+  if (windows.length === 0) return;
+  if (windows.length === 1) return ctx.emit('windows', windows[0]);
+  return (async () => {
+    for (const window of windows) await ctx.emit('windows', window);
+  })();
+}
 
 /** Window frames into CsiWindows. */
 export const windowNode = defineNode({
   type: 'csi.window',
   title: 'Window',
   category: 'signal',
-  description: 'Collects consecutive frames of each link into windows of amplitude and unwrapped phase ([time][tx][rx][sc]); the window carries the truth of its last frame.',
+  description: 'Collects consecutive frames of each link into windows of amplitude and unwrapped phase ([time][tx][rx][sc]); with rateHz, on a time grid shared by all links (lost packets filled, long gaps dropped); the window carries the truth of its last frame.',
   inputs: frameIn,
   outputs: { windows: { type: DataTypes.CsiWindow, description: 'CSI windows' } },
   config: WindowConfig,
   create(ctx) {
     const windower = new CsiWindower({ ...ctx.config, features: ['amplitude', ctx.config.sanitizePhase ? 'phase:sanitised' : 'phase:unwrapped'] });
-    let windows = 0;
     return {
-      receive(_port, value) {
-        const window = windower.push(value as CsiFrame);
-        if (!window) return;
-        windows++;
-        return ctx.emit('windows', window);
-      },
-      stats: () => ({ links: windower.links, windows }),
+      receive: (_port, value) => emitWindows(ctx, windower.push(value as CsiFrame)),
+      stats: () => ({ links: windower.links, ...windower.stats() }),
     };
   },
 });
@@ -155,6 +163,8 @@ export const SignalChainConfig = z.object({
   normalize: z.enum(['mean', 'max', 'none']).default('mean'),
   windowLength: z.number().int().min(1).max(4096).default(64),
   hop: z.number().int().min(1).max(4096).default(16),
+  rateHz: RateHz,
+  maxGapSlots: MaxGapSlots,
   environmentId: z.string().default('default'),
 });
 
@@ -174,14 +184,11 @@ export const signalChainNode = defineNode({
       sanitize: c.sanitize,
       hampel: c.hampelWindow === 0 ? false : { window: c.hampelWindow, nSigmas: c.hampelSigmas },
       normalize: c.normalize,
-      window: { length: c.windowLength, hop: c.hop },
+      window: { length: c.windowLength, hop: c.hop, rateHz: c.rateHz, ...(c.maxGapSlots === undefined ? {} : { maxGapSlots: c.maxGapSlots }) },
       environmentId: c.environmentId,
     });
     return {
-      receive(_port, value) {
-        const window = chain.push(value as CsiFrame);
-        if (window) return ctx.emit('windows', window);
-      },
+      receive: (_port, value) => emitWindows(ctx, chain.push(value as CsiFrame)),
       stats: () => ({ ...chain.stats() }),
     };
   },

@@ -3,7 +3,7 @@ import { HampelState } from './hampel.js';
 import { planResample, resampleStream, resolveGrid, type CanonicalGridName } from './grid.js';
 import { normalizeInPlace, type AmplitudeNormalization } from './normalize.js';
 import { removeLinearPhase, unwrapPhase } from './phase.js';
-import { LinkWindower, linkKey } from './window.js';
+import { LinkWindower, linkKey, sumWindowerStats } from './window.js';
 
 /** Options of the composite signal chain. */
 export interface SignalChainOptions {
@@ -15,8 +15,12 @@ export interface SignalChainOptions {
   hampel?: { window: number; nSigmas: number } | false;
   /** Amplitude normalisation per stream (default 'mean'). */
   normalize?: AmplitudeNormalization;
-  /** Frames per window and hop (default 64 and 16). */
-  window?: { length: number; hop: number };
+  /**
+   * Frames per window and hop (default 64 and 16); with `rateHz` (the links' nominal frame rate)
+   * windows are cut on a time grid shared by all links, lost slots filled, gaps over `maxGapSlots`
+   * (default ⌊length / 2⌋) dropped (see `LinkWindower`).
+   */
+  window?: { length: number; hop: number; rateHz?: number; maxGapSlots?: number };
   /** Environment id written on the windows (default 'default'). */
   environmentId?: string;
 }
@@ -34,6 +38,12 @@ export interface SignalChainStats {
   windows: number;
   links: number;
   hampelReplaced: number;
+  /** Lost time slots filled in the emitted windows (time grid only). */
+  filledSlots: number;
+  /** Windows not emitted for a gap longer than the limit (time grid only). */
+  gapDroppedWindows: number;
+  /** Frames whose time slot was already taken or windowed (time grid only). */
+  lateFrames: number;
 }
 
 /**
@@ -63,15 +73,17 @@ export class SignalChain {
       o.sanitize ? 'phase:sanitised(unwrap,linear-fit-removed)' : 'phase:unwrapped',
       ...(o.hampel ? [`hampel:amplitude(window=${o.hampel.window},nSigmas=${o.hampel.nSigmas},causal)`] : []),
       `amplitude:normalised(${o.normalize})`,
-      `window(length=${o.window.length},hop=${o.window.hop})`,
+      o.window.rateHz
+        ? `window(length=${o.window.length},hop=${o.window.hop},rateHz=${o.window.rateHz},maxGapSlots=${o.window.maxGapSlots ?? Math.floor(o.window.length / 2)},time-grid)`
+        : `window(length=${o.window.length},hop=${o.window.hop})`,
     ];
     // Validate the window and Hampel options now.
     new LinkWindower({ ...o.window, environmentId: o.environmentId });
     if (o.hampel) new HampelState(o.hampel.window, o.hampel.nSigmas);
   }
 
-  /** Push one frame; returns a window of its link when one is due. */
-  push(frame: CsiFrame): CsiWindow | null {
+  /** Push one frame; returns the windows of its link now due (usually none or one). */
+  push(frame: CsiFrame): CsiWindow[] {
     this.#frames++;
     const key = linkKey(frame);
     let state = this.#links.get(key);
@@ -103,15 +115,16 @@ export class SignalChain {
     }
     if (state.hampel) state.hampel.filter(amplitude, offset, streams * n);
     if (o.normalize !== 'none') for (let s = 0; s < streams; s++) normalizeInPlace(amplitude, offset + s * n, n, o.normalize);
-    const window = state.windower.commit(frame);
-    if (window) this.#windows++;
-    return window;
+    const windows = state.windower.commit(frame);
+    this.#windows += windows.length;
+    return windows;
   }
 
-  /** Frames, windows and links so far. */
+  /** Frames, windows, links and windowing figures so far. */
   stats(): SignalChainStats {
     let hampelReplaced = 0;
     for (const state of this.#links.values()) hampelReplaced += state.hampel?.replaced ?? 0;
-    return { frames: this.#frames, windows: this.#windows, links: this.#links.size, hampelReplaced };
+    const { filledSlots, gapDroppedWindows, lateFrames } = sumWindowerStats([...this.#links.values()].map((s) => s.windower));
+    return { frames: this.#frames, windows: this.#windows, links: this.#links.size, hampelReplaced, filledSlots, gapDroppedWindows, lateFrames };
   }
 }

@@ -151,8 +151,7 @@ describe('windowing and Doppler', () => {
       for (const link of ['x', 'y']) {
         const f = frame([1, 2], { amplitude: () => t + 1, timestamp: t * 1000, link });
         if (t === 7) f.truth = { time: t, environmentId: 'lab', persons: [], events: [] };
-        const w = windower.push(f);
-        if (w) windows.push(w);
+        windows.push(...windower.push(f));
       }
     }
     // Windows end at frames 3, 5, 7, 9 for each of the two links.
@@ -164,6 +163,95 @@ describe('windowing and Doppler', () => {
     expect(x[2].truth?.time).toBe(7);
     expect(x[1].truth).toBeUndefined();
     expect(x[0].environmentId).toBe('lab');
+  });
+
+  // Three links of one room at 20 Hz (50 ms slots), each with its own transmit offset and jitter,
+  // from an instant on the 250 ms grid; `lost` says which ticks of a link never arrive.
+  const RATE = 20;
+  const START_MS = Date.UTC(2026, 0, 1);
+  function linkFrames(link: string, offsetMs: number, ticks: number, lost: (tick: number) => boolean = () => false): CsiFrame[] {
+    const out: CsiFrame[] = [];
+    for (let tick = 0; tick < ticks; tick++) {
+      if (lost(tick)) continue;
+      const jitterMs = 0.3 * Math.sin(tick * 1.7 + offsetMs);
+      const at = START_MS + tick * 50 + offsetMs + Math.max(0, jitterMs);
+      const f = frame([1, 2, 3], { amplitude: (k) => tick * 10 + k, phase: (k) => 0.1 * k + tick, link });
+      f.time = at;
+      f.timestamp = 5e6 + (at - START_MS) * 1000;
+      f.truth = { time: at, environmentId: 'lab', persons: [], events: [] };
+      out.push(f);
+    }
+    return out;
+  }
+  const interleave = (...links: CsiFrame[][]) => links.flat().sort((a, b) => a.time - b.time);
+
+  it('on a time grid without loss gives the windows of frame counting, ending at one instant on every link', () => {
+    const frames = interleave(linkFrames('x', 0, 60), linkFrames('y', 16.7, 60), linkFrames('z', 33.3, 60));
+    const counted = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab' });
+    const timed = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab', rateHz: RATE });
+    const a = frames.flatMap((f) => counted.push(f));
+    const b = frames.flatMap((f) => timed.push(f));
+    expect(b.length).toBe(3 * (1 + Math.floor((60 - 16) / 5)));
+    expect(b.length).toBe(a.length);
+    a.forEach((w, i) => {
+      expect(b[i].link).toEqual(w.link);
+      expect(b[i].amplitude).toEqual(w.amplitude);
+      expect(b[i].phase).toEqual(w.phase);
+      expect(b[i].filledSlots).toBe(0);
+      expect(b[i].truth).toBe(w.truth);
+    });
+    expect(a[0].filledSlots).toBeUndefined();
+    // Every link's window of one instant ends at the same time and timestamp, on the 250 ms grid.
+    const byInstant = new Map<number, typeof b>();
+    for (const w of b) byInstant.set(w.time, [...(byInstant.get(w.time) ?? []), w]);
+    expect([...byInstant.values()].every((set) => set.length === 3 && new Set(set.map((w) => w.endTimestamp)).size === 1)).toBe(true);
+    expect([...byInstant.keys()].slice(0, 2)).toEqual([START_MS + 750, START_MS + 1000]);
+    expect(b[0].endTimestamp).toBe(5e6 + 750_000);
+    expect(b[0].endTimestamp - b[0].startTimestamp).toBe(15 * 50_000);
+    expect(dopplerSpectrum(b[0]).sampleRateHz).toBeCloseTo(RATE, 9);
+    expect(timed.stats()).toEqual({ windows: b.length, filledSlots: 0, gapDroppedWindows: 0, lateFrames: 0 });
+  });
+
+  it('fills a lost slot with the frame before it, counts it, and keeps the links on one instant', () => {
+    // Link y loses ticks 20 (a window's last slot) and 30–31; frame counting would drift it by three frames.
+    const lostY = (t: number) => t === 20 || t === 30 || t === 31;
+    const frames = interleave(linkFrames('x', 0, 60), linkFrames('y', 16.7, 60, lostY));
+    const timed = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab', rateHz: RATE });
+    const windows = frames.flatMap((f) => timed.push(f));
+    const x = windows.filter((w) => w.link.tx === 'x');
+    const y = windows.filter((w) => w.link.tx === 'y');
+    expect(y.map((w) => w.time)).toEqual(x.map((w) => w.time));
+    expect(y.map((w) => w.endTimestamp)).toEqual(x.map((w) => w.endTimestamp));
+    expect(y.map((w) => w.filledSlots)).toEqual([0, 1, 1, 2, 3, 2, 2, 0, 0]);
+    // The window ending at tick 20: its last slot holds tick 19 (amplitude of subcarrier 1 = 10·tick + 1).
+    const at20 = y[1];
+    expect(at20.time).toBe(START_MS + 1000);
+    expect(Array.from(at20.amplitude.subarray(13 * 3, 16 * 3)).map((v) => Math.round(v))).toEqual([181, 182, 183, 191, 192, 193, 191, 192, 193]);
+    expect(timed.stats()).toMatchObject({ windows: 18, filledSlots: 11, gapDroppedWindows: 0 });
+    const counted = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab' });
+    const drifted = frames.flatMap((f) => counted.push(f));
+    expect(drifted.filter((w) => w.link.tx === 'y').map((w) => w.time)).not.toEqual(drifted.filter((w) => w.link.tx === 'x').map((w) => w.time));
+  });
+
+  it('drops a window whose gap is longer than maxGapSlots and says so in the counters', () => {
+    // Ticks 22–30 lost: a run of 9 slots > 8 (half of 16) in the windows ending at 30 and 35; the one ending
+    // at 40 (slots 25–40) misses 6 and holds tick 31 for them.
+    const lost = (t: number) => t >= 22 && t <= 30;
+    const timed = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab', rateHz: RATE });
+    const windows = linkFrames('x', 0, 60, lost).flatMap((f) => timed.push(f));
+    const ends = windows.map((w) => (w.time - START_MS) / 50);
+    expect(ends).toEqual([15, 20, 25, 40, 45, 50, 55]);
+    expect(windows.map((w) => w.filledSlots)).toEqual([0, 0, 4, 6, 1, 0, 0]);
+    expect(Math.round(windows[3].amplitude[0])).toBe(311);
+    expect(timed.stats()).toMatchObject({ windows: 7, gapDroppedWindows: 2, filledSlots: 11 });
+    // A looser limit keeps them, filled.
+    const loose = new CsiWindower({ length: 16, hop: 5, environmentId: 'lab', rateHz: RATE, maxGapSlots: 9 });
+    expect(linkFrames('x', 0, 60, lost).flatMap((f) => loose.push(f)).map((w) => (w.time - START_MS) / 50)).toEqual([15, 20, 25, 30, 35, 40, 45, 50, 55]);
+    // A duplicate frame (same slot) is passed over and counted.
+    const again = new CsiWindower({ length: 4, hop: 2, environmentId: 'lab', rateHz: RATE });
+    const one = linkFrames('x', 0, 7);
+    for (const f of [...one.slice(0, 3), one[2], ...one.slice(3)]) again.push(f);
+    expect(again.stats()).toMatchObject({ windows: 2, lateFrames: 1 });
   });
 
   it('finds the Doppler frequency of a moving reflector', () => {
@@ -179,7 +267,7 @@ describe('windowing and Doppler', () => {
         f.csi.re[i] = 2 + 0.5 * Math.cos(2 * Math.PI * doppler * time + i);
         f.csi.im[i] = 0.5 * Math.sin(2 * Math.PI * doppler * time + i);
       }
-      window = windower.push(f) ?? window;
+      window = windower.push(f)[0] ?? window;
     }
     const spectrum = dopplerSpectrum(window!);
     expect(spectrum.sampleRateHz).toBeCloseTo(rate, 3);
@@ -195,8 +283,7 @@ describe.skipIf(!have)('signal chain on real captures', () => {
     const windows = [];
     for (const name of ['esp32/example_data.csv', 'intel/log.all_csi.6.7.6.dat']) {
       for (const f of await readCapture(resolve(DATA, name))) {
-        const w = chain.push(f);
-        if (w) windows.push(w);
+        windows.push(...chain.push(f));
       }
     }
     const esp = windows.filter((w) => w.link.tx !== 'tx');

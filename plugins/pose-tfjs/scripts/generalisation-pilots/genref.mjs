@@ -24,7 +24,7 @@ function windowsOf(scenario, seconds, env, onSample) {
   const chain = new SignalChain(signalChainOptions(recipe, env.id));
   const ready = new Map();
   for (const tick of simulator.run(seconds)) {
-    for (const frame of tick.frames) { const w = chain.push(frame); if (w) ready.set(`${frame.link.tx}->${frame.link.rx}`, w); }
+    for (const frame of tick.frames) for (const w of chain.push(frame)) ready.set(`${frame.link.tx}->${frame.link.rx}`, w);
     if (ready.size === env.links.length) { const ws = env.links.map((l) => ready.get(`${l.tx}->${l.rx}`)); ready.clear(); onSample(ws, tick.truth.persons); }
   }
 }

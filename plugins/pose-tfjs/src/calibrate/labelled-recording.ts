@@ -41,8 +41,7 @@ export async function loadLabelledRecording(directory: string, spec: ModelSpec):
   let rateHz = 0, firstTime = NaN, count = 0;
   for await (const frame of await openCapture(path.join(directory, capture))) {
     const key = `${frame.link.tx}->${frame.link.rx}`;
-    const w = chain.push({ ...frame, truth: undefined } as CsiFrame);
-    if (w) windows.get(key)?.push(w);
+    for (const w of chain.push({ ...frame, truth: undefined } as CsiFrame)) windows.get(key)?.push(w);
     if (Number.isNaN(firstTime)) firstTime = frame.time;
     count++;
     rateHz = count / Math.max(1e-3, (frame.time - firstTime) / 1000) / environment.links.length;

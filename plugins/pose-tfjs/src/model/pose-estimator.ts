@@ -32,7 +32,8 @@ export interface PoseEstimatorOptions {
  */
 export class PoseEstimator {
   private readonly environments = new Map<string, EnvironmentGeometry>();
-  private readonly pending = new Map<string, (CsiWindow | undefined)[]>();
+  /** Per environment, the instants still waiting for windows, oldest first. */
+  private readonly pending = new Map<string, PendingInstant[]>();
   private readonly frameIds = new Map<string, number>();
   /** Windows dropped because their partner links never arrived in time. */
   staleWindows = 0;
@@ -47,28 +48,42 @@ export class PoseEstimator {
     this.pending.delete(environment.id);
   }
 
-  /** Take one window; returns a complete sample when this window completes its environment's set. */
+  /**
+   * Take one window; returns a complete sample when this window completes its instant's set.
+   * Windows join the pending instant whose time is within `syncToleranceMs` of theirs (windows cut
+   * on a time grid share it exactly), so a link's late window still completes its own instant
+   * rather than a later one. Up to `MAX_PENDING_INSTANTS` instants wait; when one completes, the
+   * older incomplete ones are dropped (their windows counted stale), so frames come out in order.
+   */
   push(window: CsiWindow): AssembledSample | null {
     const environment = this.environments.get(window.environmentId);
     if (!environment) throw PoseErrors.environmentUnknown(window.environmentId);
     validateWindow(window, this.model.spec);
     const index = linkIndexOf(environment, window);
     if (index < 0) throw PoseErrors.windowInvalid(`link ${window.link.tx}→${window.link.rx} is not a link of environment ${environment.id}`);
-    let slots = this.pending.get(environment.id);
-    if (!slots) this.pending.set(environment.id, (slots = new Array(environment.links.length).fill(undefined)));
+    let instants = this.pending.get(environment.id);
+    if (!instants) this.pending.set(environment.id, (instants = []));
     const tolerance = this.options.syncToleranceMs ?? 100;
-    if (slots[index]) this.staleWindows++;
-    slots[index] = window;
-    for (let i = 0; i < slots.length; i++) {
-      const w = slots[i];
-      if (w && window.time - w.time > tolerance) {
-        slots[i] = undefined;
-        this.staleWindows++;
+    let instant = instants.find((p) => Math.abs(p.time - window.time) <= tolerance);
+    if (!instant) {
+      instant = { time: window.time, slots: new Array(environment.links.length).fill(undefined) };
+      instants.push(instant);
+      instants.sort((x, y) => x.time - y.time);
+      while (instants.length > MAX_PENDING_INSTANTS) {
+        const oldest = instants.shift()!;
+        this.staleWindows += countWindows(oldest);
+        if (oldest === instant) {
+          this.staleWindows++;
+          return null;
+        }
       }
     }
-    if (slots.some((w) => !w)) return null;
-    this.pending.set(environment.id, new Array(environment.links.length).fill(undefined));
-    return { environment, windows: slots as CsiWindow[] };
+    if (instant.slots[index]) this.staleWindows++;
+    instant.slots[index] = window;
+    if (instant.slots.some((w) => !w)) return null;
+    const at = instants.indexOf(instant);
+    for (const older of instants.splice(0, at + 1).slice(0, at)) this.staleWindows += countWindows(older);
+    return { environment, windows: instant.slots as CsiWindow[] };
   }
 
   /** Run the model on samples in one batch; one PoseFrame per sample. */
@@ -114,6 +129,20 @@ export class PoseEstimator {
       return frame;
     });
   }
+}
+
+/** Instants of one environment that may wait for their windows at once. */
+const MAX_PENDING_INSTANTS = 4;
+
+/** One instant of an environment waiting for the windows of all its links. */
+interface PendingInstant {
+  time: number;
+  /** Windows in the environment's link order. */
+  slots: (CsiWindow | undefined)[];
+}
+
+function countWindows(instant: PendingInstant): number {
+  return instant.slots.filter(Boolean).length;
 }
 
 /** A frame built from mixed inputs carries the least "live" provenance among them (simulated > replay > live). */

@@ -70,8 +70,7 @@ export async function* simulateSplit(recipe: DatasetRecipe, selection: SplitSele
     const seconds = Math.min(recipe.secondsPerSession, selection.maxSeconds ?? Infinity);
     for (const tick of simulator.run(seconds)) {
       for (const frame of tick.frames) {
-        const window = chain.push(frame);
-        if (window) ready.set(`${frame.link.tx}->${frame.link.rx}`, window);
+        for (const window of chain.push(frame)) ready.set(`${frame.link.tx}->${frame.link.rx}`, window);
       }
       if (ready.size === environment.links.length) {
         const windows = environment.links.map((l) => ready.get(`${l.tx}->${l.rx}`)!);
