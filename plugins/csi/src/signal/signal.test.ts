@@ -210,6 +210,13 @@ describe('windowing and Doppler', () => {
     expect(b[0].endTimestamp - b[0].startTimestamp).toBe(15 * 50_000);
     expect(dopplerSpectrum(b[0]).sampleRateHz).toBeCloseTo(RATE, 9);
     expect(timed.stats()).toEqual({ windows: b.length, filledSlots: 0, gapDroppedWindows: 0, lateFrames: 0 });
+    // Windows start on the hop grid, so any length and hop give the windows of counting (here 8 / 3, ending at ticks 7, 10, ...).
+    const counted83 = new CsiWindower({ length: 8, hop: 3, environmentId: 'lab' });
+    const timed83 = new CsiWindower({ length: 8, hop: 3, environmentId: 'lab', rateHz: RATE });
+    const c = frames.flatMap((f) => counted83.push(f));
+    const d = frames.flatMap((f) => timed83.push(f));
+    expect(d.map((w) => w.amplitude)).toEqual(c.map((w) => w.amplitude));
+    expect((d[0].time - START_MS) / 50).toBe(7);
   });
 
   it('fills a lost slot with the frame before it, counts it, and keeps the links on one instant', () => {

@@ -60,7 +60,7 @@ export function linkKey(frame: { sourceId: string; link: { tx: string; rx: strin
  * Without `rateHz` a window is the last `length` frames, every `hop` frames. With `rateHz` the
  * windows are cut on time: slot k of a link is the nominal instant k / rateHz since the Unix epoch
  * (frame `time`) plus the link's own phase (taken from its first frame, then tracked slowly, so
- * timing jitter and a steady transmit offset do not move frames between slots); a window ends at
+ * timing jitter and a steady transmit offset do not move frames between slots); a window starts at
  * every slot k with k mod hop = 0, so every link of a room cuts windows ending at the same instants
  * whatever packets it lost. A lost slot holds the frame before it (the first received frame of the
  * window for slots before that); their number is the window's `filledSlots`. Windows with a run of
@@ -202,17 +202,15 @@ export class LinkWindower {
     if (Number.isNaN(this.#firstSlot)) this.#firstSlot = slot;
     const out: CsiWindow[] = [];
     const previous = Number.isNaN(this.#lastSlot) ? slot - 1 : this.#lastSlot;
+    // Windows start on the hop grid (slot ≡ 0 mod hop), so they end at slots ≡ length − 1 (mod hop).
+    const endPhase = (length - 1) % hop;
+    const isEnd = (k: number) => (((k - endPhase) % hop) + hop) % hop === 0;
     // Grid ends passed over by this frame (their own slot lost): windowed before the ring moves on.
-    let end = (Math.floor(previous / hop) + 1) * hop;
+    let end = previous + 1 + ((((endPhase - previous - 1) % hop) + hop) % hop);
     const lastUseful = Math.min(slot - 1, previous + length - 1);
-    if (end <= slot - 1 && end <= lastUseful) {
-      for (; end <= lastUseful; end += hop) this.#emitTimed(end, out);
-    }
-    if (end < slot) {
-      // The link was silent for whole windows: nothing to window there.
-      const silent = Math.floor((slot - 1) / hop) - Math.floor((end - 1) / hop);
-      if (end - length + 1 >= this.#firstSlot) this.#stats.gapDroppedWindows += Math.max(0, silent);
-    }
+    for (; end <= lastUseful; end += hop) this.#emitTimed(end, out);
+    // Ends where the link was silent for the whole window: nothing to window there.
+    if (end < slot && end - length + 1 >= this.#firstSlot) this.#stats.gapDroppedWindows += Math.floor((slot - 1 - end) / hop) + 1;
     const position = ((slot % length) + length) % length;
     this.#store(position);
     this.#slotAt[position] = slot;
@@ -220,7 +218,7 @@ export class LinkWindower {
     this.#times[position] = frame.time;
     this.#lastSlot = slot;
     this.#lastFrame = frame;
-    if (slot % hop === 0) this.#emitTimed(slot, out);
+    if (isEnd(slot)) this.#emitTimed(slot, out);
     return out;
   }
 
