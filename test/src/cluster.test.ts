@@ -122,7 +122,7 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
     socket.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: {} }));
     await until('subscription confirmed', () => confirmed);
 
-    const ingest = startWiflow(['pipeline', write('ingest.json', ingestFlow(setup, 12))], { dir, natsUrl: nats.url, name: 'ingest', allow: ['@wiflow/plugin-nats', '@wiflow/plugin-sim', '@wiflow/plugin-csi'] });
+    const ingest = startWiflow(['pipeline', write('ingest.json', ingestFlow(setup, 12, { realtime: true }) /* paced: 12 s, so the kill lands mid-stream */)], { dir, natsUrl: nats.url, name: 'ingest', allow: ['@wiflow/plugin-nats', '@wiflow/plugin-sim', '@wiflow/plugin-csi'] });
     processes.push(ingest);
 
     // Kill worker A once it has published some (not all) pose frames.

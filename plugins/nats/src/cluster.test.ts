@@ -48,7 +48,7 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
       return file;
     };
     const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
-    const ingestFile = write('ingest.json', ingestFlow(setup, 12));
+    const ingestFile = write('ingest.json', ingestFlow(setup, 12, { realtime: true }) /* paced: 12 s, so the kill lands mid-stream */);
     const base = { dir, natsUrl: server.url };
     const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
     const workerA = startWiflow(['pipeline', workerFile, '--stats', '1'], { ...base, name: 'worker-a', allow: workerAllow });

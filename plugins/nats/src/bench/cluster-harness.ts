@@ -80,13 +80,15 @@ export function flow(nodes: Record<string, NodeSpec>, edges: [string, string][])
 
 /**
  * Ingest runtime: per room `sim.source → csi.signal-chain → nats.publish`, the windows of
- * every link of one instant gathered into one message on `csi.<room>.window-set`.
+ * every link of one instant gathered into one message on `csi.<room>.window-set`. `realtime`
+ * paces the simulator at the recording's rate (tests that must act mid-stream use it: unpaced,
+ * an idle machine can process every set before the test gets to act); the bench runs unpaced.
  */
-export function ingestFlow(setup: ModelSetup, durationS: number) {
+export function ingestFlow(setup: ModelSetup, durationS: number, options: { realtime?: boolean } = {}) {
   const nodes: Record<string, NodeSpec> = {};
   const edges: [string, string][] = [];
   setup.rooms.forEach((room, i) => {
-    nodes[`sim${i}`] = ['sim.source', { scenario: room.scenarioFile, realtime: false, durationS, attachTruth: false }];
+    nodes[`sim${i}`] = ['sim.source', { scenario: room.scenarioFile, realtime: options.realtime ?? false, durationS, attachTruth: false }];
     nodes[`chain${i}`] = ['csi.signal-chain', { ...setup.signalChain, environmentId: room.environmentId }];
     edges.push([`sim${i}.frames`, `chain${i}.frames`], [`chain${i}.windows`, `pub${i}.in`]);
     nodes[`pub${i}`] = ['nats.publish', { subject: 'csi.{environment}.window-set', messageId: '{environment}.{endTimestamp}', gather: { key: '{environment}', size: setup.links } }];
