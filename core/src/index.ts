@@ -48,7 +48,7 @@ export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
 export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson, type FramesSummary } from './storage/pose-aggregator.js';
 export { PrivacyConfigSchema, toPrivacySettings } from './storage/privacy-config.js';
-export { encodePersonBody, decodePersonBody, isPersonBody, storedPersonForm, type ByteAllocator, type DecodedPersonBody } from './storage/person-body.js';
+export { encodePersonBody, decodePersonBody, isPersonBody, storedPersonForm, keypointNameIndexes, COCO_2D as PERSON_BODY_COCO_2D, COCO_3D as PERSON_BODY_COCO_3D, type ByteAllocator, type DecodedPersonBody } from './storage/person-body.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
 export { eventProblem, alertProblem } from './types/checks.js';

@@ -1,12 +1,14 @@
 import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D } from '../types/pose.js';
 
 const NAME_INDEX = new Map<string, number>(COCO_KEYPOINTS.map((name, i) => [name, i]));
-const COCO_2D = 1;
-const COCO_3D = 2;
+/** Layout flag (byte 0): the 2D keypoints are exactly COCO order, no name indexes stored. Older SQLite blobs use the same value. */
+export const COCO_2D = 1;
+/** Layout flag (byte 0): the 3D keypoints are exactly COCO order. */
+export const COCO_3D = 2;
 const IN_ORDER = { indexes: [] as number[], inOrder: true };
 
 /** Name indexes of keypoints, or null when one is not a COCO name; `inOrder` tells whether they are exactly COCO order. */
-function nameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrder: boolean } | null {
+export function keypointNameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrder: boolean } | null {
   if (keypoints.length === COCO_KEYPOINTS.length) {
     let i = 0;
     while (i < keypoints.length && keypoints[i]!.name === COCO_KEYPOINTS[i]) i++;
@@ -69,8 +71,8 @@ export function encodePersonBody(keypoints: unknown, keypoints3d: unknown, box: 
   const kp = keypoints as Keypoint[];
   const kp3 = keypoints3d as Keypoint3D[];
   if (kp.length > 255 || kp3.length > 255) return null;
-  const names2d = nameIndexes(kp);
-  const names3d = nameIndexes(kp3);
+  const names2d = keypointNameIndexes(kp);
+  const names3d = keypointNameIndexes(kp3);
   if (!names2d || !names3d) return null;
   const hasBox = isPlainBox(box);
   const hasVelocity = isPlainVector(velocity);

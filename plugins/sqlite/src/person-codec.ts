@@ -1,4 +1,4 @@
-import { COCO_KEYPOINTS, decodePersonBody, encodePersonBody, isPersonBody, type ByteAllocator, type DecodedPersonBody, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
+import { COCO_KEYPOINTS, PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, type ByteAllocator, type DecodedPersonBody, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
 
 const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
 
@@ -20,31 +20,6 @@ function isPlainVector(v: unknown): boolean {
   return typeof o.x === 'number' && typeof o.y === 'number' && keyCount(o) === 2;
 }
 
-const NAME_INDEX = new Map<string, number>(COCO_KEYPOINTS.map((name, i) => [name, i]));
-const COCO_2D = 1;
-const COCO_3D = 2;
-
-const IN_ORDER = { indexes: [] as number[], inOrder: true };
-
-/** Name indexes of keypoints, or null when one is not a COCO name; `inOrder` tells whether they are exactly COCO order. */
-function nameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrder: boolean } | null {
-  if (keypoints.length === COCO_KEYPOINTS.length) {
-    let i = 0;
-    while (i < keypoints.length && keypoints[i]!.name === COCO_KEYPOINTS[i]) i++;
-    if (i === keypoints.length) return IN_ORDER;
-  }
-  const indexes = new Array<number>(keypoints.length);
-  let inOrder = keypoints.length === COCO_KEYPOINTS.length;
-  for (let i = 0; i < keypoints.length; i++) {
-    const name = keypoints[i]!.name;
-    const index = name === COCO_KEYPOINTS[i] ? i : NAME_INDEX.get(name);
-    if (index === undefined) return null;
-    if (index !== i) inOrder = false;
-    indexes[i] = index;
-  }
-  return { indexes, inOrder };
-}
-
 /**
  * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody in core):
  * 2D and 3D keypoints in one blob: an 8-byte header (flags, counts), the name indexes when
@@ -55,10 +30,10 @@ function nameIndexes(keypoints: { name: string }[]): { indexes: number[]; inOrde
  */
 export function encodeKeypoints(keypoints: Keypoint[], keypoints3d: Keypoint3D[]): Buffer | null {
   if (keypoints.length > 255 || keypoints3d.length > 255) return null;
-  const names2d = nameIndexes(keypoints);
-  const names3d = nameIndexes(keypoints3d);
+  const names2d = keypointNameIndexes(keypoints);
+  const names3d = keypointNameIndexes(keypoints3d);
   if (!names2d || !names3d) return null;
-  const flags = (names2d.inOrder ? COCO_2D : 0) | (names3d.inOrder ? COCO_3D : 0);
+  const flags = (names2d.inOrder ? PERSON_BODY_COCO_2D : 0) | (names3d.inOrder ? PERSON_BODY_COCO_3D : 0);
   const nameBytes = (names2d.inOrder ? 0 : keypoints.length) + (names3d.inOrder ? 0 : keypoints3d.length);
   const dataOffset = 8 + Math.ceil(nameBytes / 8) * 8;
   const buffer = Buffer.alloc(dataOffset + (keypoints.length + keypoints3d.length) * 32);
@@ -93,8 +68,8 @@ export function decodeKeypoints(blob: Buffer): { keypoints: Keypoint[]; keypoint
   let at = 8;
   const names2d: number[] = [];
   const names3d: number[] = [];
-  for (let i = 0; i < n2d; i++) names2d.push(flags & COCO_2D ? i : blob[at++]!);
-  for (let i = 0; i < n3d; i++) names3d.push(flags & COCO_3D ? i : blob[at++]!);
+  for (let i = 0; i < n2d; i++) names2d.push(flags & PERSON_BODY_COCO_2D ? i : blob[at++]!);
+  for (let i = 0; i < n3d; i++) names3d.push(flags & PERSON_BODY_COCO_3D ? i : blob[at++]!);
   const dataOffset = 8 + Math.ceil((at - 8) / 8) * 8;
   // Copy to an aligned buffer: SQLite's blob may start at any byte offset.
   const values = new Float64Array(blob.buffer.slice(blob.byteOffset + dataOffset, blob.byteOffset + blob.byteLength));
