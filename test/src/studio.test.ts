@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await page.fill('input[name=username]', 'admin');
     await page.fill('input[name=password]', 'not-the-password');
     await page.click('button[type=submit]');
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toBeTruthy();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toMatch(/invalid username or password/i);
     await page.fill('input[name=password]', PASSWORD);
     await page.click('button[type=submit]');
     await page.getByTestId('flow-list').waitFor();

@@ -36,7 +36,7 @@ describe('with the pose API plugin', () => {
   it('authenticates flow service calls with its JWTs and API keys, and owns /api/v1/config', async () => {
     const login = await http.post('/api/v1/auth/token').send({ username: 'admin', password: 'admin-password-123' }).expect(200);
     const token = login.body.access_token as string;
-    expect(token).toBeTruthy();
+    expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
     const auth = { Authorization: `Bearer ${token}` };
     const created = await http.post('/api/v1/flows/').set(auth).send({ name: 'Real auth', data: upperFlow(), mcp_enabled: true }).expect(201);
     await http.get('/api/v1/flows/').expect(401);
