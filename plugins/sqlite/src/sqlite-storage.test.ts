@@ -124,7 +124,9 @@ describe('SqliteStorage specifics', () => {
     const db = new BetterSqlite3(path3);
     migrate(db, MIGRATIONS.slice(0, 3));
     // Rows exactly as the schema-3 writer laid them out.
-    const t0 = minuteStart(Date.now() - 3_600_000);
+    // Ten minutes into an hour two hours ago: the 100 s of data stay inside one clock hour (the
+    // aggregate's bucket), whatever minute the test runs at.
+    const t0 = Math.floor((Date.now() - 7_200_000) / 3_600_000) * 3_600_000 + 600_000;
     const old = frames(900, t0); // 90 s at 10 fps: one whole minute and a half
     const insertFrame = db.prepare('INSERT INTO pose_frames (environment_id, ts, frame_id, person_seq, person_count, processing_time_ms, metadata, extra, person_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertPerson = db.prepare('INSERT INTO pose_persons (seq, frame_seq, environment_id, ts, frame_id, person_id, track_id, confidence, activity, track_status, x, y, cx, cy, keypoints, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
