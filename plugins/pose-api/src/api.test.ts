@@ -369,6 +369,7 @@ for (const convention of ['A', 'B'] as const) {
 
     it('429 RATE_LIMIT_EXCEEDED with the convention details once a category is spent; headers on every answer', async () => {
       s.runtime.config.update({ api: { rateLimits: { analytics: { limit: 2, windowSeconds: 60 } } } });
+      await startOfMinuteWindow();
       const query = { period: 'hour' };
       const first = await call('get', '/analytics/security', { token: admin, query });
       expect(first.headers['x-ratelimit-limit']).toBe('2');
@@ -388,6 +389,7 @@ for (const convention of ['A', 'B'] as const) {
     it('the authentication category allows 10 requests per minute per address', async () => {
       const limits = s.api.apiConfig().rateLimits.auth;
       expect(limits).toEqual({ limit: 10, windowSeconds: 60 });
+      await startOfMinuteWindow();
       let last;
       for (let i = 0; i < 11; i++) last = await call('post', '/auth/token', { body: { username: 'nobody', password: 'wrong-password' } });
       expectError(last!, 429, 'RATE_LIMIT_EXCEEDED');
@@ -416,6 +418,12 @@ for (const convention of ['A', 'B'] as const) {
       expect(contract.seen.size).toBeGreaterThan(60);
     });
   });
+}
+
+/** Rate-limit windows are fixed clock minutes: wait out the last 10 s of one so a test's requests all fall in one window. */
+async function startOfMinuteWindow(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 describe('configuration errors', () => {
