@@ -2,6 +2,7 @@
 import { definePlugin } from '@wiflow/core';
 import { registerPoseCommands } from './cli/commands.js';
 import { poseEstimateNode } from './nodes/pose-estimate.js';
+import { poseLocateNode } from './nodes/pose-locate.js';
 
 export { setupBackend, backendReport, type BackendReport, type BackendOptions, type PoseBackendName } from './backend/backend.js';
 export { registerWasmConv2DBackpropFilter } from './backend/conv2d-backprop-filter.js';
@@ -29,15 +30,24 @@ export { DatasetRecipeSchema, type DatasetRecipe } from './sim/recipe.js';
 export { PoseErrors, poseErrorCatalogue } from './errors.js';
 export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
 export { registerPoseCommands } from './cli/commands.js';
+export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
+export { PoseLocator, type LocatedInstant, type PoseLocatorOptions } from './locate/locator.js';
+export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
+export { alignPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
+export { calibrateLink, arrayElements, type LinkCalibration } from './locate/calibration.js';
+export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
+export { evaluateLocator, fitLocator, locateSplit, simulateReference, DEFAULT_LOCATOR, REFERENCE_SECONDS } from './locate/simulated.js';
+export { AntennaArraySchema } from './model/environment.js';
 
 /** Plugin name, the tap name of its hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-tfjs';
 
-/** The pose plugin: node `pose.estimate`; commands `wiflow train`, `wiflow eval`, `wiflow calibrate`. */
+/** The pose plugin: nodes `pose.estimate` and `pose.locate`; commands `wiflow train`, `wiflow eval`, `wiflow calibrate`, `wiflow locate`. */
 export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(poseEstimateNode);
+    ctx.registerNode(poseLocateNode);
     ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerPoseCommands(program, cli));
   },
 });

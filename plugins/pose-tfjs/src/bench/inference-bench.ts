@@ -13,6 +13,11 @@ import { frameFeatureSize, geometryFeatureSize, readModelSpec, POSE_CONTRACT, ty
 import { PoseModel, SHIPPED_MODEL_DIR } from '../model/pose-model.js';
 import { PoseEstimator } from '../model/pose-estimator.js';
 import { defaultCamera, type EnvironmentGeometry } from '../model/environment.js';
+import { LOCATOR_JSON, loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.js';
+import { PoseLocator } from '../locate/locator.js';
+import { simulateReference } from '../locate/simulated.js';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
+import type { CsiFrame } from '@wiflow/core';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -97,6 +102,8 @@ async function main(): Promise<void> {
   const batch32 = Array.from({ length: 32 }, () => ({ environment, windows }));
   results.estimator_windows_per_s_b32 = times(rate(() => { estimator.estimate(batch32); }, 32), links);
   results.estimator_windows_per_s_b1 = times(rate(() => { estimator.estimate(batch32.slice(0, 1)); }, 1), links);
+  // The empty-room locator (pose.locate) on a simulated room: raw frames in, estimates out.
+  const locator = await locatorRates();
   const load = (l: number[]) => l.map((v) => v.toFixed(1)).join('/');
   const report = {
     machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${load(loadBefore)} before, ${load(os.loadavg())} after, Node ${process.version}`,
@@ -107,6 +114,7 @@ async function main(): Promise<void> {
     results: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v.wall)])),
     /** Per CPU-second of this process (the one-core figure). */
     resultsPerCpuSecond: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v.cpu)])),
+    locator,
   };
   if (args.includes('--json')) { console.log(JSON.stringify(report, null, 2)); return; }
   console.log(`${report.machine}; ${report.backend}; ${report.model}, ${report.parameters} parameters; reference conv1d ${report.referenceParameters} parameters`);
@@ -115,6 +123,44 @@ async function main(): Promise<void> {
     for (const b of [1, 32]) console.log(`${label.padEnd(6)}  ${String(b).padStart(5)}  ${String(figures[`model_samples_per_s_b${b}`]).padStart(13)}  ${String(figures[`model_windows_per_s_b${b}`]).padStart(13)}  ${String(figures[`reference_windows_per_s_b${b}`]).padStart(17)}  ${String(figures[`estimator_windows_per_s_b${b}`]).padStart(22)}`);
   }
   console.log(`one sample = one window from each of ${links} links`);
+  if (locator) {
+    console.log(`${locator.model}: ${locator.room}`);
+    console.log(`locator  frames/CPU-s ${locator.framesPerCpuSecond}  estimates/CPU-s ${locator.estimatesPerCpuSecond}  (one estimate every ${locator.hopPackets} packets of the first link; ${locator.msPerEstimate} ms CPU per estimate, ${locator.msPerFrameAlign} ms per frame aligned)`);
+  }
+}
+
+/** pose.locate's PoseLocator over 12 s of a simulated room's frames (simulated before timing). */
+async function locatorRates(): Promise<Record<string, string | number> | null> {
+  if (!existsSync(`${SHIPPED_LOCATOR_DIR}/${LOCATOR_JSON}`)) return null;
+  const sim = (await import('@wiflow/plugin-sim')) as unknown as { planDataset: (o: object) => { sessions: { scenario: { environmentId: string } & Record<string, unknown> }[] }; Simulator: new (s: unknown) => { run(d: number): Iterable<{ frames: CsiFrame[] }> } };
+  const scenario = sim.planDataset({ rooms: 12, secondsPerSession: 12, sessionsPerRoom: 1, seed: 'locator-bench', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions[0].scenario;
+  const model = loadLocatorModel();
+  const environment = environmentFromScenario(scenario as never);
+  const reference = simulateReference(sim as never, scenario);
+  const frames = [...new sim.Simulator(scenario).run(12)].flatMap((t) => t.frames);
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  let estimates = 0, runs = 0;
+  const c0 = cpu(), w0 = performance.now();
+  while (performance.now() - w0 < seconds * 1000 || runs === 0) {
+    const locator = new PoseLocator(model, [environment], [reference], { densePose: 'none' });
+    for (const f of frames) if (locator.push(f)) estimates++;
+    runs++;
+  }
+  const cpuMs = cpu() - c0;
+  // Alignment alone (what every frame costs before any imaging).
+  const aligner = new PoseLocator({ ...model, spec: { ...model.spec, hopPackets: 1e9 } }, [environment], [reference], { densePose: 'none' });
+  const a0 = cpu();
+  for (const f of frames) aligner.push(f);
+  const alignMs = cpu() - a0;
+  return {
+    model: `${model.spec.modelId} (${model.hash.slice(0, 12)})`,
+    room: `${environment.room.width} × ${environment.room.depth} m, ${environment.links.length} links, ${frames.length} frames in 12 s`,
+    hopPackets: model.spec.hopPackets,
+    framesPerCpuSecond: Math.round((runs * frames.length * 1000) / cpuMs),
+    estimatesPerCpuSecond: Math.round((estimates * 1000) / cpuMs),
+    msPerEstimate: ((cpuMs - (alignMs * runs)) / Math.max(1, estimates)).toFixed(1),
+    msPerFrameAlign: (alignMs / frames.length).toFixed(3),
+  };
 }
 
 function readModelSpecOr(directory: string): ModelSpec {

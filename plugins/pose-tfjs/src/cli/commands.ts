@@ -10,6 +10,7 @@ import { formatEvaluation } from '../eval/format.js';
 import { evaluateShippedModel } from '../eval/evaluate-split.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
 import { trainShippedModel } from '../training/train-command.js';
+import { registerLocateCommands } from '../locate/commands.js';
 
 /** Options of `wiflow eval`. */
 interface EvalCommandOptions {
@@ -40,8 +41,9 @@ async function runTrackingEvaluation(cli: CliContext, json: boolean): Promise<vo
   else for (const line of tracker.formatTrackingEvaluation(result)) cli.print(line);
 }
 
-/** Register `wiflow train`, `wiflow eval` and `wiflow calibrate`. */
+/** Register `wiflow train`, `wiflow eval`, `wiflow calibrate` and `wiflow locate …`. */
 export function registerPoseCommands(program: Command, cli: CliContext): void {
+  registerLocateCommands(program, cli);
   program
     .command('train')
     .description('train the pose model on simulated rooms (dataset generated with @wiflow/plugin-sim and the @wiflow/plugin-csi signal chain); resumable, deterministic for a seed')

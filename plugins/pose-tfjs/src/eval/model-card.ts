@@ -6,7 +6,8 @@ import type { BaselineMetrics, BucketMetrics, EvaluationReport } from './metrics
 const f0 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(0));
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(3));
 
-function table(report: EvaluationReport): string {
+/** The figures as a Markdown table: per true person count, the model and both baselines. */
+export function evaluationTable(report: EvaluationReport): string {
   const lines = ['| true people | samples | method | MPJPE mm | root-rel. MPJPE mm | PCK@0.2 | floor error m | count exact |', '|---|---|---|---|---|---|---|---|'];
   for (const key of Object.keys(report.model)) {
     const m = report.model[key];
@@ -79,7 +80,7 @@ recipe's settings; one sample is one window from each link, labelled with the gr
 
 ## Test rooms (unseen), full split
 
-${table(full)}
+${evaluationTable(full)}
 
 ## Goals of issue 11 (full test split)
 
@@ -91,7 +92,7 @@ ${goals.map((g) => `| ${g.goal} | ${g.value} | ${g.met ? 'yes' : '**no**'} |`).j
 
 ${smallInfo.rooms} rooms, ${smallInfo.samples} samples.
 
-${table(small)}
+${evaluationTable(small)}
 
 ${findingsSection(directory)}## Metrics
 

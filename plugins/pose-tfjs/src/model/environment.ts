@@ -15,12 +15,30 @@ export const VirtualCameraSchema = z.object({
   horizontalFovDeg: z.number().gt(1).lt(179).default(90),
 });
 
+/**
+ * A radio's antenna array, as the simulator places it: a horizontal uniform linear array
+ * centred on the radio position, elements across the facing direction.
+ */
+export const AntennaArraySchema = z.object({
+  yawDeg: z.number().finite().default(0).describe('direction the array faces, degrees from +x toward +y'),
+  antennas: z.number().int().min(1).max(8).default(3),
+  spacing: z.number().positive().max(1).optional().describe('element spacing (m), default half a wavelength of the channel'),
+});
+
 /** What the pose model must know about an environment: the room, the links in model order, the camera. */
 export const EnvironmentGeometrySchema = z.object({
   id: z.string().min(1),
   room: z.object({ width: z.number().positive(), depth: z.number().positive(), height: z.number().positive() }),
   /** Links in the order the model sees them; a window is matched by its tx and rx ids. */
-  links: z.array(z.object({ tx: z.string(), rx: z.string(), txPosition: Point3Schema, rxPosition: Point3Schema })).min(1),
+  links: z.array(z.object({
+    tx: z.string(),
+    rx: z.string(),
+    txPosition: Point3Schema,
+    rxPosition: Point3Schema,
+    /** Antenna arrays (needed by `pose.locate`, which images with each element's position; ignored by `pose.estimate`). */
+    txArray: AntennaArraySchema.optional(),
+    rxArray: AntennaArraySchema.optional(),
+  })).min(1),
   camera: VirtualCameraSchema,
 });
 

@@ -5,7 +5,7 @@ import { defaultCamera, type EnvironmentGeometry } from '../model/environment.js
 export interface ScenarioGeometry {
   environmentId: string;
   room: { width: number; depth: number; height: number };
-  radios: readonly { id: string; role: 'tx' | 'rx' | string; position: readonly number[] }[];
+  radios: readonly { id: string; role: 'tx' | 'rx' | string; position: readonly number[]; yawDeg?: number; antennas?: number; spacing?: number }[];
   links?: readonly { tx: string; rx: string }[] | null;
   camera?: { position: readonly number[]; lookAt: readonly number[]; width: number; height: number; horizontalFovDeg: number } | null;
 }
@@ -29,7 +29,8 @@ export function environmentFromScenario(s: ScenarioGeometry): EnvironmentGeometr
     links: links.map((l) => {
       const tx = radios.get(l.tx), rx = radios.get(l.rx);
       if (!tx || !rx) throw PoseErrors.environmentUnknown(`${s.environmentId} (link ${l.tx}→${l.rx} names an unknown radio)`);
-      return { tx: l.tx, rx: l.rx, txPosition: p3(tx.position), rxPosition: p3(rx.position) };
+      const array = (r: typeof tx) => ({ yawDeg: r.yawDeg ?? 0, antennas: r.antennas ?? 3, ...(r.spacing !== undefined ? { spacing: r.spacing } : {}) });
+      return { tx: l.tx, rx: l.rx, txPosition: p3(tx.position), rxPosition: p3(rx.position), txArray: array(tx), rxArray: array(rx) };
     }),
     camera: s.camera
       ? { position: p3(s.camera.position), lookAt: p3(s.camera.lookAt), width: s.camera.width, height: s.camera.height, horizontalFovDeg: s.camera.horizontalFovDeg }

@@ -1,0 +1,108 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CliContext } from '@wiflow/core';
+import type { Command } from 'commander';
+import { setupBackend } from '../backend/backend.js';
+import { formatEvaluation } from '../eval/format.js';
+import { SMALL_SELECTION } from '../eval/evaluate-split.js';
+import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
+import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
+import { loadSim } from '../sim/pose-dataset.js';
+import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
+import { ReferenceRecorder, writeReference } from './reference.js';
+import { evaluateLocator, fitLocator, simulateReference } from './simulated.js';
+import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
+import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
+
+/** An environment from a JSON geometry file or a simulator scenario file. */
+async function readEnvironment(file: string): Promise<EnvironmentGeometry> {
+  if (/\.ya?ml$/i.test(file)) return environmentFromScenarioFile(file);
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if ('radios' in raw) return environmentFromScenarioFile(file);
+  return EnvironmentGeometrySchema.parse(raw);
+}
+
+/** Register `wiflow locate reference|fit|eval`. */
+export function registerLocateCommands(program: Command, cli: CliContext): void {
+  const locate = program.command('locate').description('the empty-room locator (pose.locate): record references, fit, evaluate');
+
+  locate
+    .command('reference')
+    .description('record an empty-room reference for pose.locate from a capture of the room with nobody in it (or simulate one for a scenario)')
+    .requiredOption('--environment <file>', 'environment geometry (JSON) or simulator scenario (JSON/YAML)')
+    .option('--capture <file>', 'a capture of the empty room in any format @wiflow/plugin-csi reads')
+    .option('--simulate <seconds>', 'simulate the scenario\'s empty room instead of reading a capture', (v) => Number(v))
+    .requiredOption('--out <file>', 'reference file to write (wiflow-empty-room/1 JSON)')
+    .action(async (opts: { environment: string; capture?: string; simulate?: number; out: string }) => {
+      await cli.runtime();
+      const environment = await readEnvironment(opts.environment);
+      let reference;
+      if (opts.simulate) {
+        const sim = (await loadSim()) as Awaited<ReturnType<typeof loadSim>> & { loadScenario(file: string): unknown };
+        reference = simulateReference(sim, sim.loadScenario(opts.environment) as never, opts.simulate);
+      } else {
+        if (!opts.capture) throw new Error('give --capture <file> (or --simulate <seconds> for a scenario)');
+        const { openCapture } = await import('@wiflow/plugin-csi');
+        const recorder = new ReferenceRecorder(environment.id, path.basename(opts.capture));
+        const links = new Set(environment.links.map((l) => `${l.tx}->${l.rx}`));
+        for await (const frame of await openCapture(opts.capture)) if (links.has(`${frame.link.tx}->${frame.link.rx}`)) recorder.push(frame);
+        reference = recorder.build();
+      }
+      writeReference(path.resolve(opts.out), reference);
+      cli.print(`wrote ${opts.out}: ${reference.links.map((l) => `${l.tx}->${l.rx} ${l.packets} packets`).join(', ')}`);
+    });
+
+  locate
+    .command('fit')
+    .description('fit the locator on simulated training rooms: image them, train the count head (TF.js), take the mean pose')
+    .option('--out <dir>', 'model directory to write', 'models/wiflow-locate-v1')
+    .option('--train-sessions <n>', 'training sessions of the plan to fit on', (v) => Number(v), 30)
+    .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
+    .action(async (opts: { out: string; trainSessions: number; seed: number }) => {
+      await cli.runtime();
+      await setupBackend();
+      const recipe = { seed: 'wiflow-pose-v1', rooms: 150, secondsPerSession: 16, sessionsPerRoom: 1, ranges: { receivers: [3, 3], rateHz: 20 }, windowFrames: 16, hopFrames: 5 };
+      const spec = await fitLocator({ modelId: 'wiflow-locate-v1', version: '1.0.0', recipe, trainSessions: opts.trainSessions, seed: opts.seed, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions`); } });
+      mkdirSync(opts.out, { recursive: true });
+      writeLocatorModel(opts.out, spec);
+      const model = loadLocatorModel(opts.out);
+      cli.print(`wrote ${opts.out} (sha256 ${model.hash}); count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
+    });
+
+  locate
+    .command('eval')
+    .description('evaluate a locator on simulated rooms never used to fit it, per person-count bucket, next to two mean-pose baselines')
+    .option('--json', 'print the figures as JSON (the keys of `wiflow eval --json`)', false)
+    .option('--split <name>', 'dataset split: test, val or train', 'test')
+    .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
+    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v1)')
+    .option('--write <file>', 'also write the JSON report to this file')
+    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string }) => {
+      await cli.runtime();
+      if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
+      const started = Date.now();
+      const model = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
+      const selection = opts.small ? { split: opts.split as 'test', ...SMALL_SELECTION } : { split: opts.split as 'test' };
+      const { report, samples, rooms } = await evaluateLocator(model, selection);
+      const description = { modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000 };
+      const json = JSON.stringify({ ...description, ...report }, null, 2);
+      if (opts.write) writeFileSync(opts.write, `${json}\n`);
+      if (opts.json) cli.print(json);
+      else {
+        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms${opts.small ? ' (small subset)' : ''}`);
+        for (const line of formatEvaluation(report)) cli.print(line);
+      }
+    });
+
+  locate
+    .command('card')
+    .description('write MODEL_CARD.md of a locator from locator.json, its recorded evaluations and FINDINGS.md (beside the shipped pose network\'s test figures)')
+    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v1)')
+    .action(async (opts: { model?: string }) => {
+      await cli.runtime();
+      const dir = path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR);
+      const network = path.join(SHIPPED_MODEL_DIR, 'eval-test.json');
+      const comparison = existsSync(network) ? (JSON.parse(readFileSync(network, 'utf8')) as RecordedEvaluation) : undefined;
+      cli.print(`wrote ${writeLocatorCard(dir, comparison)}`);
+    });
+}

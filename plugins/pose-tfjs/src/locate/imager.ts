@@ -1,0 +1,260 @@
+import type { CsiFrame } from '@wiflow/core';
+import { PoseErrors } from '../errors.js';
+import type { EnvironmentGeometry } from '../model/environment.js';
+import { arrayElements, calibrateLink, SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './calibration.js';
+import { alignPacket, type EmptyRoomReference, type LinkReference } from './reference.js';
+
+/** How the room is imaged (part of a locator model; the shipped values are in its `locator.json`). */
+export interface ImagingSettings {
+  /** Floor grid step, metres. */
+  gridStepM: number;
+  /** Heights of the scatterer imaged at each floor cell (powers add), metres. */
+  heightsM: number[];
+  /** Packets per link that one estimate images (powers add). */
+  packets: number;
+  /** Two people are at least this far apart on the floor, metres. */
+  separationM: number;
+  /** Cells within this distance of a found person are projected out before the next is sought, metres. */
+  cleanRadiusM: number;
+  /** People sought per estimate. */
+  maxPersons: number;
+}
+
+/** One person found in the image, in the order found (strongest first). */
+export interface ImagePeak {
+  x: number;
+  y: number;
+  /** Sum over links of log(share of the link's image power in this cell). */
+  score: number;
+}
+
+/** What one estimate of a room yields: peaks and the change energy left after each removal. */
+export interface RoomImage {
+  peaks: ImagePeak[];
+  /** energies[0]: change energy of the packets imaged; energies[i]: left after removing i people. */
+  energies: number[];
+  /** Energy of the reference over the same packets (for a scale-free measure of the change). */
+  referenceEnergy: number;
+  /** Expected energy of an empty room's change over the same packets (the references' noise floor), or null when a reference has none. */
+  noiseEnergy: number | null;
+}
+
+interface LinkState {
+  key: string;
+  reference: LinkReference;
+  h0: { re: Float64Array; im: Float64Array };
+  subcarriers: Int16Array;
+  n: number;
+  /** Calibration factor per entry: e^{−jφ} e^{+j2π m Δf τ}. */
+  calRe: Float32Array;
+  calIm: Float32Array;
+  /** Conjugate steering per (cell, height): e^{+j2π f_k L/c}, [cell·heights + h][n]. */
+  steerRe: Float32Array;
+  steerIm: Float32Array;
+  history: { re: Float32Array; im: Float32Array }[];
+  referenceEnergy: number;
+}
+
+/**
+ * Coherent back-projection of one room. Each packet of each link is aligned to the link's
+ * empty-room reference, the reference subtracted (what is left is what the people changed)
+ * and the reference's chain phases and slope calibrated out; the change is then matched
+ * against a point scatterer's response at every floor cell over all transmit antennas ×
+ * receive antennas × subcarriers (angle of departure, angle of arrival and delay together).
+ * Packets and links add incoherently. People are taken one at a time (CLEAN): the strongest
+ * cell, then its neighbourhood's responses projected out of the change, and again.
+ */
+export class RoomImager {
+  readonly cells: [number, number][] = [];
+  readonly #links: LinkState[];
+  readonly #byKey = new Map<string, LinkState>();
+
+  constructor(readonly environment: EnvironmentGeometry, reference: EmptyRoomReference, readonly settings: ImagingSettings) {
+    const { width: W, depth: D } = environment.room;
+    const step = settings.gridStepM;
+    for (let x = step / 2; x < W; x += step) for (let y = step / 2; y < D; y += step) this.cells.push([x, y]);
+    this.#links = environment.links.map((link) => {
+      const key = `${link.tx}->${link.rx}`;
+      const ref = reference.links.find((l) => l.tx === link.tx && l.rx === link.rx);
+      if (!ref) throw PoseErrors.datasetInvalid(`the empty-room reference of ${reference.environmentId} has no link ${key}`);
+      if (!link.txArray || !link.rxArray) throw PoseErrors.environmentUnknown(`${environment.id} (link ${key} has no txArray/rxArray: pose.locate needs the antenna arrays)`);
+      const fc = ref.centerFrequencyHz;
+      const txE = arrayElements(link.txPosition, link.txArray, fc), rxE = arrayElements(link.rxPosition, link.rxArray, fc);
+      if (txE.length !== ref.ntx || rxE.length !== ref.nrx) throw PoseErrors.datasetInvalid(`link ${key}: the reference has ${ref.ntx}×${ref.nrx} antennas, the environment's arrays ${txE.length}×${rxE.length}`);
+      const h0 = { re: Float64Array.from(ref.re), im: Float64Array.from(ref.im) };
+      const subcarriers = Int16Array.from(ref.subcarriers);
+      const nsc = subcarriers.length, n = h0.re.length;
+      const cal = calibrateLink(h0, txE, rxE, environment.room, subcarriers, fc);
+      const calRe = new Float32Array(n), calIm = new Float32Array(n);
+      for (let q = 0; q < ref.ntx * ref.nrx; q++) {
+        for (let k = 0; k < nsc; k++) {
+          const a = -cal.phases[q] + 2 * Math.PI * subcarriers[k] * SUBCARRIER_SPACING_HZ * cal.tauS;
+          calRe[q * nsc + k] = Math.cos(a);
+          calIm[q * nsc + k] = Math.sin(a);
+        }
+      }
+      const H = settings.heightsM.length;
+      const steerRe = new Float32Array(this.cells.length * H * n), steerIm = new Float32Array(this.cells.length * H * n);
+      const fk = Array.from(subcarriers, (m) => fc + m * SUBCARRIER_SPACING_HZ);
+      let row = 0;
+      for (const [x, y] of this.cells) {
+        for (const h of settings.heightsM) {
+          for (let t = 0; t < txE.length; t++) {
+            const dt = Math.hypot(x - txE[t][0], y - txE[t][1], h - txE[t][2]);
+            for (let r = 0; r < rxE.length; r++) {
+              const L = dt + Math.hypot(x - rxE[r][0], y - rxE[r][1], h - rxE[r][2]);
+              for (let k = 0; k < nsc; k++) {
+                const a = (2 * Math.PI * fk[k] * L) / SPEED_OF_LIGHT;
+                const j = row * n + (t * rxE.length + r) * nsc + k;
+                steerRe[j] = Math.cos(a);
+                steerIm[j] = Math.sin(a);
+              }
+            }
+          }
+          row++;
+        }
+      }
+      let referenceEnergy = 0;
+      for (let j = 0; j < n; j++) referenceEnergy += h0.re[j] ** 2 + h0.im[j] ** 2;
+      const state: LinkState = { key, reference: ref, h0, subcarriers, n, calRe, calIm, steerRe, steerIm, history: [], referenceEnergy };
+      this.#byKey.set(key, state);
+      return state;
+    });
+  }
+
+  /** Whether the frame belongs to this room (one of its links). */
+  has(frame: CsiFrame): boolean {
+    return this.#byKey.has(`${frame.link.tx}->${frame.link.rx}`);
+  }
+
+  /** Add one frame of one of the room's links. */
+  push(frame: CsiFrame): void {
+    const key = `${frame.link.tx}->${frame.link.rx}`;
+    const link = this.#byKey.get(key);
+    if (!link) throw PoseErrors.windowInvalid(`frame of link ${key} does not belong to environment ${this.environment.id}`);
+    const ref = link.reference;
+    if (frame.ntx !== ref.ntx || frame.nrx !== ref.nrx || frame.nsc !== ref.subcarriers.length || frame.csi.re.length !== link.n) {
+      throw PoseErrors.windowInvalid(`frame of link ${key} is ${frame.ntx}×${frame.nrx}×${frame.nsc}, its empty-room reference ${ref.ntx}×${ref.nrx}×${ref.subcarriers.length}`);
+    }
+    for (let k = 0; k < frame.nsc; k++) {
+      if (frame.subcarriers[k] !== link.subcarriers[k]) throw PoseErrors.windowInvalid(`frame of link ${key} has another subcarrier grid than its empty-room reference`);
+    }
+    const aligned = alignPacket(frame.csi, link.h0, link.subcarriers);
+    const re = new Float32Array(link.n), im = new Float32Array(link.n);
+    for (let j = 0; j < link.n; j++) {
+      const dr = aligned.re[j] - link.h0.re[j], di = aligned.im[j] - link.h0.im[j];
+      re[j] = dr * link.calRe[j] - di * link.calIm[j];
+      im[j] = dr * link.calIm[j] + di * link.calRe[j];
+    }
+    link.history.push({ re, im });
+    if (link.history.length > this.settings.packets) link.history.shift();
+  }
+
+  /** Every link holds enough packets for an estimate. */
+  ready(): boolean {
+    return this.#links.every((l) => l.history.length >= this.settings.packets);
+  }
+
+  /** Drop the packets held (after a gap in the stream). */
+  reset(): void {
+    for (const l of this.#links) l.history = [];
+  }
+
+  /** Image the packets held and take up to `maxPersons` people from it. */
+  image(): RoomImage {
+    const H = this.settings.heightsM.length;
+    const cells = this.cells;
+    const histories = this.#links.map((l) => l.history.map((x) => ({ re: Float32Array.from(x.re), im: Float32Array.from(x.im) })));
+    const energy = () => histories.reduce((sum, h) => sum + h.reduce((s, x) => { let e = 0; for (let j = 0; j < x.re.length; j++) e += x.re[j] * x.re[j] + x.im[j] * x.im[j]; return s + e; }, 0), 0);
+    const referenceEnergy = this.#links.reduce((s, l, i) => s + l.referenceEnergy * histories[i].length, 0);
+    const noiseEnergy = this.#links.every((l) => l.reference.noisePower !== undefined)
+      ? this.#links.reduce((s, l, i) => s + (l.reference.noisePower ?? 0) * l.n * histories[i].length, 0)
+      : null;
+    const scores = new Float64Array(cells.length);
+    const img = new Float64Array(cells.length);
+    const score = () => {
+      scores.fill(0);
+      this.#links.forEach((link, li) => {
+        img.fill(0);
+        const n = link.n, sr = link.steerRe, si = link.steerIm;
+        for (const x of histories[li]) {
+          const xr = x.re, xi = x.im;
+          for (let row = 0; row < cells.length * H; row++) {
+            let re = 0, im = 0;
+            const o = row * n;
+            for (let j = 0; j < n; j++) {
+              const ar = sr[o + j], ai = si[o + j];
+              re += xr[j] * ar - xi[j] * ai;
+              im += xr[j] * ai + xi[j] * ar;
+            }
+            img[(row / H) | 0] += re * re + im * im;
+          }
+        }
+        let total = 0;
+        for (let c = 0; c < cells.length; c++) total += img[c];
+        for (let c = 0; c < cells.length; c++) scores[c] += Math.log(img[c] / (total || 1) + 1e-12);
+      });
+    };
+    const energies = [energy()];
+    const peaks: ImagePeak[] = [];
+    for (let p = 0; p < this.settings.maxPersons; p++) {
+      score();
+      let best = -1;
+      for (let c = 0; c < cells.length; c++) {
+        if (best >= 0 && scores[c] <= scores[best]) continue;
+        if (peaks.every((q) => Math.hypot(q.x - cells[c][0], q.y - cells[c][1]) > this.settings.separationM)) best = c;
+      }
+      if (best < 0) break;
+      peaks.push({ x: cells[best][0], y: cells[best][1], score: scores[best] });
+      // Project the responses of the cells around the peak (all heights) out of every packet.
+      const local: number[] = [];
+      cells.forEach((c, ci) => {
+        if (Math.hypot(c[0] - cells[best][0], c[1] - cells[best][1]) <= this.settings.cleanRadiusM + 1e-9) for (let h = 0; h < H; h++) local.push(ci * H + h);
+      });
+      this.#links.forEach((link, li) => projectOut(link, local, histories[li]));
+      energies.push(energy());
+    }
+    return { peaks, energies, referenceEnergy, noiseEnergy };
+  }
+}
+
+/** Gram–Schmidt: an orthonormal basis of the span of the vectors (near-dependent ones dropped). */
+function orthonormalBasis(vectors: { re: Float64Array; im: Float64Array }[], n: number): { re: Float64Array; im: Float64Array }[] {
+  const basis: { re: Float64Array; im: Float64Array }[] = [];
+  for (const v of vectors) {
+    const vr = Float64Array.from(v.re), vi = Float64Array.from(v.im);
+    for (const q of basis) {
+      let dr = 0, di = 0;
+      for (let j = 0; j < n; j++) { dr += q.re[j] * vr[j] + q.im[j] * vi[j]; di += q.re[j] * vi[j] - q.im[j] * vr[j]; }
+      for (let j = 0; j < n; j++) { vr[j] -= dr * q.re[j] - di * q.im[j]; vi[j] -= dr * q.im[j] + di * q.re[j]; }
+    }
+    let norm = 0;
+    for (let j = 0; j < n; j++) norm += vr[j] * vr[j] + vi[j] * vi[j];
+    norm = Math.sqrt(norm);
+    if (norm < 1e-3 * Math.sqrt(n)) continue;
+    for (let j = 0; j < n; j++) { vr[j] /= norm; vi[j] /= norm; }
+    basis.push({ re: vr, im: vi });
+  }
+  return basis;
+}
+
+/** Remove from one packet its component in the span of an orthonormal basis. */
+function projectPacket(basis: { re: Float64Array; im: Float64Array }[], xr: Float32Array, xi: Float32Array, n: number): void {
+  for (const q of basis) {
+    let dr = 0, di = 0;
+    for (let j = 0; j < n; j++) { dr += q.re[j] * xr[j] + q.im[j] * xi[j]; di += q.re[j] * xi[j] - q.im[j] * xr[j]; }
+    for (let j = 0; j < n; j++) { xr[j] -= dr * q.re[j] - di * q.im[j]; xi[j] -= dr * q.im[j] + di * q.re[j]; }
+  }
+}
+
+/** Remove from each packet its component in the span of the given steering rows. */
+function projectOut(link: LinkState, rows: number[], packets: { re: Float32Array; im: Float32Array }[]): void {
+  const n = link.n;
+  const vectors = rows.map((row) => {
+    const re = new Float64Array(n), im = new Float64Array(n);
+    for (let j = 0; j < n; j++) { re[j] = link.steerRe[row * n + j]; im[j] = -link.steerIm[row * n + j]; }
+    return { re, im };
+  });
+  const basis = orthonormalBasis(vectors, n);
+  for (const x of packets) projectPacket(basis, x.re, x.im, n);
+}

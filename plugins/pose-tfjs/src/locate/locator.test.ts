@@ -1,0 +1,123 @@
+// The empty-room locator on simulated rooms it was never fitted on: the imaging itself, the
+// pose.locate node in a simulator flow, and `wiflow locate eval --small` against the card.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PoseFrame } from '@wiflow/core';
+import { buildFlow, createTestRuntime } from '@wiflow/core/testing';
+import csiPlugin from '@wiflow/plugin-csi';
+import simPlugin, { planDataset, Simulator } from '@wiflow/plugin-sim';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../index.js';
+import { SMALL_SELECTION } from '../eval/evaluate-split.js';
+import type { EvaluationReport } from '../eval/metrics.js';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
+import { DatasetRecipeSchema } from '../sim/recipe.js';
+import { RoomImager } from './imager.js';
+import { LOCATOR_JSON, loadLocatorModel, SHIPPED_LOCATOR_DIR } from './locator-model.js';
+import { evaluateLocator, simulateReference } from './simulated.js';
+import { locatorCard, type RecordedEvaluation } from './locator-card.js';
+import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
+
+const shipped = existsSync(path.join(SHIPPED_LOCATOR_DIR, LOCATOR_JSON));
+const dirs: string[] = [];
+afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+type Recorded = EvaluationReport & { modelHash: string; samples: number; rooms: number };
+const recorded = (file: string) => JSON.parse(readFileSync(path.join(SHIPPED_LOCATOR_DIR, file), 'utf8')) as Recorded;
+
+/** Test-split sessions of the locator's recipe with exactly one person (rooms never used to fit it). */
+function onePersonTestSessions() {
+  const model = loadLocatorModel();
+  const recipe = DatasetRecipeSchema.parse(model.spec.training.dataset);
+  const plan = planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+  return { model, sessions: plan.sessions.filter((s) => s.split === 'test' && s.scenario.people.length === 1) };
+}
+
+describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v1)', () => {
+  it('images one person in unseen rooms closer than the room centre, within the card\'s figure', () => {
+    const { model, sessions } = onePersonTestSessions();
+    let error = 0, centre = 0, n = 0;
+    for (const session of sessions.slice(0, 3)) {
+      const environment = environmentFromScenario(session.scenario);
+      const imager = new RoomImager(environment, simulateReference({ Simulator } as never, session.scenario), model.spec.imaging);
+      for (const tick of new Simulator(session.scenario).run(8)) {
+        for (const frame of tick.frames) imager.push(frame);
+        if (tick.index % 5 !== 0 || !imager.ready() || tick.truth.persons.length !== 1) continue;
+        const truth = tick.truth.persons[0].position;
+        const [peak] = imager.image().peaks;
+        error += Math.hypot(peak.x - truth.x, peak.y - truth.y);
+        centre += Math.hypot(environment.room.width / 2 - truth.x, environment.room.depth / 2 - truth.y);
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(30);
+    // Within the card's one-person floor error (all 23 test rooms) with a margin for three rooms' spread, and closer than the room centre.
+    const card = recorded('eval-test.json').model['1'].floorErrorM ?? 0;
+    expect(error / n).toBeLessThan(card * 1.25);
+    expect(error / n).toBeLessThan(centre / n);
+  });
+
+  it('runs in a flow sim.source → pose.locate: frames carry model id, hash and provenance, and their error is within the card', async () => {
+    const { sessions } = onePersonTestSessions();
+    const session = sessions[0];
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-locate-flow-'));
+    dirs.push(dataDir);
+    const runtime = await createTestRuntime({ plugins: [simPlugin, csiPlugin, plugin], dataDir });
+    await runtime.start();
+    const job = await runtime.runJob(buildFlow({
+      sim: ['sim.source', { scenario: session.scenario, realtime: false, durationS: 12 }],
+      locate: ['pose.locate', { scenario: session.scenario, densePose: 'parts' }],
+      poses: ['test.collect', { output: 'poses' }],
+    }, ['sim.frames -> locate.frames', 'locate.poses -> poses.in']), { timeoutMs: 120_000 });
+    const result = await job.done;
+    await runtime.stop();
+    expect(result.error).toBeNull();
+    const frames = result.outputs.poses as PoseFrame[];
+    // 12 s at 20 Hz: an estimate every 5 packets of the first link once 8 are held.
+    expect(frames.length).toBeGreaterThan(40);
+    const hash = createHash('sha256').update(readFileSync(path.join(SHIPPED_LOCATOR_DIR, LOCATOR_JSON))).digest('hex');
+    for (const f of frames) {
+      expect(f.metadata.modelId).toBe('wiflow-locate-v1');
+      expect(f.metadata.modelHash).toBe(hash);
+      expect(f.metadata.provenance).toBe('simulated');
+      expect(f.metadata.pipeline).toContain('training mean pose');
+      expect(f.truth).toBeDefined();
+    }
+    // Floor error of the most confident person against the truth, within the card's one-person figure with room for one room's spread.
+    const card = recorded('eval-test.json').model['1'];
+    const located = frames.filter((f) => f.persons.length > 0 && f.truth!.persons.length === 1);
+    expect(located.length).toBeGreaterThan(frames.length / 2);
+    const errors = located.map((f) => Math.hypot(f.persons[0].position!.x - f.truth!.persons[0].position.x, f.persons[0].position!.y - f.truth!.persons[0].position.y));
+    const mean = errors.reduce((a, b) => a + b, 0) / errors.length;
+    expect(mean).toBeLessThan((card.floorErrorM ?? 0) * 1.5);
+    expect(located[0].persons[0].keypoints3d).toHaveLength(17);
+    expect(located[0].persons[0].densePose?.source).toBe('derived');
+  });
+
+  it('`wiflow locate eval --small` reproduces the figures recorded beside the shipped locator', async () => {
+    const model = loadLocatorModel();
+    const small = recorded('eval-test-small.json');
+    expect(small.modelHash).toBe(model.hash);
+    const { report, samples, rooms } = await evaluateLocator(model, { split: 'test', ...SMALL_SELECTION });
+    expect(samples).toBe(small.samples);
+    expect(rooms).toBe(small.rooms);
+    for (const key of Object.keys(small.model)) {
+      const got = report.model[key], want = small.model[key];
+      expect(got.samples).toBe(want.samples);
+      expect(got.countAccuracy).toBeCloseTo(want.countAccuracy, 6);
+      if (want.mpjpeMm !== null) expect(got.mpjpeMm!).toBeCloseTo(want.mpjpeMm, 3);
+      if (want.floorErrorM !== null) expect(got.floorErrorM!).toBeCloseTo(want.floorErrorM, 6);
+      expect(report.baselines.meanPoseAtRoomCentre[key].mpjpeMm).toEqual(small.baselines.meanPoseAtRoomCentre[key].mpjpeMm);
+    }
+  });
+
+  it('its model card is what `wiflow locate card` generates from the recorded figures (findings included)', () => {
+    const network = JSON.parse(readFileSync(path.join(SHIPPED_MODEL_DIR, 'eval-test.json'), 'utf8')) as RecordedEvaluation;
+    const card = locatorCard(SHIPPED_LOCATOR_DIR, network);
+    expect(readFileSync(path.join(SHIPPED_LOCATOR_DIR, 'MODEL_CARD.md'), 'utf8')).toBe(card);
+    expect(card).toContain(readFileSync(path.join(SHIPPED_LOCATOR_DIR, 'FINDINGS.md'), 'utf8').trim());
+    expect(card).toContain(loadLocatorModel().hash);
+  });
+});

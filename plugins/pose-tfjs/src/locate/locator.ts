@@ -1,0 +1,122 @@
+import type { CsiFrame, PoseFrame, Provenance } from '@wiflow/core';
+import { PoseErrors } from '../errors.js';
+import { placePose, type PoseHypothesis } from '../eval/metrics.js';
+import type { EnvironmentGeometry } from '../model/environment.js';
+import { toPersons, type DensePoseMode } from '../model/persons.js';
+import { RoomImager } from './imager.js';
+import { countFeatures, countProbabilities, presences, type LocatorModel } from './locator-model.js';
+import type { EmptyRoomReference } from './reference.js';
+
+/** One estimate of a room before thresholding: hypotheses strongest first, with presence. */
+export interface LocatedInstant {
+  environment: EnvironmentGeometry;
+  time: number;
+  hypotheses: (PoseHypothesis & { presence: number })[];
+  countProbabilities: number[];
+  features: number[];
+  provenance: Provenance;
+  truth?: CsiFrame['truth'];
+  processingTimeMs: number;
+}
+
+/** Options of a `PoseLocator`. */
+export interface PoseLocatorOptions {
+  densePose?: DensePoseMode;
+  processingMode?: 'realtime' | 'job';
+  presenceThreshold?: number;
+}
+
+interface RoomState {
+  imager: RoomImager;
+  firstLink: string;
+  sinceLast: number;
+  provenance: Set<Provenance>;
+  lastTime: number;
+  truth?: CsiFrame['truth'];
+  frameId: number;
+}
+
+/**
+ * Raw CSI frames of every link of a room in, people out: every `hopPackets` packets of the
+ * room's first link (once every link holds the packets to image), the room is imaged
+ * (`RoomImager`), the count head turns the CLEAN energies into presences, and each person
+ * found gets the training set's mean pose at its floor position.
+ */
+export class PoseLocator {
+  readonly #rooms = new Map<string, RoomState>();
+  readonly #byLink = new Map<string, RoomState>();
+
+  constructor(readonly model: LocatorModel, environments: readonly EnvironmentGeometry[], references: readonly EmptyRoomReference[], readonly options: PoseLocatorOptions = {}) {
+    for (const environment of environments) {
+      const reference = references.find((r) => r.environmentId === environment.id);
+      if (!reference) throw PoseErrors.datasetInvalid(`no empty-room reference for environment ${environment.id}: record one with \`wiflow locate reference\``);
+      const imager = new RoomImager(environment, reference, model.spec.imaging);
+      const state: RoomState = { imager, firstLink: `${environment.links[0].tx}->${environment.links[0].rx}`, sinceLast: 0, provenance: new Set(), lastTime: 0, frameId: 0 };
+      this.#rooms.set(environment.id, state);
+      for (const l of environment.links) {
+        const key = `${l.tx}->${l.rx}`;
+        if (this.#byLink.has(key)) throw PoseErrors.datasetInvalid(`link ${key} belongs to two environments`);
+        this.#byLink.set(key, state);
+      }
+    }
+  }
+
+  /** Add a frame; returns the room's estimate when one is due. */
+  locate(frame: CsiFrame): LocatedInstant | null {
+    const key = `${frame.link.tx}->${frame.link.rx}`;
+    const room = this.#byLink.get(key);
+    if (!room) throw PoseErrors.environmentUnknown(`for link ${key} (no environment of pose.locate has it)`);
+    room.imager.push(frame);
+    room.provenance.add(frame.provenance);
+    room.lastTime = Math.max(room.lastTime, frame.time);
+    if (frame.truth) room.truth = frame.truth;
+    if (key !== room.firstLink) return null;
+    room.sinceLast++;
+    if (room.sinceLast < this.model.spec.hopPackets || !room.imager.ready()) return null;
+    room.sinceLast = 0;
+    const started = performance.now();
+    const image = room.imager.image();
+    const features = countFeatures(image);
+    const probabilities = countProbabilities(this.model.spec.countHead, features);
+    const presence = presences(probabilities, image.peaks.length);
+    const hypotheses = image.peaks.map((p, i) => ({ ...placePose(this.model.spec.meanPose, { x: p.x, y: p.y }), presence: presence[i] }));
+    const provenance: Provenance = room.provenance.has('simulated') ? 'simulated' : room.provenance.has('replay') ? 'replay' : 'live';
+    room.provenance.clear();
+    return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
+  }
+
+  /** Add a frame; returns a PoseFrame when the room's estimate is due. */
+  push(frame: CsiFrame): PoseFrame | null {
+    const instant = this.locate(frame);
+    return instant ? this.toPoseFrame(instant) : null;
+  }
+
+  /** The PoseFrame of an estimate: people above the presence threshold, with honest metadata. */
+  toPoseFrame(instant: LocatedInstant): PoseFrame {
+    const room = this.#rooms.get(instant.environment.id)!;
+    room.frameId++;
+    const spec = this.model.spec;
+    const threshold = this.options.presenceThreshold ?? spec.presenceThreshold;
+    const densePose = this.options.densePose ?? 'parts';
+    const decoded = instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d }));
+    const frame: PoseFrame = {
+      timestamp: instant.time,
+      frameId: room.frameId,
+      environmentId: instant.environment.id,
+      processingTimeMs: instant.processingTimeMs,
+      persons: toPersons(decoded, instant.environment, threshold, densePose),
+      metadata: {
+        modelId: spec.modelId,
+        modelHash: this.model.hash,
+        modelVersion: spec.version,
+        processingMode: this.options.processingMode ?? 'realtime',
+        provenance: instant.provenance,
+        csiQuality: null,
+        linkCount: instant.environment.links.length,
+        pipeline: `raw CSI → aligned to the empty-room reference → coherent back-projection (angle of departure × angle of arrival × delay) → CLEAN → count head → ${spec.modelId}@${this.model.hash.slice(0, 12)} → skeleton: training mean pose at each position (posture not estimated)${densePose === 'none' ? '' : ' → dense pose derived from skeleton'}`,
+      },
+    };
+    if (instant.truth) frame.truth = instant.truth;
+    return frame;
+  }
+}

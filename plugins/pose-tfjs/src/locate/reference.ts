@@ -1,0 +1,229 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { CsiFrame } from '@wiflow/core';
+import { z } from 'zod';
+import { PoseErrors } from '../errors.js';
+
+/** Complex values of one packet of a link, row-major [tx][rx][subcarrier]. */
+export interface ComplexPacket {
+  re: ArrayLike<number>;
+  im: ArrayLike<number>;
+}
+
+/** A packet aligned to a reference: values and the timing slope that was removed (rad per subcarrier index). */
+export interface AlignedPacket {
+  re: Float64Array;
+  im: Float64Array;
+  slope: number;
+}
+
+/**
+ * Align one packet to a reference of the same link: remove the per-packet timing offset (a
+ * phase slope over subcarriers) and the common complex gain (random phase, AGC), both shared
+ * by every antenna pair of the packet. The slope starts from the adjacent-subcarrier phase
+ * ratios and is refined by maximising |Σ conj(H0)·H·e^{jρm}| (the least-squares fit of
+ * H ≈ c·e^{−jρm}·H0), then the gain c is fitted by least squares. What is left after
+ * subtracting the reference is the change: the people.
+ */
+export function alignPacket(H: ComplexPacket, H0: ComplexPacket, subcarriers: ArrayLike<number>): AlignedPacket {
+  const nsc = subcarriers.length;
+  const n = H0.re.length;
+  let sr = 0, si = 0;
+  for (let s = 0; s < n / nsc; s++) {
+    for (let k = 0; k + 1 < nsc; k++) {
+      const gap = subcarriers[k + 1] - subcarriers[k];
+      if (gap !== 1 && gap !== 2) continue;
+      const a = s * nsc + k, b = a + 1;
+      const r1r = H.re[b] * H0.re[b] + H.im[b] * H0.im[b], r1i = H.im[b] * H0.re[b] - H.re[b] * H0.im[b];
+      const r0r = H.re[a] * H0.re[a] + H.im[a] * H0.im[a], r0i = H.im[a] * H0.re[a] - H.re[a] * H0.im[a];
+      let pr = r1r * r0r + r1i * r0i, pi = r1i * r0r - r1r * r0i;
+      if (gap === 2) {
+        const m = Math.hypot(pr, pi), angle = Math.atan2(pi, pr) / 2;
+        pr = m * Math.cos(angle); pi = m * Math.sin(angle);
+      }
+      sr += pr; si += pi;
+    }
+  }
+  let rho = Math.atan2(si, sr);
+  // Least-squares refinement (golden section around the ratio estimate).
+  const zr = new Float64Array(n), zi = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    zr[j] = H0.re[j] * H.re[j] + H0.im[j] * H.im[j];
+    zi[j] = H0.re[j] * H.im[j] - H0.im[j] * H.re[j];
+  }
+  const cos = new Float64Array(nsc), sin = new Float64Array(nsc);
+  const fit = (r: number) => {
+    for (let k = 0; k < nsc; k++) { cos[k] = Math.cos(r * subcarriers[k]); sin[k] = Math.sin(r * subcarriers[k]); }
+    let a = 0, b = 0;
+    for (let j = 0; j < n; j++) {
+      const k = j % nsc;
+      a += zr[j] * cos[k] + zi[j] * sin[k];
+      b += zi[j] * cos[k] - zr[j] * sin[k];
+    }
+    return a * a + b * b;
+  };
+  const g = (Math.sqrt(5) - 1) / 2;
+  let lo = rho - 0.03, hi = rho + 0.03;
+  let x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = fit(x1), f2 = fit(x2);
+  for (let it = 0; it < 30; it++) {
+    if (f1 > f2) { hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = fit(x1); }
+    else { lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = fit(x2); }
+  }
+  rho = (lo + hi) / 2;
+  const re = new Float64Array(n), im = new Float64Array(n);
+  for (let k = 0; k < nsc; k++) { cos[k] = Math.cos(-rho * subcarriers[k]); sin[k] = Math.sin(-rho * subcarriers[k]); }
+  for (let j = 0; j < n; j++) {
+    const k = j % nsc;
+    re[j] = H.re[j] * cos[k] - H.im[j] * sin[k];
+    im[j] = H.re[j] * sin[k] + H.im[j] * cos[k];
+  }
+  let nr = 0, ni = 0, d = 0;
+  for (let j = 0; j < n; j++) {
+    nr += re[j] * H0.re[j] + im[j] * H0.im[j];
+    ni += im[j] * H0.re[j] - re[j] * H0.im[j];
+    d += H0.re[j] * H0.re[j] + H0.im[j] * H0.im[j];
+  }
+  const gr = nr / d, gi = ni / d, g2 = gr * gr + gi * gi;
+  if (!(g2 > 0) || !Number.isFinite(g2)) return { re, im, slope: rho };
+  for (let j = 0; j < n; j++) {
+    const r = re[j], i = im[j];
+    re[j] = (r * gr + i * gi) / g2;
+    im[j] = (i * gr - r * gi) / g2;
+  }
+  return { re, im, slope: rho };
+}
+
+/** The empty-room reference of one link. */
+export const LinkReferenceSchema = z.object({
+  tx: z.string().min(1),
+  rx: z.string().min(1),
+  centerFrequencyHz: z.number().positive(),
+  subcarriers: z.array(z.number().int()).min(2),
+  ntx: z.number().int().positive(),
+  nrx: z.number().int().positive(),
+  /** Packets averaged. */
+  packets: z.number().int().positive(),
+  re: z.array(z.number().finite()),
+  im: z.array(z.number().finite()),
+  /** Mean power per value of the aligned empty-room packets around their mean: the floor of any change (noise, quantisation, alignment). */
+  noisePower: z.number().nonnegative().optional(),
+}).refine((l) => l.re.length === l.ntx * l.nrx * l.subcarriers.length && l.im.length === l.re.length, { message: 're and im must hold ntx × nrx × subcarriers values' });
+
+/**
+ * An empty-room reference (`wiflow-empty-room/1`): per link the mean channel of a capture
+ * of the room with nobody in it, every packet aligned to the first and the mean timing slope
+ * removed (timing offsets are zero-mean). Recorded once at installation, and again after
+ * the furniture or the radios move.
+ */
+export const EmptyRoomReferenceSchema = z.object({
+  format: z.literal('wiflow-empty-room/1'),
+  environmentId: z.string().min(1),
+  /** Where it came from: a capture file, or the simulator's empty room. */
+  source: z.string().default(''),
+  links: z.array(LinkReferenceSchema).min(1),
+});
+
+/** An empty-room reference. */
+export type EmptyRoomReference = z.output<typeof EmptyRoomReferenceSchema>;
+/** One link of it. */
+export type LinkReference = z.output<typeof LinkReferenceSchema>;
+
+/** Empty-room packets per link kept to measure the noise floor. */
+const MAX_NOISE_PACKETS = 200;
+
+interface LinkAccumulator {
+  tx: string;
+  rx: string;
+  centerFrequencyHz: number | null;
+  subcarriers: Int16Array;
+  ntx: number;
+  nrx: number;
+  first: { re: Float64Array; im: Float64Array };
+  sumRe: Float64Array;
+  sumIm: Float64Array;
+  /** Aligned packets, kept for the noise floor. */
+  aligned: { re: Float64Array; im: Float64Array }[];
+  slopeSum: number;
+  packets: number;
+}
+
+/** Builds an empty-room reference from the frames of an empty room (any CSI source). */
+export class ReferenceRecorder {
+  readonly #links = new Map<string, LinkAccumulator>();
+
+  constructor(readonly environmentId: string, readonly source = '') {}
+
+  /** Add one frame; frames of a link must keep one antenna and subcarrier layout. */
+  push(frame: CsiFrame): void {
+    const key = `${frame.link.tx}->${frame.link.rx}`;
+    const n = frame.ntx * frame.nrx * frame.nsc;
+    if (frame.csi.re.length !== n) throw PoseErrors.windowInvalid(`frame of link ${key} holds ${frame.csi.re.length} values for ${frame.ntx}×${frame.nrx}×${frame.nsc}`);
+    let acc = this.#links.get(key);
+    if (!acc) {
+      acc = {
+        tx: frame.link.tx, rx: frame.link.rx, centerFrequencyHz: frame.centerFrequencyHz, subcarriers: Int16Array.from(frame.subcarriers), ntx: frame.ntx, nrx: frame.nrx,
+        first: { re: Float64Array.from(frame.csi.re), im: Float64Array.from(frame.csi.im) },
+        sumRe: new Float64Array(n), sumIm: new Float64Array(n), aligned: [], slopeSum: 0, packets: 0,
+      };
+      this.#links.set(key, acc);
+    } else if (acc.ntx !== frame.ntx || acc.nrx !== frame.nrx || acc.subcarriers.length !== frame.nsc) {
+      throw PoseErrors.windowInvalid(`link ${key} changed its layout from ${acc.ntx}×${acc.nrx}×${acc.subcarriers.length} to ${frame.ntx}×${frame.nrx}×${frame.nsc} while recording the empty room`);
+    }
+    const aligned = alignPacket(frame.csi, acc.first, acc.subcarriers);
+    for (let j = 0; j < n; j++) { acc.sumRe[j] += aligned.re[j]; acc.sumIm[j] += aligned.im[j]; }
+    acc.slopeSum += aligned.slope;
+    acc.packets++;
+    if (acc.aligned.length < MAX_NOISE_PACKETS) acc.aligned.push({ re: aligned.re, im: aligned.im });
+  }
+
+  /** Packets recorded per link. */
+  packets(): Record<string, number> {
+    return Object.fromEntries([...this.#links].map(([k, v]) => [k, v.packets]));
+  }
+
+  /** The reference; every link needs at least `minPackets` packets and a centre frequency. */
+  build(minPackets = 10): EmptyRoomReference {
+    if (this.#links.size === 0) throw PoseErrors.datasetInvalid(`empty-room reference of ${this.environmentId}: no frames`);
+    const links: LinkReference[] = [];
+    for (const [key, acc] of this.#links) {
+      if (acc.packets < minPackets) throw PoseErrors.datasetInvalid(`empty-room reference of ${this.environmentId}: link ${key} has ${acc.packets} packets, at least ${minPackets} needed`);
+      if (!acc.centerFrequencyHz) throw PoseErrors.datasetInvalid(`empty-room reference of ${this.environmentId}: link ${key} reports no centre frequency`);
+      // Every packet now carries the first packet's timing slope; timing offsets are zero-mean, so give the mean packet's instead.
+      const meanSlope = acc.slopeSum / acc.packets;
+      const nsc = acc.subcarriers.length;
+      const re: number[] = [], im: number[] = [];
+      for (let j = 0; j < acc.sumRe.length; j++) {
+        const a = meanSlope * acc.subcarriers[j % nsc];
+        const x = acc.sumRe[j] / acc.packets, y = acc.sumIm[j] / acc.packets;
+        re.push(x * Math.cos(a) - y * Math.sin(a));
+        im.push(x * Math.sin(a) + y * Math.cos(a));
+      }
+      let noise = 0;
+      for (const p of acc.aligned) {
+        for (let j = 0; j < p.re.length; j++) noise += (p.re[j] - acc.sumRe[j] / acc.packets) ** 2 + (p.im[j] - acc.sumIm[j] / acc.packets) ** 2;
+      }
+      const noisePower = noise / (acc.aligned.length * acc.sumRe.length);
+      links.push({ tx: acc.tx, rx: acc.rx, centerFrequencyHz: acc.centerFrequencyHz, subcarriers: Array.from(acc.subcarriers), ntx: acc.ntx, nrx: acc.nrx, packets: acc.packets, re, im, noisePower });
+    }
+    return { format: 'wiflow-empty-room/1', environmentId: this.environmentId, source: this.source, links };
+  }
+}
+
+/** Read and validate a reference file. */
+export function readReference(file: string): EmptyRoomReference {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw PoseErrors.datasetInvalid(`cannot read the empty-room reference ${file}: ${(error as Error).message}`);
+  }
+  const parsed = EmptyRoomReferenceSchema.safeParse(raw);
+  if (!parsed.success) throw PoseErrors.datasetInvalid(`${file} is not an empty-room reference: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** Write a reference file atomically. */
+export function writeReference(file: string, reference: EmptyRoomReference): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify(reference));
+  renameSync(tmp, file);
+}

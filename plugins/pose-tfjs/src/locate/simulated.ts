@@ -1,0 +1,109 @@
+import { evaluateSamples, meanPose, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
+import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
+import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
+import { PoseLocator, type LocatedInstant } from './locator.js';
+import { countFeatures, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
+import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
+
+/** Seconds of empty room the simulator records as each room's reference (an installer's capture). */
+export const REFERENCE_SECONDS = 2;
+
+/**
+ * The empty-room reference of a simulated room: the same scenario with nobody in it, same
+ * radios, hardware draws and noise process, `seconds` long.
+ */
+export function simulateReference(sim: SimModule, scenario: { environmentId: string; people?: unknown[] }, seconds = REFERENCE_SECONDS): EmptyRoomReference {
+  const recorder = new ReferenceRecorder(scenario.environmentId, `simulator: empty room, ${seconds} s`);
+  const simulator = new sim.Simulator({ ...scenario, people: [] });
+  for (const tick of simulator.run(seconds)) for (const frame of tick.frames) recorder.push(frame);
+  return recorder.build();
+}
+
+/**
+ * Locate people in the sessions of one split of a recipe's plan (the same rooms the pose
+ * model's recipe splits into train / validation / test), yielding every estimate.
+ */
+export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, selection: SplitSelection, onSession?: (done: number, total: number) => void): AsyncGenerator<LocatedInstant & { sessionId: string }> {
+  const sim = await loadSim(selection.sim);
+  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+  const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
+  let done = 0;
+  for (const session of sessions) {
+    onSession?.(done, sessions.length);
+    const environment = environmentFromScenario(session.scenario);
+    const reference = simulateReference(sim, session.scenario as never);
+    const locator = new PoseLocator(model, [environment], [reference], { densePose: 'none', processingMode: 'job' });
+    const seconds = Math.min(recipe.secondsPerSession, selection.maxSeconds ?? Infinity);
+    for (const tick of new sim.Simulator(session.scenario).run(seconds)) {
+      for (const frame of tick.frames) {
+        const instant = locator.locate(frame);
+        if (instant) yield { ...instant, sessionId: session.sessionId };
+      }
+    }
+    done++;
+    onSession?.(done, sessions.length);
+  }
+}
+
+/** Score a locator on a split, per true person count, next to the two mean-pose baselines. */
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
+  const recipe = DatasetRecipeSchema.parse(model.spec.training.dataset ?? {});
+  const samples: EvaluatedSample[] = [];
+  const rooms = new Set<string>();
+  for await (const instant of locateSplit(model, recipe, selection, onSession)) {
+    if (!instant.truth) continue;
+    rooms.add(instant.environment.id);
+    samples.push({ environment: instant.environment, truth: instant.truth.persons, predicted: instant.hypotheses, presenceThreshold: model.spec.presenceThreshold });
+  }
+  return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size };
+}
+
+/** The imaging settings and estimate rate of the shipped locator. */
+export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 'presenceThreshold'> = {
+  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3 },
+  hopPackets: 5,
+  presenceThreshold: 0.5,
+};
+
+/**
+ * Fit a locator on the training rooms of a recipe: image them, train the count head on the
+ * CLEAN energy features against the true counts, and take the training people's mean pose.
+ */
+export async function fitLocator(options: { modelId: string; version: string; recipe: Partial<DatasetRecipe>; trainSessions?: number; seed?: number; sim?: SimModule; onSession?: (done: number, total: number) => void }): Promise<LocatorModelSpec> {
+  const started = Date.now();
+  const recipe = DatasetRecipeSchema.parse(options.recipe);
+  const seed = options.seed ?? 1;
+  const provisional: LocatorModel = {
+    spec: {
+      format: 'wiflow-locator/1', modelId: options.modelId, version: options.version, description: '', ...DEFAULT_LOCATOR,
+      countHead: { featureMean: [0, 0, 0, 0], featureStd: [1, 1, 1, 1], layers: [{ weights: [[0], [0], [0], [0]], bias: [0], activation: 'linear' }] },
+      meanPose: Array.from({ length: 17 }, () => [0, 0, 0]), training: {},
+    },
+    hash: '', directory: '',
+  };
+  const features: number[][] = [];
+  const counts: number[] = [];
+  const persons = [];
+  const rooms = new Set<string>();
+  for await (const instant of locateSplit(provisional, recipe, { split: 'train', maxSessions: options.trainSessions, sim: options.sim }, options.onSession)) {
+    if (!instant.truth) continue;
+    rooms.add(instant.environment.id);
+    features.push(instant.features);
+    counts.push(instant.truth.persons.length);
+    persons.push(...instant.truth.persons);
+  }
+  const countHead = await trainCountHead(features, counts, { maxPersons: DEFAULT_LOCATOR.imaging.maxPersons, seed });
+  return {
+    format: 'wiflow-locator/1',
+    modelId: options.modelId,
+    version: options.version,
+    description: 'Raw CSI of every link of a room + a per-link empty-room reference → up to 3 people: floor position by coherent back-projection, count by a learned head, skeleton = the training mean pose at that position. Fitted on simulated rooms only.',
+    ...DEFAULT_LOCATOR,
+    countHead,
+    meanPose: meanPose(persons),
+    training: { dataset: recipe, split: 'train', rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
+  };
+}
+
+export { countFeatures };
