@@ -47,7 +47,7 @@ describe('example flows', () => {
     await rt?.stop();
   });
 
-  it.each(['default-pipeline.json', 'retail-footfall.json', 'security-intrusion.json'])('%s compiles and runs: poses reach the tracker, the analytics and the pose API', async (file) => {
+  it.each(['default-pipeline.json', 'retail-footfall.json', 'retail-footfall-located.json', 'security-intrusion.json'])('%s compiles and runs: poses reach the tracker, the analytics and the pose API', async (file) => {
     const flow = loadFlow(file);
     expect(rt.compile(flow.data).problems).toEqual([]);
     const deployed = await rt.deploy(finite(flow.data, 20));

@@ -35,8 +35,16 @@ export interface RoomImage {
   energies: number[];
   /** Energy of the reference over the same packets (for a scale-free measure of the change). */
   referenceEnergy: number;
-  /** Expected energy of an empty room's change over the same packets (the references' noise floor), or null when a reference has none. */
-  noiseEnergy: number | null;
+  /** Expected energy of an empty room's change over the same packets (the references' noise floor). */
+  noiseEnergy: number;
+  /** Score of a cell holding an equal share of every link's image (−links · log cells). */
+  uniformScore: number;
+  /**
+   * Eigenvalues (descending) of the packets' Gram matrix of the change, summed over links and
+   * divided by each link's noise energy per packet (1 = noise): how many independent changes
+   * the packets hold.
+   */
+  changeSpectrum: number[];
 }
 
 interface LinkState {
@@ -167,9 +175,7 @@ export class RoomImager {
     const histories = this.#links.map((l) => l.history.map((x) => ({ re: Float32Array.from(x.re), im: Float32Array.from(x.im) })));
     const energy = () => histories.reduce((sum, h) => sum + h.reduce((s, x) => { let e = 0; for (let j = 0; j < x.re.length; j++) e += x.re[j] * x.re[j] + x.im[j] * x.im[j]; return s + e; }, 0), 0);
     const referenceEnergy = this.#links.reduce((s, l, i) => s + l.referenceEnergy * histories[i].length, 0);
-    const noiseEnergy = this.#links.every((l) => l.reference.noisePower !== undefined)
-      ? this.#links.reduce((s, l, i) => s + (l.reference.noisePower ?? 0) * l.n * histories[i].length, 0)
-      : null;
+    const noiseEnergy = this.#links.reduce((s, l, i) => s + l.reference.noisePower * l.n * histories[i].length, 0);
     const scores = new Float64Array(cells.length);
     const img = new Float64Array(cells.length);
     const score = () => {
@@ -195,6 +201,7 @@ export class RoomImager {
         for (let c = 0; c < cells.length; c++) scores[c] += Math.log(img[c] / (total || 1) + 1e-12);
       });
     };
+    const changeSpectrum = this.#spectrum(histories);
     const energies = [energy()];
     const peaks: ImagePeak[] = [];
     for (let p = 0; p < this.settings.maxPersons; p++) {
@@ -214,8 +221,60 @@ export class RoomImager {
       this.#links.forEach((link, li) => projectOut(link, local, histories[li]));
       energies.push(energy());
     }
-    return { peaks, energies, referenceEnergy, noiseEnergy };
+    return { peaks, energies, referenceEnergy, noiseEnergy, changeSpectrum, uniformScore: -this.#links.length * Math.log(cells.length) };
   }
+
+  #spectrum(histories: { re: Float32Array; im: Float32Array }[][]): number[] {
+    const P = this.settings.packets;
+    const total = new Float64Array(P);
+    this.#links.forEach((link, li) => {
+      const packets = histories[li];
+      const m = packets.length;
+      // The Hermitian Gram matrix G = Xᴴ X as the real symmetric [[Re, −Im], [Im, Re]] (each eigenvalue twice).
+      const A = new Float64Array(4 * m * m);
+      const N = 2 * m;
+      for (let a = 0; a < m; a++) {
+        for (let b = 0; b < m; b++) {
+          let gr = 0, gi = 0;
+          const x = packets[a], y = packets[b];
+          for (let j = 0; j < link.n; j++) { gr += x.re[j] * y.re[j] + x.im[j] * y.im[j]; gi += x.re[j] * y.im[j] - x.im[j] * y.re[j]; }
+          A[a * N + b] = gr; A[(a + m) * N + b + m] = gr; A[a * N + b + m] = -gi; A[(a + m) * N + b] = gi;
+        }
+      }
+      const values = symmetricEigenvalues(A, N).sort((u, v) => v - u).filter((_, i) => i % 2 === 0);
+      const noise = link.reference.noisePower * link.n;
+      for (let i = 0; i < Math.min(P, values.length); i++) total[i] += values[i] / noise / this.#links.length;
+    });
+    return Array.from(total);
+  }
+}
+
+/** Eigenvalues of a real symmetric N×N matrix (cyclic Jacobi; N is small here). */
+function symmetricEigenvalues(A: Float64Array, N: number): number[] {
+  const a = Float64Array.from(A);
+  for (let sweep = 0; sweep < 30; sweep++) {
+    let off = 0;
+    for (let p = 0; p < N; p++) for (let q = p + 1; q < N; q++) off += a[p * N + q] ** 2;
+    if (off < 1e-22 * (1 + Array.from({ length: N }, (_, i) => a[i * N + i] ** 2).reduce((x, y) => x + y, 0))) break;
+    for (let p = 0; p < N; p++) {
+      for (let q = p + 1; q < N; q++) {
+        const apq = a[p * N + q];
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * N + q] - a[p * N + p]) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        for (let k = 0; k < N; k++) {
+          const akp = a[k * N + p], akq = a[k * N + q];
+          a[k * N + p] = c * akp - s * akq; a[k * N + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < N; k++) {
+          const apk = a[p * N + k], aqk = a[q * N + k];
+          a[p * N + k] = c * apk - s * aqk; a[q * N + k] = s * apk + c * aqk;
+        }
+      }
+    }
+  }
+  return Array.from({ length: N }, (_, i) => a[i * N + i]);
 }
 
 /** Gram–Schmidt: an orthonormal basis of the span of the vectors (near-dependent ones dropped). */

@@ -41,6 +41,8 @@ export const LocatorModelSchema = z.object({
   hopPackets: z.number().int().positive(),
   presenceThreshold: z.number().min(0).max(1),
   countHead: z.object({
+    /** The feature set (`COUNT_FEATURES`); a model made for another cannot be used. */
+    features: z.literal('clean-energies+peak-scores+noise-floor+packet-spectrum/1'),
     featureMean: z.array(z.number()),
     featureStd: z.array(z.number()),
     layers: z.array(DenseLayerSchema).min(1),
@@ -73,6 +75,14 @@ export function loadLocatorModel(directory: string = SHIPPED_LOCATOR_DIR): Locat
   }
   const parsed = LocatorModelSchema.safeParse(raw);
   if (!parsed.success) throw PoseErrors.modelInvalid(directory, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const head = parsed.data.countHead;
+  let width = countFeatureSize(parsed.data.imaging);
+  if (head.featureMean.length !== width || head.featureStd.length !== width) throw PoseErrors.modelInvalid(directory, `the count head's feature statistics have ${head.featureMean.length} values; these imaging settings give ${width} features`);
+  for (const [i, layer] of head.layers.entries()) {
+    if (layer.weights.length !== width || layer.weights.some((row) => row.length !== layer.bias.length)) throw PoseErrors.modelInvalid(directory, `count head layer ${i} is not ${width} × ${layer.bias.length}`);
+    width = layer.bias.length;
+  }
+  if (width !== parsed.data.imaging.maxPersons + 1) throw PoseErrors.modelInvalid(directory, `the count head gives ${width} classes, not 0 … ${parsed.data.imaging.maxPersons} people`);
   return { spec: parsed.data, hash: createHash('sha256').update(bytes).digest('hex'), directory };
 }
 
@@ -85,17 +95,37 @@ export function writeLocatorModel(directory: string, spec: LocatorModelSpec): vo
 }
 
 /**
- * Scale-free features of one room image for the count head: how much of the change each
- * successive removal leaves (log e₁/e₀, log e₂/e₁, …) and the change's size relative to the
- * empty room (log e₀ / reference energy).
+ * Scale-free features of one room image for the count head (`COUNT_FEATURES`):
+ * - how much of the change each successive removal leaves (log e₁/e₀, log e₂/e₁, …) and the
+ *   change's size against the empty room (log e₀ / reference energy);
+ * - each peak's score above a uniform image and the gaps between them;
+ * - the change energy left after 0 … maxPersons removals against the references' noise floor
+ *   (an empty room's change is noise: log ≈ 0);
+ * - the eigenvalues of the packets' Gram matrix against the noise floor (one large eigenvalue
+ *   per independently changing scatterer, roughly).
  */
 export function countFeatures(image: RoomImage): number[] {
-  const e = image.energies;
+  const e = image.energies.map((v) => v + 1e-30);
   const f: number[] = [];
-  for (let i = 1; i < e.length; i++) f.push(Math.log((e[i] + 1e-30) / (e[i - 1] + 1e-30)));
-  f.push(Math.log((e[0] + 1e-30) / (image.referenceEnergy + 1e-30)));
+  for (let i = 1; i < e.length; i++) f.push(Math.log(e[i] / e[i - 1]));
+  f.push(Math.log(e[0] / (image.referenceEnergy + 1e-30)));
+  const scores = image.peaks.map((p) => p.score - image.uniformScore);
+  while (scores.length < e.length - 1) scores.push(scores.length ? scores[scores.length - 1] : 0);
+  f.push(...scores);
+  for (let i = 1; i < scores.length; i++) f.push(scores[i - 1] - scores[i]);
+  for (const v of e) f.push(Math.log(v / (image.noiseEnergy + 1e-30)));
+  for (const v of image.changeSpectrum) f.push(Math.log(Math.max(v, 1e-6)));
   return f;
 }
+
+/** How many features `countFeatures` gives for these imaging settings. */
+export function countFeatureSize(imaging: { maxPersons: number; packets: number }): number {
+  const k = imaging.maxPersons;
+  return k + 1 + k + (k - 1) + (k + 1) + imaging.packets;
+}
+
+/** Name of the feature set `countFeatures` computes, recorded in `locator.json`. */
+export const COUNT_FEATURES = 'clean-energies+peak-scores+noise-floor+packet-spectrum/1';
 
 /** The count head's probabilities of 0 … maxPersons people. */
 export function countProbabilities(head: LocatorModelSpec['countHead'], features: readonly number[]): number[] {
@@ -120,21 +150,22 @@ export function presences(probabilities: readonly number[], peaks: number): numb
 }
 
 /**
- * Train the count head with TF.js: a dense ReLU layer and a softmax over 0 … maxPersons
- * people, cross-entropy, Adam, full batch, seeded initialisation (deterministic for a seed
- * on one backend).
+ * Train the count head with TF.js: a softmax over 0 … maxPersons people (after an optional
+ * dense ReLU layer; none by default: with a few dozen training rooms a hidden layer learns the
+ * rooms), cross-entropy with L2, Adam, full batch, seeded initialisation (deterministic for a
+ * seed on one backend).
  */
-export async function trainCountHead(features: number[][], counts: number[], options: { maxPersons: number; hidden?: number; epochs?: number; learningRate?: number; seed?: number }): Promise<LocatorModelSpec['countHead']> {
+export async function trainCountHead(features: number[][], counts: number[], options: { maxPersons: number; hidden?: number; epochs?: number; learningRate?: number; l2?: number; seed?: number }): Promise<LocatorModelSpec['countHead']> {
   if (features.length === 0) throw PoseErrors.datasetInvalid('no samples to train the count head on');
   const dims = features[0].length;
   const mean = Array.from({ length: dims }, (_, d) => features.reduce((s, f) => s + f[d], 0) / features.length);
   const std = Array.from({ length: dims }, (_, d) => Math.sqrt(features.reduce((s, f) => s + (f[d] - mean[d]) ** 2, 0) / features.length) || 1);
   const classes = options.maxPersons + 1;
-  const hidden = options.hidden ?? 16;
+  const hidden = options.hidden ?? 0;
   const seed = options.seed ?? 1;
   const model = tf.sequential();
-  model.add(tf.layers.dense({ inputShape: [dims], units: hidden, activation: 'relu', kernelInitializer: tf.initializers.glorotUniform({ seed }) }));
-  model.add(tf.layers.dense({ units: classes, activation: 'softmax', kernelInitializer: tf.initializers.glorotUniform({ seed: seed + 1 }) }));
+  if (hidden > 0) model.add(tf.layers.dense({ inputShape: [dims], units: hidden, activation: 'relu', kernelInitializer: tf.initializers.glorotUniform({ seed }) }));
+  model.add(tf.layers.dense({ ...(hidden > 0 ? {} : { inputShape: [dims] }), units: classes, activation: 'softmax', kernelInitializer: tf.initializers.glorotUniform({ seed: seed + 1 }), kernelRegularizer: tf.regularizers.l2({ l2: options.l2 ?? 1e-3 }) }));
   model.compile({ optimizer: tf.train.adam(options.learningRate ?? 0.02), loss: 'categoricalCrossentropy' });
   const x = tf.tensor2d(features.map((f) => f.map((v, d) => (v - mean[d]) / std[d])));
   const y = tf.oneHot(tf.tensor1d(counts.map((c) => Math.min(c, options.maxPersons)), 'int32'), classes).toFloat();
@@ -144,7 +175,7 @@ export async function trainCountHead(features: number[][], counts: number[], opt
       const [w, b] = layer.getWeights();
       return { weights: w.arraySync() as number[][], bias: b.arraySync() as number[], activation: (i === model.layers.length - 1 ? 'softmax' : 'relu') as 'relu' | 'softmax' };
     });
-    return { featureMean: mean, featureStd: std, layers };
+    return { features: COUNT_FEATURES, featureMean: mean, featureStd: std, layers };
   } finally {
     x.dispose();
     y.dispose();

@@ -5,6 +5,8 @@ import type { CsiFrame } from '@wiflow/core';
 import { planDataset, Simulator } from '@wiflow/plugin-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alignPacket, readReference, ReferenceRecorder, writeReference } from './reference.js';
+import { RoomImager } from './imager.js';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -50,6 +52,12 @@ describe('empty-room reference', () => {
     writeReference(file, reference);
     const back = readReference(file);
     expect(back).toEqual(reference);
+    // The noise floor is what an empty room's packets scatter around the mean: positive, far below the channel.
+    for (const l of back.links) {
+      const power = l.re.reduce((s, v, j) => s + v * v + l.im[j] * l.im[j], 0) / l.re.length;
+      expect(l.noisePower).toBeGreaterThan(0);
+      expect(10 * Math.log10(l.noisePower / power)).toBeLessThan(-10);
+    }
     // An empty room's packet, aligned to the reference, differs from it by the noise alone (SNR 15–35 dB).
     for (const frame of later.slice(0, 6)) {
       const link = back.links.find((l) => l.tx === frame.link.tx && l.rx === frame.link.rx)!;
@@ -72,8 +80,24 @@ describe('empty-room reference', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-ref-bad-'));
     dirs.push(dir);
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ format: 'wiflow-empty-room/1', environmentId: 'x', links: [{ tx: 'a', rx: 'b', centerFrequencyHz: 5e9, subcarriers: [1, 2], ntx: 1, nrx: 1, packets: 3, re: [1], im: [1] }] }));
+    writeFileSync(bad, JSON.stringify({ format: 'wiflow-empty-room/1', environmentId: 'x', links: [{ tx: 'a', rx: 'b', centerFrequencyHz: 5e9, subcarriers: [1, 2], ntx: 1, nrx: 1, packets: 3, re: [1], im: [1], noisePower: 0.1 }] }));
     expect(() => readReference(bad)).toThrow(/bad\.json is not an empty-room reference: .*ntx × nrx × subcarriers/);
     expect(() => readReference(path.join(dir, 'missing.json'))).toThrow(/cannot read the empty-room reference .*missing\.json/);
+  });
+
+  it('the imager refuses frames that do not fit the reference, and environments without antenna arrays, saying why', () => {
+    const recorder = new ReferenceRecorder(scenario.environmentId);
+    for (const tick of new Simulator({ ...scenario, people: [] }).run(1)) for (const f of tick.frames) recorder.push(f);
+    const reference = recorder.build();
+    const environment = environmentFromScenario(scenario);
+    const settings = { gridStepM: 0.5, heightsM: [0.9], packets: 4, separationM: 0.8, cleanRadiusM: 0, maxPersons: 2 };
+    const imager = new RoomImager(environment, reference, settings);
+    const frame = [...new Simulator(scenario).run(0.1)][0].frames[0];
+    expect(() => imager.push({ ...frame, link: { tx: 'tx0', rx: 'nowhere' } })).toThrow(/does not belong to environment/);
+    expect(() => imager.push({ ...frame, nsc: 28, subcarriers: frame.subcarriers.slice(0, 28) })).toThrow(/its empty-room reference 3×3×30/);
+    expect(() => imager.push({ ...frame, subcarriers: frame.subcarriers.map((v) => v + 1) })).toThrow(/another subcarrier grid/);
+    const bare = { ...environment, links: environment.links.map(({ txArray: _t, rxArray: _r, ...l }) => l) };
+    expect(() => new RoomImager(bare, reference, settings)).toThrow(/needs the antenna arrays/);
+    expect(() => new RoomImager(environment, { ...reference, links: reference.links.slice(1) }, settings)).toThrow(/has no link tx0->rx0/);
   });
 });

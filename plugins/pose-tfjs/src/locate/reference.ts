@@ -105,7 +105,7 @@ export const LinkReferenceSchema = z.object({
   re: z.array(z.number().finite()),
   im: z.array(z.number().finite()),
   /** Mean power per value of the aligned empty-room packets around their mean: the floor of any change (noise, quantisation, alignment). */
-  noisePower: z.number().nonnegative().optional(),
+  noisePower: z.number().positive(),
 }).refine((l) => l.re.length === l.ntx * l.nrx * l.subcarriers.length && l.im.length === l.re.length, { message: 're and im must hold ntx × nrx × subcarriers values' });
 
 /**
@@ -201,7 +201,7 @@ export class ReferenceRecorder {
       for (const p of acc.aligned) {
         for (let j = 0; j < p.re.length; j++) noise += (p.re[j] - acc.sumRe[j] / acc.packets) ** 2 + (p.im[j] - acc.sumIm[j] / acc.packets) ** 2;
       }
-      const noisePower = noise / (acc.aligned.length * acc.sumRe.length);
+      const noisePower = Math.max(noise / (acc.aligned.length * acc.sumRe.length), Number.MIN_VALUE);
       links.push({ tx: acc.tx, rx: acc.rx, centerFrequencyHz: acc.centerFrequencyHz, subcarriers: Array.from(acc.subcarriers), ntx: acc.ntx, nrx: acc.nrx, packets: acc.packets, re, im, noisePower });
     }
     return { format: 'wiflow-empty-room/1', environmentId: this.environmentId, source: this.source, links };

@@ -3,7 +3,7 @@ import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
 import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
 import { PoseLocator, type LocatedInstant } from './locator.js';
-import { countFeatures, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
+import { COUNT_FEATURES, countFeatureSize, countFeatures, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
 import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 
 /** Seconds of empty room the simulator records as each room's reference (an installer's capture). */
@@ -74,10 +74,11 @@ export async function fitLocator(options: { modelId: string; version: string; re
   const started = Date.now();
   const recipe = DatasetRecipeSchema.parse(options.recipe);
   const seed = options.seed ?? 1;
+  const width = countFeatureSize(DEFAULT_LOCATOR.imaging);
   const provisional: LocatorModel = {
     spec: {
       format: 'wiflow-locator/1', modelId: options.modelId, version: options.version, description: '', ...DEFAULT_LOCATOR,
-      countHead: { featureMean: [0, 0, 0, 0], featureStd: [1, 1, 1, 1], layers: [{ weights: [[0], [0], [0], [0]], bias: [0], activation: 'linear' }] },
+      countHead: { features: COUNT_FEATURES, featureMean: Array(width).fill(0), featureStd: Array(width).fill(1), layers: [{ weights: Array.from({ length: width }, () => [0]), bias: [0], activation: 'linear' }] },
       meanPose: Array.from({ length: 17 }, () => [0, 0, 0]), training: {},
     },
     hash: '', directory: '',
@@ -93,7 +94,7 @@ export async function fitLocator(options: { modelId: string; version: string; re
     counts.push(instant.truth.persons.length);
     persons.push(...instant.truth.persons);
   }
-  const countHead = await trainCountHead(features, counts, { maxPersons: DEFAULT_LOCATOR.imaging.maxPersons, seed });
+  const countHead = await trainCountHead(features, counts, { maxPersons: DEFAULT_LOCATOR.imaging.maxPersons, seed, epochs: 2000, learningRate: 0.01 });
   return {
     format: 'wiflow-locator/1',
     modelId: options.modelId,
