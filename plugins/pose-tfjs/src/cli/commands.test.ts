@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerPoseCommands } from '../index.js';
+import { readReference, registerPoseCommands } from '../index.js';
 
 function program(lines: string[]) {
   const p = new Command('wiflow').exitOverride();
@@ -26,5 +30,25 @@ describe('wiflow train / eval / calibrate', () => {
 
   it('calibrate requires a recording', async () => {
     await expect(program([]).parseAsync(['node', 'wiflow', 'calibrate'])).rejects.toThrow(/--recording/);
+  });
+});
+
+describe('wiflow locate', () => {
+  it('records an empty-room reference for a scenario, and says what it needs when given neither a capture nor --simulate', async () => {
+    const scenario = fileURLToPath(new URL('../../../../examples/scenarios/home-monitored.yaml', import.meta.url));
+    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-locate-cli-'));
+    try {
+      const out = path.join(dir, 'ref.json');
+      const lines: string[] = [];
+      await program(lines).parseAsync(['node', 'wiflow', 'locate', 'reference', '--environment', scenario, '--simulate', '2', '--out', out]);
+      const reference = readReference(out);
+      expect(reference.environmentId).toBe('home');
+      expect(reference.links.length).toBeGreaterThan(0);
+      for (const l of reference.links) expect(l.packets).toBeGreaterThanOrEqual(10);
+      expect(lines.join('\n')).toMatch(/wrote .*ref\.json: \S+->\S+ \d+ packets/);
+      await expect(program([]).parseAsync(['node', 'wiflow', 'locate', 'reference', '--environment', scenario, '--out', out])).rejects.toThrow(/--capture <file>.*--simulate/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

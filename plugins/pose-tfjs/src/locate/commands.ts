@@ -13,6 +13,8 @@ import { ReferenceRecorder, writeReference } from './reference.js';
 import { evaluateLocator, fitLocator, simulateReference } from './simulated.js';
 import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
+import { MODEL_SPEC_JSON, type ModelSpec } from '../model/contract.js';
+import type { DatasetRecipe } from '../sim/recipe.js';
 
 /** An environment from a JSON geometry file or a simulator scenario file. */
 async function readEnvironment(file: string): Promise<EnvironmentGeometry> {
@@ -56,12 +58,13 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .command('fit')
     .description('fit the locator on simulated training rooms: image them, train the count head (TF.js), take the mean pose')
     .option('--out <dir>', 'model directory to write', 'models/wiflow-locate-v1')
-    .option('--train-sessions <n>', 'training sessions of the plan to fit on', (v) => Number(v), 30)
+    .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
     .action(async (opts: { out: string; trainSessions: number; seed: number }) => {
       await cli.runtime();
       await setupBackend();
-      const recipe = { seed: 'wiflow-pose-v1', rooms: 150, secondsPerSession: 16, sessionsPerRoom: 1, ranges: { receivers: [3, 3], rateHz: 20 }, windowFrames: 16, hopFrames: 5 };
+      // The pose network's recipe: the same rooms, so its test rooms stay unseen here too.
+      const recipe = (JSON.parse(readFileSync(path.join(SHIPPED_MODEL_DIR, MODEL_SPEC_JSON), 'utf8')) as ModelSpec).training.dataset as Partial<DatasetRecipe>;
       const spec = await fitLocator({ modelId: 'wiflow-locate-v1', version: '1.0.0', recipe, trainSessions: opts.trainSessions, seed: opts.seed, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions`); } });
       mkdirSync(opts.out, { recursive: true });
       writeLocatorModel(opts.out, spec);

@@ -3,7 +3,7 @@ import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
 import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
 import { PoseLocator, type LocatedInstant } from './locator.js';
-import { COUNT_FEATURES, countFeatureSize, countFeatures, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
+import { COUNT_FEATURES, countFeatureSize, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
 import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 
 /** Seconds of empty room the simulator records as each room's reference (an installer's capture). */
@@ -106,5 +106,3 @@ export async function fitLocator(options: { modelId: string; version: string; re
     training: { dataset: recipe, split: 'train', rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
   };
 }
-
-export { countFeatures };
