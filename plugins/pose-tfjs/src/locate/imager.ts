@@ -176,25 +176,27 @@ export class RoomImager {
     const energy = () => histories.reduce((sum, h) => sum + h.reduce((s, x) => { let e = 0; for (let j = 0; j < x.re.length; j++) e += x.re[j] * x.re[j] + x.im[j] * x.im[j]; return s + e; }, 0), 0);
     const referenceEnergy = this.#links.reduce((s, l, i) => s + l.referenceEnergy * histories[i].length, 0);
     const noiseEnergy = this.#links.reduce((s, l, i) => s + l.reference.noisePower * l.n * histories[i].length, 0);
+    const rows = cells.length * H;
+    // Matched-filter outputs y[row][packet] = a_rowᴴ x_packet, per link: computed once; each removal
+    // of a direction q from the packets updates them as y ← y − (a_rowᴴ q)(qᴴ x) instead of imaging again.
+    const outputs = this.#links.map((link, li) => {
+      const packets = histories[li];
+      const yr = new Float64Array(rows * packets.length), yi = new Float64Array(rows * packets.length);
+      packets.forEach((x, p) => matchedFilter(link, x.re, x.im, rows, yr, yi, p, packets.length));
+      return { yr, yi };
+    });
     const scores = new Float64Array(cells.length);
     const img = new Float64Array(cells.length);
     const score = () => {
       scores.fill(0);
-      this.#links.forEach((link, li) => {
+      this.#links.forEach((_, li) => {
         img.fill(0);
-        const n = link.n, sr = link.steerRe, si = link.steerIm;
-        for (const x of histories[li]) {
-          const xr = x.re, xi = x.im;
-          for (let row = 0; row < cells.length * H; row++) {
-            let re = 0, im = 0;
-            const o = row * n;
-            for (let j = 0; j < n; j++) {
-              const ar = sr[o + j], ai = si[o + j];
-              re += xr[j] * ar - xi[j] * ai;
-              im += xr[j] * ai + xi[j] * ar;
-            }
-            img[(row / H) | 0] += re * re + im * im;
-          }
+        const { yr, yi } = outputs[li];
+        const P = histories[li].length;
+        for (let row = 0; row < rows; row++) {
+          let power = 0;
+          for (let p = 0; p < P; p++) power += yr[row * P + p] * yr[row * P + p] + yi[row * P + p] * yi[row * P + p];
+          img[(row / H) | 0] += power;
         }
         let total = 0;
         for (let c = 0; c < cells.length; c++) total += img[c];
@@ -213,12 +215,34 @@ export class RoomImager {
       }
       if (best < 0) break;
       peaks.push({ x: cells[best][0], y: cells[best][1], score: scores[best] });
-      // Project the responses of the cells around the peak (all heights) out of every packet.
+      // Project the responses of the cells around the peak (all heights) out of every packet, and out of the outputs.
       const local: number[] = [];
       cells.forEach((c, ci) => {
         if (Math.hypot(c[0] - cells[best][0], c[1] - cells[best][1]) <= this.settings.cleanRadiusM + 1e-9) for (let h = 0; h < H; h++) local.push(ci * H + h);
       });
-      this.#links.forEach((link, li) => projectOut(link, local, histories[li]));
+      this.#links.forEach((link, li) => {
+        const packets = histories[li];
+        const P = packets.length;
+        const { yr, yi } = outputs[li];
+        const ar = new Float64Array(rows), ai = new Float64Array(rows);
+        for (const q of steeringBasis(link, local)) {
+          // c_p = qᴴ x_p, then x_p ← x_p − q c_p and y[row][p] ← y[row][p] − (a_rowᴴ q) c_p.
+          const cr = new Float64Array(P), ci = new Float64Array(P);
+          packets.forEach((x, k) => {
+            let dr = 0, di = 0;
+            for (let j = 0; j < link.n; j++) { dr += q.re[j] * x.re[j] + q.im[j] * x.im[j]; di += q.re[j] * x.im[j] - q.im[j] * x.re[j]; }
+            for (let j = 0; j < link.n; j++) { x.re[j] -= dr * q.re[j] - di * q.im[j]; x.im[j] -= dr * q.im[j] + di * q.re[j]; }
+            cr[k] = dr; ci[k] = di;
+          });
+          matchedFilter(link, q.re, q.im, rows, ar, ai, 0, 1);
+          for (let row = 0; row < rows; row++) {
+            for (let k = 0; k < P; k++) {
+              yr[row * P + k] -= ar[row] * cr[k] - ai[row] * ci[k];
+              yi[row * P + k] -= ar[row] * ci[k] + ai[row] * cr[k];
+            }
+          }
+        }
+      });
       energies.push(energy());
     }
     return { peaks, energies, referenceEnergy, noiseEnergy, changeSpectrum, uniformScore: -this.#links.length * Math.log(cells.length) };
@@ -297,23 +321,28 @@ function orthonormalBasis(vectors: { re: Float64Array; im: Float64Array }[], n: 
   return basis;
 }
 
-/** Remove from one packet its component in the span of an orthonormal basis. */
-function projectPacket(basis: { re: Float64Array; im: Float64Array }[], xr: Float32Array, xi: Float32Array, n: number): void {
-  for (const q of basis) {
-    let dr = 0, di = 0;
-    for (let j = 0; j < n; j++) { dr += q.re[j] * xr[j] + q.im[j] * xi[j]; di += q.re[j] * xi[j] - q.im[j] * xr[j]; }
-    for (let j = 0; j < n; j++) { xr[j] -= dr * q.re[j] - di * q.im[j]; xi[j] -= dr * q.im[j] + di * q.re[j]; }
-  }
-}
-
-/** Remove from each packet its component in the span of the given steering rows. */
-function projectOut(link: LinkState, rows: number[], packets: { re: Float32Array; im: Float32Array }[]): void {
+/** Orthonormal basis of the responses (steering vectors) of the given rows of a link. */
+function steeringBasis(link: LinkState, rows: number[]): { re: Float64Array; im: Float64Array }[] {
   const n = link.n;
-  const vectors = rows.map((row) => {
+  return orthonormalBasis(rows.map((row) => {
     const re = new Float64Array(n), im = new Float64Array(n);
     for (let j = 0; j < n; j++) { re[j] = link.steerRe[row * n + j]; im[j] = -link.steerIm[row * n + j]; }
     return { re, im };
-  });
-  const basis = orthonormalBasis(vectors, n);
-  for (const x of packets) projectPacket(basis, x.re, x.im, n);
+  }), n);
+}
+
+/** y[row·stride + column] = a_rowᴴ x for every row: the matched filter of one vector x. */
+function matchedFilter(link: LinkState, xr: ArrayLike<number>, xi: ArrayLike<number>, rows: number, yr: Float64Array, yi: Float64Array, column: number, stride: number): void {
+  const n = link.n, sr = link.steerRe, si = link.steerIm;
+  for (let row = 0; row < rows; row++) {
+    let re = 0, im = 0;
+    const o = row * n;
+    for (let j = 0; j < n; j++) {
+      const ar = sr[o + j], ai = si[o + j];
+      re += xr[j] * ar - xi[j] * ai;
+      im += xr[j] * ai + xi[j] * ar;
+    }
+    yr[row * stride + column] = re;
+    yi[row * stride + column] = im;
+  }
 }
