@@ -104,8 +104,10 @@ export function writeLocatorModel(directory: string, spec: LocatorModelSpec): vo
  * - the eigenvalues of the packets' Gram matrix against the noise floor (one large eigenvalue
  *   per independently changing scatterer, roughly).
  */
-export function countFeatures(image: RoomImage): number[] {
+export function countFeatures(image: RoomImage, maxPersons: number): number[] {
+  // Fewer people than maxPersons found (no cell far enough from the others): nothing more was removed.
   const e = image.energies.map((v) => v + 1e-30);
+  while (e.length < maxPersons + 1) e.push(e[e.length - 1]);
   const f: number[] = [];
   for (let i = 1; i < e.length; i++) f.push(Math.log(e[i] / e[i - 1]));
   f.push(Math.log(e[0] / (image.referenceEnergy + 1e-30)));

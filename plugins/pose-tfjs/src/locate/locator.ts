@@ -76,7 +76,7 @@ export class PoseLocator {
     room.sinceLast = 0;
     const started = performance.now();
     const image = room.imager.image();
-    const features = countFeatures(image);
+    const features = countFeatures(image, this.model.spec.imaging.maxPersons);
     const probabilities = countProbabilities(this.model.spec.countHead, features);
     const presence = presences(probabilities, image.peaks.length);
     const hypotheses = image.peaks.map((p, i) => ({ ...placePose(this.model.spec.meanPose, { x: p.x, y: p.y }), presence: presence[i] }));

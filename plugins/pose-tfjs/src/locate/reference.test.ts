@@ -6,6 +6,7 @@ import { planDataset, Simulator } from '@wiflow/plugin-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alignPacket, readReference, ReferenceRecorder, writeReference } from './reference.js';
 import { RoomImager } from './imager.js';
+import { countFeatures, countFeatureSize } from './locator-model.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 
 const dirs: string[] = [];
@@ -99,5 +100,23 @@ describe('empty-room reference', () => {
     const bare = { ...environment, links: environment.links.map(({ txArray: _t, rxArray: _r, ...l }) => l) };
     expect(() => new RoomImager(bare, reference, settings)).toThrow(/needs the antenna arrays/);
     expect(() => new RoomImager(environment, { ...reference, links: reference.links.slice(1) }, settings)).toThrow(/has no link tx0->rx0/);
+  });
+
+  it('an empty room images as noise, and the count features keep their size when fewer people can be sought than maxPersons', () => {
+    const recorder = new ReferenceRecorder(scenario.environmentId);
+    const frames = [...new Simulator({ ...scenario, people: [] }).run(3)].flatMap((t) => t.frames);
+    for (const f of frames.filter((f) => f.time - frames[0].time < 2000)) recorder.push(f);
+    const reference = recorder.build();
+    // A separation larger than the room: one person at most can be found.
+    const settings = { gridStepM: 0.3, heightsM: [0.9], packets: 8, separationM: 50, cleanRadiusM: 0, maxPersons: 3 };
+    const imager = new RoomImager(environmentFromScenario(scenario), reference, settings);
+    for (const f of frames.filter((f) => f.time - frames[0].time >= 2000)) imager.push(f);
+    expect(imager.ready()).toBe(true);
+    const image = imager.image();
+    expect(image.peaks).toHaveLength(1);
+    // Nobody there: the change is the noise floor the reference measured (within a factor of two).
+    expect(image.energies[0] / image.noiseEnergy).toBeGreaterThan(0.5);
+    expect(image.energies[0] / image.noiseEnergy).toBeLessThan(2);
+    expect(countFeatures(image, 3)).toHaveLength(countFeatureSize(settings));
   });
 });
