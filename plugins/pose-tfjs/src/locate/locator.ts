@@ -3,6 +3,7 @@ import { PoseErrors } from '../errors.js';
 import { placePose, type PoseHypothesis } from '../eval/metrics.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { toPersons, type DensePoseMode } from '../model/persons.js';
+import { worstProvenance } from '../model/pose-estimator.js';
 import { RoomImager } from './imager.js';
 import { countFeatures, countProbabilities, presences, type LocatorModel } from './locator-model.js';
 import type { EmptyRoomReference } from './reference.js';
@@ -80,7 +81,7 @@ export class PoseLocator {
     const probabilities = countProbabilities(this.model.spec.countHead, features);
     const presence = presences(probabilities, image.peaks.length);
     const hypotheses = image.peaks.map((p, i) => ({ ...placePose(this.model.spec.meanPose, { x: p.x, y: p.y }), presence: presence[i] }));
-    const provenance: Provenance = room.provenance.has('simulated') ? 'simulated' : room.provenance.has('replay') ? 'replay' : 'live';
+    const provenance = worstProvenance(room.provenance);
     room.provenance.clear();
     return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
   }

@@ -146,8 +146,9 @@ function countWindows(instant: PendingInstant): number {
 }
 
 /** A frame built from mixed inputs carries the least "live" provenance among them (simulated > replay > live). */
-function worstProvenance(values: Provenance[]): Provenance {
-  if (values.includes('simulated')) return 'simulated';
-  if (values.includes('replay')) return 'replay';
+export function worstProvenance(values: Iterable<Provenance>): Provenance {
+  const seen = new Set(values);
+  if (seen.has('simulated')) return 'simulated';
+  if (seen.has('replay')) return 'replay';
   return 'live';
 }
