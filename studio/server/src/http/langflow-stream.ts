@@ -4,6 +4,8 @@ import type { Response } from 'express';
 export interface LangflowStream {
   /** Write `{"event": event, "data": data}` and a blank line. */
   send(event: string, data: unknown): void;
+  /** Write any JSON object and a blank line (the log stream's `{"<epoch ms>": message}`). */
+  object(value: Record<string, unknown>): void;
   /** Write a line that is not an event (Langflow's `keepalive`); its clients skip it. */
   comment(text: string): void;
   close(): void;
@@ -21,10 +23,12 @@ export function openLangflowStream(res: Response): LangflowStream {
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
   const writable = () => !res.writableEnded && !res.destroyed;
+  const object = (value: Record<string, unknown>) => {
+    if (writable()) res.write(`${JSON.stringify(value)}\n\n`);
+  };
   return {
-    send(event, data) {
-      if (writable()) res.write(`${JSON.stringify({ event, data })}\n\n`);
-    },
+    send: (event, data) => object({ event, data }),
+    object,
     comment(text) {
       if (writable()) res.write(`${text}\n\n`);
     },

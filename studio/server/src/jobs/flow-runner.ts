@@ -1,5 +1,5 @@
 
-import { WiflowError, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
+import { WiflowError, type Logger, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import type { FileStore } from '../files/file-store.js';
@@ -98,7 +98,11 @@ function coerce(value: string, valueType: string, field: string): unknown {
 
 /** Runs stored flows as jobs: tweaks, inputs (files resolved), limits and timeouts; shapes results and stores messages. */
 export class FlowRunner {
-  constructor(private readonly studio: StudioContext, private readonly files: FileStore) {}
+  readonly #log: Logger;
+
+  constructor(private readonly studio: StudioContext, private readonly files: FileStore) {
+    this.#log = studio.runtime.logger.child('studio.runs');
+  }
 
   /** Work out the job inputs of a run from its request. */
   async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'> & { onlyFlowId?: string }): Promise<Record<string, unknown>> {
@@ -182,6 +186,8 @@ export class FlowRunner {
    */
   async result(run: StartedRun, filter?: string[] | null, options: { messageIds?: Record<string, string[]> } = {}): Promise<{ snapshot: JobSnapshot; runOutputs: Record<string, unknown>; messages: MessageRecord[] }> {
     const snapshot = await run.job.done;
+    // Runs that do not complete are worth an operator's look (GET /logs shows them); completed ones are not noise-free enough for info.
+    if (snapshot.status !== 'completed') this.#log.warn(`run ${snapshot.status}`, { flow_id: run.flow.id, job_id: snapshot.id, source: snapshot.labels.source ?? null, error: snapshot.error });
     const outputs = this.selectedOutputs(run, filter);
     const messages: MessageRecord[] = [];
     const results = [];
