@@ -6,17 +6,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
 
-const PASSWORD = 'root-paths-password-7';
 const STUDIO_BUILT = existsSync(path.join(ROOT, 'studio/web/dist/app/index.html'));
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describe('paths at the server root', () => {
   let server: ServerHandle;
   let auth: { Authorization: string };
+  let password: string;
   beforeAll(async () => {
     if (!STUDIO_BUILT) throw new Error('studio/web/dist/app is missing: run `npm run build -w @wiflow/studio-web` first');
-    server = await startServer({ env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
-    auth = { Authorization: `Bearer ${await token(server.url, 'admin', PASSWORD)}` };
+    // No WIFLOW_ADMIN_PASSWORD: the server makes one and prints it once; it must never reach /logs.
+    server = await startServer({ env: { WIFLOW_ADMIN_PASSWORD: '' } });
+    password = /password below[^\n]*\nwiflow: (\S+)/.exec(server.stderr())?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    auth = { Authorization: `Bearer ${await token(server.url, 'admin', password)}` };
   }, 120_000);
   afterAll(async () => {
     expect(await server?.stop()).toBe(0);
@@ -74,6 +77,6 @@ describe('paths at the server root', () => {
     expect(Object.keys(body).every((k) => /^\d{13}$/.test(k))).toBe(true);
     const failure = Object.values(body).find((m) => m.includes(flow.id));
     expect(failure).toMatch(/^WARN \[studio\.runs\] run failed .*job input text is required/);
-    expect(JSON.stringify(body)).not.toContain(PASSWORD);
+    expect(JSON.stringify(body)).not.toContain(password);
   });
 });
