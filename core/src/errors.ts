@@ -38,6 +38,7 @@ export const CoreErrors = {
   serviceMissing: defineError('WIFLOW_SERVICE_MISSING', 500, (name: string) => `no service registered for ${name}`),
   storageMissing: defineError('WIFLOW_STORAGE_MISSING', 500, () => 'no storage plugin resolved a storage service'),
   registryFrozen: defineError('WIFLOW_REGISTRY_FROZEN', 500, (what: string) => `cannot register ${what} after the runtime started`),
+  routeNotFound: defineError('WIFLOW_HTTP_ROUTE_NOT_FOUND', 404, (method: string, path: string) => `no route for ${method} ${path}`),
 } as const;
 
 /** The documented error definitions, for docs and tests. */

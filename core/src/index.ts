@@ -24,7 +24,8 @@ export { Job, JobManager, type JobStatus, type JobRequest, type JobSnapshot, typ
 export { JobLog, type JobEvent } from './engine/job-log.js';
 export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline } from './runtime/runtime.js';
 export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from './runtime/config.js';
-export { createLogger, type Logger, type LogLevel } from './runtime/logger.js';
+export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
+export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard } from './http/http-host.js';
 export type {

@@ -22,7 +22,10 @@ describe('HTTP host', () => {
     expect(await (await fetch(`${url}/api/v1/hello`)).json()).toEqual({ hello: 'world' });
     const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { status: string; version: string };
     expect(health.status).toBe('healthy');
-    expect((await fetch(`${url}/nothing-here`)).status).toBe(404);
+    const missing = await fetch(`${url}/nothing-here`, { headers: { accept: 'text/html' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/json');
+    expect(await missing.json()).toEqual({ detail: 'no route for GET /nothing-here', code: 'WIFLOW_HTTP_ROUTE_NOT_FOUND' });
 
     const ws = new WebSocket(`${url.replace('http', 'ws')}/ws/echo`);
     await new Promise((r) => ws.once('open', r));

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { CoreErrors } from '../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 /** Handles one accepted WebSocket connection. */
@@ -55,8 +56,10 @@ export class HttpHost {
     this.app.get('/api/v1/health', (_req, res) => {
       res.json({ status: runtime.state === 'started' ? 'healthy' : 'starting', timestamp: new Date().toISOString(), version: runtime.version, uptime: Math.floor((Date.now() - runtime.startedAt) / 1000) });
     });
+    // Whatever no plugin answered, at any path: JSON in the flow service's envelope, never a page.
     this.app.use((req: Request, res: Response) => {
-      res.status(404).json({ detail: `no route for ${req.method} ${req.path}` });
+      const error = CoreErrors.routeNotFound(req.method, req.path);
+      res.status(error.status).json({ detail: error.message, code: error.code });
     });
     this.app.use((error: Error & { status?: number; statusCode?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
       const status = error.status ?? error.statusCode ?? 500;

@@ -35,6 +35,12 @@ export const CoreConfigSchema = {
       overflow: z.enum(['block', 'drop-oldest']).default('block').describe('Default per-edge overflow policy'),
     })
     .default({ queueCapacity: 1024, overflow: 'block' }),
+  logs: z
+    .object({
+      bufferSize: z.number().int().min(0).max(100_000).default(1000).describe('Recent log entries kept in memory for GET /logs and /logs-stream (0 disables retrieval)'),
+      level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('Least severe level kept in that memory'),
+    })
+    .default({ bufferSize: 1000, level: 'info' }),
 };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

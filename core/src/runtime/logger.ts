@@ -1,3 +1,5 @@
+import type { LogBuffer } from './log-buffer.js';
+
 /** Log levels, most to least verbose. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -16,11 +18,22 @@ export interface Logger {
 /** Field names whose values are never written to a log. */
 const SECRET_FIELDS = /pass(word)?|secret|token|api[_-]?key|authorization/i;
 
-function scrub(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!fields) return undefined;
+function scrubValue(value: unknown, depth: number): unknown {
+  if (value instanceof Error) return value.message;
+  if (typeof value !== 'object' || value === null) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  // Deep enough for the config objects and request summaries logged; deeper is cut rather than risked.
+  if (depth >= 4) return '[nested]';
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_FIELDS.test(k) ? '[redacted]' : v;
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.test(k) ? '[redacted]' : scrubValue(v, depth + 1);
   return out;
+}
+
+/** Fields as they may be written anywhere: values of secret-named keys (at any depth) replaced by `[redacted]`. */
+export function scrubLogFields(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!fields) return undefined;
+  return scrubValue(fields, 0) as Record<string, unknown>;
 }
 
 /** Create a logger writing to `write` (stderr by default) at `level` (WIFLOW_LOG_LEVEL or 'info'). */
@@ -29,7 +42,7 @@ export function createLogger(options: { level?: LogLevel; component?: string; wr
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, ...(options.component ? { component: options.component } : {}), message, ...scrub(fields) }));
+    write(JSON.stringify({ time: new Date().toISOString(), level: at, ...(options.component ? { component: options.component } : {}), message, ...scrubLogFields(fields) }));
   };
   return {
     debug: (m, f) => emit('debug', m, f),
@@ -37,5 +50,27 @@ export function createLogger(options: { level?: LogLevel; component?: string; wr
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
     child: (component) => createLogger({ level, write, component: options.component ? `${options.component}.${component}` : component }),
+  };
+}
+
+/**
+ * A logger that also records every entry (fields scrubbed) in `buffer`, the runtime's recent
+ * log, then passes it on to `inner`; children keep recording under their component name.
+ */
+export function recordingLogger(inner: Logger, buffer: LogBuffer, component: string | null = null): Logger {
+  const at = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
+    try {
+      buffer.record(level, component, message, scrubLogFields(fields) ?? null);
+    } catch {
+      // Keeping a copy must never stop the entry from reaching the real log.
+    }
+    inner[level](message, fields);
+  };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (name) => recordingLogger(inner.child(name), buffer, component ? `${component}.${name}` : name),
   };
 }

@@ -18,7 +18,8 @@ import { PluginHost, type PluginReport } from '../plugins/plugin-host.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
-import { createLogger, type Logger } from './logger.js';
+import { LogBuffer } from './log-buffer.js';
+import { createLogger, recordingLogger, type Logger, type LogLevel } from './logger.js';
 import { Tokens } from './tokens.js';
 
 /** How to build a runtime. */
@@ -59,6 +60,8 @@ export class Runtime {
   readonly registry = new NodeRegistry();
   readonly config: ConfigStore;
   readonly logger: Logger;
+  /** The recent log (entries of `logger`, secrets scrubbed), bounded by config `logs.bufferSize`. */
+  readonly logs: LogBuffer;
   readonly dataDir: string;
   readonly http: HttpHost;
   readonly jobs: JobManager;
@@ -72,8 +75,15 @@ export class Runtime {
   private constructor(options: RuntimeOptions) {
     this.dataDir = path.resolve(options.dataDir ?? '.wiflow');
     mkdirSync(this.dataDir, { recursive: true });
-    this.logger = options.logger ?? createLogger();
     this.config = new ConfigStore(options.config ?? {});
+    const logs = this.config.get<{ bufferSize: number; level: LogLevel }>('logs');
+    this.logs = new LogBuffer(logs.bufferSize, logs.level);
+    this.config.on('change', (changed: string[]) => {
+      if (!changed.some((c) => c.startsWith('logs.'))) return;
+      const next = this.config.get<{ bufferSize: number; level: LogLevel }>('logs');
+      this.logs.configure({ capacity: next.bufferSize, level: next.level });
+    });
+    this.logger = recordingLogger(options.logger ?? createLogger(), this.logs);
     this.container.register(Tokens.Runtime, { useValue: this });
     this.container.register(Tokens.Logger, { useValue: this.logger });
     this.container.register(Tokens.Config, { useValue: this.config });

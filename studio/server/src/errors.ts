@@ -25,6 +25,8 @@ export const StudioErrors = {
   notLoopback: defineError('WIFLOW_STUDIO_NOT_LOOPBACK', 403, () => 'Installing an MCP client configuration is allowed only from the local machine'),
   unknownClient: defineError('WIFLOW_STUDIO_UNKNOWN_MCP_CLIENT', 422, (client: string, known: string) => `Unknown MCP client ${client}; known clients: ${known}`),
   badOrigin: defineError('WIFLOW_STUDIO_BAD_ORIGIN', 403, (origin: string) => `Origin ${origin} is not allowed to reach this MCP server`),
+  logsDisabled: defineError('WIFLOW_STUDIO_LOGS_DISABLED', 501, () => 'Log retrieval is disabled'),
+  badLogQuery: defineError('WIFLOW_STUDIO_BAD_LOG_QUERY', 400, (reason: string) => reason),
   oauthMisconfigured: defineError('WIFLOW_STUDIO_OAUTH_MISCONFIGURED', 500, (reason: string) => `OAuth is enabled for this project but misconfigured: ${reason}`),
 } as const;
 

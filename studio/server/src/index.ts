@@ -11,6 +11,7 @@ import { buildRoutes } from './jobs/build-routes.js';
 import { FlowRunner } from './jobs/flow-runner.js';
 import { messageRoutes } from './jobs/message-routes.js';
 import { runRoutes } from './jobs/run-routes.js';
+import { logRoutes } from './logs/log-routes.js';
 import { McpSessions, mcpRoutes } from './mcp/mcp-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { studioRoutes } from './studio/studio-routes.js';
@@ -36,8 +37,8 @@ export function studioServerOf(runtime: Runtime): StudioServer | undefined {
 
 /**
  * The flow service (Langflow-shaped paths: flows, projects, build, run, webhook, files,
- * messages, flow events, config and health) and per-project MCP servers, on the runtime's
- * one HTTP server.
+ * messages, flow events, config, health and logs) and per-project MCP servers, on the
+ * runtime's one HTTP server.
  */
 const studioServerPlugin = definePlugin({
   name: PLUGIN_NAME,
@@ -49,6 +50,7 @@ const studioServerPlugin = definePlugin({
     const runner = new FlowRunner(context, files);
     const mcpSessions = new McpSessions();
     servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions });
+    const logs = logRoutes(context);
 
     ctx.hooks.http.tap(PLUGIN_NAME, ({ app }) => {
       const onError = errorHandler(ctx.logger, () => context.config.maxFileSizeUploadMb);
@@ -73,6 +75,7 @@ const studioServerPlugin = definePlugin({
       ];
       for (const [path, router] of mount) app.use(path, router, onError);
       app.use(health, onError);
+      app.use(logs.router, onError);
     });
 
     // Example flows go into the owner's default project once, when the server is first ready.
@@ -84,6 +87,7 @@ const studioServerPlugin = definePlugin({
 
     ctx.hooks.beforeStop.tapPromise(PLUGIN_NAME, async () => {
       await mcpSessions.closeAll();
+      logs.closeStreams();
     });
   },
 });

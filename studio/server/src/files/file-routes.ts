@@ -30,7 +30,8 @@ export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Route
     const previous = await files.byFlowAndName(userId, flowId, name);
     const record = await files.save({ userId, flowId, originalName: name, mimeType: req.file!.mimetype, tempPath: req.file!.path });
     if (previous) await files.remove(previous);
-    res.status(201).json({ flow_id: flowId, file_path: `${flowId}/${record.name}`, id: record.id, size: record.size });
+    // Langflow serialises UploadFileResponse.flow_id as `flowId` (its clients read that); `flow_id` stays for wiflow's own users.
+    res.status(201).json({ flowId, flow_id: flowId, file_path: `${flowId}/${record.name}`, id: record.id, size: record.size });
   });
 
   v1.get('/list/:flow_id', async (req, res) => {

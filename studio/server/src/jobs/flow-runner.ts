@@ -1,5 +1,5 @@
 
-import { WiflowError, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
+import { WiflowError, type Logger, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import type { FileStore } from '../files/file-store.js';
@@ -98,7 +98,11 @@ function coerce(value: string, valueType: string, field: string): unknown {
 
 /** Runs stored flows as jobs: tweaks, inputs (files resolved), limits and timeouts; shapes results and stores messages. */
 export class FlowRunner {
-  constructor(private readonly studio: StudioContext, private readonly files: FileStore) {}
+  readonly #log: Logger;
+
+  constructor(private readonly studio: StudioContext, private readonly files: FileStore) {
+    this.#log = studio.runtime.logger.child('studio.runs');
+  }
 
   /** Work out the job inputs of a run from its request. */
   async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'> & { onlyFlowId?: string }): Promise<Record<string, unknown>> {
@@ -162,30 +166,39 @@ export class FlowRunner {
     return { job, flow: request.flow, data, sessionId, inputValue };
   }
 
-  /** Store the caller's text input as a User message of the session. */
-  async recordInput(run: StartedRun): Promise<void> {
-    if (run.inputValue == null || !this.studio.runtime.hasStorage) return;
-    await this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'User', senderName: 'User', text: run.inputValue, properties: { job_id: run.job.id } });
+  /** Store the caller's text input as a User message of the session (null when there is none to store). */
+  async recordInput(run: StartedRun): Promise<MessageRecord | null> {
+    if (run.inputValue == null || !this.studio.runtime.hasStorage) return null;
+    return this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'User', senderName: 'User', text: run.inputValue, properties: { job_id: run.job.id } });
+  }
+
+  /** The io.output nodes a result covers: all, or those named (node id or output name) in `filter`. */
+  selectedOutputs(run: StartedRun, filter?: string[] | null): FlowOutput[] {
+    const wanted = (filter ?? []).filter(Boolean);
+    return flowOutputs(run.data).filter((o) => !wanted.length || wanted.includes(o.nodeId) || wanted.includes(o.name));
   }
 
   /**
    * Wait for the run and shape Langflow's RunOutputs: one ResultData per io.output node
    * (`outputs` filters by node id or output name), ChatOutputResponse and a stored
-   * MessageRead for every text value.
+   * MessageRead for every text value. `messageIds` gives the ids the text values of an output
+   * are stored under, in order (a stream announced them in its token events).
    */
-  async result(run: StartedRun, filter?: string[] | null): Promise<{ snapshot: JobSnapshot; runOutputs: Record<string, unknown>; messages: MessageRecord[] }> {
+  async result(run: StartedRun, filter?: string[] | null, options: { messageIds?: Record<string, string[]> } = {}): Promise<{ snapshot: JobSnapshot; runOutputs: Record<string, unknown>; messages: MessageRecord[] }> {
     const snapshot = await run.job.done;
-    const wanted = (filter ?? []).filter(Boolean);
-    const outputs = flowOutputs(run.data).filter((o) => !wanted.length || wanted.includes(o.nodeId) || wanted.includes(o.name));
+    // Runs that do not complete are worth an operator's look (GET /logs shows them); completed ones are not noise-free enough for info.
+    if (snapshot.status !== 'completed') this.#log.warn(`run ${snapshot.status}`, { flow_id: run.flow.id, job_id: snapshot.id, source: snapshot.labels.source ?? null, error: snapshot.error });
+    const outputs = this.selectedOutputs(run, filter);
     const messages: MessageRecord[] = [];
     const results = [];
     for (const output of outputs) {
       const value = snapshot.outputs[output.name];
       const texts = typeof value === 'string' ? [value] : Array.isArray(value) && value.length && value.every((v) => typeof v === 'string') ? (value as string[]) : [];
+      const ids = options.messageIds?.[output.name] ?? [];
       const chat = [];
-      for (const text of texts) {
+      for (const [i, text] of texts.entries()) {
         const stored = this.studio.runtime.hasStorage
-          ? await this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'Machine', senderName: 'AI', text, properties: { job_id: run.job.id, component_id: output.nodeId } })
+          ? await this.studio.storage.messages.append({ id: ids[i], flowId: run.flow.id, sessionId: run.sessionId, sender: 'Machine', senderName: 'AI', text, properties: { job_id: run.job.id, component_id: output.nodeId } })
           : null;
         if (stored) messages.push(stored);
         chat.push({ message: text, type: 'text', component_id: output.nodeId, session_id: run.sessionId, stream_url: null, files: [], sender: 'Machine', sender_name: 'AI' });
@@ -194,7 +207,8 @@ export class FlowRunner {
         component_id: output.nodeId,
         component_display_name: output.title,
         results: { [output.name]: value ?? null },
-        outputs: { [output.name]: { type: texts.length ? 'message' : 'data', status: snapshot.status, content: value ?? null, metadata: { collect: output.collect } } },
+        // `message` repeats a text value where Langflow's OutputValue has it, so clients' chatOutputText() finds it.
+        outputs: { [output.name]: { type: texts.length ? 'message' : 'data', status: snapshot.status, content: value ?? null, metadata: { collect: output.collect }, ...(typeof value === 'string' ? { message: value } : {}) } },
         messages: chat,
         logs: {},
       });

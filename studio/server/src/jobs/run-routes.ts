@@ -4,11 +4,10 @@ import type { FlowRecord } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate, principalOf, requireUser } from '../http/auth.js';
-import { openSse } from '../http/sse.js';
 import { parseWith } from '../http/validation.js';
-import { flowInputs, type FlowRunner, type RunRequest, type StartedRun } from './flow-runner.js';
-import { toWireEvent } from './job-events.js';
+import { flowInputs, type FlowRunner, type RunRequest } from './flow-runner.js';
 import { ExperimentalRunBodySchema, SimplifiedAPIRequestSchema } from './run-model.js';
+import { framingOf, streamRuns } from './run-stream.js';
 
 const FAILURE_STATUS: Record<string, number> = { failed: 500, timed_out: 504, cancelled: 499 };
 
@@ -19,7 +18,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
   const json = express.json({ limit: '50mb' });
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
 
-  /** Run each request one after the other and answer with RunResponse (or an SSE stream of their events). */
+  /** Run each request one after the other and answer with RunResponse, or stream their events in the framing the request asks for. */
   async function execute(req: Request, res: Response, requests: RunRequest[], outputs: string[] | null | undefined, stream: boolean): Promise<void> {
     const results: Record<string, unknown>[] = [];
     let sessionId: string | null = null;
@@ -42,41 +41,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
       res.json({ outputs: results, session_id: sessionId });
       return;
     }
-    // Streaming: validate and start the first run before opening the stream, so bad requests still get 4xx.
-    let started: StartedRun | undefined = await runner.start(requests[0]);
-    res.setHeader('X-Job-Id', started.job.id);
-    const sse = openSse(res);
-    let current: StartedRun | undefined = started;
-    res.on('close', () => void (current && !current.job.finished && current.job.cancel('client disconnected')));
-    for (let i = 0; i < requests.length; i++) {
-      try {
-        if (!started) started = await runner.start(requests[i]);
-      } catch (error) {
-        sse.send('error', { error: (error as Error).message });
-        break;
-      }
-      current = started;
-      await runner.recordInput(started);
-      const job = started.job;
-      await new Promise<void>((resolve) => {
-        job.log.subscribe(0, (event) => {
-          if (event === null) return resolve();
-          if (event.event === 'output') {
-            const { name, value } = event.data as { name: string; value: unknown };
-            if (typeof value === 'string') sse.send('add_message', { event: 'add_message', data: { text: value, sender: 'Machine', sender_name: 'AI', session_id: started!.sessionId, flow_id: started!.flow.id, output: name }, seq: event.seq });
-            else sse.send('output', toWireEvent(event));
-          } else if (event.event === 'progress') sse.send('progress', toWireEvent(event));
-          else if (event.event === 'job_failed' || event.event === 'job_timed_out' || event.event === 'job_cancelled') sse.send('error', toWireEvent(event));
-        });
-      });
-      const { snapshot, runOutputs } = await runner.result(started, outputs);
-      sessionId = started.sessionId;
-      results.push({ ...runOutputs, job_id: snapshot.id, status: snapshot.status });
-      started = undefined;
-      if (snapshot.status !== 'completed') break;
-    }
-    sse.send('end', { event: 'end', data: { result: { outputs: results, session_id: sessionId } } });
-    sse.close();
+    await streamRuns(res, runner, requests, outputs, framingOf(req));
   }
 
   run.post('/advanced/:flow', auth, json, async (req, res) => {

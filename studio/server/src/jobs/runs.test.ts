@@ -44,6 +44,18 @@ function sseEvents(text: string): { id?: string; event: string; data: Record<str
     });
 }
 
+/** Parse Langflow's framing strictly: every event is one JSON object followed by a blank line, nothing else. */
+function langflowEvents(text: string): { event: string; data: unknown }[] {
+  expect(text.endsWith('\n\n')).toBe(true);
+  return text
+    .slice(0, -2)
+    .split('\n\n')
+    .map((block) => {
+      expect(block).not.toContain('\n');
+      return JSON.parse(block) as { event: string; data: unknown };
+    });
+}
+
 describe('build', () => {
   it('starts a job and delivers its ordered events by polling (NDJSON), draining between polls', async () => {
     const flow = await createFlow({ name: 'Build poll', data: upperFlow() });
@@ -153,7 +165,7 @@ describe('run', () => {
       expect(res.body.session_id).toBe('sess-1');
       const result = res.body.outputs[0].outputs[0];
       expect(result).toMatchObject({ component_id: 'out', results: { result: 'ABC' } });
-      expect(result.outputs.result).toEqual({ type: 'message', status: 'completed', content: 'ABC', metadata: { collect: 'last' } });
+      expect(result.outputs.result).toEqual({ type: 'message', status: 'completed', content: 'ABC', metadata: { collect: 'last' }, message: 'ABC' });
       expect(result.messages[0]).toEqual({ message: 'ABC', type: 'text', component_id: 'out', session_id: 'sess-1', stream_url: null, files: [], sender: 'Machine', sender_name: 'AI' });
     }
     // Langflow's wrapped body {input_request, context}
@@ -243,9 +255,70 @@ describe('run', () => {
     expect(res.body.status).toBe('timed_out');
   });
 
-  it('stream=true gives SSE: add_message, then end carrying the result', async () => {
+  it('stream=true speaks Langflow: one JSON object per event and a blank line; add_message for input and output, end with the non-streamed result', async () => {
+    const flow = await createFlow({ name: 'Run stream langflow', data: upperFlow() });
+    const res = await readStream(`/api/v1/run/${flow.id}?stream=true`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { input_value: 'streamed', session_id: 'lf-1' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    const events = langflowEvents(res.text);
+    expect(events.map((e) => e.event)).toEqual(['add_message', 'add_message', 'end']);
+    const [input, output] = events.map((e) => e.data);
+    expect(input).toMatchObject({ sender: 'User', sender_name: 'User', text: 'streamed', session_id: 'lf-1', flow_id: flow.id, category: 'message', error: false, edit: false, files: [] });
+    expect(output).toMatchObject({ sender: 'Machine', sender_name: 'AI', text: 'STREAMED', session_id: 'lf-1', flow_id: flow.id });
+    // The messages are the stored ones (MessageRead), with their ids.
+    const stored = await s.http.get(`/api/v1/monitor/messages?flow_id=${flow.id}&session_id=lf-1`).set(s.alice.auth).expect(200);
+    expect(stored.body).toEqual([input, output]);
+    // end carries exactly what the same run answers without streaming (bar its job id).
+    const plain = await s.http.post(`/api/v1/run/${flow.id}`).set('x-api-key', s.alice.apiKey).send({ input_value: 'streamed', session_id: 'lf-1' }).expect(200);
+    const result = (events[2].data as { result: { outputs: { job_id: string }[] } }).result;
+    expect(result.outputs[0].job_id).toBe(res.headers['x-job-id']);
+    const withoutJob = (r: { outputs: { job_id: string }[] }) => ({ ...r, outputs: r.outputs.map(({ job_id: _job, ...rest }) => rest) });
+    expect(withoutJob(result)).toEqual(withoutJob(plain.body));
+  });
+
+  it('streams a token per text value reaching a collect-all output, then the stored messages under the same ids', async () => {
+    const data = upperFlow();
+    data.nodes[1] = { id: 'up', position: { x: 200, y: 0 }, data: { nodeType: 'stest.words', config: {} } };
+    data.nodes[2].data.config = { name: 'reply', collect: 'all' };
+    const flow = await createFlow({ name: 'Run tokens', data });
+    const res = await readStream(`/api/v1/run/${flow.id}?stream=true`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { input_value: 'hello streaming world' } });
+    const events = langflowEvents(res.text);
+    expect(events.map((e) => e.event)).toEqual(['add_message', 'token', 'token', 'token', 'add_message', 'add_message', 'add_message', 'end']);
+    const tokens = events.filter((e) => e.event === 'token').map((e) => e.data as { chunk: string; id: string; timestamp: string });
+    expect(tokens.map((t) => t.chunk).join('')).toBe('hello streaming world');
+    expect(tokens.every((t) => !Number.isNaN(Date.parse(t.timestamp)))).toBe(true);
+    const messages = events.slice(4, 7).map((e) => e.data as { id: string; text: string });
+    expect(messages.map((m) => m.id)).toEqual(tokens.map((t) => t.id));
+    expect(messages.map((m) => m.text)).toEqual(tokens.map((t) => t.chunk));
+  });
+
+  it('a failing run streams error {error} and no end; a bad request is answered before the stream opens', async () => {
+    const failing = await createFlow({ name: 'Run stream fail', data: chainFlow([{ type: 'stest.fail', config: { message: 'kaput' } }]) });
+    const res = await readStream(`/api/v1/run/${failing.id}?stream=true`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { input_value: '1' } });
+    const events = langflowEvents(res.text);
+    expect(events.map((e) => e.event)).toEqual(['add_message', 'error']);
+    expect(events[1].data).toMatchObject({ error: expect.stringContaining('kaput'), status: 'failed', job_id: res.headers['x-job-id'] });
+    const flow = await createFlow({ name: 'Run stream bad', data: upperFlow() });
+    const badTweak = await s.http.post(`/api/v1/run/${flow.id}?stream=true`).set(s.alice.auth).send({ input_value: 'a', tweaks: { up: { sufix: '!' } } }).expect(422);
+    expect(badTweak.body.detail[0].loc).toEqual(['body', 'tweaks', 'up', 'sufix']);
+    const badFraming = await s.http.post(`/api/v1/run/${flow.id}?stream=true&framing=xml`).set(s.alice.auth).send({ input_value: 'a' }).expect(422);
+    expect(badFraming.body.detail[0].loc).toEqual(['query', 'framing']);
+  });
+
+  it('the advanced run streams in the same framing when its body says stream: true', async () => {
+    const flow = await createFlow({ name: 'Run advanced stream', data: upperFlow() });
+    const res = await readStream(`/api/v1/run/advanced/${flow.id}`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { inputs: [{ input_value: 'x' }, { input_value: 'y' }], stream: true, session_id: 'adv-stream' } });
+    const events = langflowEvents(res.text);
+    expect(events.map((e) => e.event)).toEqual(['add_message', 'add_message', 'add_message', 'add_message', 'end']);
+    expect(events.slice(0, 4).map((e) => (e.data as { text: string }).text)).toEqual(['x', 'X', 'y', 'Y']);
+    const result = (events[4].data as { result: { session_id: string; outputs: { outputs: { results: { result: string } }[] }[] } }).result;
+    expect(result.session_id).toBe('adv-stream');
+    expect(result.outputs.map((o) => o.outputs[0].results.result)).toEqual(['X', 'Y']);
+  });
+
+  it('framing=sse gives the studio SSE: add_message, then end carrying the result', async () => {
     const flow = await createFlow({ name: 'Run stream', data: upperFlow() });
-    const res = await readStream(`/api/v1/run/${flow.id}?stream=true`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { input_value: 'streamed' } });
+    const res = await readStream(`/api/v1/run/${flow.id}?stream=true&framing=sse`, { method: 'POST', headers: { 'x-api-key': s.alice.apiKey }, body: { input_value: 'streamed' } });
     const events = sseEvents(res.text);
     expect(events.map((e) => e.event)).toEqual(['add_message', 'end']);
     expect((events[0].data.data as { text: string }).text).toBe('STREAMED');
@@ -256,7 +329,7 @@ describe('run', () => {
   it('a client disconnecting from a streamed run cancels it', async () => {
     const flow = await createFlow({ name: 'Run stream cancel', data: chainFlow([{ type: 'stest.slow', config: { steps: 200, delayMs: 20 } }]) });
     let jobId = '';
-    await readStream(`/api/v1/run/${flow.id}?stream=true`, {
+    await readStream(`/api/v1/run/${flow.id}?stream=true&framing=sse`, {
       method: 'POST',
       headers: { 'x-api-key': s.alice.apiKey },
       body: { input_value: '1' },

@@ -33,6 +33,22 @@ export const testNodesPlugin: WiflowPlugin = definePlugin({
     );
     ctx.registerNode(
       defineNode({
+        type: 'stest.words',
+        title: 'Words',
+        category: 'testing',
+        description: 'Emits its text word by word (each word with the spaces after it), as a model streaming tokens does.',
+        inputs: { text: { type: 'any', required: true } },
+        outputs: { text: { type: 'text' } },
+        config: z.object({}),
+        create: (c) => ({
+          async receive(_p, v) {
+            for (const word of String(v).match(/\S+\s*/g) ?? []) await c.emit('text', word);
+          },
+        }),
+      }),
+    );
+    ctx.registerNode(
+      defineNode({
         type: 'stest.add',
         title: 'Add',
         category: 'testing',

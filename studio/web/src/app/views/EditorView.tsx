@@ -448,7 +448,7 @@ function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; node
       named[name] = valueType === 'text' || valueType === 'file' ? raw : (() => { try { return JSON.parse(raw); } catch { return raw; } })();
     }
     try {
-      await readSse(`/api/v1/run/${flow.id}?stream=true`, { method: 'POST', json: { inputs: named } }, (e) => {
+      await readSse(`/api/v1/run/${flow.id}?stream=true&framing=sse`, { method: 'POST', json: { inputs: named } }, (e) => {
         setLog((l) => [...l, `${e.event}: ${JSON.stringify(e.data).slice(0, 300)}`]);
         if (e.event === 'end') setResult((e.data as { data?: { result?: unknown } }).data?.result ?? e.data);
       });
