@@ -34,7 +34,8 @@ export class HttpHost {
 
   constructor(private readonly runtime: Runtime) {
     this.app.disable('x-powered-by');
-    this.app.set('trust proxy', 'loopback');
+    // Until configured, X-Forwarded-For is not believed from anyone (register() applies server.trustProxy).
+    this.app.set('trust proxy', false);
   }
 
   /** Let plugins register routes (once), then add core's health route and fallbacks. */
@@ -42,6 +43,9 @@ export class HttpHost {
     if (this.#registered) return;
     this.#registered = true;
     const runtime = this.runtime;
+    // A forwarded client address is believed only from the proxies the operator named: otherwise anyone who can reach the
+    // port could pick their own address (and with it their own rate-limit bucket).
+    this.app.set('trust proxy', runtime.config.get<{ trustProxy?: boolean | number | string | string[] }>('server').trustProxy ?? false);
     await runtime.hooks.http.promise({
       app: this.app,
       runtime,
