@@ -20,8 +20,14 @@ export const ApiConfigSchema = z
         accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(3600).describe('Lifetime of an access token (expires_in)'),
         refreshTokenTtlSeconds: z.number().int().min(60).max(90 * 86_400).default(14 * 86_400).describe('Lifetime of a refresh token'),
         issuer: z.string().default('wiflow').describe('JWT issuer (iss) and audience (aud)'),
+        revocationCheckSeconds: z
+          .number()
+          .min(0)
+          .max(60)
+          .default(2)
+          .describe('Longest a server trusts what it read about revoked sessions, password changes and disabled users (revocations elsewhere take effect within this time)'),
       })
-      .default({ accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 14 * 86_400, issuer: 'wiflow' }),
+      .prefault({}),
     rateLimits: z
       .object({
         enabled: z.boolean().default(true),

@@ -224,6 +224,7 @@ export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 export { splitNode } from './hub/split-node.js';
 export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
 export { AuthService, credentialsOf, bearerFromHeader, type TokenGrant } from './auth/auth-service.js';
+export { TokenRevocation, revokeUserTokens, REVOKED_SESSIONS_NAMESPACE, USER_NOT_BEFORE_NAMESPACE } from './auth/token-revocation.js';
 export { ROLES, hasRole, roleRank, type Role } from './auth/roles.js';
 export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
 export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';

@@ -65,7 +65,9 @@ export function buildApiRouter(services: ApiServices, routes: RouteDefinition[])
         }
         const limits = services.apiConfig().rateLimits;
         if (limits.enabled) {
-          const caller = route.category === 'auth' || !principal ? `ip:${req.ip}` : principal.via.startsWith('apikey:') ? principal.via : `user:${principal.userId}`;
+          // One bucket per principal (a user's tokens and API keys share it: minting keys never multiplies a limit);
+          // anonymous calls and logins by client address (the TCP peer unless server.trustProxy names the proxy).
+          const caller = route.category === 'auth' || !principal ? `ip:${req.ip}` : `user:${principal.userId}`;
           const { limit, windowSeconds } = limits[route.category];
           const verdict = await services.limiter.check(route.category, caller, limit, windowSeconds);
           res.setHeader('X-RateLimit-Limit', String(verdict.limit));
