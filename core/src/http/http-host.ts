@@ -15,7 +15,17 @@ export interface HttpRegistrar {
   app: Express;
   runtime: Runtime;
   /** Accept WebSocket upgrades on `path` (exact, or a prefix ending in `/*`). */
-  websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard): WebSocketServer;
+  websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard, options?: WebSocketRouteOptions): WebSocketServer;
+}
+
+/** How one WebSocket route's connections behave. */
+export interface WebSocketRouteOptions {
+  /**
+   * Longest a connection the server closes is kept for its closing handshake before the socket
+   * is destroyed (ws's default: 30 s). A client that is not reading receives the close frame
+   * (code and reason) only once it reads again; destroying the socket earlier loses them.
+   */
+  closeTimeoutMs?: number;
 }
 
 interface SocketRoute {
@@ -49,8 +59,8 @@ export class HttpHost {
     await runtime.hooks.http.promise({
       app: this.app,
       runtime,
-      websocket: (path, handler, guard) => {
-        const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+      websocket: (path, handler, guard, options) => {
+        const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, ...(options?.closeTimeoutMs ? { closeTimeout: options.closeTimeoutMs } : {}) });
         this.#routes.push({ path, server, handler, guard });
         return server;
       },

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { WiflowError } from '../errors.js';
 
@@ -14,6 +15,8 @@ export interface JsonBodyLimits {
 
 /** Code of the error a too-deep body gets (the parser's error carries it as `code`, with `status` 400). */
 export const JSON_TOO_DEEP_CODE = 'WIFLOW_HTTP_JSON_TOO_DEEP';
+/** Code of the error a body that says UTF-8 but is not gets (`status` 400): decoding it would garble what is stored. */
+export const JSON_NOT_UTF8_CODE = 'WIFLOW_HTTP_JSON_NOT_UTF8';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -49,7 +52,8 @@ export function jsonNestingExceeds(text: Uint8Array | string, maxDepth: number):
  * An Express JSON body parser with bounded size and depth: express.json (strict, `limit`)
  * whose verify step refuses bodies nested deeper than `maxDepth` before they are parsed.
  * Errors go to `next` like express.json's: 413 `entity.too.large`, 400 `entity.parse.failed`,
- * and 400 with `code` JSON_TOO_DEEP_CODE for depth (the studio server mounts it the same way).
+ * 400 with `code` JSON_TOO_DEEP_CODE for depth and JSON_NOT_UTF8_CODE for bytes that are not
+ * UTF-8 (the studio server mounts it the same way).
  */
 export function jsonBodyParser(limits: JsonBodyLimits): RequestHandler {
   const maxDepth = limits.maxDepth ?? DEFAULT_JSON_MAX_DEPTH;
@@ -58,6 +62,7 @@ export function jsonBodyParser(limits: JsonBodyLimits): RequestHandler {
     strict: true,
     verify(_req, _res, body, encoding) {
       const utf8 = !encoding || /^utf-?8$/i.test(encoding);
+      if (utf8 && !isUtf8(body)) throw new WiflowError(JSON_NOT_UTF8_CODE, 'the JSON body is not valid UTF-8', 400);
       const text = utf8 ? body : new TextDecoder(encoding).decode(body);
       if (jsonNestingExceeds(text, maxDepth)) {
         throw new WiflowError(JSON_TOO_DEEP_CODE, `the JSON body nests deeper than ${maxDepth} levels`, 400, { max_depth: maxDepth });

@@ -48,6 +48,13 @@ export const ApiConfigSchema = z
         systemStatusIntervalMs: z.number().int().min(100).default(5000).describe('Period of system_status messages'),
         maxBufferedBytes: z.number().int().positive().default(1 << 20).describe('Per-client send buffer before frames are skipped'),
         maxSkippedFrames: z.number().int().positive().default(200).describe('Consecutive skipped frames before a slow client is closed'),
+        closeGraceMs: z
+          .number()
+          .int()
+          .min(1000)
+          .max(3_600_000)
+          .default(300_000)
+          .describe('Longest a closed slow client is kept so its close frame (4008 and the reason) still reaches it when it reads again; then the socket is destroyed'),
       })
       .prefault({}),
     pipeline: z

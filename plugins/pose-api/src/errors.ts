@@ -1,4 +1,4 @@
-import { WiflowError, boundedEcho, isJsonTooDeep } from '@wiflow/core';
+import { JSON_NOT_UTF8_CODE, WiflowError, boundedEcho, isJsonTooDeep } from '@wiflow/core';
 import type { Convention } from './config.js';
 
 /** The error codes of the spec (section 7) plus the documented extensions this service adds. */
@@ -115,6 +115,8 @@ export const apiErrorCatalogue: { code: string; specCode: SpecErrorCode; status:
 /** Turn anything thrown into an ApiError (storage and core errors keep their status). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isJsonTooDeep(error)) return ApiErrors.bodyTooDeep(Number((error as WiflowError).details?.max_depth ?? 0));
+  if (error instanceof WiflowError && error.code === JSON_NOT_UTF8_CODE) return ApiErrors.malformedBody('the bytes are not valid UTF-8');
   if (error instanceof WiflowError) {
     if (error.code === 'WIFLOW_STORAGE_CLOSED' || error.code === 'WIFLOW_STORAGE_BACKEND' || error.code === 'WIFLOW_STORAGE_MISSING') {
       return new ApiError(error.code, 'SYSTEM_NOT_READY', 503, error.message);
@@ -123,13 +125,15 @@ export function toApiError(error: unknown): ApiError {
     if (error.status === 409) return new ApiError(error.code, 'RESOURCE_CONFLICT', 409, error.message);
     if (error.status === 400 || error.status === 422) return new ApiError(error.code, 'VALIDATION_ERROR', 422, error.message, error.details);
   }
-  const body = error as { type?: string; status?: number; message?: string; limit?: number; details?: { max_depth?: number } };
-  if (isJsonTooDeep(error)) return ApiErrors.bodyTooDeep(body.details?.max_depth ?? 0);
+  const body = error as { type?: string; status?: number; message?: string; limit?: number; expose?: boolean };
   if (body?.type === 'entity.parse.failed') return ApiErrors.malformedBody(boundedEcho(body.message ?? 'parse error') as string);
   if (body?.type === 'entity.too.large') return ApiErrors.bodyTooLarge(typeof body.limit === 'number' ? `${body.limit} bytes` : 'the size limit');
   // The body parser's other refusals (unsupported charset or encoding, aborted or mis-sized body) are the client's.
   if (body?.status === 415) return ApiErrors.bodyUnsupported(boundedEcho(body.message ?? 'unsupported') as string);
-  if (typeof body?.status === 'number' && body.status >= 400 && body.status < 500 && typeof body.type === 'string') return ApiErrors.malformedBody(boundedEcho(body.message ?? 'unreadable') as string);
+  // (http-errors marks client errors `expose`; a body that does not inflate arrives as one without a `type`.)
+  if (typeof body?.status === 'number' && body.status >= 400 && body.status < 500 && (typeof body.type === 'string' || body.expose === true)) {
+    return ApiErrors.malformedBody(boundedEcho(body.message ?? 'unreadable') as string);
+  }
   return ApiErrors.internal();
 }
 

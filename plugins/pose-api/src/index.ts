@@ -89,6 +89,10 @@ export class PoseApi implements ApiServices {
     return this.cluster?.status() ?? null;
   }
 
+  websocketClientCount(): number {
+    return this.stream.clients.size;
+  }
+
   producing(): boolean {
     return this.system.running || (this.cluster?.producing() ?? false);
   }
@@ -146,7 +150,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
           res.json(api.openapi(asked === 'A' || asked === 'B' ? asked : api.convention()));
         });
         http.app.use('/api/v1', router);
-        http.websocket('/ws/pose', api.stream.handler, api.stream.guard);
+        http.websocket('/ws/pose', api.stream.handler, api.stream.guard, { closeTimeoutMs: api.apiConfig().websocket.closeGraceMs });
       });
       ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (runtime) => {
         if (runtime.http.server) api.resources.attach(runtime.http.server);

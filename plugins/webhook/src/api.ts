@@ -110,12 +110,23 @@ function specCode(status: number): string {
   return 'SYSTEM_ERROR';
 }
 
-/** Answer an error in the envelope of the API convention in force (`api.convention`, A by default). */
+/** The pose API's convention in force: WIFLOW_API_CONVENTION, else `api.convention`, else A (the pose API's own rule). */
+function conventionOf(runtime: Runtime): 'A' | 'B' {
+  const fromEnv = process.env.WIFLOW_API_CONVENTION?.toUpperCase();
+  if (fromEnv === 'A' || fromEnv === 'B') return fromEnv;
+  return runtime.config.get<{ convention?: string } | undefined>('api')?.convention === 'B' ? 'B' : 'A';
+}
+
+/** Answer an error in the envelope of the API convention in force. */
 function sendError(runtime: Runtime, res: Response, error: WiflowError): void {
-  const convention = runtime.config.get<{ convention?: string } | undefined>('api')?.convention === 'B' ? 'B' : 'A';
+  const convention = conventionOf(runtime);
   const requestId = randomUUID();
   const timestamp = new Date().toISOString();
-  const details = { wiflow_code: error.code, ...(error.details ?? {}) };
+  const details: Record<string, unknown> = { wiflow_code: error.code, ...(error.details ?? {}) };
+  // Convention B lists bad fields as {field, reason}, without the received value.
+  if (convention === 'B' && Array.isArray(details.field_errors)) {
+    details.field_errors = (details.field_errors as { field: string; message: string }[]).map((f) => ({ field: f.field, reason: f.message }));
+  }
   const body =
     convention === 'A'
       ? { error: { code: specCode(error.status), message: error.message, details, timestamp, request_id: requestId } }
