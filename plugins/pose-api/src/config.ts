@@ -39,7 +39,7 @@ export const ApiConfigSchema = z
         health: limit(10_000, 3600),
       })
       .prefault({})
-      .describe('Requests per window per caller (API key, user, or IP when anonymous)'),
+      .describe('Requests per window per caller (the user, whatever token or API key it uses; the client address when anonymous)'),
     websocket: z
       .object({
         enabled: z.boolean().default(true),
