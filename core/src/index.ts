@@ -27,7 +27,10 @@ export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from 
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';
-export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard } from './http/http-host.js';
+export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSealer } from './nodes/sealed-secrets.js';
+export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
+export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';
+export { boundedEcho, DEFAULT_ECHO_BOUNDS, type EchoBounds } from './http/bounded-echo.js';
 export type {
   Storage, StorageHealth, PoseRepository, TrackRepository, EventRepository, AlertRepository, MetricRepository,
   FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,

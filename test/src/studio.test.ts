@@ -275,6 +275,11 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await page.check('[data-testid="mcp-enable-echo"]');
     await page.fill('[data-testid="mcp-action-echo"]', 'echo_message');
     await page.fill('[data-testid="mcp-description-echo"]', 'Repeats the message it is given');
+    // A project asks for an API key until its owner opens it; the page warns while it is open.
+    expect(await page.inputValue('[data-testid=mcp-auth]')).toBe('apikey');
+    expect(await page.getByTestId('mcp-auth-warning').count()).toBe(0);
+    await page.selectOption('[data-testid=mcp-auth]', 'none');
+    expect(await page.getByTestId('mcp-auth-warning').textContent()).toContain('without credentials');
     await page.click('[data-testid=mcp-save]');
     await expect.poll(() => page.getByTestId('mcp-tools').textContent()).toContain('echo_message');
     expect(await page.getByTestId('mcp-client-config').textContent()).toContain(`/api/v1/mcp/project/${projectId}/streamable`);

@@ -16,7 +16,17 @@ export interface HttpRegistrar {
   app: Express;
   runtime: Runtime;
   /** Accept WebSocket upgrades on `path` (exact, or a prefix ending in `/*`). */
-  websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard): WebSocketServer;
+  websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard, options?: WebSocketRouteOptions): WebSocketServer;
+}
+
+/** How one WebSocket route's connections behave. */
+export interface WebSocketRouteOptions {
+  /**
+   * Longest a connection the server closes is kept for its closing handshake before the socket
+   * is destroyed (ws's default: 30 s). A client that is not reading receives the close frame
+   * (code and reason) only once it reads again; destroying the socket earlier loses them.
+   */
+  closeTimeoutMs?: number;
 }
 
 interface SocketRoute {
@@ -35,7 +45,8 @@ export class HttpHost {
 
   constructor(private readonly runtime: Runtime) {
     this.app.disable('x-powered-by');
-    this.app.set('trust proxy', 'loopback');
+    // Until configured, X-Forwarded-For is not believed from anyone (register() applies server.trustProxy).
+    this.app.set('trust proxy', false);
   }
 
   /** Let plugins register routes (once), then add core's health route and fallbacks. */
@@ -43,11 +54,14 @@ export class HttpHost {
     if (this.#registered) return;
     this.#registered = true;
     const runtime = this.runtime;
+    // A forwarded client address is believed only from the proxies the operator named: otherwise anyone who can reach the
+    // port could pick their own address (and with it their own rate-limit bucket).
+    this.app.set('trust proxy', runtime.config.get<{ trustProxy?: boolean | number | string | string[] }>('server').trustProxy ?? false);
     await runtime.hooks.http.promise({
       app: this.app,
       runtime,
-      websocket: (path, handler, guard) => {
-        const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+      websocket: (path, handler, guard, options) => {
+        const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, ...(options?.closeTimeoutMs ? { closeTimeout: options.closeTimeoutMs } : {}) });
         this.#routes.push({ path, server, handler, guard });
         return server;
       },

@@ -9,8 +9,15 @@ export const CoreConfigSchema = {
       port: z.number().int().min(0).max(65535).default(8080).describe('HTTP port'),
       host: z.string().default('127.0.0.1').describe('Address to listen on'),
       shutdownTimeoutMs: z.number().int().positive().default(10_000).describe('Longest a graceful shutdown may take'),
+      trustProxy: z
+        .union([z.boolean(), z.number().int().min(1).max(16), z.string().min(1), z.array(z.string().min(1)).min(1)])
+        .default(false)
+        .describe(
+          'Which proxies may set X-Forwarded-For (Express "trust proxy": true, a hop count, or addresses/subnets such as "loopback" or ["10.0.0.0/8"]); false (default): the client address is the TCP peer, so rate limits key on it',
+        ),
+      maxJsonDepth: z.number().int().min(2).max(1000).default(64).describe('Deepest nesting of arrays and objects a JSON request body may have (deeper: 400 before parsing)'),
     })
-    .default({ port: 8080, host: '127.0.0.1', shutdownTimeoutMs: 10_000 }),
+    .prefault({}),
   storage: z
     .object({ kind: z.string().default('sqlite').describe('Storage plugin to resolve: sqlite or mongodb') })
     .passthrough()

@@ -20,8 +20,14 @@ export const ApiConfigSchema = z
         accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(3600).describe('Lifetime of an access token (expires_in)'),
         refreshTokenTtlSeconds: z.number().int().min(60).max(90 * 86_400).default(14 * 86_400).describe('Lifetime of a refresh token'),
         issuer: z.string().default('wiflow').describe('JWT issuer (iss) and audience (aud)'),
+        revocationCheckSeconds: z
+          .number()
+          .min(0)
+          .max(60)
+          .default(2)
+          .describe('Longest a server trusts what it read about revoked sessions, password changes and disabled users (revocations elsewhere take effect within this time)'),
       })
-      .default({ accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 14 * 86_400, issuer: 'wiflow' }),
+      .prefault({}),
     rateLimits: z
       .object({
         enabled: z.boolean().default(true),
@@ -33,7 +39,7 @@ export const ApiConfigSchema = z
         health: limit(10_000, 3600),
       })
       .prefault({})
-      .describe('Requests per window per caller (API key, user, or IP when anonymous)'),
+      .describe('Requests per window per caller (the user, whatever token or API key it uses; the client address when anonymous)'),
     websocket: z
       .object({
         enabled: z.boolean().default(true),
@@ -42,6 +48,13 @@ export const ApiConfigSchema = z
         systemStatusIntervalMs: z.number().int().min(100).default(5000).describe('Period of system_status messages'),
         maxBufferedBytes: z.number().int().positive().default(1 << 20).describe('Per-client send buffer before frames are skipped'),
         maxSkippedFrames: z.number().int().positive().default(200).describe('Consecutive skipped frames before a slow client is closed'),
+        closeGraceMs: z
+          .number()
+          .int()
+          .min(1000)
+          .max(3_600_000)
+          .default(300_000)
+          .describe('Longest a closed slow client is kept so its close frame (4008 and the reason) still reaches it when it reads again; then the socket is destroyed'),
       })
       .prefault({}),
     pipeline: z

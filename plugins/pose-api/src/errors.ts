@@ -1,4 +1,4 @@
-import { WiflowError } from '@wiflow/core';
+import { JSON_NOT_UTF8_CODE, WiflowError, boundedEcho, isJsonTooDeep } from '@wiflow/core';
 import type { Convention } from './config.js';
 
 /** The error codes of the spec (section 7) plus the documented extensions this service adds. */
@@ -58,6 +58,10 @@ export const ApiErrors = {
   malformedBody: define('WIFLOW_API_MALFORMED_BODY', 'VALIDATION_ERROR', 400, (reason: string) => `request body is not valid JSON: ${reason}`),
   /** The body is larger than the limit. */
   bodyTooLarge: define('WIFLOW_API_BODY_TOO_LARGE', 'VALIDATION_ERROR', 413, (limit: string) => `request body exceeds ${limit}`),
+  /** The body nests arrays and objects deeper than the limit (refused before parsing). */
+  bodyTooDeep: define('WIFLOW_API_BODY_TOO_DEEP', 'VALIDATION_ERROR', 400, (maxDepth: number) => `request body nests deeper than ${maxDepth} levels`),
+  /** The body's charset or content encoding is not one the server reads. */
+  bodyUnsupported: define('WIFLOW_API_BODY_UNSUPPORTED', 'VALIDATION_ERROR', 415, (reason: string) => `request body cannot be read: ${reason}`),
   /** No credentials, or credentials that do not verify. */
   unauthenticated: define('WIFLOW_API_UNAUTHENTICATED', 'AUTHENTICATION_ERROR', 401, (reason: string) => reason),
   /** Authenticated, but the role does not allow the operation. */
@@ -111,6 +115,8 @@ export const apiErrorCatalogue: { code: string; specCode: SpecErrorCode; status:
 /** Turn anything thrown into an ApiError (storage and core errors keep their status). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isJsonTooDeep(error)) return ApiErrors.bodyTooDeep(Number((error as WiflowError).details?.max_depth ?? 0));
+  if (error instanceof WiflowError && error.code === JSON_NOT_UTF8_CODE) return ApiErrors.malformedBody('the bytes are not valid UTF-8');
   if (error instanceof WiflowError) {
     if (error.code === 'WIFLOW_STORAGE_CLOSED' || error.code === 'WIFLOW_STORAGE_BACKEND' || error.code === 'WIFLOW_STORAGE_MISSING') {
       return new ApiError(error.code, 'SYSTEM_NOT_READY', 503, error.message);
@@ -119,20 +125,32 @@ export function toApiError(error: unknown): ApiError {
     if (error.status === 409) return new ApiError(error.code, 'RESOURCE_CONFLICT', 409, error.message);
     if (error.status === 400 || error.status === 422) return new ApiError(error.code, 'VALIDATION_ERROR', 422, error.message, error.details);
   }
-  const body = error as { type?: string; status?: number; message?: string };
-  if (body?.type === 'entity.parse.failed') return ApiErrors.malformedBody(body.message ?? 'parse error');
-  if (body?.type === 'entity.too.large') return ApiErrors.bodyTooLarge('the size limit');
+  const body = error as { type?: string; status?: number; message?: string; limit?: number; expose?: boolean };
+  if (body?.type === 'entity.parse.failed') return ApiErrors.malformedBody(boundedEcho(body.message ?? 'parse error') as string);
+  if (body?.type === 'entity.too.large') return ApiErrors.bodyTooLarge(typeof body.limit === 'number' ? `${body.limit} bytes` : 'the size limit');
+  // The body parser's other refusals (unsupported charset or encoding, aborted or mis-sized body) are the client's.
+  if (body?.status === 415) return ApiErrors.bodyUnsupported(boundedEcho(body.message ?? 'unsupported') as string);
+  // (http-errors marks client errors `expose`; a body that does not inflate arrives as one without a `type`.)
+  if (typeof body?.status === 'number' && body.status >= 400 && body.status < 500 && (typeof body.type === 'string' || body.expose === true)) {
+    return ApiErrors.malformedBody(boundedEcho(body.message ?? 'unreadable') as string);
+  }
   return ApiErrors.internal();
 }
+
+/** Field errors listed in one envelope; the rest are counted in `details.field_errors_truncated`. */
+export const MAX_FIELD_ERRORS_SHOWN = 50;
 
 /** The error envelope of a convention (spec section 7). */
 export function errorEnvelope(error: ApiError, convention: Convention, requestId: string, now = new Date()): Record<string, unknown> {
   const details: Record<string, unknown> = { ...(error.details ?? {}) };
   if (error.fieldErrors) {
+    // Echoes are bounded: a hostile body (a 1 MB key, 10,000 unknown fields) never makes the error itself unbounded.
+    const shown = error.fieldErrors.slice(0, MAX_FIELD_ERRORS_SHOWN).map((f) => ({ ...f, field: boundedEcho(f.field) as string }));
     details.field_errors =
       convention === 'A'
-        ? error.fieldErrors.map((f) => ({ field: f.field, message: f.message, received_value: f.received === undefined ? null : f.received }))
-        : error.fieldErrors.map((f) => ({ field: f.field, reason: f.message }));
+        ? shown.map((f) => ({ field: f.field, message: f.message, received_value: f.received === undefined ? null : boundedEcho(f.received) }))
+        : shown.map((f) => ({ field: f.field, reason: f.message }));
+    if (error.fieldErrors.length > shown.length) details.field_errors_truncated = error.fieldErrors.length - shown.length;
   }
   const body = { code: error.specCode, message: error.message, details };
   const timestamp = now.toISOString();

@@ -89,6 +89,10 @@ export class PoseApi implements ApiServices {
     return this.cluster?.status() ?? null;
   }
 
+  websocketClientCount(): number {
+    return this.stream.clients.size;
+  }
+
   producing(): boolean {
     return this.system.running || (this.cluster?.producing() ?? false);
   }
@@ -146,7 +150,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
           res.json(api.openapi(asked === 'A' || asked === 'B' ? asked : api.convention()));
         });
         http.app.use('/api/v1', router);
-        http.websocket('/ws/pose', api.stream.handler, api.stream.guard);
+        http.websocket('/ws/pose', api.stream.handler, api.stream.guard, { closeTimeoutMs: api.apiConfig().websocket.closeGraceMs });
       });
       ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (runtime) => {
         if (runtime.http.server) api.resources.attach(runtime.http.server);
@@ -224,6 +228,7 @@ export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 export { splitNode } from './hub/split-node.js';
 export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
 export { AuthService, credentialsOf, bearerFromHeader, type TokenGrant } from './auth/auth-service.js';
+export { TokenRevocation, revokeUserTokens, REVOKED_SESSIONS_NAMESPACE, USER_NOT_BEFORE_NAMESPACE } from './auth/token-revocation.js';
 export { ROLES, hasRole, roleRank, type Role } from './auth/roles.js';
 export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
 export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';

@@ -24,6 +24,8 @@ export interface ApiServices {
   storage(): Storage;
   /** The whole cluster from heartbeats (cluster mode), else null. */
   clusterStatus(): ClusterStatus | null;
+  /** Open /ws/pose connections (clients, not hub listeners). */
+  websocketClientCount(): number;
   /** Whether pose frames are being produced: the local pipeline runs, or (cluster mode) a pipeline runs on an instance that is up. */
   producing(): boolean;
 }

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { PrivacySettings } from '@wiflow/core';
+import type { FlowRecord, PrivacySettings } from '@wiflow/core';
 import type { WriteBuffer } from './writer/write-buffer.js';
 
 /** What the repositories share: the connection, the buffer and the settings in force. */
@@ -18,6 +18,10 @@ export interface SqliteContext {
   sealBody(value: unknown): string;
   /** Decode what `sealBody` (or plain JSON) stored. */
   openBody<T>(text: string): T;
+  /** Encode a flow (or revision): its nodes' secret fields sealed always, then the body as `sealBody`. */
+  sealFlow(flow: FlowRecord): string;
+  /** Decode what `sealFlow` stored, secrets opened. */
+  openFlow(text: string): FlowRecord;
 }
 
 /** The key under which a record's owner is indexed ('' for records with no user). */

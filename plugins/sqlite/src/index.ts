@@ -22,11 +22,13 @@ export function createSqliteStorage(runtime: Runtime, dataDir: string): SqliteSt
     flushMaxRecords: options.flushMaxRecords,
     retentionIntervalMs: options.retentionIntervalMs,
     privacy: () => toPrivacySettings(runtime.config.get('privacy')),
-    // Resolved on first use: the key file is only created when encryption is turned on.
+    // Resolved on first use: the key file (<dataDir>/secret.key, 0600, unless WIFLOW_SECRET_KEY is set) is created when a
+    // flow first holds a node secret or encryption is turned on.
     sealer: {
       seal: (plain) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).seal(plain),
       open: (sealed) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).open(sealed),
     },
+    secretFieldsOf: (nodeType) => runtime.registry.get(nodeType)?.secrets ?? [],
     onError: (error) => runtime.logger.error(`sqlite background write failed: ${error instanceof Error ? error.message : String(error)}`),
   });
 }

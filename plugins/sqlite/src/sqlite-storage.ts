@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import {
+  SEALED_SECRET_PREFIX,
   StorageErrors,
+  openNodeSecrets,
+  sealNodeSecrets,
   type AlertRepository,
+  type FlowRecord,
   type ApiKeyRepository,
   type EventRepository,
   type FileRepository,
@@ -54,8 +58,10 @@ export interface SqliteStorageOptions {
   maxBufferedRecords?: number;
   /** How often retention runs while open (ms, default one hour; 0 = only on open and on request). */
   retentionIntervalMs?: number;
-  /** Seals bodies at rest when privacy.enableEncryption is on. */
+  /** Seals bodies at rest when privacy.enableEncryption is on, and node secrets in flows always. */
   sealer?: BodySealer;
+  /** Secret config fields of a node type (the registry's `secrets`): sealed in stored flows whatever the privacy settings. */
+  secretFieldsOf?: (nodeType: string) => readonly string[];
   /** Where background errors go (default console.error). */
   onError?: (error: unknown) => void;
   /** Clock (ms), for tests. */
@@ -119,6 +125,7 @@ export class SqliteStorage implements Storage {
     mkdirSync(path.dirname(this.file), { recursive: true });
     let db: Database | undefined;
     try {
+      ownerOnly(this.file);
       db = new BetterSqlite3(this.file);
       // 16 KiB pages for a new file (no effect on an existing one): the clustered pose tables hold
       // ~600-byte rows, which want pages of 20 rows or more.
@@ -130,6 +137,8 @@ export class SqliteStorage implements Storage {
       db.pragma('foreign_keys = ON');
       db.pragma('cache_size = -65536');
       db.pragma('temp_store = MEMORY');
+      // SQLite creates -wal and -shm with the database file's mode; older installs' files are tightened here too.
+      for (const companion of [`${this.file}-wal`, `${this.file}-shm`]) if (existsSync(companion)) chmodSync(companion, 0o600);
       this.#migratedFrom = migrate(db).from;
       this.#writer = await WriterThread.start({ file: this.file, synchronous: 'FULL' });
     } catch (error) {
@@ -313,7 +322,7 @@ export class SqliteStorage implements Storage {
 
   #context(): SqliteContext {
     const storage = this;
-    return {
+    const context: SqliteContext = {
       get db() {
         return storage.database;
       },
@@ -339,7 +348,21 @@ export class SqliteStorage implements Storage {
         if (!this.#options.sealer) throw StorageErrors.backend(this.kind, 'a record is encrypted but no secret key is available');
         return JSON.parse(this.#options.sealer.open(text.slice(SEALED_PREFIX.length))) as T;
       },
+      sealFlow: (flow) => {
+        const { sealer, secretFieldsOf } = this.#options;
+        if (!sealer || !secretFieldsOf || !flow.data) return context.sealBody(flow);
+        return context.sealBody({ ...flow, data: sealNodeSecrets(flow.data, secretFieldsOf, sealer) });
+      },
+      openFlow: (text) => {
+        const flow = context.openBody<FlowRecord>(text);
+        // Sealed secrets show in the stored text unless the whole body is sealed; only then is there anything to open.
+        if (!flow.data || (!text.includes(SEALED_SECRET_PREFIX) && !text.startsWith(SEALED_PREFIX))) return flow;
+        if (!this.#options.sealer) throw StorageErrors.backend(this.kind, 'a flow holds sealed secrets but no secret key is available');
+        const onUnreadable = (nodeType: string, field: string) => this.#options.onError?.(new Error(`flow ${flow.id}: the ${field} secret of a ${nodeType} node cannot be opened with this secret key; it reads as null`));
+        return { ...flow, data: openNodeSecrets(flow.data, this.#options.sealer, onUnreadable) as FlowRecord['data'] };
+      },
     };
+    return context;
   }
 
   #repos() {
@@ -354,4 +377,10 @@ export class SqliteStorage implements Storage {
   #now(): number {
     return this.#options.now?.() ?? Date.now();
   }
+}
+
+/** Create the database file owner-only (0600) before SQLite opens it, and tighten an existing one: it holds users, key hashes and flows. */
+function ownerOnly(file: string): void {
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { WiflowError, type Principal, type Runtime, type SecretBox } from '@wiflow/core';
+import { DEFAULT_JSON_MAX_DEPTH, WiflowError, boundedEcho, isJsonTooDeep, jsonBodyParser, type Principal, type Runtime, type SecretBox } from '@wiflow/core';
 import type { WebhookConfig } from './config.js';
 import type { EndpointStats, WebhookDispatcher } from './dispatcher.js';
 import { WebhookErrors } from './errors.js';
@@ -110,12 +110,23 @@ function specCode(status: number): string {
   return 'SYSTEM_ERROR';
 }
 
-/** Answer an error in the envelope of the API convention in force (`api.convention`, A by default). */
+/** The pose API's convention in force: WIFLOW_API_CONVENTION, else `api.convention`, else A (the pose API's own rule). */
+function conventionOf(runtime: Runtime): 'A' | 'B' {
+  const fromEnv = process.env.WIFLOW_API_CONVENTION?.toUpperCase();
+  if (fromEnv === 'A' || fromEnv === 'B') return fromEnv;
+  return runtime.config.get<{ convention?: string } | undefined>('api')?.convention === 'B' ? 'B' : 'A';
+}
+
+/** Answer an error in the envelope of the API convention in force. */
 function sendError(runtime: Runtime, res: Response, error: WiflowError): void {
-  const convention = runtime.config.get<{ convention?: string } | undefined>('api')?.convention === 'B' ? 'B' : 'A';
+  const convention = conventionOf(runtime);
   const requestId = randomUUID();
   const timestamp = new Date().toISOString();
-  const details = { wiflow_code: error.code, ...(error.details ?? {}) };
+  const details: Record<string, unknown> = { wiflow_code: error.code, ...(error.details ?? {}) };
+  // Convention B lists bad fields as {field, reason}, without the received value.
+  if (convention === 'B' && Array.isArray(details.field_errors)) {
+    details.field_errors = (details.field_errors as { field: string; message: string }[]).map((f) => ({ field: f.field, reason: f.message }));
+  }
   const body =
     convention === 'A'
       ? { error: { code: specCode(error.status), message: error.message, details, timestamp, request_id: requestId } }
@@ -134,11 +145,12 @@ function redactSecret(value: unknown): unknown {
 
 function validationError(issues: z.core.$ZodIssue[], body: unknown): WiflowError {
   const error = WebhookErrors.invalid(issues.length);
-  const fieldErrors = issues.map((issue) => {
+  // Bounded: at most 50 fields, each echo cut short (bodies are depth-limited before parsing, so redactSecret's walk is too).
+  const fieldErrors = issues.slice(0, 50).map((issue) => {
     const field = issue.path.map(String).join('.') || '(body)';
     let received: unknown = body;
     for (const part of issue.path) received = received && typeof received === 'object' ? (received as Record<PropertyKey, unknown>)[part as PropertyKey] : undefined;
-    return { field, message: issue.message, received_value: redactSecret(field === 'secret' ? '[redacted]' : received) };
+    return { field: boundedEcho(field) as string, message: issue.message, received_value: boundedEcho(redactSecret(field === 'secret' ? '[redacted]' : received)) };
   });
   Object.assign(error, { details: { field_errors: fieldErrors } });
   return error;
@@ -196,7 +208,7 @@ export function createWebhookRouter(options: WebhookApiOptions): Router {
       fail(res, error);
     }
   });
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBodyParser({ limit: '64kb', maxDepth: runtime.config.get<{ maxJsonDepth?: number }>('server')?.maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH }));
 
   type Handler = (req: Request, res: Response, principal: Principal) => Promise<void>;
   const route = (handler: Handler) => async (req: Request, res: Response) => {
@@ -314,9 +326,10 @@ export function createWebhookRouter(options: WebhookApiOptions): Router {
   // Body-parser failures (malformed JSON, too large) in the same envelope.
   router.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    if (error.type === 'entity.parse.failed') return sendError(runtime, res, WebhookErrors.malformed(error.message));
+    if (isJsonTooDeep(error)) return sendError(runtime, res, WebhookErrors.tooDeep(Number((error as WiflowError).details?.max_depth ?? DEFAULT_JSON_MAX_DEPTH)));
+    if (error.type === 'entity.parse.failed') return sendError(runtime, res, WebhookErrors.malformed(boundedEcho(error.message) as string));
     const status = error.status ?? 500;
-    sendError(runtime, res, new WiflowError('WIFLOW_WEBHOOK_REQUEST', status >= 500 ? 'internal error' : error.message, status));
+    sendError(runtime, res, new WiflowError('WIFLOW_WEBHOOK_REQUEST', status >= 500 ? 'internal error' : (boundedEcho(error.message) as string), status));
   });
   return router;
 }

@@ -13,6 +13,8 @@ export const WebhookErrors = {
   invalid: defineError('WIFLOW_WEBHOOK_INVALID', 422, (count: number) => `the request has ${count} invalid field${count === 1 ? '' : 's'}`),
   /** A request body is not JSON. */
   malformed: defineError('WIFLOW_WEBHOOK_MALFORMED', 400, (reason: string) => `the request body is not valid JSON: ${reason}`),
+  /** A request body nests arrays and objects deeper than the limit (refused before parsing). */
+  tooDeep: defineError('WIFLOW_WEBHOOK_TOO_DEEP', 400, (maxDepth: number) => `the request body nests deeper than ${maxDepth} levels`),
   /** No webhook with that id. */
   notFound: defineError('WIFLOW_WEBHOOK_NOT_FOUND', 404, (id: string) => `webhook ${id} not found`),
   /** Too many registrations. */

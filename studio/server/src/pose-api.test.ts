@@ -33,6 +33,14 @@ afterAll(async () => {
 });
 
 describe('with the pose API plugin', () => {
+  it('a revoked login\'s access token stops working on the flow service too', async () => {
+    const login = await http.post('/api/v1/auth/token').send({ username: 'admin', password: 'admin-password-123' }).expect(200);
+    const auth = { Authorization: `Bearer ${login.body.access_token as string}` };
+    await http.get('/api/v1/flows/').set(auth).expect(200);
+    await http.post('/api/v1/auth/revoke').send({ refresh_token: login.body.refresh_token }).expect(200);
+    await http.get('/api/v1/flows/').set(auth).expect(401);
+  });
+
   it('authenticates flow service calls with its JWTs and API keys, and owns /api/v1/config', async () => {
     const login = await http.post('/api/v1/auth/token').send({ username: 'admin', password: 'admin-password-123' }).expect(200);
     const token = login.body.access_token as string;

@@ -7,6 +7,7 @@ import { loadOrCreateKey, type AuthRequest, type Principal, type Runtime, type S
 import type { ApiConfig } from '../config.js';
 import { ApiErrors } from '../errors.js';
 import { ROLES, roleRank } from './roles.js';
+import { TokenRevocation } from './token-revocation.js';
 
 /** Token pair answered by POST /auth/token. */
 export interface TokenGrant {
@@ -23,6 +24,10 @@ interface AccessClaims {
   username: string;
   roles: string[];
   typ: 'access';
+  /** Session: the refresh-token family the token was granted with (revoking it kills the token). */
+  sid?: string;
+  /** When the token was signed, ms since the epoch (`iat` is whole seconds: too coarse to order against a password change). */
+  iat_ms?: number;
 }
 
 /** Read the bearer token of an Authorization header (case-insensitive scheme). */
@@ -59,9 +64,11 @@ export class AuthService {
   /** A KeyObject: jsonwebtoken 9 turns a Buffer secret into one on every call, ~100× slower. */
   readonly #secret: KeyObject;
   /** Verified access tokens → principal until their expiry (bounded; JWTs are immutable). */
-  readonly #verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  readonly #verified = new Map<string, { principal: Principal; expiresAt: number; sessionId: string | undefined; issuedAtMs: number }>();
   /** A passport instance of our own (no global state) with the JWT strategy. */
   readonly #passport = new Passport();
+  /** Revoked sessions and per-user marks, read from storage (shared by every server on the store). */
+  readonly revocation: TokenRevocation;
 
   constructor(
     private readonly runtime: Runtime,
@@ -69,6 +76,7 @@ export class AuthService {
     env: NodeJS.ProcessEnv = process.env,
   ) {
     this.#secret = createSecretKey(AuthService.signingSecret(runtime.dataDir, env));
+    this.revocation = new TokenRevocation(() => this.#storage(), () => config().auth.revocationCheckSeconds * 1000);
     const issuer = config().auth.issuer;
     const strategy = new JwtStrategy(
       {
@@ -105,16 +113,23 @@ export class AuthService {
   /** Verify credentials: a bearer JWT first, then an API key. Undefined when nothing verifies. */
   async authenticate(request: AuthRequest): Promise<Principal | undefined> {
     if (request.bearer) {
-      const cached = this.#verified.get(request.bearer);
-      if (cached && cached.expiresAt > Date.now()) return cached.principal;
-      const principal = await this.#verifyBearer(request);
-      if (principal) {
-        const exp = (jwt.decode(request.bearer) as { exp?: number } | null)?.exp;
-        if (exp) {
+      let verified = this.#verified.get(request.bearer);
+      if (!verified || verified.expiresAt <= Date.now()) {
+        const principal = await this.#verifyBearer(request);
+        const claims = principal ? (jwt.decode(request.bearer) as (AccessClaims & { exp?: number; iat?: number }) | null) : null;
+        if (principal && claims?.exp) {
+          verified = { principal, expiresAt: claims.exp * 1000, sessionId: claims.sid, issuedAtMs: claims.iat_ms ?? (claims.iat ?? 0) * 1000 };
           if (this.#verified.size >= 10_000) this.#verified.delete(this.#verified.keys().next().value!);
-          this.#verified.set(request.bearer, { principal, expiresAt: exp * 1000 });
-        }
-        return principal;
+          this.#verified.set(request.bearer, verified);
+        } else verified = undefined;
+      }
+      if (verified) {
+        // A signature proves who signed, not that the token still stands: revoked sessions, password changes and
+        // disabled users are checked against storage (cached for api.auth.revocationCheckSeconds).
+        if (!this.runtime.hasStorage) return verified.principal;
+        const user = await this.revocation.standing(verified.principal.userId, verified.sessionId, verified.issuedAtMs);
+        // Roles as they are now, so a demotion takes effect with the same delay as a revocation.
+        return user ? { ...verified.principal, username: user.username, roles: user.roles } : undefined;
       }
     }
     if (request.apiKey && this.runtime.hasStorage) {
@@ -146,18 +161,18 @@ export class AuthService {
     });
   }
 
-  /** Sign an access token for a user. */
-  signAccessToken(user: Pick<UserRecord, 'id' | 'username' | 'roles'>): { token: string; expiresIn: number } {
+  /** Sign an access token for a user (in a session: the refresh-token family it was granted with). */
+  signAccessToken(user: Pick<UserRecord, 'id' | 'username' | 'roles'>, sessionId?: string): { token: string; expiresIn: number } {
     const { accessTokenTtlSeconds: expiresIn, issuer } = this.config().auth;
-    const claims: AccessClaims = { sub: user.id, username: user.username, roles: user.roles, typ: 'access' };
+    const claims: AccessClaims = { sub: user.id, username: user.username, roles: user.roles, typ: 'access', iat_ms: Date.now(), ...(sessionId ? { sid: sessionId } : {}) };
     const token = jwt.sign(claims, this.#secret, { algorithm: 'HS256', expiresIn, issuer, audience: issuer, jwtid: randomBytes(9).toString('base64url') });
     return { token, expiresIn };
   }
 
   async #grant(user: UserRecord, familyId?: string): Promise<TokenGrant> {
     const { refreshTokenTtlSeconds } = this.config().auth;
-    const access = this.signAccessToken(user);
     const refresh = await this.#storage().refreshTokens.issue({ userId: user.id, expiresAt: Date.now() + refreshTokenTtlSeconds * 1000, familyId });
+    const access = this.signAccessToken(user, refresh.record.familyId);
     return { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, refresh_token: refresh.token, refresh_expires_in: refreshTokenTtlSeconds };
   }
 
@@ -175,6 +190,8 @@ export class AuthService {
     const storage = this.#storage();
     const outcome = await storage.refreshTokens.consume(refreshToken);
     if (outcome.status !== 'ok') {
+      // Reuse means a stolen token: the session's access tokens die with its refresh tokens.
+      if (outcome.status === 'reused') await this.revocation.revokeSession(outcome.token.familyId, this.config().auth.accessTokenTtlSeconds * 1000);
       const why = { invalid: 'refresh token is not valid', expired: 'refresh token has expired', revoked: 'refresh token was revoked', reused: 'refresh token was already used; its session is revoked' }[outcome.status];
       throw ApiErrors.unauthenticated(why);
     }
@@ -189,7 +206,14 @@ export class AuthService {
     const outcome = await storage.refreshTokens.consume(refreshToken);
     if (outcome.status === 'invalid') return false;
     await storage.refreshTokens.revokeFamily(outcome.token.familyId);
+    await this.revocation.revokeSession(outcome.token.familyId, this.config().auth.accessTokenTtlSeconds * 1000);
     return true;
+  }
+
+  /** Set a user's password and kill every token issued before (refresh and access, on every server sharing the store). */
+  async changePassword(userId: string, password: string): Promise<void> {
+    await this.#storage().users.setPassword(userId, password);
+    await this.revocation.revokeUser(userId);
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { CliContext, Runtime } from '@wiflow/core';
 import { ROLES } from '../auth/roles.js';
+import { revokeUserTokens } from '../auth/token-revocation.js';
 
 async function withStorage<T>(cli: CliContext, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const runtime = await cli.runtime();
@@ -43,7 +44,7 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
     });
   users
     .command('passwd <username>')
-    .description('set a new password (WIFLOW_NEW_PASSWORD or generated and printed once); revokes the user\'s refresh tokens')
+    .description('set a new password (WIFLOW_NEW_PASSWORD or generated and printed once); revokes the user\'s refresh and access tokens')
     .action(async (username: string) => {
       await withStorage(cli, async (runtime) => {
         const user = await runtime.storage.users.getByUsername(username);
@@ -52,7 +53,8 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
         if (given !== undefined && given.length > 0 && given.length < 12) throw new Error('WIFLOW_NEW_PASSWORD must be at least 12 characters');
         const password = given || randomBytes(18).toString('base64url');
         await runtime.storage.users.setPassword(user.id, password);
-        await runtime.storage.refreshTokens.revokeUser(user.id);
+        // Refresh and access tokens issued before die too, on every server sharing this store.
+        await revokeUserTokens(runtime.storage, user.id);
         cli.print(`password of ${user.username} changed`);
         if (!given) cli.print(`password (shown once): ${password}`);
       });

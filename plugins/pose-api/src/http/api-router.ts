@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { DEFAULT_JSON_MAX_DEPTH, jsonBodyParser } from '@wiflow/core';
 import { credentialsOf } from '../auth/auth-service.js';
 import { hasRole } from '../auth/roles.js';
 import { ApiErrors, errorEnvelope, toApiError, type ApiError, type FieldError } from '../errors.js';
@@ -26,6 +27,13 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/** Run the body parser now (after authentication), resolving with its error, if any. */
+function parseBody(parser: RequestHandler, req: Request, res: Response): Promise<unknown> {
+  return new Promise((resolve) => {
+    parser(req, res, (error?: unknown) => resolve(error));
+  });
+}
+
 /**
  * Mount every route on a router: authenticate, rate-limit (headers on every answer),
  * authorise, check the system state, validate every part (all bad fields at once), run,
@@ -33,7 +41,8 @@ function hasBody(req: Request): boolean {
  */
 export function buildApiRouter(services: ApiServices, routes: RouteDefinition[]): Router {
   const router = express.Router();
-  const json = express.json({ limit: JSON_BODY_LIMIT });
+  // Bounded size and depth: a hostile body is refused before it is parsed, and before anything recursive walks it.
+  const json = jsonBodyParser({ limit: JSON_BODY_LIMIT, maxDepth: services.runtime.config.get<{ maxJsonDepth?: number }>('server').maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH });
 
   function sendError(res: Response, error: ApiError, convention: 'A' | 'B', requestId: string): void {
     if (error.status >= 500 && error.specCode === 'SYSTEM_ERROR') services.runtime.logger.error('request failed', { code: error.code, message: error.message, request_id: requestId });
@@ -56,7 +65,9 @@ export function buildApiRouter(services: ApiServices, routes: RouteDefinition[])
         }
         const limits = services.apiConfig().rateLimits;
         if (limits.enabled) {
-          const caller = route.category === 'auth' || !principal ? `ip:${req.ip}` : principal.via.startsWith('apikey:') ? principal.via : `user:${principal.userId}`;
+          // One bucket per principal (a user's tokens and API keys share it: minting keys never multiplies a limit);
+          // anonymous calls and logins by client address (the TCP peer unless server.trustProxy names the proxy).
+          const caller = route.category === 'auth' || !principal ? `ip:${req.ip}` : `user:${principal.userId}`;
           const { limit, windowSeconds } = limits[route.category];
           const verdict = await services.limiter.check(route.category, caller, limit, windowSeconds);
           res.setHeader('X-RateLimit-Limit', String(verdict.limit));
@@ -84,10 +95,12 @@ export function buildApiRouter(services: ApiServices, routes: RouteDefinition[])
         const fieldErrors: FieldError[] = [];
         const params = route.params ? validatePart(route.params, req.params, fieldErrors) : {};
         const query = route.query ? validatePart(forConvention(route.query, convention), req.query, fieldErrors) : {};
-        if (res.locals.parseError) throw toApiError(res.locals.parseError);
         let body: unknown;
         if (route.body) {
           if (hasBody(req) && !req.is('application/json')) throw ApiErrors.malformedBody('Content-Type must be application/json');
+          // Only now, after authentication, rate limiting and authorisation, is the body read.
+          const parseError = await parseBody(json, req, res);
+          if (parseError) throw toApiError(parseError);
           body = validatePart(forConvention(route.body, convention), req.body ?? {}, fieldErrors);
         }
         if (fieldErrors.length) throw ApiErrors.validation(fieldErrors);
@@ -99,14 +112,13 @@ export function buildApiRouter(services: ApiServices, routes: RouteDefinition[])
         sendError(res, toApiError(error), convention, requestId);
       }
     };
-    // A body that does not parse still goes through authentication and rate limiting first.
-    const onParseError = (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-      res.locals.parseError = error;
-      void handle(req, res);
-    };
-    const path = expressPath(route.path);
-    if (route.body) router[route.method](path, json, (req: Request, res: Response) => void handle(req, res), onParseError);
-    else router[route.method](path, (req: Request, res: Response) => void handle(req, res));
+    router[route.method](expressPath(route.path), (req: Request, res: Response) => {
+      // handle answers every error itself; this only catches an answer that could not be written.
+      handle(req, res).catch((error: unknown) => {
+        services.runtime.logger.error('could not answer a request', { error: String(error) });
+        if (!res.headersSent) res.status(500).end();
+      });
+    });
   }
   return router;
 }

@@ -103,7 +103,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
           version: runtime.version,
           uptime: uptime(),
           components: {
-            api: { status: 'healthy', system_state: services.system.state, websocket_clients: services.hub.listenerCount },
+            api: { status: 'healthy', system_state: services.system.state, websocket_clients: services.websocketClientCount() },
             database,
             redis: { status: 'not_configured', note: 'wiflow uses no Redis' },
             neural_network: { status: stateOf(model), nodes: model.map((n) => n.type), inference_time_ms: model.length ? model.reduce((a, n) => a + n.counters.latencyMeanMs, 0) : null, errors: model.reduce((a, n) => a + n.counters.errors, 0) },

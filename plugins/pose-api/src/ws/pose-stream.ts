@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import type { Alert, PoseFrame, Principal } from '@wiflow/core';
+import type { Alert, AuthRequest, PoseFrame, Principal } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
 import { credentialsOf } from '../auth/auth-service.js';
 import { nodeFailing } from '../system/system-controller.js';
@@ -22,6 +22,8 @@ interface Client {
   socket: WebSocket;
   ip: string;
   principal: Principal;
+  /** What the client authenticated with, checked again while it stays connected (revocation). */
+  credentials: AuthRequest;
   subscriptions: Map<string, Subscription>;
   /** Frames not sent because the client's buffer was full. */
   skippedFrames: number;
@@ -41,7 +43,7 @@ export interface StreamCounters {
 }
 
 /** Close codes the stream uses. */
-export const CloseCodes = { slowClient: 4008, goingAway: 1001 } as const;
+export const CloseCodes = { slowClient: 4008, goingAway: 1001, credentialsRevoked: 4001 } as const;
 
 /**
  * The /ws/pose stream (spec section 6): authenticated on upgrade, per-IP connection and
@@ -51,10 +53,11 @@ export const CloseCodes = { slowClient: 4008, goingAway: 1001 } as const;
 export class PoseStream {
   readonly clients = new Set<Client>();
   readonly #perIp = new Map<string, number>();
-  readonly #principals = new WeakMap<IncomingMessage, Principal>();
+  readonly #principals = new WeakMap<IncomingMessage, { principal: Principal; credentials: AuthRequest }>();
   readonly counters: StreamCounters = { connections: 0, connectionsRefused: 0, messagesSent: 0, framesSkipped: 0, slowClientsClosed: 0, badMessages: 0 };
   #statusTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
+  #revocationTimer: NodeJS.Timeout | undefined;
   #unsubscribeHub: (() => void) | undefined;
   /** Listeners of delivered frame latency (benchmarks): output-to-send time in ms. */
   onDelivered: ((ms: number) => void) | undefined;
@@ -92,7 +95,7 @@ export class PoseStream {
     if (!hasRole(principal.roles, 'viewer')) return { ok: false, status: 403, reason: 'the viewer role is needed' };
     // Reserve the slot now so concurrent upgrades cannot pass the limit together.
     this.#perIp.set(ip, (this.#perIp.get(ip) ?? 0) + 1);
-    this.#principals.set(request, principal);
+    this.#principals.set(request, { principal, credentials: { ...credentials, request } });
     let confirmed = false;
     request.socket.once('close', () => {
       if (!confirmed && this.#principals.has(request)) this.#release(ip);
@@ -109,15 +112,16 @@ export class PoseStream {
 
   /** Connection handler. */
   readonly handler: WebSocketHandler = (socket, request) => {
-    const principal = this.#principals.get(request);
+    const authenticated = this.#principals.get(request);
     const ip = request.socket.remoteAddress ?? 'unknown';
     (request as IncomingMessage & { confirmSlot?: () => void }).confirmSlot?.();
     this.#principals.delete(request);
-    if (!principal) {
+    if (!authenticated) {
       socket.close(1008, 'not authenticated');
       return;
     }
-    const client: Client = { id: randomUUID(), socket, ip, principal, subscriptions: new Map(), skippedFrames: 0, skippedInRow: 0, alive: true };
+    const { principal, credentials } = authenticated;
+    const client: Client = { id: randomUUID(), socket, ip, principal, credentials, subscriptions: new Map(), skippedFrames: 0, skippedInRow: 0, alive: true };
     this.clients.add(client);
     this.counters.connections++;
     this.#log.debug('websocket connected', { client_id: client.id, ip, user: principal.username, via: principal.via.split(':')[0] });
@@ -167,6 +171,10 @@ export class PoseStream {
       }
     }, 30_000);
     this.#heartbeatTimer.unref();
+    // A connection lives longer than the check of its upgrade: revoked tokens and keys close it within the same delay as HTTP.
+    const recheckMs = Math.max(500, this.services.apiConfig().auth.revocationCheckSeconds * 1000);
+    this.#revocationTimer = setInterval(() => void this.recheckCredentials(), recheckMs);
+    this.#revocationTimer.unref();
   }
 
   stop(): void {
@@ -174,6 +182,28 @@ export class PoseStream {
     this.#unsubscribeHub = undefined;
     if (this.#statusTimer) clearInterval(this.#statusTimer);
     if (this.#heartbeatTimer) clearInterval(this.#heartbeatTimer);
+    if (this.#revocationTimer) clearInterval(this.#revocationTimer);
+  }
+
+  /** Authenticate every connected client again; close those whose credentials no longer verify (4001) or lost the viewer role. */
+  async recheckCredentials(): Promise<void> {
+    for (const client of [...this.clients]) {
+      let principal: Principal | undefined;
+      try {
+        principal = await this.services.runtime.hooks.authenticate.promise(client.credentials);
+      } catch (error) {
+        // Storage unreachable: keep the connection rather than drop everyone; the next check decides.
+        this.#log.warn('websocket credential check failed', { error: String(error) });
+        continue;
+      }
+      if (principal && hasRole(principal.roles, 'viewer')) {
+        client.principal = principal;
+        continue;
+      }
+      this.#log.debug('websocket closed: credentials revoked', { client_id: client.id });
+      this.clients.delete(client);
+      client.socket.close(CloseCodes.credentialsRevoked, 'credentials revoked or expired');
+    }
   }
 
   #send(client: Client, message: unknown): void {

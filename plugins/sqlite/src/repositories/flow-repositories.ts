@@ -66,19 +66,19 @@ export class SqliteFlowRepository implements FlowRepository {
   async get(id: string): Promise<FlowRecord | null> {
     this.#ctx.ensureOpen();
     const row = this.#ctx.db.prepare('SELECT body FROM flows WHERE id = ?').get(id) as { body: string } | undefined;
-    return row ? this.#ctx.openBody<FlowRecord>(row.body) : null;
+    return row ? this.#ctx.openFlow(row.body) : null;
   }
 
   async getByName(userId: string | null, name: string): Promise<FlowRecord | null> {
     this.#ctx.ensureOpen();
     const row = this.#ctx.db.prepare('SELECT body FROM flows WHERE user_key = ? AND name = ?').get(userKey(userId), name) as { body: string } | undefined;
-    return row ? this.#ctx.openBody<FlowRecord>(row.body) : null;
+    return row ? this.#ctx.openFlow(row.body) : null;
   }
 
   async getByEndpointName(userId: string | null, endpointName: string): Promise<FlowRecord | null> {
     this.#ctx.ensureOpen();
     const row = this.#ctx.db.prepare('SELECT body FROM flows WHERE user_key = ? AND endpoint_name = ?').get(userKey(userId), endpointName) as { body: string } | undefined;
-    return row ? this.#ctx.openBody<FlowRecord>(row.body) : null;
+    return row ? this.#ctx.openFlow(row.body) : null;
   }
 
   async list(query: FlowQuery, paging: PageRequest): Promise<Page<FlowRecord>> {
@@ -96,7 +96,7 @@ export class SqliteFlowRepository implements FlowRepository {
     const rows = this.#ctx.db
       .prepare(`SELECT body FROM flows ${where.sql} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`)
       .all(...where.params, paging.perPage, (paging.page - 1) * paging.perPage) as { body: string }[];
-    const items = rows.map((r) => this.#ctx.openBody<FlowRecord>(r.body));
+    const items = rows.map((r) => this.#ctx.openFlow(r.body));
     if (query.includeData === false) for (const item of items) item.data = null;
     return makePage(items, total, paging);
   }
@@ -110,7 +110,7 @@ export class SqliteFlowRepository implements FlowRepository {
       db.transaction(() => {
         const row = db.prepare('SELECT body FROM flows WHERE id = ?').get(id) as { body: string } | undefined;
         if (!row) throw StorageErrors.notFound('flow', id);
-        const current = this.#ctx.openBody<FlowRecord>(row.body);
+        const current = this.#ctx.openFlow(row.body);
         if (options.expectedRevision !== undefined && options.expectedRevision !== current.revision) throw StorageErrors.conflict(`flow ${id}`, options.expectedRevision, current.revision);
         next = patchFlow(current, patch, this.#ctx.now());
         const [, ...columns] = this.#columns(next);
@@ -134,11 +134,11 @@ export class SqliteFlowRepository implements FlowRepository {
   }
 
   #columns(flow: FlowRecord): unknown[] {
-    return [flow.id, userKey(flow.userId), flow.name, flow.endpointName, flow.folderId, flow.isComponent ? 1 : 0, flow.mcpEnabled ? 1 : 0, flow.accessType, flow.updatedAt, flow.revision, this.#ctx.sealBody(flow)];
+    return [flow.id, userKey(flow.userId), flow.name, flow.endpointName, flow.folderId, flow.isComponent ? 1 : 0, flow.mcpEnabled ? 1 : 0, flow.accessType, flow.updatedAt, flow.revision, this.#ctx.sealFlow(flow)];
   }
 
   #saveRevision(flow: FlowRecord, author: string | null, message: string | null): void {
-    this.#ctx.db.prepare('INSERT INTO flow_revisions (flow_id, revision, created_at, author, message, body) VALUES (?, ?, ?, ?, ?, ?)').run(flow.id, flow.revision, flow.updatedAt, author, message, this.#ctx.sealBody(flow));
+    this.#ctx.db.prepare('INSERT INTO flow_revisions (flow_id, revision, created_at, author, message, body) VALUES (?, ?, ?, ?, ?, ?)').run(flow.id, flow.revision, flow.updatedAt, author, message, this.#ctx.sealFlow(flow));
   }
 }
 
@@ -167,7 +167,7 @@ export class SqliteRevisionRepository implements RevisionRepository {
   }
 
   #decode(row: RevisionRow): FlowRevision {
-    return { flowId: row.flow_id, revision: row.revision, createdAt: row.created_at, author: row.author, message: row.message, flow: this.#ctx.openBody<FlowRecord>(row.body) };
+    return { flowId: row.flow_id, revision: row.revision, createdAt: row.created_at, author: row.author, message: row.message, flow: this.#ctx.openFlow(row.body) };
   }
 }
 
@@ -245,8 +245,8 @@ export class SqliteProjectRepository implements ProjectRepository {
           db.prepare('DELETE FROM flows WHERE id = ?').run(flow.id);
           db.prepare('DELETE FROM flow_revisions WHERE flow_id = ?').run(flow.id);
         } else {
-          const record = { ...this.#ctx.openBody<FlowRecord>(flow.body), folderId: null };
-          db.prepare('UPDATE flows SET folder_id = NULL, body = ? WHERE id = ?').run(this.#ctx.sealBody(record), flow.id);
+          const record = { ...this.#ctx.openFlow(flow.body), folderId: null };
+          db.prepare('UPDATE flows SET folder_id = NULL, body = ? WHERE id = ?').run(this.#ctx.sealFlow(record), flow.id);
         }
       }
     })();

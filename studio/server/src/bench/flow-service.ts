@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const run8 = await measure(n, (i) => post(`/api/v1/run/${flow.id}`, { input_value: `m${i}` }), 8);
   rows.push(summarise('POST /api/v1/run/{id}, 8 concurrent clients', run8.samples, run8.wallMs));
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/v1/mcp/project/${project.id}/streamable`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/v1/mcp/project/${project.id}/streamable`), { requestInit: { headers: { authorization: headers.authorization } } }));
   for (let i = 0; i < 20; i++) await client.callTool({ name: 'echo', arguments: { text: 'x' } });
   const mcp = await measure(n, (i) => client.callTool({ name: 'echo', arguments: { text: `m${i}` } }));
   rows.push(summarise('MCP tools/call over Streamable HTTP (SDK client, stateful)', mcp.samples, mcp.wallMs));

@@ -68,7 +68,7 @@ describe('an uploaded CSI capture feeds csi.file', () => {
       expect(results.frames).toBe(info.frames);
       expect(results.windows).toBeGreaterThan(0);
       const client = new Client({ name: 'csi-test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${local.url}/api/v1/mcp/project/${flow.folder_id}/streamable`)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${local.url}/api/v1/mcp/project/${flow.folder_id}/streamable`), { requestInit: { headers: { 'x-api-key': local.alice.apiKey } } }));
       const result = await client.callTool({ name: 'count_capture', arguments: { capture: file.body.id } });
       expect(result.structuredContent).toEqual({ frames: info.frames, windows: results.windows });
       await client.close();
@@ -138,7 +138,7 @@ describe('MCP tool on an uploaded CSI capture', () => {
 
     // 3. The MCP tool call on the uploaded file returns poses.
     const client = new Client({ name: 'csi-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/api/v1/mcp/project/${project.id}/streamable`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/api/v1/mcp/project/${project.id}/streamable`), { requestInit: { headers: { 'x-api-key': s.alice.apiKey } } }));
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === 'poses_from_capture')!.inputSchema.properties).toHaveProperty('capture');
     const result = await client.callTool({ name: 'poses_from_capture', arguments: { capture: file.body.id } }, undefined, { timeout: 200_000 });

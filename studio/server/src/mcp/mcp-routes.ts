@@ -5,7 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Tokens, type ProjectRecord, type SecretBox } from '@wiflow/core';
+import { Tokens, type Principal, type ProjectRecord, type SecretBox } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { isUuid } from '../context.js';
@@ -15,7 +15,7 @@ import { parseWith } from '../http/validation.js';
 import type { FlowService } from '../flows/flow-service.js';
 import type { FlowRunner } from '../jobs/flow-runner.js';
 import { baseUrlOf } from '../studio/studio-routes.js';
-import { AuthSettingsSchema, openClientSecret, publicAuthSettings, sealAuthSettings } from './auth-settings.js';
+import { ANONYMOUS_MCP_PRINCIPAL, AuthSettingsSchema, DEFAULT_MCP_AUTH_TYPE, mcpAuthType, openClientSecret, publicAuthSettings, sealAuthSettings } from './auth-settings.js';
 import { MCP_CLIENTS, clientConfigPath, defaultHome, installServer, isInstalled, serverEntry } from './install.js';
 import { createProjectServer } from './mcp-server.js';
 import { OAuthValidator } from './oauth.js';
@@ -132,10 +132,13 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     const project = isUuid(id) ? await studio.storage.projects.get(id) : null;
     if (!project) throw StudioErrors.projectNotFound(id);
     const settings = project.authSettings ?? {};
-    const type = (settings.auth_type as string | undefined) ?? 'none';
+    const type = mcpAuthType(project.authSettings);
+    // The owner vouches for key and OAuth callers; a call to a project left open runs as nobody in particular.
+    res.locals.mcpCaller = type === 'none' ? ANONYMOUS_MCP_PRINCIPAL : null;
     if (type === 'apikey') {
-      const { apiKey } = credentialsOf(req);
-      const principal = apiKey ? await studio.runtime.hooks.authenticate.promise({ apiKey, request: req }) : undefined;
+      // The owner's API key, or the owner's own access token (a logged-in client of the owner).
+      const { apiKey, bearer } = credentialsOf(req);
+      const principal = apiKey || bearer ? await studio.runtime.hooks.authenticate.promise({ apiKey, bearer, request: req }) : undefined;
       if (!principal) {
         res.setHeader('WWW-Authenticate', 'ApiKey header="x-api-key"');
         throw StudioErrors.unauthenticated();
@@ -172,7 +175,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     }
     const initialize = Array.isArray(req.body) ? req.body.some((m) => isInitializeRequest(m)) : isInitializeRequest(req.body);
     const stateless = !initialize || req.query.stateless === 'true' || req.query.stateless === '1';
-    const server = createProjectServer(studio, flows, runner, project.id);
+    const server = createProjectServer(studio, flows, runner, project.id, res.locals.mcpCaller as Principal | null);
     let transport: StreamableHTTPServerTransport;
     if (stateless) {
       transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: req.query.json === 'true' });
@@ -211,7 +214,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   router.get('/:project_id/sse', mcpAuth, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const transport = new SSEServerTransport(`${req.baseUrl}/${project.id}`, res);
-    const server = createProjectServer(studio, flows, runner, project.id);
+    const server = createProjectServer(studio, flows, runner, project.id, res.locals.mcpCaller as Principal | null);
     sessions.add(transport.sessionId, { projectId: project.id, server, transport });
     transport.onclose = () => sessions.delete(transport.sessionId);
     res.on('close', () => {
@@ -239,7 +242,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
 
   router.get('/:project_id', auth, async (req, res) => {
     const project = await studio.ownedProject(principalOf(res).userId, param(req, 'project_id'));
-    res.json({ tools: await toolSettings(project), auth_settings: publicAuthSettings(project.authSettings) ?? publicAuthSettings({ auth_type: 'none' }) });
+    res.json({ tools: await toolSettings(project), auth_settings: publicAuthSettings(project.authSettings) ?? publicAuthSettings({ auth_type: DEFAULT_MCP_AUTH_TYPE }) });
   });
 
   router.patch('/:project_id', auth, json, async (req, res) => {
@@ -267,7 +270,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     res.json({
       message: `Updated MCP settings for ${updatedFlows} flow${updatedFlows === 1 ? '' : 's'}${body.auth_settings ? ' and the project auth settings' : ''}`,
       tools: await toolSettings(current),
-      auth_settings: publicAuthSettings(current.authSettings) ?? publicAuthSettings({ auth_type: 'none' }),
+      auth_settings: publicAuthSettings(current.authSettings) ?? publicAuthSettings({ auth_type: DEFAULT_MCP_AUTH_TYPE }),
     });
   });
 
@@ -287,7 +290,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     const { streamable_http_url, legacy_sse_url } = urls(req, project.id);
     const url = body.transport === 'sse' ? legacy_sse_url : streamable_http_url;
     let apiKey: string | null = null;
-    if ((project.authSettings?.auth_type ?? 'none') === 'apikey') {
+    if (mcpAuthType(project.authSettings) === 'apikey') {
       apiKey = (await studio.storage.apiKeys.create({ userId: principal.userId, name: `MCP ${client} for ${project.name}`, scopes: ['mcp'] })).key;
     }
     const serverName = `wiflow_${sanitizeToolName(project.name)}`;

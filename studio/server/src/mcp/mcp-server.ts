@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { WIFLOW_VERSION, type JobEvent } from '@wiflow/core';
+import { WIFLOW_VERSION, type JobEvent, type Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import type { FlowService } from '../flows/flow-service.js';
 import type { FlowRunner } from '../jobs/flow-runner.js';
@@ -14,10 +14,11 @@ function errorResult(text: string): CallToolResult {
 /**
  * An MCP server for one project: tools/list reads the project's mcp-enabled flows afresh;
  * tools/call checks the arguments against the same schema, runs the flow as a job (as the
- * project owner), reports progress, honours cancellation and returns structured content
- * plus text, or `isError` with the reason.
+ * project owner when the caller proved to be the owner or the owner's delegate; as `caller`,
+ * the anonymous principal, when the project is open), reports progress, honours cancellation
+ * and returns structured content plus text, or `isError` with the reason.
  */
-export function createProjectServer(studio: StudioContext, flows: FlowService, runner: FlowRunner, projectId: string): Server {
+export function createProjectServer(studio: StudioContext, flows: FlowService, runner: FlowRunner, projectId: string, caller: Principal | null = null): Server {
   const server = new Server(
     { name: `wiflow-project-${projectId}`, version: WIFLOW_VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: 'Each tool runs a wiflow flow of this project as a job and returns its outputs.' },
@@ -52,7 +53,8 @@ export function createProjectServer(studio: StudioContext, flows: FlowService, r
     if (problems) return errorResult(`Invalid arguments for ${tool.name}: ${problems}`);
     let started;
     try {
-      started = await runner.start({ userId: project.userId!, flow: tool.flow, named: args, source: 'mcp', sessionId: extra.sessionId ?? null });
+      // An anonymous caller's job is its own: it reaches none of the owner's files and counts against nobody's rights.
+      started = await runner.start({ userId: caller?.userId ?? project.userId!, flow: tool.flow, named: args, source: caller ? 'mcp-anonymous' : 'mcp', sessionId: extra.sessionId ?? null });
     } catch (error) {
       const message = error instanceof RequestValidationError ? error.issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') : (error as Error).message;
       return errorResult(`Could not start ${tool.name}: ${message}`);

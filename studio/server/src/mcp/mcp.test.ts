@@ -12,6 +12,7 @@ import { flowIoSchemas, type Job } from '@wiflow/core';
 import { studioServerOf } from '../index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainFlow, startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { ANONYMOUS_MCP_PRINCIPAL } from './auth-settings.js';
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +31,8 @@ beforeAll(async () => {
   const project = await s.http.post('/api/v1/projects/').set(s.alice.auth).send({ name: 'Sensing tools' }).expect(201);
   projectId = project.body.id;
   base = `${s.url}/api/v1/mcp/project/${projectId}`;
+  // Most tests here talk to the server without credentials: the owner opens the project explicitly.
+  await s.http.patch(`/api/v1/mcp/project/${projectId}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
   const make = async (key: string, body: Record<string, unknown>) => {
     flowIds[key] = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ folder_id: projectId, ...body }).expect(201)).body.id;
   };
@@ -253,6 +256,38 @@ describe('MCP auth: apikey', () => {
       await client.close();
     }
     await s.http.patch(`/api/v1/mcp/project/${projectId}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
+  });
+});
+
+describe('MCP auth: defaults and anonymous callers', () => {
+  it('a new project requires the owner\'s API key; none must be chosen; anonymous calls never run as the owner', async () => {
+    const project = (await s.http.post('/api/v1/projects/').set(s.alice.auth).send({ name: 'Fresh tools' }).expect(201)).body;
+    await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ folder_id: project.id, name: 'Broken here', mcp_enabled: true, data: chainFlow([{ type: 'stest.fail', config: { message: 'sensor unplugged' } }]) }).expect(201);
+    const settings = await s.http.get(`/api/v1/mcp/project/${project.id}`).set(s.alice.auth).expect(200);
+    expect(settings.body.auth_settings.auth_type).toBe('apikey');
+    const url = new URL(`${s.url}/api/v1/mcp/project/${project.id}/streamable`);
+    const open = async (headers: Record<string, string> = {}) => {
+      const client = new Client({ name: 'wiflow-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      return client;
+    };
+    await expect(open()).rejects.toThrow();
+    const owner = await open({ 'x-api-key': s.alice.apiKey });
+    const ownerCall = await owner.callTool({ name: 'broken_here', arguments: { value: 1 } });
+    await owner.close();
+    const jobOf = (result: Record<string, unknown>) => s.runtime.jobs.get(/\(job ([\w-]+)\)/.exec(JSON.stringify(result.content))![1])!;
+    expect(jobOf(ownerCall).request.userId).toBe(s.alice.id);
+
+    // The owner opens it explicitly: anonymous calls now run, as the anonymous principal, not as the owner.
+    await s.http.patch(`/api/v1/mcp/project/${project.id}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
+    const anonymous = await open();
+    const anonymousCall = await anonymous.callTool({ name: 'broken_here', arguments: { value: 1 } });
+    await anonymous.close();
+    expect(anonymousCall.isError).toBe(true);
+    const job = jobOf(anonymousCall);
+    expect(job.request.userId).toBe(ANONYMOUS_MCP_PRINCIPAL.userId);
+    expect(job.request.userId).not.toBe(s.alice.id);
+    expect(ANONYMOUS_MCP_PRINCIPAL.roles).toEqual([]);
   });
 });
 

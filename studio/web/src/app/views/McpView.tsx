@@ -50,8 +50,9 @@ export function McpView({ projectId }: { projectId: string }) {
   const origin = window.location.origin;
   const streamable = `${origin}/api/v1/mcp/project/${projectId}/streamable`;
   const sse = `${origin}/api/v1/mcp/project/${projectId}/sse`;
-  const auth = settings.auth_settings ?? { auth_type: 'none' };
-  const authType = auth.auth_type ?? 'none';
+  // The server's default is an API key; `none` is only ever the owner's explicit choice.
+  const auth = settings.auth_settings ?? { auth_type: 'apikey' };
+  const authType = auth.auth_type ?? 'apikey';
   const headers = authType === 'apikey' ? { 'x-api-key': apiKey ?? '<YOUR_API_KEY>' } : authType === 'oauth' ? { Authorization: 'Bearer <ACCESS_TOKEN_FROM_YOUR_PROVIDER>' } : undefined;
   const serverName = `wiflow_${projectId.slice(0, 8)}`;
   const clientConfig = { mcpServers: { [serverName]: { url: streamable, ...(headers ? { headers } : {}) } } };
@@ -131,6 +132,11 @@ export function McpView({ projectId }: { projectId: string }) {
           </select>
         </label>
       </div>
+      {authType === 'none' ? (
+        <p className="wf-warning" role="alert" data-testid="mcp-auth-warning">
+          Anyone who can reach this server can call these tools without credentials. Calls run as an anonymous caller with no role, never as you.
+        </p>
+      ) : null}
       {authType === 'oauth' ? (
         <div className="wf-config">
           {OAUTH_FIELDS.map((f) => (
