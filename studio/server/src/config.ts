@@ -21,6 +21,14 @@ export const StudioConfigSchema = z
     allowCustomComponents: z.boolean().default(false),
     voiceModeAvailable: z.boolean().default(false),
     featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().prefault({}),
+    imports: z
+      .object({
+        maxEntries: z.number().int().positive().default(500).describe('Most entries a zip import may list'),
+        maxEntryMb: z.number().positive().default(20).describe('Most MB one zip entry may inflate to'),
+        maxTotalMb: z.number().positive().default(64).describe('Most MB all entries of one zip import may inflate to'),
+      })
+      .prefault({})
+      .describe('Limits of flow and project archive imports (zip bombs get 413)'),
     maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
     examplesDir: z.string().nullable().default(null).describe('Folder of example flow JSON files loaded into the owner\'s default project on first start'),
     examplesOwner: z.string().default(process.env.WIFLOW_ADMIN_USER ?? 'admin').describe('User who owns the example flows'),

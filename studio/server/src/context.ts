@@ -3,6 +3,7 @@ import type { FlowRecord, ProjectRecord, Runtime, Storage } from '@wiflow/core';
 import type { StudioConfig } from './config.js';
 import { StudioErrors } from './errors.js';
 import { FlowEventStore } from './flows/flow-events.js';
+import type { ArchiveLimits } from './flows/zip-archive.js';
 
 /** Something that wants to hear when a project's flows change (MCP servers send tools/list_changed). */
 export type ProjectChangeListener = (projectId: string) => void;
@@ -23,6 +24,12 @@ export class StudioContext {
   get storage(): Storage {
     if (!this.runtime.hasStorage) throw StudioErrors.storageUnavailable();
     return this.runtime.storage;
+  }
+
+  /** The archive import limits in bytes (`studio.imports`). */
+  get archiveLimits(): ArchiveLimits {
+    const { maxEntries, maxEntryMb, maxTotalMb } = this.config.imports;
+    return { maxEntries, maxEntryBytes: Math.floor(maxEntryMb * 1024 * 1024), maxTotalBytes: Math.floor(maxTotalMb * 1024 * 1024) };
   }
 
   /** Where uploaded files live. */

@@ -91,7 +91,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
 
   router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
     const folderId = typeof req.query.folder_id === 'string' && req.query.folder_id ? req.query.folder_id : undefined;
-    const documents = await readFlowImport(req.file!.buffer);
+    const documents = await readFlowImport(req.file!.buffer, studio.archiveLimits);
     const parsed = documents.map((doc, i) => parseWith(FlowCreateSchema, doc, `file[${i}]`));
     const created = [];
     for (const flow of parsed) created.push(await flows.create(principalOf(res), { ...flow, id: null }, { folderId }));

@@ -79,7 +79,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
 
   router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
     const principal = principalOf(res);
-    const imported = await readProjectImport(req.file!.buffer, req.file!.originalname);
+    const imported = await readProjectImport(req.file!.buffer, req.file!.originalname, studio.archiveLimits);
     const parsed = imported.flows.map((doc, i) => parseWith(FlowCreateSchema, doc, `file.flows[${i}]`));
     const project = await studio.storage.projects.create({
       name: await uniqueProjectName(studio, principal.userId, imported.name?.trim() || 'Imported project'),
