@@ -1,5 +1,6 @@
 import JSZip from 'jszip';
 import { StudioErrors } from '../errors.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-body.js';
 import { readZipArchive, type ArchiveLimits } from './zip-archive.js';
 
 /** One flow object found in an import (validated by the caller with FlowCreateSchema). */
@@ -17,11 +18,14 @@ function isZip(buffer: Buffer): boolean {
 }
 
 function parseJson(text: string, where: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw StudioErrors.invalidUpload(`${where} is not valid JSON: ${(error as Error).message}`);
   }
+  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) throw StudioErrors.invalidUpload(`${where} is JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return value;
 }
 
 /** Flows in one JSON document: a flow, an array of flows, or `{flows: [...]}`. */

@@ -1,10 +1,11 @@
 import { param } from '../http/params.js';
 import express, { Router, type Request, type Response } from 'express';
-import type { FlowRecord } from '@wiflow/core';
+import type { FlowRecord, Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate, principalOf, requireUser } from '../http/auth.js';
 import { openSse } from '../http/sse.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { flowInputs, type FlowRunner, type RunRequest, type StartedRun } from './flow-runner.js';
 import { toWireEvent } from './job-events.js';
@@ -16,7 +17,7 @@ const FAILURE_STATUS: Record<string, number> = { failed: 500, timed_out: 504, ca
 export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Router; webhook: Router } {
   const run = Router();
   const webhook = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
 
   /** Run each request one after the other and answer with RunResponse (or an SSE stream of their events). */
@@ -79,7 +80,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     sse.close();
   }
 
-  run.post('/advanced/:flow', auth, json, async (req, res) => {
+  run.post('/advanced/:flow', auth, ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     const body = parseWith(ExperimentalRunBodySchema, req.body ?? {}, 'body');
@@ -88,7 +89,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     await execute(req, res, requests, body.outputs, body.stream);
   });
 
-  run.post('/:flow', auth, json, async (req, res) => {
+  run.post('/:flow', auth, ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     const raw = (req.body ?? {}) as Record<string, unknown>;
@@ -108,9 +109,16 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     await execute(req, res, [request], outputs, stream);
   });
 
-  webhook.post('/:flow', express.json({ limit: '10mb' }), express.text({ type: ['text/*'], limit: '10mb' }), async (req, res) => {
+  /** Who calls a webhook (anyone, unless `webhookAuthEnable`), found before the body is read. */
+  const webhookCaller = async (req: Request, res: Response, next: express.NextFunction) => {
     const principal = await authenticate(studio.runtime, req, studio.config.autoLogin);
     if (studio.config.webhookAuthEnable && !principal) throw StudioErrors.unauthenticated();
+    res.locals.principal = principal;
+    next();
+  };
+
+  webhook.post('/:flow', webhookCaller, ...jsonBody('10mb'), express.text({ type: ['text/*'], limit: '10mb' }), async (req, res) => {
+    const principal = res.locals.principal as Principal | undefined;
     let flow: FlowRecord;
     if (principal) flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     else flow = await studio.flowByIdOrName(null, param(req, 'flow'));

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from '../flows/flow-data.js';
@@ -46,7 +47,7 @@ export async function listProjects(studio: StudioContext, userId: string): Promi
 /** `/api/v1/projects` (and its alias `/api/v1/folders`): CRUD, flows of a project, upload/download. */
 export function projectRoutes(studio: StudioContext, flows: FlowService): Router {
   const router = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   router.use(requireUser(studio.runtime, () => studio.config.autoLogin));
   const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
 
@@ -58,7 +59,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     }
   }
 
-  router.post('/', json, async (req, res) => {
+  router.post('/', ...json, async (req, res) => {
     const principal = principalOf(res);
     const body = parseWith(FolderCreateSchema, req.body, 'body');
     const project = await studio.storage.projects.create({
@@ -123,7 +124,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     res.json({ ...toFolderRead(project), flows: list.map((f) => flows.read(f)) });
   });
 
-  router.patch('/:id', json, async (req, res) => {
+  router.patch('/:id', ...json, async (req, res) => {
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'id'));
     const body = parseWith(FolderUpdateSchema, req.body, 'body');

@@ -6,6 +6,7 @@ import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
 import { openSse } from '../http/sse.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
@@ -82,7 +83,7 @@ interface DeploymentOwner {
 export function studioRoutes(studio: StudioContext): { studio: Router; health: Router } {
   const router = Router();
   const health = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   const owners = new Map<string, DeploymentOwner>();
 
@@ -105,7 +106,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json(studio.runtime.registry.describe());
   });
 
-  router.post('/validate', auth, json, (req, res) => {
+  router.post('/validate', auth, ...json, (req, res) => {
     const body = parseWith(z.object({ data: FlowDataRequestSchema }), req.body, 'body');
     const data = body.data as unknown as Record<string, unknown>;
     const validity = validateFlowData(studio.runtime, data);
@@ -136,7 +137,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json(list);
   });
 
-  router.post('/deployments', auth, json, async (req, res) => {
+  router.post('/deployments', auth, ...json, async (req, res) => {
     const userId = principalOf(res).userId;
     const body = parseWith(z.object({ flow_id: z.guid() }), req.body, 'body');
     const flow = await studio.ownedFlow(userId, body.flow_id);
