@@ -162,7 +162,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   // --- Streamable HTTP ---------------------------------------------------------------
   // `/mcp` is an alias: clients such as the MCP Inspector CLI pick Streamable HTTP for URLs ending in /mcp.
   const streamable = ['/:project_id/streamable', '/:project_id/mcp'];
-  router.post(streamable, ...json, mcpAuth, async (req, res) => {
+  router.post(streamable, mcpAuth, ...json, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = req.get('mcp-session-id');
     if (sessionId) {
@@ -222,7 +222,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     await server.connect(transport);
   });
 
-  router.post('/:project_id', ...json, mcpAuth, async (req, res) => {
+  router.post('/:project_id', mcpAuth, ...json, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = typeof req.query.sessionId === 'string' ? req.query.sessionId : '';
     const session = sessions.get(sessionId);
