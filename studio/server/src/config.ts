@@ -1,3 +1,4 @@
+import { NODE_CAPABILITIES } from '@wiflow/core';
 import { z } from 'zod';
 
 /** The `studio` configuration section (flow service, jobs, files, MCP). */
@@ -29,6 +30,15 @@ export const StudioConfigSchema = z
       })
       .prefault({})
       .describe('Limits of flow and project archive imports (zip bombs get 413)'),
+    roleCapabilities: z
+      .object({
+        viewer: z.array(z.enum(NODE_CAPABILITIES)).default([]),
+        operator: z.array(z.enum(NODE_CAPABILITIES)).default(['fs.read', 'fs.write', 'net.connect', 'net.listen', 'device']),
+        admin: z.array(z.enum(NODE_CAPABILITIES)).default([...NODE_CAPABILITIES]),
+      })
+      .prefault({})
+      .describe('Node capabilities a flow may use, by the role of its owner'),
+    fileRoots: z.array(z.string().min(1)).default([]).describe('Folders (absolute) file nodes of flow-service runs may use besides the owner\'s own file folder'),
     maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
     examplesDir: z.string().nullable().default(null).describe('Folder of example flow JSON files loaded into the owner\'s default project on first start'),
     examplesOwner: z.string().default(process.env.WIFLOW_ADMIN_USER ?? 'admin').describe('User who owns the example flows'),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { makeZip, zipEntryName } from '../flows/flow-import.js';
@@ -18,8 +19,8 @@ export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Route
   const v2 = Router();
   const json = jsonBody();
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  v1.use(auth);
-  v2.use(auth);
+  v1.use(auth, writesNeedOperator());
+  v2.use(auth, writesNeedOperator([/^\/batch\/?$/]));
 
   v1.post('/upload/:flow_id', async (req, res, next) => {
     await studio.ownedFlow(principalOf(res).userId, param(req, 'flow_id'));

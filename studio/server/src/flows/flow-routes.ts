@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
@@ -54,7 +55,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(flows.read(flow));
   });
 
-  router.use(auth);
+  router.use(auth, writesNeedOperator([/^\/download\/?$/]));
 
   router.post('/', ...json, async (req, res) => {
     const body = parseWith(FlowCreateSchema, req.body, 'body');

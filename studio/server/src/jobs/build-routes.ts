@@ -56,6 +56,7 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
     const body = parseWith(BuildFlowBodySchema, req.body ?? {}, 'body');
     const run = await runner.start({
       userId: principal.userId,
+      ownerRoles: principal.roles,
       flow,
       data: (body.data as Record<string, unknown> | null | undefined) ?? null,
       inputRequest: body.inputs,

@@ -42,6 +42,8 @@ export interface RunRequest {
   source: string;
   /** Only files attached to this flow may feed file inputs (public builds run as the owner for strangers). */
   filesOfFlowOnly?: boolean;
+  /** Roles of the flow's owner when the caller is the owner; looked up in storage otherwise. */
+  ownerRoles?: readonly string[];
 }
 
 /** A started run: the job and what is needed to shape its result. */
@@ -132,6 +134,7 @@ export class FlowRunner {
 
   /** Prepare and submit a run; errors (bad tweaks, bad inputs, invalid flow) are thrown before any job exists. */
   async start(request: RunRequest): Promise<StartedRun> {
+    const access = await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
     const stored = request.flow.data;
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
@@ -149,7 +152,7 @@ export class FlowRunner {
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
     let job: Job;
     try {
-      job = await this.studio.runtime.runJob(data, { inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+      job = await this.studio.runtime.runJob(data, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
     } catch (error) {
       if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
         const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);

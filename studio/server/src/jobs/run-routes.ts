@@ -85,7 +85,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     const body = parseWith(ExperimentalRunBodySchema, req.body ?? {}, 'body');
     const inputs = body.inputs?.length ? body.inputs : [null];
-    const requests: RunRequest[] = inputs.map((inputRequest) => ({ userId: principal.userId, flow, inputRequest, tweaks: body.tweaks, sessionId: body.session_id, source: 'run' }));
+    const requests: RunRequest[] = inputs.map((inputRequest) => ({ userId: principal.userId, ownerRoles: principal.roles, flow, inputRequest, tweaks: body.tweaks, sessionId: body.session_id, source: 'run' }));
     await execute(req, res, requests, body.outputs, body.stream);
   });
 
@@ -97,6 +97,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     const stream = req.query.stream === 'true' || req.query.stream === '1' || raw.stream === true;
     const request: RunRequest = {
       userId: principal.userId,
+      ownerRoles: principal.roles,
       flow,
       inputRequest: body.input_value != null ? { input_value: body.input_value, components: [], type: body.input_type ?? 'chat' } : null,
       named: body.inputs,

@@ -11,6 +11,7 @@ import type { StudioContext } from '../context.js';
 import { isUuid } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { credentialsOf, isLoopback, principalOf, requireUser } from '../http/auth.js';
+import { requireRole } from '../http/roles.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import type { FlowService } from '../flows/flow-service.js';
@@ -243,7 +244,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     res.json({ tools: await toolSettings(project), auth_settings: publicAuthSettings(project.authSettings) ?? publicAuthSettings({ auth_type: 'none' }) });
   });
 
-  router.patch('/:project_id', auth, ...json, async (req, res) => {
+  router.patch('/:project_id', auth, requireRole('operator', 'change MCP settings'), ...json, async (req, res) => {
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'project_id'));
     const body = parseWith(MCPProjectUpdateRequestSchema, req.body, 'body');
@@ -278,7 +279,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     return { streamable_http_url: `${base}/streamable`, legacy_sse_url: `${base}/sse` };
   }
 
-  router.post('/:project_id/install', auth, ...json, async (req, res) => {
+  router.post('/:project_id/install', auth, requireRole('operator', 'install MCP client configurations'), ...json, async (req, res) => {
     if (!isLoopback(req)) throw StudioErrors.notLoopback();
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'project_id'));

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
@@ -48,7 +49,7 @@ export async function listProjects(studio: StudioContext, userId: string): Promi
 export function projectRoutes(studio: StudioContext, flows: FlowService): Router {
   const router = Router();
   const json = jsonBody('50mb');
-  router.use(requireUser(studio.runtime, () => studio.config.autoLogin));
+  router.use(requireUser(studio.runtime, () => studio.config.autoLogin), writesNeedOperator());
   const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
 
   /** Move flows (owned by the user) into a project. */

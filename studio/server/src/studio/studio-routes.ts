@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { requireRole } from '../http/roles.js';
 import { openSse } from '../http/sse.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
@@ -137,8 +138,9 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json(list);
   });
 
-  router.post('/deployments', auth, ...json, async (req, res) => {
-    const userId = principalOf(res).userId;
+  router.post('/deployments', auth, requireRole('operator', 'deploy flows'), ...json, async (req, res) => {
+    const principal = principalOf(res);
+    const userId = principal.userId;
     const body = parseWith(z.object({ flow_id: z.guid() }), req.body, 'body');
     const flow = await studio.ownedFlow(userId, body.flow_id);
     const validity = validateFlowData(studio.runtime, flow.data);
@@ -147,7 +149,8 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
       Object.assign(error, { details: { problems: validity.problems } });
       throw error;
     }
-    const deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id });
+    const access = await studio.runAccess(userId, principal.roles);
+    const deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id, access });
     owners.set(deployed.id, { userId, flowId: flow.id });
     res.status(201).json(deploymentView(deployed.id));
   });
@@ -182,7 +185,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.on('close', () => clearInterval(timer));
   });
 
-  router.delete('/deployments/:id', auth, async (req, res) => {
+  router.delete('/deployments/:id', auth, requireRole('operator', 'undeploy flows'), async (req, res) => {
     ownedDeployment(principalOf(res).userId, param(req, 'id'));
     await studio.runtime.undeploy(param(req, 'id'));
     owners.delete(param(req, 'id'));
