@@ -30,6 +30,23 @@ export const StudioConfigSchema = z
       })
       .prefault({})
       .describe('Limits of flow and project archive imports (zip bombs get 413)'),
+    rateLimit: z
+      .object({
+        requests: z.number().int().positive().default(1200).describe('Requests one caller (user, or address when anonymous) may make per window'),
+        windowSeconds: z.number().int().positive().default(60),
+      })
+      .prefault({})
+      .describe('Rate limit of the flow service (429 with X-RateLimit-* headers beyond it)'),
+    quotas: z
+      .object({
+        deploymentsPerUser: z.number().int().min(0).default(4).describe('Pipelines one user may have deployed at once'),
+        deploymentsTotal: z.number().int().min(0).default(16).describe('Pipelines deployed through the flow service at once, all users together'),
+        jobsPerUser: z.number().int().positive().default(16).describe('Unfinished (queued or running) jobs one user may have'),
+        jobsTotal: z.number().int().positive().default(128).describe('Unfinished jobs of all users together'),
+        deploymentMaxMinutes: z.number().min(0).default(0).describe('Minutes after which a deployed pipeline is undeployed (0: never)'),
+      })
+      .prefault({})
+      .describe('How much work users may start (429 beyond); jobs also end at their timeout (jobs.timeoutMs, maxRunTimeoutMs)'),
     roleCapabilities: z
       .object({
         viewer: z.array(z.enum(NODE_CAPABILITIES)).default([]),

@@ -7,6 +7,7 @@ import { flowRoutes } from './flows/flow-routes.js';
 import { FlowService } from './flows/flow-service.js';
 import { loadExampleFlows } from './examples/load-examples.js';
 import { errorHandler } from './http/error-handler.js';
+import { FlowRateLimiter, rateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './jobs/build-routes.js';
 import { FlowRunner } from './jobs/flow-runner.js';
 import { messageRoutes } from './jobs/message-routes.js';
@@ -57,6 +58,7 @@ const studioServerPlugin = definePlugin({
       const { v1, v2 } = fileRoutes(context, files);
       const { studio, health } = studioRoutes(context);
       const projects = projectRoutes(context, flows);
+      const limited = rateLimit(ctx.runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [
         ['/api/v1/flows', flowRoutes(context, flows)],
         ['/api/v1/projects', projects],
@@ -71,7 +73,8 @@ const studioServerPlugin = definePlugin({
         ['/api/v1/mcp/project', mcpRoutes(context, flows, runner, mcpSessions)],
         ['/api/v1/studio', studio],
       ];
-      for (const [path, router] of mount) app.use(path, router, onError);
+      for (const [path, router] of mount) app.use(path, limited, router, onError);
+      app.use('/health_check', limited);
       app.use(health, onError);
     });
 

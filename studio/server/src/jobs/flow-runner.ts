@@ -135,6 +135,7 @@ export class FlowRunner {
   /** Prepare and submit a run; errors (bad tweaks, bad inputs, invalid flow) are thrown before any job exists. */
   async start(request: RunRequest): Promise<StartedRun> {
     const access = await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
+    this.#checkJobQuota(request.userId);
     const stored = request.flow.data;
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
@@ -163,6 +164,15 @@ export class FlowRunner {
     }
     const inputValue = request.inputRequest?.input_value ?? null;
     return { job, flow: request.flow, data, sessionId, inputValue };
+  }
+
+  /** 429 when the user (or everyone together) already has as many unfinished jobs as `studio.quotas` allows. */
+  #checkJobQuota(userId: string): void {
+    const { jobsPerUser, jobsTotal } = this.studio.config.quotas;
+    const active = this.studio.runtime.jobs.active();
+    const mine = active.filter((job) => job.request.userId === userId).length;
+    if (mine >= jobsPerUser) throw StudioErrors.quotaExceeded(`You have ${mine} unfinished jobs, the most one user may have (studio.quotas.jobsPerUser = ${jobsPerUser}); wait for one to end or cancel one`);
+    if (active.length >= jobsTotal) throw StudioErrors.quotaExceeded(`The server has ${active.length} unfinished jobs, the most it takes (studio.quotas.jobsTotal = ${jobsTotal}); try again later`);
   }
 
   /** Store the caller's text input as a User message of the session. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { param } from '../http/params.js';
 import express, { Router, type Request } from 'express';
 import { flowIoSchemas, type FlowData } from '@wiflow/core';
@@ -87,6 +88,8 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
   const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   const owners = new Map<string, DeploymentOwner>();
+  /** Deployments being started, by reservation id: their owner. */
+  const pending = new Map<string, string>();
 
   health.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -127,6 +130,27 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     return view;
   }
 
+  /** 429 when the user, or the service as a whole, already runs as many pipelines as `studio.quotas` allows. */
+  function checkDeploymentQuota(userId: string): void {
+    const { deploymentsPerUser, deploymentsTotal } = studio.config.quotas;
+    let mine = 0;
+    let total = 0;
+    for (const [id, owner] of owners) {
+      if (!studio.runtime.pipelines.has(id)) {
+        owners.delete(id);
+        continue;
+      }
+      total++;
+      if (owner.userId === userId) mine++;
+    }
+    for (const owner of pending.values()) {
+      total++;
+      if (owner === userId) mine++;
+    }
+    if (mine >= deploymentsPerUser) throw StudioErrors.quotaExceeded(`You have ${mine} pipelines deployed, the most one user may have (studio.quotas.deploymentsPerUser = ${deploymentsPerUser}); undeploy one first`);
+    if (total >= deploymentsTotal) throw StudioErrors.quotaExceeded(`The flow service runs ${total} deployed pipelines, the most it takes (studio.quotas.deploymentsTotal = ${deploymentsTotal}); try again later`);
+  }
+
   router.get('/deployments', auth, (_req, res) => {
     const userId = principalOf(res).userId;
     const list = [];
@@ -150,8 +174,25 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
       throw error;
     }
     const access = await studio.runAccess(userId, principal.roles);
-    const deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id, access });
+    checkDeploymentQuota(userId);
+    // Held while the pipeline starts, so concurrent requests cannot all pass the quota check.
+    const reservation = `pending:${randomUUID()}`;
+    pending.set(reservation, userId);
+    let deployed;
+    try {
+      deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id, access });
+    } finally {
+      pending.delete(reservation);
+    }
     owners.set(deployed.id, { userId, flowId: flow.id });
+    const maxMinutes = studio.config.quotas.deploymentMaxMinutes;
+    if (maxMinutes > 0) {
+      const timer = setTimeout(() => {
+        owners.delete(deployed.id);
+        void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
+      }, maxMinutes * 60_000);
+      timer.unref();
+    }
     res.status(201).json(deploymentView(deployed.id));
   });
 
