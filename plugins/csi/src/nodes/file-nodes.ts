@@ -15,7 +15,7 @@ export const FileSourceConfig = z.object({
   chip: z.enum(chips).default('auto').describe('Nexmon chip (decides the CSI encoding)'),
   speed: z.number().min(0).max(1000).default(0).describe('1 = recorded rate, 2 = twice as fast, 0 = as fast as possible'),
   loop: z.boolean().default(false),
-  onError: z.enum(['stop', 'skip']).default('stop').describe('At bad content: stop there, or pass over bad records'),
+  onError: z.enum(['stop', 'skip']).default('stop').describe('At bad content: stop there and fail with the file and byte offset, or pass over bad records (content cut short still fails)'),
   sourceId: z.string().optional(),
 });
 
@@ -50,7 +50,9 @@ async function play(
     state.skipped += reader.skipped.length;
     if (reader.error) {
       state.error = reader.error.message;
-      return;
+      // A capture cut short is a failed read, not a finished one: the job (or pipeline) fails
+      // with the file and byte offset instead of completing as if the file had ended there.
+      throw reader.error;
     }
     state.passes++;
     clock.nextPass();

@@ -130,6 +130,16 @@ describe('file nodes are confined to the owner\'s file folder and studio.fileRoo
     expect(existsSync(path.join(extraRoot, 'lab-copy.wfr'))).toBe(true);
   });
 
+  it('a job reading a truncated capture fails, naming the file and the byte offset', async () => {
+    const cut = captureBytes.subarray(0, captureBytes.length - 7);
+    const up = await s.http.post('/api/v2/files/').set(s.alice.auth).attach('file', cut, 'cut.wfr').expect(201);
+    const flowId = await createFlow(s.alice, 'truncated', fileToRecord(path.join(s.dataDir, up.body.path), 'cut-copy.wfr'));
+    const ran = await run(s.alice, flowId);
+    expect(ran.status).toBe(500);
+    expect(ran.body.status).toBe('failed');
+    expect(ran.body.detail).toMatch(/cut\.wfr: .* at byte offset \d+ \(wiflow\)/);
+  });
+
   it('refuses paths outside, .., symlinks out and missing files with one message that reveals nothing', async () => {
     const own = path.join(s.dataDir, 'studio-files', s.alice.id);
     mkdirSync(own, { recursive: true });
