@@ -1,4 +1,5 @@
 import { definePlugin, type Runtime } from '@wiflow/core';
+import type { Router } from 'express';
 import { StudioConfigSchema } from './config.js';
 import { StudioContext } from './context.js';
 import { FileStore } from './files/file-store.js';
@@ -26,6 +27,8 @@ export interface StudioServer {
   files: FileStore;
   runner: FlowRunner;
   mcpSessions: McpSessions;
+  /** Where each router of the service is mounted (filled when the HTTP server is set up), for route listings and the fuzz test. */
+  mounts: { path: string; router: Router }[];
 }
 
 const servers = new WeakMap<Runtime, StudioServer>();
@@ -49,7 +52,8 @@ const studioServerPlugin = definePlugin({
     const files = new FileStore(context);
     const runner = new FlowRunner(context, files);
     const mcpSessions = new McpSessions();
-    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions });
+    const mounts: StudioServer['mounts'] = [];
+    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions, mounts });
 
     ctx.hooks.http.tap(PLUGIN_NAME, ({ app }) => {
       const onError = errorHandler(ctx.logger, () => context.config.maxFileSizeUploadMb);
@@ -76,6 +80,7 @@ const studioServerPlugin = definePlugin({
       for (const [path, router] of mount) app.use(path, limited, router, onError);
       app.use('/health_check', limited);
       app.use(health, onError);
+      mounts.push(...mount.map(([path, router]) => ({ path, router })), { path: '', router: health });
     });
 
     // Example flows go into the owner's default project once, when the server is first ready.

@@ -1,6 +1,6 @@
 import JSZip from 'jszip';
 import { StudioErrors } from '../errors.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-body.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../http/json-body.js';
 import { readZipArchive, type ArchiveLimits } from './zip-archive.js';
 
 /** One flow object found in an import (validated by the caller with FlowCreateSchema). */
@@ -24,7 +24,9 @@ function parseJson(text: string, where: string): unknown {
   } catch (error) {
     throw StudioErrors.invalidUpload(`${where} is not valid JSON: ${(error as Error).message}`);
   }
-  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) throw StudioErrors.invalidUpload(`${where} is JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  const problem = jsonShapeProblem(value);
+  if (problem === 'too_deep') throw StudioErrors.invalidUpload(`${where} is JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (problem) throw StudioErrors.invalidUpload(`${where} holds more than ${MAX_JSON_VALUES} JSON values`);
   return value;
 }
 
