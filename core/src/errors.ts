@@ -37,6 +37,9 @@ export const CoreErrors = {
   configInvalid: defineError('WIFLOW_CONFIG_INVALID', 422, (reason: string) => `invalid configuration: ${reason}`),
   serviceMissing: defineError('WIFLOW_SERVICE_MISSING', 500, (name: string) => `no service registered for ${name}`),
   storageMissing: defineError('WIFLOW_STORAGE_MISSING', 500, () => 'no storage plugin resolved a storage service'),
+  fileNotAvailable: defineError('WIFLOW_FILE_NOT_AVAILABLE', 403, (requested: string) =>
+    `file ${JSON.stringify(requested)} is not available to this flow: it does not exist or lies outside the folders this flow may use`),
+  capabilityDenied: defineError('WIFLOW_CAPABILITY_DENIED', 403, (summary: string) => summary),
   registryFrozen: defineError('WIFLOW_REGISTRY_FROZEN', 500, (what: string) => `cannot register ${what} after the runtime started`),
   routeNotFound: defineError('WIFLOW_HTTP_ROUTE_NOT_FOUND', 404, (method: string, path: string) => `no route for ${method} ${path}`),
 } as const;

@@ -6,7 +6,7 @@ export type { GroundTruthPerson, GroundTruthEvent, GroundTruthFrame } from './ty
 export type { Severity, AnalyticsEvent, Alert } from './types/analytics.js';
 export { DataTypes, type DataTypeId } from './types/data-types.js';
 export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErrorEvent, type StorageRequest, type AuthRequest, type Principal, type CliContext } from './hooks/hooks.js';
-export { defineNode, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
+export { defineNode, NODE_CAPABILITIES, type NodeCapability, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
 export { arePortsCompatible, portTypes, type PortSpec } from './nodes/ports.js';
 export { NodeRegistry, type RegisteredNode, type NodeTypeDescription } from './nodes/registry.js';
 export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext } from './plugins/define-plugin.js';
@@ -22,7 +22,7 @@ export type { NodeCounters } from './engine/node-runner.js';
 export { Pipeline, type PipelineOptions, type PipelineOutcome } from './engine/pipeline.js';
 export { Job, JobManager, type JobStatus, type JobRequest, type JobSnapshot, type JobLimits } from './engine/job.js';
 export { JobLog, type JobEvent } from './engine/job-log.js';
-export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline } from './runtime/runtime.js';
+export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline, type RunAccess } from './runtime/runtime.js';
 export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from './runtime/config.js';
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
@@ -47,6 +47,7 @@ export type {
   RefreshTokenIssue, RefreshTokenConsumption, SettingRecord,
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
+export { FileAccess, type FileMode } from './security/file-access.js';
 export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './storage/paging.js';
 export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CoreErrors } from '../errors.js';
+import type { FileAccess } from '../security/file-access.js';
 import type { CompiledFlow } from '../flows/compiler.js';
 import type { RuntimeHooks } from '../hooks/hooks.js';
 import { JobLog } from './job-log.js';
@@ -19,6 +20,8 @@ export interface JobRequest {
   userId?: string;
   /** Free-form labels kept with the job (session id, source). */
   labels?: Record<string, string>;
+  /** Where the job's nodes may open files (default: anywhere). */
+  files?: FileAccess;
 }
 
 /** A job's public state. */
@@ -96,6 +99,7 @@ export class Job {
       hooks,
       resolve,
       inputs: this.request.inputs ?? {},
+      files: this.request.files,
       onEvent: (e) => this.log.append(e.event, e.data),
       onOutput: (name, value, collect) => {
         if (collect === 'all') {

@@ -1,3 +1,4 @@
+import { FileAccess } from '../security/file-access.js';
 import { performance } from 'node:perf_hooks';
 import { errorMessage } from '../errors.js';
 import type { CompiledFlow } from '../flows/compiler.js';
@@ -29,6 +30,8 @@ export interface PipelineOptions {
   onOutput?: (name: string, value: unknown, collect: 'last' | 'all') => void;
   /** Job mode: a node that throws fails the whole run. Defaults to true in job mode. */
   failFast?: boolean;
+  /** Where nodes may open files (default: anywhere, for trusted callers). */
+  files?: FileAccess;
 }
 
 /**
@@ -147,6 +150,7 @@ export class Pipeline {
       log: (event) => options.onEvent?.({ event: event.event, data: { node_id: node.id, ...(event.data as object) } }),
       resolve: options.resolve,
       setOutput: (name, value, collect) => options.onOutput?.(name, value, collect),
+      files: options.files ?? FileAccess.unconfined,
     };
   }
 

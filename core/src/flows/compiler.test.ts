@@ -33,4 +33,20 @@ describe('flow compiler', () => {
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.flow.layers).toEqual([['a'], ['l1'], ['l2']]);
   });
+
+  it('refuses nodes whose capabilities the run does not allow, naming node, capability and holder; runJob answers 403', async () => {
+    const reader = defineNode({ type: 'c.reader', title: 'Reader', category: 'test', description: '', inputs: {}, outputs: { frames: { type: 'CsiFrame' } }, config: z.object({}), capabilities: ['fs.read', 'net.connect'], source: true, create: () => ({ run: async () => {} }) });
+    const runtime = await createTestRuntime({ plugins: [definePlugin({ name: 'capability-test', setup: (ctx) => ctx.registerNode(reader) })] });
+    const flow = buildFlow({ r: ['c.reader'] }, []);
+    expect(runtime.compile(flow).ok).toBe(true);
+    expect(runtime.compile(flow, { capabilities: ['fs.read', 'net.connect'] }).ok).toBe(true);
+    const denied = runtime.compile(flow, { capabilities: ['fs.read'], holder: 'role operator' });
+    expect(denied.ok).toBe(false);
+    expect(denied.problems).toEqual([{ code: 'capability_denied', nodeId: 'r', capability: 'net.connect', message: 'node r (c.reader) needs capability net.connect, which role operator does not allow' }]);
+    await runtime.start();
+    const error = await runtime.runJob(flow, { access: { capabilities: [], holder: 'role viewer' } }).then(() => null, (e: { code: string; status: number; message: string }) => e);
+    expect(error).toMatchObject({ code: 'WIFLOW_CAPABILITY_DENIED', status: 403 });
+    expect(error!.message).toContain('node r (c.reader) needs capability fs.read, which role viewer does not allow');
+    await runtime.stop(1000);
+  });
 });

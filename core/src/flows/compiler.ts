@@ -13,13 +13,16 @@ export interface FlowProblem {
     | 'unknown_port'
     | 'incompatible_edge'
     | 'cycle'
-    | 'duplicate_id';
+    | 'duplicate_id'
+    | 'capability_denied';
   message: string;
   nodeId?: string;
   edgeId?: string;
   port?: string;
   /** Config field path for invalid_config. */
   field?: string;
+  /** The capability a capability_denied node needs. */
+  capability?: string;
 }
 
 /** A node ready to instantiate. */
@@ -54,11 +57,14 @@ export interface CompiledFlow {
 /** The compiler's answer: every problem at once, and the plan when there are none. */
 export type CompileResult = { ok: true; flow: CompiledFlow; problems: [] } | { ok: false; problems: FlowProblem[] };
 
-/** Default queue settings for edges that do not say. */
+/** Default queue settings for edges that do not say, and the capabilities the flow may use. */
 export interface CompileOptions {
   defaultCapacity?: number;
   defaultOverflow?: OverflowPolicy;
-  /** Node ids whose config should not be validated (drafts). */
+  /** Capabilities nodes may declare; undefined: any (trusted callers). */
+  allowedCapabilities?: readonly string[];
+  /** Who the capabilities belong to, for messages ("role viewer"). */
+  capabilityHolder?: string;
 }
 
 /** Validates and orders flows against a node registry. */
@@ -91,6 +97,17 @@ export class FlowCompiler {
             nodeId: node.id,
             field: field || undefined,
             message: `node ${node.id} (${definition.type}): config${field ? `.${field}` : ''}: ${issue.message}`,
+          });
+        }
+      }
+      if (this.options.allowedCapabilities) {
+        for (const capability of definition.capabilities ?? []) {
+          if (this.options.allowedCapabilities.includes(capability)) continue;
+          problems.push({
+            code: 'capability_denied',
+            nodeId: node.id,
+            capability,
+            message: `node ${node.id} (${definition.type}) needs capability ${capability}, which ${this.options.capabilityHolder ?? 'this run'} does not allow`,
           });
         }
       }

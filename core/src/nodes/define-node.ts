@@ -1,5 +1,15 @@
 import { z } from 'zod';
+import type { FileAccess } from '../security/file-access.js';
 import type { PortSpec } from './ports.js';
+
+/**
+ * What a node type may reach beyond its messages. A flow runs only when whoever it runs for
+ * holds every capability its nodes declare (the flow service maps user roles to them).
+ */
+export const NODE_CAPABILITIES = ['fs.read', 'fs.write', 'net.listen', 'net.connect', 'device', 'process'] as const;
+
+/** One node capability: files (read, write), sockets (listen, connect), hardware devices, child processes. */
+export type NodeCapability = (typeof NODE_CAPABILITIES)[number];
 
 /** How a node's instance reaches the runtime while it runs. */
 export interface NodeContext<C = unknown> {
@@ -33,6 +43,8 @@ export interface NodeContext<C = unknown> {
   resolve<T>(token: string | symbol): T;
   /** Inputs of the job (job mode only), by io.input name. */
   readonly jobInputs: Readonly<Record<string, unknown>>;
+  /** Where this run may open files: nodes with `fs.*` capabilities resolve every path through it. */
+  readonly files: FileAccess;
 }
 
 /** A running node. */
@@ -66,6 +78,8 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
   config: S;
   /** Names of top-level config fields that are secrets: write-only, never returned or exported. */
   secrets?: readonly string[];
+  /** What the node reaches beyond its messages (files, sockets, devices, processes); none when left out. */
+  capabilities?: readonly NodeCapability[];
   /** Whether the node produces values without inputs (its instance has `run`). */
   source?: boolean;
   /** Create an instance for one pipeline or job run. */

@@ -21,6 +21,8 @@ export interface NodeTypeDescription {
   outputs: Record<string, PortSpec>;
   configSchema: Record<string, unknown>;
   secrets: readonly string[];
+  /** What the node reaches beyond its messages (see NODE_CAPABILITIES). */
+  capabilities: readonly string[];
 }
 
 /** All node types known to a runtime. */
@@ -72,6 +74,7 @@ export class NodeRegistry {
       outputs: d.outputs,
       configSchema: nodeConfigJsonSchema(d),
       secrets: d.secrets ?? [],
+      capabilities: d.capabilities ?? [],
     }));
   }
 }

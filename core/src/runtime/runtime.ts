@@ -15,6 +15,7 @@ import { Pipeline } from '../engine/pipeline.js';
 import { NodeRegistry } from '../nodes/registry.js';
 import type { PluginContext, WiflowPlugin } from '../plugins/define-plugin.js';
 import { PluginHost, type PluginReport } from '../plugins/plugin-host.js';
+import type { FileAccess } from '../security/file-access.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
@@ -35,6 +36,16 @@ export interface RuntimeOptions {
   /** Plugins passed directly (tests, embedding), set up after discovered ones. */
   plugins?: WiflowPlugin[];
   logger?: Logger;
+}
+
+/** What a run may reach: the capabilities its nodes may declare and where they may open files. */
+export interface RunAccess {
+  /** Capabilities allowed; undefined: any. */
+  capabilities?: readonly string[];
+  /** Who holds them, for messages ("role operator"). */
+  holder?: string;
+  /** Where nodes may open files (default: anywhere). */
+  files?: FileAccess;
 }
 
 /** A running stream pipeline with its flow id. */
@@ -160,35 +171,42 @@ export class Runtime {
     return address;
   }
 
-  /** Compile a flow against this runtime's registry (every problem at once). */
-  compile(data: FlowData): CompileResult {
+  /** Compile a flow against this runtime's registry (every problem at once); `access` limits the capabilities its nodes may need. */
+  compile(data: FlowData, access: RunAccess = {}): CompileResult {
     const engine = this.config.get<{ queueCapacity: number; overflow: 'block' | 'drop-oldest' }>('engine');
-    return new FlowCompiler(this.registry, { defaultCapacity: engine.queueCapacity, defaultOverflow: engine.overflow }).compile(data);
+    return new FlowCompiler(this.registry, {
+      defaultCapacity: engine.queueCapacity,
+      defaultOverflow: engine.overflow,
+      allowedCapabilities: access.capabilities,
+      capabilityHolder: access.holder,
+    }).compile(data);
   }
 
-  /** Compile (or throw the problems) and apply the compileFlow hook. */
-  async prepare(data: FlowData) {
-    const result = this.compile(data);
+  /** Compile (or throw the problems: capability refusals as 403, others as 422) and apply the compileFlow hook. */
+  async prepare(data: FlowData, access: RunAccess = {}) {
+    const result = this.compile(data, access);
     if (!result.ok) {
-      const error = CoreErrors.flowInvalid(result.problems.length);
+      const denied = result.problems.filter((p) => p.code === 'capability_denied');
+      const error = denied.length ? CoreErrors.capabilityDenied(denied.map((p) => p.message).join('; ')) : CoreErrors.flowInvalid(result.problems.length);
       Object.assign(error, { details: { problems: result.problems } });
       throw error;
     }
     return this.hooks.compileFlow.promise(result.flow);
   }
 
-  /** Run a flow as a job. */
-  async runJob(data: FlowData, request: Omit<JobRequest, 'flow'> = {}): Promise<Job> {
-    const flow = await this.prepare(data);
-    return this.jobs.submit({ ...request, flow });
+  /** Run a flow as a job (within `access` when given: capabilities and file roots). */
+  async runJob(data: FlowData, request: Omit<JobRequest, 'flow'> & { access?: RunAccess } = {}): Promise<Job> {
+    const { access, ...rest } = request;
+    const flow = await this.prepare(data, access);
+    return this.jobs.submit({ ...rest, files: access?.files ?? rest.files, flow });
   }
 
-  /** Deploy a flow as a long-lived stream pipeline. */
-  async deploy(data: FlowData, options: { id?: string; flowId?: string } = {}): Promise<DeployedPipeline> {
-    const flow = await this.prepare(data);
+  /** Deploy a flow as a long-lived stream pipeline (within `access` when given). */
+  async deploy(data: FlowData, options: { id?: string; flowId?: string; access?: RunAccess } = {}): Promise<DeployedPipeline> {
+    const flow = await this.prepare(data, options.access);
     const id = options.id ?? randomUUID();
     if (this.pipelines.has(id)) await this.undeploy(id);
-    const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, resolve: (t) => this.resolve(t) });
+    const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, resolve: (t) => this.resolve(t), files: options.access?.files });
     const deployed: DeployedPipeline = { id, flowId: options.flowId ?? null, pipeline, startedAt: Date.now() };
     this.pipelines.set(id, deployed);
     await pipeline.start();

@@ -85,6 +85,7 @@ export const mqttPublishNode = defineNode({
   },
   outputs: {},
   config: MqttPublishConfig,
+  capabilities: ['net.connect'],
   secrets: ['password'],
   create(ctx) {
     const cfg = ctx.config;

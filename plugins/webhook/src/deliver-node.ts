@@ -26,6 +26,7 @@ export const webhookDeliverNode = defineNode({
   },
   outputs: {},
   config: WebhookDeliverConfig,
+  capabilities: ['net.connect'],
   create(ctx) {
     const dispatcher = ctx.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
     const config = ctx.resolve<ConfigStore>(Tokens.Config);

@@ -1,3 +1,4 @@
+import { NODE_CAPABILITIES } from '@wiflow/core';
 import { z } from 'zod';
 
 /** The `studio` configuration section (flow service, jobs, files, MCP). */
@@ -21,6 +22,40 @@ export const StudioConfigSchema = z
     allowCustomComponents: z.boolean().default(false),
     voiceModeAvailable: z.boolean().default(false),
     featureFlags: z.object({ mvp_components: z.boolean().default(false), ext_deployments: z.boolean().default(false) }).strict().prefault({}),
+    imports: z
+      .object({
+        maxEntries: z.number().int().positive().default(500).describe('Most entries a zip import may list'),
+        maxEntryMb: z.number().positive().default(20).describe('Most MB one zip entry may inflate to'),
+        maxTotalMb: z.number().positive().default(64).describe('Most MB all entries of one zip import may inflate to'),
+      })
+      .prefault({})
+      .describe('Limits of flow and project archive imports (zip bombs get 413)'),
+    rateLimit: z
+      .object({
+        requests: z.number().int().positive().default(1200).describe('Requests one caller (user, or address when anonymous) may make per window'),
+        windowSeconds: z.number().int().positive().default(60),
+      })
+      .prefault({})
+      .describe('Rate limit of the flow service (429 with X-RateLimit-* headers beyond it)'),
+    quotas: z
+      .object({
+        deploymentsPerUser: z.number().int().min(0).default(4).describe('Pipelines one user may have deployed at once'),
+        deploymentsTotal: z.number().int().min(0).default(16).describe('Pipelines deployed through the flow service at once, all users together'),
+        jobsPerUser: z.number().int().positive().default(16).describe('Unfinished (queued or running) jobs one user may have'),
+        jobsTotal: z.number().int().positive().default(128).describe('Unfinished jobs of all users together'),
+        deploymentMaxMinutes: z.number().min(0).default(0).describe('Minutes after which a deployed pipeline is undeployed (0: never)'),
+      })
+      .prefault({})
+      .describe('How much work users may start (429 beyond); jobs also end at their timeout (jobs.timeoutMs, maxRunTimeoutMs)'),
+    roleCapabilities: z
+      .object({
+        viewer: z.array(z.enum(NODE_CAPABILITIES)).default([]),
+        operator: z.array(z.enum(NODE_CAPABILITIES)).default(['fs.read', 'fs.write', 'net.connect', 'net.listen', 'device']),
+        admin: z.array(z.enum(NODE_CAPABILITIES)).default([...NODE_CAPABILITIES]),
+      })
+      .prefault({})
+      .describe('Node capabilities a flow may use, by the role of its owner'),
+    fileRoots: z.array(z.string().min(1)).default([]).describe('Folders (absolute) file nodes of flow-service runs may use besides the owner\'s own file folder'),
     maxRunTimeoutMs: z.number().int().positive().default(3_600_000).describe('Upper bound of a per-run timeout a caller may ask for'),
     examplesDir: z.string().nullable().default(null).describe('Folder of example flow JSON files loaded into the owner\'s default project on first start'),
     examplesOwner: z.string().default(process.env.WIFLOW_ADMIN_USER ?? 'admin').describe('User who owns the example flows'),

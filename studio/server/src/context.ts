@@ -1,8 +1,12 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { FlowRecord, ProjectRecord, Runtime, Storage } from '@wiflow/core';
+import { FileAccess, type FlowRecord, type ProjectRecord, type RunAccess, type Runtime, type Storage } from '@wiflow/core';
 import type { StudioConfig } from './config.js';
 import { StudioErrors } from './errors.js';
 import { FlowEventStore } from './flows/flow-events.js';
+import { LOCAL_PRINCIPAL } from './http/auth.js';
+import { hasFlowRole, roleOf } from './http/roles.js';
+import type { ArchiveLimits } from './flows/zip-archive.js';
 
 /** Something that wants to hear when a project's flows change (MCP servers send tools/list_changed). */
 export type ProjectChangeListener = (projectId: string) => void;
@@ -23,6 +27,38 @@ export class StudioContext {
   get storage(): Storage {
     if (!this.runtime.hasStorage) throw StudioErrors.storageUnavailable();
     return this.runtime.storage;
+  }
+
+  /** Folder of a user's files (uploads; what their flows read and write unless `fileRoots` adds more). */
+  userFilesDir(userId: string): string {
+    return path.join(this.filesDir, userId);
+  }
+
+  /** The roles of a flow's owner: from storage (the auto-login user is an admin). */
+  async ownerRoles(userId: string): Promise<string[]> {
+    if (this.config.autoLogin && userId === LOCAL_PRINCIPAL.userId) return [...LOCAL_PRINCIPAL.roles];
+    const user = this.runtime.hasStorage ? await this.storage.users.get(userId).catch(() => null) : null;
+    return user?.isActive === false ? [] : (user?.roles ?? []);
+  }
+
+  /**
+   * What a flow of this owner may reach when the flow service runs or deploys it: viewers
+   * run nothing; others get their role's capabilities (`roleCapabilities`), and file nodes
+   * are confined to the owner's file folder and `fileRoots`.
+   */
+  async runAccess(ownerId: string, roles?: readonly string[]): Promise<RunAccess> {
+    const held = roles ?? (await this.ownerRoles(ownerId));
+    const role = roleOf(held);
+    if (!hasFlowRole(held, 'operator')) throw StudioErrors.forbidden(`flows of a ${role} may not run or be deployed: operator or admin is needed`);
+    const own = this.userFilesDir(ownerId);
+    await mkdir(own, { recursive: true });
+    return { capabilities: this.config.roleCapabilities[role], holder: `role ${role}`, files: new FileAccess([own, ...this.config.fileRoots]) };
+  }
+
+  /** The archive import limits in bytes (`studio.imports`). */
+  get archiveLimits(): ArchiveLimits {
+    const { maxEntries, maxEntryMb, maxTotalMb } = this.config.imports;
+    return { maxEntries, maxEntryBytes: Math.floor(maxEntryMb * 1024 * 1024), maxTotalBytes: Math.floor(maxTotalMb * 1024 * 1024) };
   }
 
   /** Where uploaded files live. */

@@ -17,6 +17,10 @@ export const StudioErrors = {
   invalidBody: defineError('WIFLOW_STUDIO_INVALID_BODY', 422, (reason: string) => reason),
   invalidFlow: defineError('WIFLOW_STUDIO_INVALID_FLOW', 422, (count: number) => `The flow has ${count} problem${count === 1 ? '' : 's'} and cannot run`),
   invalidUpload: defineError('WIFLOW_STUDIO_INVALID_UPLOAD', 400, (reason: string) => reason),
+  archiveTooLarge: defineError('WIFLOW_STUDIO_ARCHIVE_TOO_LARGE', 413, (detail: string) => `Archive rejected: ${detail} (studio.imports limits)`),
+  rateLimited: defineError('WIFLOW_STUDIO_RATE_LIMITED', 429, (limit: number, windowSeconds: number) =>
+    `Too many requests: the flow service takes ${limit} requests per ${windowSeconds} s from one caller (studio.rateLimit); wait for the window to reset (Retry-After)`),
+  quotaExceeded: defineError('WIFLOW_STUDIO_QUOTA_EXCEEDED', 429, (what: string) => what),
   fileTooLarge: defineError('WIFLOW_STUDIO_FILE_TOO_LARGE', 413, (limitMb: number) => `File exceeds the maximum upload size of ${limitMb} MB`),
   webhookDisabled: defineError('WIFLOW_STUDIO_WEBHOOK_DISABLED', 403, (id: string) => `Flow ${id} does not accept webhooks (set webhook: true)`),
   notPublic: defineError('WIFLOW_STUDIO_FLOW_NOT_PUBLIC', 403, (id: string) => `Flow ${id} is not PUBLIC`),

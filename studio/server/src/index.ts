@@ -1,4 +1,5 @@
 import { definePlugin, type Runtime } from '@wiflow/core';
+import type { Router } from 'express';
 import { StudioConfigSchema } from './config.js';
 import { StudioContext } from './context.js';
 import { FileStore } from './files/file-store.js';
@@ -7,6 +8,7 @@ import { flowRoutes } from './flows/flow-routes.js';
 import { FlowService } from './flows/flow-service.js';
 import { loadExampleFlows } from './examples/load-examples.js';
 import { errorHandler } from './http/error-handler.js';
+import { FlowRateLimiter, rateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './jobs/build-routes.js';
 import { FlowRunner } from './jobs/flow-runner.js';
 import { messageRoutes } from './jobs/message-routes.js';
@@ -26,6 +28,8 @@ export interface StudioServer {
   files: FileStore;
   runner: FlowRunner;
   mcpSessions: McpSessions;
+  /** Where each router of the service is mounted (filled when the HTTP server is set up), for route listings and the fuzz test. */
+  mounts: { path: string; router: Router }[];
 }
 
 const servers = new WeakMap<Runtime, StudioServer>();
@@ -49,7 +53,8 @@ const studioServerPlugin = definePlugin({
     const files = new FileStore(context);
     const runner = new FlowRunner(context, files);
     const mcpSessions = new McpSessions();
-    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions });
+    const mounts: StudioServer['mounts'] = [];
+    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions, mounts });
     const logs = logRoutes(context);
 
     ctx.hooks.http.tap(PLUGIN_NAME, ({ app }) => {
@@ -59,6 +64,7 @@ const studioServerPlugin = definePlugin({
       const { v1, v2 } = fileRoutes(context, files);
       const { studio, health } = studioRoutes(context);
       const projects = projectRoutes(context, flows);
+      const limited = rateLimit(ctx.runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [
         ['/api/v1/flows', flowRoutes(context, flows)],
         ['/api/v1/projects', projects],
@@ -73,9 +79,11 @@ const studioServerPlugin = definePlugin({
         ['/api/v1/mcp/project', mcpRoutes(context, flows, runner, mcpSessions)],
         ['/api/v1/studio', studio],
       ];
-      for (const [path, router] of mount) app.use(path, router, onError);
+      for (const [path, router] of mount) app.use(path, limited, router, onError);
+      app.use('/health_check', limited);
       app.use(health, onError);
       app.use(logs.router, onError);
+      mounts.push(...mount.map(([path, router]) => ({ path, router })), { path: '', router: health }, { path: '', router: logs.router });
     });
 
     // Example flows go into the owner's default project once, when the server is first ready.

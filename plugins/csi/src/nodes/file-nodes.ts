@@ -15,7 +15,7 @@ export const FileSourceConfig = z.object({
   chip: z.enum(chips).default('auto').describe('Nexmon chip (decides the CSI encoding)'),
   speed: z.number().min(0).max(1000).default(0).describe('1 = recorded rate, 2 = twice as fast, 0 = as fast as possible'),
   loop: z.boolean().default(false),
-  onError: z.enum(['stop', 'skip']).default('stop').describe('At bad content: stop there, or pass over bad records'),
+  onError: z.enum(['stop', 'skip']).default('stop').describe('At bad content: stop there and fail with the file and byte offset, or pass over bad records (content cut short still fails)'),
   sourceId: z.string().optional(),
 });
 
@@ -50,7 +50,9 @@ async function play(
     state.skipped += reader.skipped.length;
     if (reader.error) {
       state.error = reader.error.message;
-      return;
+      // A capture cut short is a failed read, not a finished one: the job (or pipeline) fails
+      // with the file and byte offset instead of completing as if the file had ended there.
+      throw reader.error;
     }
     state.passes++;
     clock.nextPass();
@@ -67,12 +69,13 @@ export const fileSourceNode = defineNode({
   inputs: {},
   outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
   config: FileSourceConfig,
+  capabilities: ['fs.read'],
   source: true,
   create(ctx) {
     const state: PlaybackState = { frames: 0, passes: 0, skipped: 0, error: null, format: null };
     const started = performance.now();
     return {
-      run: () => play(ctx.config.path, { ...ctx.config }, ctx.signal, (frame) => ctx.emit('frames', frame), state),
+      run: async () => play(await ctx.files.resolve(ctx.config.path, 'read'), { ...ctx.config }, ctx.signal, (frame) => ctx.emit('frames', frame), state),
       stats: () => ({ ...state, framesPerSecond: Math.round(state.frames / Math.max(1e-3, (performance.now() - started) / 1000)) }),
     };
   },
@@ -94,14 +97,15 @@ export const replayNode = defineNode({
   inputs: {},
   outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' }, truth: { type: DataTypes.Json, description: 'Ground-truth records (simulator recordings)' } },
   config: ReplayConfig,
+  capabilities: ['fs.read'],
   source: true,
   create(ctx) {
     const state: PlaybackState = { frames: 0, passes: 0, skipped: 0, error: null, format: null };
     let truths = 0;
     const pendingTruth: GroundTruthFrame[] = [];
     return {
-      run: () =>
-        play(ctx.config.path, { format: 'wiflow', speed: ctx.config.speed, loop: ctx.config.loop, onError: 'stop', onTruth: (truth) => pendingTruth.push(truth) }, ctx.signal, async (frame) => {
+      run: async () =>
+        play(await ctx.files.resolve(ctx.config.path, 'read'), { format: 'wiflow', speed: ctx.config.speed, loop: ctx.config.loop, onError: 'stop', onTruth: (truth) => pendingTruth.push(truth) }, ctx.signal, async (frame) => {
           while (pendingTruth.length) {
             truths++;
             await ctx.emit('truth', pendingTruth.shift());
@@ -128,8 +132,9 @@ export const recordNode = defineNode({
   inputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' }, truth: { type: DataTypes.Json, description: 'Ground-truth records' } },
   outputs: {},
   config: RecordConfig,
+  capabilities: ['fs.write'],
   async create(ctx) {
-    const writer = await RecordingWriter.create(ctx.config.path, { source: ctx.config.source ?? 'csi.record' });
+    const writer = await RecordingWriter.create(await ctx.files.resolve(ctx.config.path, 'write'), { source: ctx.config.source ?? 'csi.record' });
     let closed = false;
     return {
       async receive(port, value) {

@@ -53,6 +53,7 @@ export const nexmonUdpNode = defineNode({
   inputs: {},
   outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
   config: NexmonUdpConfig,
+  capabilities: ['net.listen'],
   source: true,
   create(ctx) {
     const stats = new ReceiverStats(4096);
@@ -155,6 +156,7 @@ export const esp32UdpNode = defineNode({
   inputs: {},
   outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
   config: Esp32UdpConfig,
+  capabilities: ['net.listen'],
   source: true,
   create(ctx) {
     const stats = new ReceiverStats(2 ** 32);
@@ -207,6 +209,7 @@ export const esp32SerialNode = defineNode({
   inputs: {},
   outputs: { frames: { type: DataTypes.CsiFrame, description: 'CSI frames' } },
   config: Esp32SerialConfig,
+  capabilities: ['device', 'process'],
   source: true,
   create(ctx) {
     const stats = new ReceiverStats(2 ** 32);

@@ -36,6 +36,7 @@ export const natsPublishNode = defineNode({
   inputs: { in: { type: 'any', required: true } },
   outputs: {},
   config: NatsPublishConfig,
+  capabilities: ['net.connect'],
   create(ctx) {
     const service = ctx.resolve<NatsService>(NATS_SERVICE);
     const publisher = `${hostname()}:${process.pid}`;

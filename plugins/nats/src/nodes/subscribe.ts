@@ -34,6 +34,7 @@ export const natsSubscribeNode = defineNode({
   inputs: {},
   outputs: { out: { type: 'any' } },
   config: NatsSubscribeConfig,
+  capabilities: ['net.connect'],
   source: true,
   create(ctx) {
     const service = ctx.resolve<NatsService>(NATS_SERVICE);

@@ -28,6 +28,7 @@ export const poseEstimateNode = defineNode({
   inputs: { windows: { type: DataTypes.CsiWindow, required: true, description: 'one window per link, after the signal chain' } },
   outputs: { poses: { type: DataTypes.PoseFrame } },
   config: PoseEstimateConfig,
+  capabilities: ['fs.read'],
   async create(ctx) {
     const model = await loadModelCached(ctx.config.model || undefined);
     const environments = [...ctx.config.environments];

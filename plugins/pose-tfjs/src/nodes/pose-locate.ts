@@ -32,6 +32,7 @@ export const poseLocateNode = defineNode({
   inputs: { frames: { type: DataTypes.CsiFrame, required: true, description: 'raw CSI frames of every link (not through the signal chain)' } },
   outputs: { poses: { type: DataTypes.PoseFrame } },
   config: PoseLocateConfig,
+  capabilities: ['fs.read'],
   async create(ctx) {
     const model = loadLocatorModel(ctx.config.model || SHIPPED_LOCATOR_DIR);
     const environments: EnvironmentGeometry[] = [...ctx.config.environments];

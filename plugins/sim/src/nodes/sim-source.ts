@@ -57,6 +57,7 @@ export const simSourceNode = defineNode({
     truth: { type: DataTypes.Json, description: 'GroundTruthFrame (keypoints, positions, activities, events) once per instant' },
   },
   config: SimSourceConfig,
+  capabilities: ['fs.read'],
   source: true,
   create(ctx) {
     const config = ctx.config;

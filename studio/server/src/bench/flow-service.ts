@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       studioServerPlugin,
       definePlugin({
         name: 'bench-auth',
-        setup: (ctx) => void ctx.hooks.authenticate.tap('bench-auth', ({ bearer }) => (bearer === TOKEN ? { userId: '11111111-1111-4111-8111-111111111111', username: 'bench', roles: [], via: 'bench' } : undefined)),
+        setup: (ctx) => void ctx.hooks.authenticate.tap('bench-auth', ({ bearer }) => (bearer === TOKEN ? { userId: '11111111-1111-4111-8111-111111111111', username: 'bench', roles: ['operator'], via: 'bench' } : undefined)),
       }),
     ],
   });

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { makeZip, zipEntryName } from '../flows/flow-import.js';
 import { toUserFile, type FileStore } from './file-store.js';
@@ -15,10 +17,10 @@ const IdList = z.array(z.guid()).min(1, 'give at least one file id');
 export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Router; v2: Router } {
   const v1 = Router();
   const v2 = Router();
-  const json = express.json();
+  const json = jsonBody();
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  v1.use(auth);
-  v2.use(auth);
+  v1.use(auth, writesNeedOperator());
+  v2.use(auth, writesNeedOperator([/^\/batch\/?$/]));
 
   v1.post('/upload/:flow_id', async (req, res, next) => {
     await studio.ownedFlow(principalOf(res).userId, param(req, 'flow_id'));
@@ -72,7 +74,7 @@ export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Route
     res.json((await files.list(principalOf(res).userId)).map(toUserFile));
   });
 
-  v2.delete('/batch/', json, async (req, res) => {
+  v2.delete('/batch/', ...json, async (req, res) => {
     const userId = principalOf(res).userId;
     const ids = parseWith(IdList, req.body, 'body');
     let deleted = 0;
@@ -86,7 +88,7 @@ export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Route
     res.json({ message: `${deleted} files deleted successfully`, deleted });
   });
 
-  v2.post('/batch/', json, async (req, res) => {
+  v2.post('/batch/', ...json, async (req, res) => {
     const userId = principalOf(res).userId;
     const ids = parseWith(IdList, req.body, 'body');
     const taken = new Set<string>();
@@ -107,7 +109,7 @@ export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Route
     res.download(files.absolutePath(record), record.name, { headers: { 'Content-Type': record.mimeType } });
   });
 
-  v2.put('/:id', json, async (req, res) => {
+  v2.put('/:id', ...json, async (req, res) => {
     const userId = principalOf(res).userId;
     const record = await files.owned(userId, param(req, 'id'));
     const wanted = parseWith(z.object({ name: z.string().min(1) }), { name: req.query.name ?? req.body?.name }, 'query').name;

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import type { StudioContext } from '../context.js';
+import { StudioErrors } from '../errors.js';
 import { RequestValidationError } from '../http/validation.js';
 
 /** Make an uploaded file name safe: the last path segment, no control characters, no leading dots, at most 200 characters. */
@@ -36,12 +38,29 @@ export function singleFile(studio: StudioContext, options: { required: boolean; 
     } else {
       storage = multer.memoryStorage();
     }
-    const upload = multer({ storage, limits: { fileSize: limit, files: 1, fields: 20 } }).single('file');
-    upload(req, res, (error?: unknown) => {
-      if (error) return next(error);
+    // Browsers send UTF-8 file names without saying so; busboy's default (latin1) garbles them.
+    const upload = multer({ storage, defParamCharset: 'utf8', limits: { fileSize: limit, files: 1, fields: 20, fieldNameSize: 200, headerPairs: 100 } }).single('file');
+    const done = (error?: unknown): void => {
+      if (error) return next(uploadError(error));
+      const name = req.file?.originalname;
+      if (name !== undefined && /[\u0000-\u001f\u007f]/.test(name)) {
+        if (req.file?.path) void rm(req.file.path, { force: true });
+        return next(StudioErrors.invalidUpload('the file name contains a control character (NUL, newline...); rename the file'));
+      }
       if (options.required && !req.file) return next(new RequestValidationError([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]));
       next();
-    });
+    };
+    try {
+      upload(req, res, done);
+    } catch (error) {
+      // busboy refuses some bodies synchronously (a multipart content type without a boundary).
+      done(error);
+    }
   };
 }
 
+/** Multer's own errors keep their meaning (413 for size); what busboy throws at a malformed body is a 400. */
+function uploadError(error: unknown): unknown {
+  if ((error as { name?: string })?.name === 'MulterError') return error;
+  return StudioErrors.invalidUpload(`malformed multipart body: ${(error as Error)?.message ?? String(error)}`);
+}

@@ -1,5 +1,7 @@
 import JSZip from 'jszip';
 import { StudioErrors } from '../errors.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../http/json-body.js';
+import { readZipArchive, type ArchiveLimits } from './zip-archive.js';
 
 /** One flow object found in an import (validated by the caller with FlowCreateSchema). */
 export type ImportedFlow = Record<string, unknown>;
@@ -16,11 +18,16 @@ function isZip(buffer: Buffer): boolean {
 }
 
 function parseJson(text: string, where: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw StudioErrors.invalidUpload(`${where} is not valid JSON: ${(error as Error).message}`);
   }
+  const problem = jsonShapeProblem(value);
+  if (problem === 'too_deep') throw StudioErrors.invalidUpload(`${where} is JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (problem) throw StudioErrors.invalidUpload(`${where} holds more than ${MAX_JSON_VALUES} JSON values`);
+  return value;
 }
 
 /** Flows in one JSON document: a flow, an array of flows, or `{flows: [...]}`. */
@@ -36,36 +43,26 @@ function asObject(value: unknown, where: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-async function zipEntries(buffer: Buffer): Promise<{ name: string; text: string }[]> {
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(buffer);
-  } catch (error) {
-    throw StudioErrors.invalidUpload(`not a readable zip file: ${(error as Error).message}`);
-  }
-  const out: { name: string; text: string }[] = [];
-  for (const entry of Object.values(zip.files)) {
-    if (entry.dir || !entry.name.toLowerCase().endsWith('.json') || entry.name.split('/').pop()?.startsWith('.')) continue;
-    out.push({ name: entry.name, text: await entry.async('string') });
-  }
-  return out;
+function zipEntries(buffer: Buffer, limits: ArchiveLimits): { name: string; text: string }[] {
+  const wanted = (name: string) => name.toLowerCase().endsWith('.json') && !name.split('/').pop()?.startsWith('.');
+  return readZipArchive(buffer, limits, wanted).map((entry) => ({ name: entry.name, text: entry.content.toString('utf8') }));
 }
 
 /** Flows in an uploaded file: JSON (flow, list, `{flows}`) or a zip of such JSON files. */
-export async function readFlowImport(buffer: Buffer): Promise<ImportedFlow[]> {
+export async function readFlowImport(buffer: Buffer, limits: ArchiveLimits): Promise<ImportedFlow[]> {
   if (isZip(buffer)) {
     const flows: ImportedFlow[] = [];
-    for (const entry of await zipEntries(buffer)) flows.push(...flowsOfDocument(parseJson(entry.text, entry.name), entry.name));
+    for (const entry of zipEntries(buffer, limits)) flows.push(...flowsOfDocument(parseJson(entry.text, entry.name), entry.name));
     return flows;
   }
   return flowsOfDocument(parseJson(buffer.toString('utf8'), 'the file'), 'the file');
 }
 
 /** A project in an uploaded file: `{folder_name, folder_description, flows}` JSON, or a zip (project.json plus flow files). */
-export async function readProjectImport(buffer: Buffer, fileName: string): Promise<ImportedProject> {
+export async function readProjectImport(buffer: Buffer, fileName: string, limits: ArchiveLimits): Promise<ImportedProject> {
   if (isZip(buffer)) {
     const project: ImportedProject = { name: null, description: null, flows: [] };
-    for (const entry of await zipEntries(buffer)) {
+    for (const entry of zipEntries(buffer, limits)) {
       const doc = parseJson(entry.text, entry.name);
       if (entry.name.split('/').pop() === 'project.json') {
         const meta = asObject(doc, entry.name);

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from './flow-data.js';
@@ -44,7 +46,7 @@ export function baseRevisionOf(req: Request): number | undefined {
 /** `/api/v1/flows`: CRUD, batch, upload/download, delete many, revisions, flow events, public flows. */
 export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
   const router = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
 
   router.get('/public_flow/:id', async (req, res) => {
@@ -53,9 +55,9 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(flows.read(flow));
   });
 
-  router.use(auth);
+  router.use(auth, writesNeedOperator([/^\/download\/?$/]));
 
-  router.post('/', json, async (req, res) => {
+  router.post('/', ...json, async (req, res) => {
     const body = parseWith(FlowCreateSchema, req.body, 'body');
     const flow = await flows.create(principalOf(res), body);
     res.status(201).json(flows.read(flow));
@@ -79,7 +81,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(toPage(page.items.map((f) => flows.read(f)), page.total, q.page, q.size));
   });
 
-  router.post('/batch/', json, async (req, res) => {
+  router.post('/batch/', ...json, async (req, res) => {
     const body = parseWith(FlowListCreateSchema, req.body, 'body');
     const ids = body.flows.map((f) => f.id).filter((id): id is string => Boolean(id));
     const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
@@ -91,14 +93,14 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
 
   router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
     const folderId = typeof req.query.folder_id === 'string' && req.query.folder_id ? req.query.folder_id : undefined;
-    const documents = await readFlowImport(req.file!.buffer);
+    const documents = await readFlowImport(req.file!.buffer, studio.archiveLimits);
     const parsed = documents.map((doc, i) => parseWith(FlowCreateSchema, doc, `file[${i}]`));
     const created = [];
     for (const flow of parsed) created.push(await flows.create(principalOf(res), { ...flow, id: null }, { folderId }));
     res.status(201).json(created.map((f) => flows.read(f)));
   });
 
-  router.post('/download/', json, async (req, res) => {
+  router.post('/download/', ...json, async (req, res) => {
     const ids = parseWith(FlowIdListSchema, req.body, 'body');
     const userId = principalOf(res).userId;
     const taken = new Set<string>();
@@ -113,7 +115,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.send(zip);
   });
 
-  router.delete('/', json, async (req, res) => {
+  router.delete('/', ...json, async (req, res) => {
     const ids = parseWith(FlowIdListSchema, req.body, 'body');
     res.json({ deleted: await flows.delete(principalOf(res).userId, ids) });
   });
@@ -124,7 +126,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(flows.read(flow));
   });
 
-  router.patch('/:id', json, async (req, res) => {
+  router.patch('/:id', ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.ownedFlow(principal.userId, param(req, 'id'));
     const body = parseWith(FlowUpdateSchema, req.body, 'body');
@@ -133,7 +135,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(flows.read(updated));
   });
 
-  router.put('/:id', json, async (req, res) => {
+  router.put('/:id', ...json, async (req, res) => {
     const principal = principalOf(res);
     const body = parseWith(FlowCreateSchema, req.body, 'body');
     const existing = await studio.storage.flows.get(param(req, 'id')).catch(() => null);
@@ -219,7 +221,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.json(flows.read(updated));
   });
 
-  router.post('/:id/events', json, async (req, res) => {
+  router.post('/:id/events', ...json, async (req, res) => {
     const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
     const body = parseWith(FlowEventCreateSchema, req.body, 'body');
     res.status(201).json(studio.flowEvents.add(flow.id, body.type, body.summary));

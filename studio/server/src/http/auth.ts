@@ -33,7 +33,8 @@ export async function authenticate(runtime: Runtime, request: IncomingMessage, a
 /** Middleware: 401 unless the request authenticates; the principal goes to `res.locals.principal`. */
 export function requireUser(runtime: Runtime, autoLogin: () => boolean) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const principal = await authenticate(runtime, req, autoLogin());
+    // The rate limiter in front already asked who is calling: ask once per request.
+    const principal = res.locals.authChecked ? (res.locals.principal as Principal | undefined) : await authenticate(runtime, req, autoLogin());
     if (!principal) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       const error = StudioErrors.unauthenticated();

@@ -21,11 +21,17 @@ export class RequestValidationError extends WiflowError {
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new RequestValidationError(
-    result.error.issues.map((issue) => ({
-      loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-      msg: issue.message,
-      type: issue.code,
-    })),
-  );
+  // A list of a million bad items must not become a million-entry answer: the first ones say enough.
+  const shown = result.error.issues.slice(0, MAX_REPORTED_ISSUES);
+  const issues: ValidationIssue[] = shown.map((issue) => ({
+    loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    msg: issue.message,
+    type: issue.code,
+  }));
+  const more = result.error.issues.length - shown.length;
+  if (more > 0) issues.push({ loc: [where], msg: `and ${more} more problems`, type: 'truncated' });
+  throw new RequestValidationError(issues);
 }
+
+/** How many validation problems one answer lists. */
+export const MAX_REPORTED_ISSUES = 50;

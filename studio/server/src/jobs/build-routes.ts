@@ -5,6 +5,7 @@ import type { Job, Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate, principalOf, requireUser } from '../http/auth.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import type { FlowRunner, StartedRun } from './flow-runner.js';
 import { resumeSeq, streamJobNdjson, streamJobSse, toWireEvent } from './job-events.js';
@@ -21,7 +22,7 @@ const DeliveryQuery = z.object({
 export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build: Router; publicBuild: Router } {
   const build = Router();
   const publicBuild = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   /** Polling cursor per job: polling without `since` drains what was not yet delivered (Langflow's queue semantics). */
   const pollCursor = new Map<string, number>();
@@ -48,13 +49,14 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
     return job;
   }
 
-  build.post('/:flow_id/flow', auth, json, async (req, res) => {
+  build.post('/:flow_id/flow', auth, ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.ownedFlow(principal.userId, param(req, 'flow_id'));
     const query = parseWith(DeliveryQuery, req.query, 'query');
     const body = parseWith(BuildFlowBodySchema, req.body ?? {}, 'body');
     const run = await runner.start({
       userId: principal.userId,
+      ownerRoles: principal.roles,
       flow,
       data: (body.data as Record<string, unknown> | null | undefined) ?? null,
       inputRequest: body.inputs,
@@ -96,7 +98,7 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
     res.json({ success: true, message: 'Flow build cancelled successfully' });
   });
 
-  publicBuild.post('/:flow_id/flow', json, async (req, res) => {
+  publicBuild.post('/:flow_id/flow', ...json, async (req, res) => {
     const flow = await studio.storage.flows.get(param(req, 'flow_id')).catch(() => null);
     if (!flow) throw StudioErrors.flowNotFound(param(req, 'flow_id'));
     if (flow.accessType !== 'PUBLIC' || !flow.userId) throw StudioErrors.notPublic(flow.id);

@@ -42,6 +42,8 @@ export interface RunRequest {
   source: string;
   /** Only files attached to this flow may feed file inputs (public builds run as the owner for strangers). */
   filesOfFlowOnly?: boolean;
+  /** Roles of the flow's owner when the caller is the owner; looked up in storage otherwise. */
+  ownerRoles?: readonly string[];
 }
 
 /** A started run: the job and what is needed to shape its result. */
@@ -136,6 +138,8 @@ export class FlowRunner {
 
   /** Prepare and submit a run; errors (bad tweaks, bad inputs, invalid flow) are thrown before any job exists. */
   async start(request: RunRequest): Promise<StartedRun> {
+    const access = await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
+    this.#checkJobQuota(request.userId);
     const stored = request.flow.data;
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
@@ -153,7 +157,7 @@ export class FlowRunner {
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
     let job: Job;
     try {
-      job = await this.studio.runtime.runJob(data, { inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+      job = await this.studio.runtime.runJob(data, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
     } catch (error) {
       if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
         const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);
@@ -164,6 +168,15 @@ export class FlowRunner {
     }
     const inputValue = request.inputRequest?.input_value ?? null;
     return { job, flow: request.flow, data, sessionId, inputValue };
+  }
+
+  /** 429 when the user (or everyone together) already has as many unfinished jobs as `studio.quotas` allows. */
+  #checkJobQuota(userId: string): void {
+    const { jobsPerUser, jobsTotal } = this.studio.config.quotas;
+    const active = this.studio.runtime.jobs.active();
+    const mine = active.filter((job) => job.request.userId === userId).length;
+    if (mine >= jobsPerUser) throw StudioErrors.quotaExceeded(`You have ${mine} unfinished jobs, the most one user may have (studio.quotas.jobsPerUser = ${jobsPerUser}); wait for one to end or cancel one`);
+    if (active.length >= jobsTotal) throw StudioErrors.quotaExceeded(`The server has ${active.length} unfinished jobs, the most it takes (studio.quotas.jobsTotal = ${jobsTotal}); try again later`);
   }
 
   /** Store the caller's text input as a User message of the session (null when there is none to store). */

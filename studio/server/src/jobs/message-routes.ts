@@ -2,6 +2,8 @@ import { param } from '../http/params.js';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { MessageRecord } from '@wiflow/core';
+import { jsonBody } from '../http/json-body.js';
+import { requireRole } from '../http/roles.js';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
@@ -74,7 +76,7 @@ export function messageRoutes(studio: StudioContext, flows: FlowService): Router
     res.json([...sessions]);
   });
 
-  router.delete('/messages', express.json(), async (req, res) => {
+  router.delete('/messages', requireRole('operator', 'delete messages'), ...jsonBody(), async (req, res) => {
     const ids = parseWith(z.array(z.string().min(1)).min(1), req.body, 'body');
     const owned = new Set(await ownedFlowIds(principalOf(res).userId));
     const deletable: string[] = [];

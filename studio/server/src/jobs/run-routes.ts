@@ -1,9 +1,10 @@
 import { param } from '../http/params.js';
 import express, { Router, type Request, type Response } from 'express';
-import type { FlowRecord } from '@wiflow/core';
+import type { FlowRecord, Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate, principalOf, requireUser } from '../http/auth.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { flowInputs, type FlowRunner, type RunRequest } from './flow-runner.js';
 import { ExperimentalRunBodySchema, SimplifiedAPIRequestSchema } from './run-model.js';
@@ -15,7 +16,7 @@ const FAILURE_STATUS: Record<string, number> = { failed: 500, timed_out: 504, ca
 export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Router; webhook: Router } {
   const run = Router();
   const webhook = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
 
   /** Run each request one after the other and answer with RunResponse, or stream their events in the framing the request asks for. */
@@ -44,16 +45,16 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     await streamRuns(res, runner, requests, outputs, framingOf(req));
   }
 
-  run.post('/advanced/:flow', auth, json, async (req, res) => {
+  run.post('/advanced/:flow', auth, ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     const body = parseWith(ExperimentalRunBodySchema, req.body ?? {}, 'body');
     const inputs = body.inputs?.length ? body.inputs : [null];
-    const requests: RunRequest[] = inputs.map((inputRequest) => ({ userId: principal.userId, flow, inputRequest, tweaks: body.tweaks, sessionId: body.session_id, source: 'run' }));
+    const requests: RunRequest[] = inputs.map((inputRequest) => ({ userId: principal.userId, ownerRoles: principal.roles, flow, inputRequest, tweaks: body.tweaks, sessionId: body.session_id, source: 'run' }));
     await execute(req, res, requests, body.outputs, body.stream);
   });
 
-  run.post('/:flow', auth, json, async (req, res) => {
+  run.post('/:flow', auth, ...json, async (req, res) => {
     const principal = principalOf(res);
     const flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     const raw = (req.body ?? {}) as Record<string, unknown>;
@@ -61,6 +62,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     const stream = req.query.stream === 'true' || req.query.stream === '1' || raw.stream === true;
     const request: RunRequest = {
       userId: principal.userId,
+      ownerRoles: principal.roles,
       flow,
       inputRequest: body.input_value != null ? { input_value: body.input_value, components: [], type: body.input_type ?? 'chat' } : null,
       named: body.inputs,
@@ -73,9 +75,16 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     await execute(req, res, [request], outputs, stream);
   });
 
-  webhook.post('/:flow', express.json({ limit: '10mb' }), express.text({ type: ['text/*'], limit: '10mb' }), async (req, res) => {
+  /** Who calls a webhook (anyone, unless `webhookAuthEnable`), found before the body is read. */
+  const webhookCaller = async (req: Request, res: Response, next: express.NextFunction) => {
     const principal = await authenticate(studio.runtime, req, studio.config.autoLogin);
     if (studio.config.webhookAuthEnable && !principal) throw StudioErrors.unauthenticated();
+    res.locals.principal = principal;
+    next();
+  };
+
+  webhook.post('/:flow', webhookCaller, ...jsonBody('10mb'), express.text({ type: ['text/*'], limit: '10mb' }), async (req, res) => {
+    const principal = res.locals.principal as Principal | undefined;
     let flow: FlowRecord;
     if (principal) flow = await studio.flowByIdOrName(principal.userId, param(req, 'flow'));
     else flow = await studio.flowByIdOrName(null, param(req, 'flow'));

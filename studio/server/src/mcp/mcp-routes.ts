@@ -11,6 +11,8 @@ import type { StudioContext } from '../context.js';
 import { isUuid } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { credentialsOf, isLoopback, principalOf, requireUser } from '../http/auth.js';
+import { requireRole } from '../http/roles.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import type { FlowService } from '../flows/flow-service.js';
 import type { FlowRunner } from '../jobs/flow-runner.js';
@@ -105,7 +107,7 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 /** `/api/v1/mcp/project`: per-project MCP servers (Streamable HTTP and legacy SSE), settings, install, composer URL. */
 export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: FlowRunner, sessions: McpSessions): Router {
   const router = Router();
-  const json = express.json({ limit: '10mb' });
+  const json = jsonBody('10mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
   const oauth = new OAuthValidator(() => studio.config.mcp.oauthCacheMs);
@@ -164,7 +166,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   // --- Streamable HTTP ---------------------------------------------------------------
   // `/mcp` is an alias: clients such as the MCP Inspector CLI pick Streamable HTTP for URLs ending in /mcp.
   const streamable = ['/:project_id/streamable', '/:project_id/mcp'];
-  router.post(streamable, json, mcpAuth, async (req, res) => {
+  router.post(streamable, mcpAuth, ...json, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = req.get('mcp-session-id');
     if (sessionId) {
@@ -224,7 +226,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     await server.connect(transport);
   });
 
-  router.post('/:project_id', json, mcpAuth, async (req, res) => {
+  router.post('/:project_id', mcpAuth, ...json, async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = typeof req.query.sessionId === 'string' ? req.query.sessionId : '';
     const session = sessions.get(sessionId);
@@ -245,7 +247,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     res.json({ tools: await toolSettings(project), auth_settings: publicAuthSettings(project.authSettings) ?? publicAuthSettings({ auth_type: DEFAULT_MCP_AUTH_TYPE }) });
   });
 
-  router.patch('/:project_id', auth, json, async (req, res) => {
+  router.patch('/:project_id', auth, requireRole('operator', 'change MCP settings'), ...json, async (req, res) => {
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'project_id'));
     const body = parseWith(MCPProjectUpdateRequestSchema, req.body, 'body');
@@ -280,7 +282,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     return { streamable_http_url: `${base}/streamable`, legacy_sse_url: `${base}/sse` };
   }
 
-  router.post('/:project_id/install', auth, json, async (req, res) => {
+  router.post('/:project_id/install', auth, requireRole('operator', 'install MCP client configurations'), ...json, async (req, res) => {
     if (!isLoopback(req)) throw StudioErrors.notLoopback();
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'project_id'));

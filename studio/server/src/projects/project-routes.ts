@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { writesNeedOperator } from '../http/roles.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from '../flows/flow-data.js';
@@ -46,8 +48,8 @@ export async function listProjects(studio: StudioContext, userId: string): Promi
 /** `/api/v1/projects` (and its alias `/api/v1/folders`): CRUD, flows of a project, upload/download. */
 export function projectRoutes(studio: StudioContext, flows: FlowService): Router {
   const router = Router();
-  const json = express.json({ limit: '50mb' });
-  router.use(requireUser(studio.runtime, () => studio.config.autoLogin));
+  const json = jsonBody('50mb');
+  router.use(requireUser(studio.runtime, () => studio.config.autoLogin), writesNeedOperator());
   const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
 
   /** Move flows (owned by the user) into a project. */
@@ -58,7 +60,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     }
   }
 
-  router.post('/', json, async (req, res) => {
+  router.post('/', ...json, async (req, res) => {
     const principal = principalOf(res);
     const body = parseWith(FolderCreateSchema, req.body, 'body');
     const project = await studio.storage.projects.create({
@@ -79,7 +81,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
 
   router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
     const principal = principalOf(res);
-    const imported = await readProjectImport(req.file!.buffer, req.file!.originalname);
+    const imported = await readProjectImport(req.file!.buffer, req.file!.originalname, studio.archiveLimits);
     const parsed = imported.flows.map((doc, i) => parseWith(FlowCreateSchema, doc, `file.flows[${i}]`));
     const project = await studio.storage.projects.create({
       name: await uniqueProjectName(studio, principal.userId, imported.name?.trim() || 'Imported project'),
@@ -123,7 +125,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     res.json({ ...toFolderRead(project), flows: list.map((f) => flows.read(f)) });
   });
 
-  router.patch('/:id', json, async (req, res) => {
+  router.patch('/:id', ...json, async (req, res) => {
     const principal = principalOf(res);
     const project = await studio.ownedProject(principal.userId, param(req, 'id'));
     const body = parseWith(FolderUpdateSchema, req.body, 'body');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { param } from '../http/params.js';
 import express, { Router, type Request } from 'express';
 import { flowIoSchemas, type FlowData } from '@wiflow/core';
@@ -5,7 +6,9 @@ import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
+import { requireRole } from '../http/roles.js';
 import { openSse } from '../http/sse.js';
+import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
@@ -82,9 +85,11 @@ interface DeploymentOwner {
 export function studioRoutes(studio: StudioContext): { studio: Router; health: Router } {
   const router = Router();
   const health = Router();
-  const json = express.json({ limit: '50mb' });
+  const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   const owners = new Map<string, DeploymentOwner>();
+  /** Deployments being started, by reservation id: their owner. */
+  const pending = new Map<string, string>();
 
   health.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -105,7 +110,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json(studio.runtime.registry.describe());
   });
 
-  router.post('/validate', auth, json, (req, res) => {
+  router.post('/validate', auth, ...json, (req, res) => {
     const body = parseWith(z.object({ data: FlowDataRequestSchema }), req.body, 'body');
     const data = body.data as unknown as Record<string, unknown>;
     const validity = validateFlowData(studio.runtime, data);
@@ -125,6 +130,27 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     return view;
   }
 
+  /** 429 when the user, or the service as a whole, already runs as many pipelines as `studio.quotas` allows. */
+  function checkDeploymentQuota(userId: string): void {
+    const { deploymentsPerUser, deploymentsTotal } = studio.config.quotas;
+    let mine = 0;
+    let total = 0;
+    for (const [id, owner] of owners) {
+      if (!studio.runtime.pipelines.has(id)) {
+        owners.delete(id);
+        continue;
+      }
+      total++;
+      if (owner.userId === userId) mine++;
+    }
+    for (const owner of pending.values()) {
+      total++;
+      if (owner === userId) mine++;
+    }
+    if (mine >= deploymentsPerUser) throw StudioErrors.quotaExceeded(`You have ${mine} pipelines deployed, the most one user may have (studio.quotas.deploymentsPerUser = ${deploymentsPerUser}); undeploy one first`);
+    if (total >= deploymentsTotal) throw StudioErrors.quotaExceeded(`The flow service runs ${total} deployed pipelines, the most it takes (studio.quotas.deploymentsTotal = ${deploymentsTotal}); try again later`);
+  }
+
   router.get('/deployments', auth, (_req, res) => {
     const userId = principalOf(res).userId;
     const list = [];
@@ -136,8 +162,9 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json(list);
   });
 
-  router.post('/deployments', auth, json, async (req, res) => {
-    const userId = principalOf(res).userId;
+  router.post('/deployments', auth, requireRole('operator', 'deploy flows'), ...json, async (req, res) => {
+    const principal = principalOf(res);
+    const userId = principal.userId;
     const body = parseWith(z.object({ flow_id: z.guid() }), req.body, 'body');
     const flow = await studio.ownedFlow(userId, body.flow_id);
     const validity = validateFlowData(studio.runtime, flow.data);
@@ -146,8 +173,26 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
       Object.assign(error, { details: { problems: validity.problems } });
       throw error;
     }
-    const deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id });
+    const access = await studio.runAccess(userId, principal.roles);
+    checkDeploymentQuota(userId);
+    // Held while the pipeline starts, so concurrent requests cannot all pass the quota check.
+    const reservation = `pending:${randomUUID()}`;
+    pending.set(reservation, userId);
+    let deployed;
+    try {
+      deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id, access });
+    } finally {
+      pending.delete(reservation);
+    }
     owners.set(deployed.id, { userId, flowId: flow.id });
+    const maxMinutes = studio.config.quotas.deploymentMaxMinutes;
+    if (maxMinutes > 0) {
+      const timer = setTimeout(() => {
+        owners.delete(deployed.id);
+        void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
+      }, maxMinutes * 60_000);
+      timer.unref();
+    }
     res.status(201).json(deploymentView(deployed.id));
   });
 
@@ -181,7 +226,7 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.on('close', () => clearInterval(timer));
   });
 
-  router.delete('/deployments/:id', auth, async (req, res) => {
+  router.delete('/deployments/:id', auth, requireRole('operator', 'undeploy flows'), async (req, res) => {
     ownedDeployment(principalOf(res).userId, param(req, 'id'));
     await studio.runtime.undeploy(param(req, 'id'));
     owners.delete(param(req, 'id'));

@@ -231,8 +231,11 @@ export interface TestStudio {
   url: string;
   dataDir: string;
   http: supertest.Agent;
+  /** Operators (they create, run and deploy flows). */
   alice: TestUser;
   bob: TestUser;
+  /** A viewer: read-only. */
+  vera: TestUser;
   close(): Promise<void>;
 }
 
@@ -247,16 +250,17 @@ export async function startTestStudio(options: { studio?: Record<string, unknown
     logger: quietLogger(),
   });
   const { url } = await runtime.listen(0, '127.0.0.1');
-  const makeUser = async (username: string): Promise<TestUser> => {
-    const user = await runtime.storage.users.create({ username, password: `${username}-password-123` });
+  const makeUser = async (username: string, roles: string[]): Promise<TestUser> => {
+    const user = await runtime.storage.users.create({ username, password: `${username}-password-123`, roles });
     const { key } = await runtime.storage.apiKeys.create({ userId: user.id, name: 'test' });
     const token = `token-${randomUUID()}`;
-    testBearerTokens.set(token, { userId: user.id, username, roles: [], via: 'jwt' });
+    testBearerTokens.set(token, { userId: user.id, username, roles, via: 'jwt' });
     return { id: user.id, username, apiKey: key, token, auth: { Authorization: `Bearer ${token}` } };
   };
-  const alice = await makeUser('alice');
-  const bob = await makeUser('bob');
-  return { runtime, url, dataDir, http: supertest.agent(url), alice, bob, close: () => runtime.stop(3000) };
+  const alice = await makeUser('alice', ['operator']);
+  const bob = await makeUser('bob', ['operator']);
+  const vera = await makeUser('vera', ['viewer']);
+  return { runtime, url, dataDir, http: supertest.agent(url), alice, bob, vera, close: () => runtime.stop(3000) };
 }
 
 function quietLogger() {
