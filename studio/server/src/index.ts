@@ -55,7 +55,7 @@ const studioServerPlugin = definePlugin({
       const { build, publicBuild } = buildRoutes(context, runner);
       const { run, webhook } = runRoutes(context, runner);
       const { v1, v2 } = fileRoutes(context, files);
-      const { studio, health } = studioRoutes(context);
+      const { studio, health } = studioRoutes(context, flows);
       const projects = projectRoutes(context, flows);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [
         ['/api/v1/flows', flowRoutes(context, flows)],

@@ -95,13 +95,13 @@ export class SystemController {
   }
 
   /** Read the configured flow: a JSON file (FlowData or a flow document with `data`), or a stored flow. */
-  async loadFlow(): Promise<{ data: FlowData; flowId: string | null; source: string }> {
+  async loadFlow(): Promise<{ data: FlowData; flowId: string | null; source: string; name: string | null }> {
     const { flow, flowId } = this.config().pipeline;
     if (flowId) {
       if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
       const record = await this.runtime.storage.flows.get(flowId);
       if (!record?.data) throw ApiErrors.pipelineFailed(`stored flow ${flowId} not found or empty`);
-      return { data: record.data as unknown as FlowData, flowId, source: `flow ${flowId}` };
+      return { data: record.data as unknown as FlowData, flowId, source: `flow ${flowId}`, name: record.name ?? null };
     }
     if (!flow) throw ApiErrors.pipelineNotConfigured();
     const file = path.resolve(flow);
@@ -111,10 +111,10 @@ export class SystemController {
     } catch (error) {
       throw ApiErrors.pipelineFailed(`cannot read ${file}: ${(error as Error).message}`);
     }
-    const document = parsed as { id?: string; data?: FlowData; nodes?: unknown };
+    const document = parsed as { id?: string; name?: string; data?: FlowData; nodes?: unknown };
     const data = (document.nodes ? document : document.data) as FlowData | undefined;
     if (!data || !Array.isArray(data.nodes) || !Array.isArray(data.edges)) throw ApiErrors.pipelineFailed(`${file} holds no flow (nodes and edges)`);
-    return { data, flowId: document.id ?? null, source: file };
+    return { data, flowId: document.id ?? null, source: file, name: typeof document.name === 'string' ? document.name : path.basename(file, '.json') };
   }
 
   /** Begin a start: validate and compile now (errors answer the request), deploy in the background. */
@@ -145,13 +145,13 @@ export class SystemController {
       throw apiError;
     }
     const steps = this.steps.map((s) => ({ ...s }));
-    this.#transition = this.#deploy(loaded.data, loaded.flowId);
+    this.#transition = this.#deploy(loaded);
     return { sessionId, steps };
   }
 
-  async #deploy(data: FlowData, flowId: string | null): Promise<void> {
+  async #deploy(loaded: { data: FlowData; flowId: string | null; source: string; name: string | null }): Promise<void> {
     try {
-      const deployed = await this.runtime.deploy(data, { id: PIPELINE_ID, flowId: flowId ?? undefined });
+      const deployed = await this.runtime.deploy(loaded.data, { id: PIPELINE_ID, flowId: loaded.flowId ?? undefined, name: loaded.name ?? undefined, source: loaded.source });
       this.#deployed = deployed;
       const early = await Promise.race([deployed.pipeline.done, Promise.resolve(null)]);
       if (early && early.status === 'failed') throw new Error(early.error);
@@ -238,7 +238,7 @@ export class SystemController {
       await this.hub.flush();
       this.hub.clearLatest();
       this.sessionId = newSessionId;
-      await this.#deploy(loaded.data, loaded.flowId);
+      await this.#deploy(loaded);
     })();
     return { previousSessionId, newSessionId };
   }
