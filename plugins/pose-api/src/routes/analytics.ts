@@ -138,7 +138,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Healthcare metrics of the period', A: Healthcare, B: Healthcare },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const wanted = new Set<string>(query.metrics ? query.metrics.split(',') : HealthcareMetrics);
       const metrics: Record<string, unknown> = {};
@@ -186,7 +186,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Retail metrics of the period', A: Retail, B: Retail },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const environmentId = query.environment_id;
       const tracks = await storage.tracks.list({ start, end, environmentId }, { page: 1, perPage: 1000 });
@@ -268,7 +268,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Security metrics of the period', A: Security, B: Security },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const environmentId = query.environment_id;
       const intrusions = await allEvents(storage, { start, end, environmentId, types: ['intrusion'], order: 'desc' });
@@ -331,7 +331,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Summary of the range', A: Summary, B: Summary },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
       const environmentId = query.environment_id;
       const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs: GRANULARITY[query.granularity as keyof typeof GRANULARITY] });
@@ -392,7 +392,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Events', A: z.object({ events: z.array(ActivityEvent), pagination: PaginationB }), B: z.array(ActivityEvent), extrasB: z.object({ pagination: PaginationB }) },
     errors: [422, 503],
     async handler({ query, convention }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const start = query.start_time ? parseTime(query.start_time) : undefined;
       const end = query.end_time ? parseTime(query.end_time) : undefined;
       if (start !== undefined && end !== undefined && end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: query.end_time }]);
@@ -433,7 +433,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     async handler({ query }) {
       const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
       const intervalMs = INTERVALS[query.interval as keyof typeof INTERVALS];
-      const agg = await services.storage().poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
+      const agg = await (await services.storageForReading()).poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
       const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
       const byCount = [0, 0, 0, 0, 0];
       for (const b of agg.buckets) for (const [k, v] of Object.entries(b.framesByPersonCount)) byCount[Math.min(4, Number(k))] += v;
