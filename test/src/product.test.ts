@@ -99,8 +99,10 @@ describe('wiflow serve with the demo configuration', () => {
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['occupancy_now', 'estimate_poses_from_csi']));
     const result = await client.callTool({ name: 'occupancy_now', arguments: { environment_id: 'home' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    const answer = (result.structuredContent as { occupancy: { environment_id: string; as_of: string | null; source: { model_id: string } | null } }).occupancy;
+    const answer = (result.structuredContent as { occupancy: { environment_id: string; as_of: string | null; source: { model_id: string } | null; zones: { zone_id: string }[] } }).occupancy;
     expect(answer.environment_id).toBe('home');
+    // The zones the default pipeline's retail and security analytics define for the room.
+    expect(answer.zones.map((zone) => zone.zone_id)).toEqual(expect.arrayContaining(['sofa', 'kitchen-door']));
     expect(answer.as_of).not.toBeNull();
     expect(answer.source?.model_id).toBe('wiflow-pose-v1');
     await client.close();

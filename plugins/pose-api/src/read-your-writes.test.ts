@@ -38,8 +38,8 @@ async function storedIds(server: TestServer, auth: { Authorization: string }): P
   const ids: number[] = [];
   let cursor: string | null = null;
   do {
-    const res = await server.http.get('/api/v1/pose/history').set(auth).query({ limit: 1000, ...(cursor ? { cursor } : {}) }).expect(200);
-    ids.push(...(res.body.poses as Pose[]).map((p) => p.frame_id));
+    const res: { body: { poses: Pose[]; pagination: { next_cursor: string | null } } } = await server.http.get('/api/v1/pose/history').set(auth).query({ limit: 1000, ...(cursor ? { cursor } : {}) }).expect(200);
+    ids.push(...res.body.poses.map((p) => p.frame_id));
     cursor = res.body.pagination.next_cursor;
   } while (cursor);
   return ids;

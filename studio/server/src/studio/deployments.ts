@@ -1,4 +1,4 @@
-import type { DeployedPipeline, FlowData, NodeCounters, Principal } from '@wiflow/core';
+import { flowEnvironments, type DeployedPipeline, type FlowData, type NodeCounters, type Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { FlowCreateSchema } from '../flows/flow-model.js';
@@ -20,22 +20,6 @@ export interface DeploymentView {
 
 const LINKS_NAMESPACE = 'studio';
 const LINKS_KEY = 'server-pipeline-flows';
-
-/**
- * Environments a flow writes, as its nodes name them: `environmentId` in a node's config or in
- * an inline scenario. A scenario given as a file path is not opened here, so a flow that names
- * its environment only there has none (its pipelines are then told apart by flow only).
- */
-export function environmentsOf(data: FlowData): string[] {
-  const ids = new Set<string>();
-  for (const node of data.nodes ?? []) {
-    const config = (node.data?.config ?? {}) as Record<string, unknown>;
-    if (typeof config.environmentId === 'string' && config.environmentId) ids.add(config.environmentId);
-    const scenario = config.scenario as Record<string, unknown> | undefined;
-    if (scenario && typeof scenario === 'object' && typeof scenario.environmentId === 'string' && scenario.environmentId) ids.add(scenario.environmentId);
-  }
-  return [...ids].sort();
-}
 
 /** What `deployed.outcome` means to a reader: null while it runs. */
 export function statusOf(deployed: DeployedPipeline): DeploymentView['status'] {
@@ -105,7 +89,7 @@ export class Deployments {
       flow_name: stored?.name ?? deployed.name ?? deployed.source ?? deployed.id,
       status: statusOf(deployed),
       origin,
-      environment_id: environmentsOf(deployed.data)[0] ?? null,
+      environment_id: flowEnvironments(deployed.data)[0] ?? null,
       started_at: new Date(deployed.startedAt).toISOString(),
       counters: deployed.pipeline.counters(),
     };
@@ -116,12 +100,12 @@ export class Deployments {
    * same flow or writes one of those environments: two writers would interleave their frames.
    */
   async assertFree(flowId: string, data: FlowData): Promise<void> {
-    const wanted = new Set(environmentsOf(data));
+    const wanted = new Set(flowEnvironments(data));
     for (const deployed of [...this.studio.runtime.pipelines.values()]) {
       if (statusOf(deployed) !== 'running') continue;
       const view = await this.view(deployed);
       if (view.flow_id === flowId) throw StudioErrors.deploymentConflict(view.id, view.flow_name, view.origin, `it runs this flow`);
-      const shared = environmentsOf(deployed.data).find((environment) => wanted.has(environment));
+      const shared = flowEnvironments(deployed.data).find((environment) => wanted.has(environment));
       if (shared) throw StudioErrors.deploymentConflict(view.id, view.flow_name, view.origin, `it writes environment "${shared}"`);
     }
   }
