@@ -13,6 +13,7 @@ export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext
 export { discoverPlugins, apiMajor, type DiscoveredPlugin } from './plugins/discovery.js';
 export { PluginHost, type PluginReport, type PluginFilter } from './plugins/plugin-host.js';
 export type { FlowNode, FlowEdge, FlowData, FlowDocument, OverflowPolicy } from './flows/flow.js';
+export { flowEnvironments } from './flows/flow-environments.js';
 export { FlowCompiler, type FlowProblem, type CompiledFlow, type CompiledNode, type CompiledEdge, type CompileResult, type CompileOptions } from './flows/compiler.js';
 export { flowIoSchemas } from './flows/io-schema.js';
 export { ioPlugin, ioInputNode, ioOutputNode, IoInputConfig, IoOutputConfig, IoValueTypes } from './builtin/io-plugin.js';

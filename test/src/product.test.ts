@@ -45,6 +45,17 @@ describe('wiflow serve with the demo configuration', () => {
     expect(Array.isArray(frame!.persons)).toBe(true);
   });
 
+  it('shows the default pipeline as the server\'s running deployment of the "Default pipeline" flow, and refuses a second copy', async () => {
+    const flows = (await (await fetch(`${server.url}/api/v1/flows/?header_flows=true`, { headers: auth })).json()) as { id: string; name: string }[];
+    const example = flows.find((f) => f.name === 'Default pipeline');
+    expect(example, flows.map((f) => f.name).join(', ')).toBeDefined();
+    const listed = (await (await fetch(`${server.url}/api/v1/studio/deployments?flow_id=${example!.id}`, { headers: auth })).json()) as Record<string, unknown>[];
+    expect(listed).toEqual([expect.objectContaining({ id: 'pose-api:system', flow_id: example!.id, flow_name: 'Default pipeline', status: 'running', origin: 'server', environment_id: 'home' })]);
+    const again = await fetch(`${server.url}/api/v1/studio/deployments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ flow_id: example!.id }) });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { detail: string }).detail).toContain('deployment pose-api:system ("Default pipeline", started by the server) is running');
+  });
+
   it('streams pose updates and a fall alert over /ws/pose', async () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws/pose?token=${encodeURIComponent(auth.Authorization.slice(7))}`);
     const messages: { type: string; [k: string]: unknown }[] = [];
@@ -88,8 +99,10 @@ describe('wiflow serve with the demo configuration', () => {
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['occupancy_now', 'estimate_poses_from_csi']));
     const result = await client.callTool({ name: 'occupancy_now', arguments: { environment_id: 'home' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    const answer = (result.structuredContent as { occupancy: { environment_id: string; as_of: string | null; source: { model_id: string } | null } }).occupancy;
+    const answer = (result.structuredContent as { occupancy: { environment_id: string; as_of: string | null; source: { model_id: string } | null; zones: { zone_id: string }[] } }).occupancy;
     expect(answer.environment_id).toBe('home');
+    // The zones the default pipeline's retail and security analytics define for the room.
+    expect(answer.zones.map((zone) => zone.zone_id)).toEqual(expect.arrayContaining(['sofa', 'kitchen-door']));
     expect(answer.as_of).not.toBeNull();
     expect(answer.source?.model_id).toBe('wiflow-pose-v1');
     await client.close();

@@ -72,15 +72,21 @@ export class JobLog {
         yield e;
       }
       if (this.#closed && next >= this.lastSeq) return;
+      // One wake-up per wait, whichever comes first; both registrations are undone so a long
+      // read does not pile abort listeners on the caller's signal.
       await new Promise<void>((resolve) => {
-        const off = this.subscribe(next, () => {
-          off();
+        let unsubscribe: (() => unknown) | undefined;
+        let woken = false;
+        const wake = () => {
+          if (woken) return;
+          woken = true;
+          unsubscribe?.();
+          signal?.removeEventListener('abort', wake);
           resolve();
-        });
-        signal?.addEventListener('abort', () => {
-          off();
-          resolve();
-        }, { once: true });
+        };
+        signal?.addEventListener('abort', wake, { once: true });
+        unsubscribe = this.subscribe(next, wake);
+        if (woken) unsubscribe();
       });
     }
   }

@@ -41,6 +41,8 @@ export class NodeRunner {
   readonly latency = new LatencyHistogram();
   countIn = 0;
   countOut = 0;
+  /** Emits per output port (a source's CSI frames apart from its other outputs, e.g. the simulator's truth). */
+  readonly countOutByPort = new Map<string, number>();
   countDropped = 0;
   countErrors = 0;
   lastError: string | null = null;

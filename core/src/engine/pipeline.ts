@@ -159,6 +159,7 @@ export class Pipeline {
     if (this.#settled) return;
     const outlets = runner.outlets.get(port);
     runner.countOut++;
+    runner.countOutByPort.set(port, (runner.countOutByPort.get(port) ?? 0) + 1);
     if (!outlets) return;
     const now = performance.now();
     let wait: Promise<void> | undefined;

@@ -11,7 +11,7 @@ import type { FlowData } from '../flows/flow.js';
 import { createRuntimeHooks, type RuntimeHooks } from '../hooks/hooks.js';
 import { HttpHost } from '../http/http-host.js';
 import { Job, JobManager, type JobRequest } from '../engine/job.js';
-import { Pipeline } from '../engine/pipeline.js';
+import { Pipeline, type PipelineOutcome } from '../engine/pipeline.js';
 import { NodeRegistry } from '../nodes/registry.js';
 import type { PluginContext, WiflowPlugin } from '../plugins/define-plugin.js';
 import { PluginHost, type PluginReport } from '../plugins/plugin-host.js';
@@ -48,12 +48,20 @@ export interface RunAccess {
   files?: FileAccess;
 }
 
-/** A running stream pipeline with its flow id. */
+/** A deployed stream pipeline: what it runs, where that came from, and how it ended (null while it runs). */
 export interface DeployedPipeline {
   id: string;
   flowId: string | null;
+  /** The flow's name, when the deployer knows it (e.g. a flow file's `name`). */
+  name: string | null;
+  /** Where the flow came from when it is not a stored flow (e.g. the flow file's absolute path). */
+  source: string | null;
+  /** The flow as deployed (node configs say which environments it writes). */
+  data: FlowData;
   pipeline: Pipeline;
   startedAt: number;
+  /** How the pipeline ended (completed, failed, stopped); null while it runs. */
+  outcome: PipelineOutcome | null;
 }
 
 const corePackage = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -202,12 +210,13 @@ export class Runtime {
   }
 
   /** Deploy a flow as a long-lived stream pipeline (within `access` when given). */
-  async deploy(data: FlowData, options: { id?: string; flowId?: string; access?: RunAccess } = {}): Promise<DeployedPipeline> {
+  async deploy(data: FlowData, options: { id?: string; flowId?: string; name?: string; source?: string; access?: RunAccess } = {}): Promise<DeployedPipeline> {
     const flow = await this.prepare(data, options.access);
     const id = options.id ?? randomUUID();
     if (this.pipelines.has(id)) await this.undeploy(id);
     const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, resolve: (t) => this.resolve(t), files: options.access?.files });
-    const deployed: DeployedPipeline = { id, flowId: options.flowId ?? null, pipeline, startedAt: Date.now() };
+    const deployed: DeployedPipeline = { id, flowId: options.flowId ?? null, name: options.name ?? null, source: options.source ?? null, data, pipeline, startedAt: Date.now(), outcome: null };
+    void pipeline.done.then((outcome) => (deployed.outcome = outcome));
     this.pipelines.set(id, deployed);
     await pipeline.start();
     return deployed;

@@ -59,8 +59,9 @@ export interface TestServer {
 }
 
 /** Start a runtime with SQLite, the fixture source and the pose API on 127.0.0.1:0. */
-export async function startTestServer(options: { convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[]; plugins?: WiflowPlugin[] } = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-api-'));
+export async function startTestServer(options: { dataDir?: string; convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[]; plugins?: WiflowPlugin[] } = {}): Promise<TestServer> {
+  // A given dataDir is another start of a server on the same data (restart tests).
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'wiflow-pose-api-'));
   const flowFile = path.join(dataDir, 'pipeline.json');
   writeFileSync(
     flowFile,

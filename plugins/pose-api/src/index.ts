@@ -85,6 +85,15 @@ export class PoseApi implements ApiServices {
     return this.runtime.storage;
   }
 
+  async storageForReading(): Promise<Storage> {
+    const storage = this.storage();
+    // /pose/latest serves frames as they are published, the history reads storage: write the
+    // hub's pending batch and the storage's own buffer first, so a reader sees what latest served.
+    await this.hub.flush();
+    await storage.flush();
+    return storage;
+  }
+
   clusterStatus(): ClusterStatus | null {
     return this.cluster?.status() ?? null;
   }

@@ -22,6 +22,8 @@ export interface ApiServices {
   apiConfig(): ApiConfig;
   /** The storage service, or ApiErrors.storageUnavailable. */
   storage(): Storage;
+  /** The storage once every frame served so far is in it (read-your-writes for history and analytics). */
+  storageForReading(): Promise<Storage>;
   /** The whole cluster from heartbeats (cluster mode), else null. */
   clusterStatus(): ClusterStatus | null;
   /** Open /ws/pose connections (clients, not hub listeners). */

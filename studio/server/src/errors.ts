@@ -10,6 +10,10 @@ export const StudioErrors = {
   fileNotFound: defineError('WIFLOW_STUDIO_FILE_NOT_FOUND', 404, (name: string) => `File ${name} not found`),
   revisionNotFound: defineError('WIFLOW_STUDIO_REVISION_NOT_FOUND', 404, (flowId: string, revision: number) => `Revision ${revision} of flow ${flowId} not found`),
   deploymentNotFound: defineError('WIFLOW_STUDIO_DEPLOYMENT_NOT_FOUND', 404, (id: string) => `Deployment ${id} not found`),
+  deploymentConflict: defineError('WIFLOW_STUDIO_DEPLOYMENT_CONFLICT', 409, (id: string, flowName: string, origin: string, why: string) =>
+    `Not deployed: deployment ${id} ("${flowName}", started by the ${origin}) is running and ${why}; stop it first`),
+  serverDeployment: defineError('WIFLOW_STUDIO_SERVER_DEPLOYMENT', 409, (id: string) =>
+    `Deployment ${id} was started by the server, not the studio: stop it with POST /api/v1/system/stop`),
   staleRevision: defineError('WIFLOW_STUDIO_STALE_REVISION', 409, (id: string, based: number, current: number) =>
     `Flow ${id} was saved by someone else: your change is based on revision ${based}, the flow is at revision ${current}`),
   nameTaken: defineError('WIFLOW_STUDIO_NAME_TAKEN', 409, (what: string, value: string) => `${what} "${value}" is already used by another of your flows`),

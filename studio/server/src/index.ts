@@ -62,7 +62,7 @@ const studioServerPlugin = definePlugin({
       const { build, publicBuild } = buildRoutes(context, runner);
       const { run, webhook } = runRoutes(context, runner);
       const { v1, v2 } = fileRoutes(context, files);
-      const { studio, health } = studioRoutes(context);
+      const { studio, health } = studioRoutes(context, flows);
       const projects = projectRoutes(context, flows);
       const limited = rateLimit(ctx.runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [

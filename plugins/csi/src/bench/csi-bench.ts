@@ -12,7 +12,7 @@ const option = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const DATA = resolve(option('--data') ?? resolve(import.meta.dirname, '../../../../../shared/data/csi'));
+const DATA = resolve(option('--data') ?? resolve(import.meta.dirname, '../../test-fixtures'));
 const TARGET_FRAMES = Number(option('--frames') ?? 100_000);
 
 interface Row { name: string; frames: number; bytes: number; seconds: number; cpuSeconds: number }
@@ -54,7 +54,7 @@ async function timeRead(path: string, chip?: string): Promise<Row & { readSecond
 
 async function main() {
   if (!existsSync(DATA)) {
-    console.error(`shared CSI captures not found at ${DATA} (pass --data <dir>)`);
+    console.error(`CSI sample captures not found at ${DATA} (pass --data <dir>)`);
     process.exitCode = 1;
     return;
   }

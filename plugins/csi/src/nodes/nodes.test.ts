@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineNode, definePlugin, type CsiFrame, type CsiWindow, type Runtime } from '@wiflow/core';
@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import csiPlugin, { decodeCapture, encodeRecording, readCapture } from '../index.js';
 
-const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
-const have = existsSync(DATA);
+// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
+const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 const file = (p: string) => resolve(DATA, p);
 const tmp = mkdtempSync(join(tmpdir(), 'wiflow-csi-nodes-'));
 
@@ -76,7 +76,7 @@ function sameFrame(a: CsiFrame, b: CsiFrame) {
   expect([a.ntx, a.nrx, a.nsc]).toEqual([b.ntx, b.nrx, b.nsc]);
 }
 
-describe.skipIf(!have)('live receivers on loopback', () => {
+describe('live receivers on loopback', () => {
   it('csi.nexmon-udp gets the same frames as the pcap reader, and counts the gap of two dropped packets', async () => {
     const rt = await start();
     const deployed = await rt.deploy(buildFlow({ source: ['csi.nexmon-udp', { port: 0, host: '127.0.0.1', sourceId: 'example_4366c0.pcap' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
@@ -157,7 +157,7 @@ describe.skipIf(!have)('live receivers on loopback', () => {
   });
 });
 
-describe.skipIf(!have)('file, record and replay nodes', () => {
+describe('file, record and replay nodes', () => {
   it('csi.file → csi.record writes a recording csi.replay plays back unchanged, truth included', async () => {
     const out = join(tmp, 'intel.wfr');
     const rt = await start();
@@ -216,7 +216,7 @@ describe.skipIf(!have)('file, record and replay nodes', () => {
   });
 });
 
-describe.skipIf(!have)('signal nodes in a flow', () => {
+describe('signal nodes in a flow', () => {
   it('csi.file → csi.signal-chain → windows; csi.window → csi.doppler → spectra', async () => {
     const rt = await start();
     const snapshot = await runFlow(rt, buildFlow({

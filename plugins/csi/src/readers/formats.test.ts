@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { decodeCapture, encodeRecording, openCapture, readCapture, RecordingWriter } from '../index.js';
 
-const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
-const have = existsSync(DATA);
+// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
+const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 const file = (p: string) => resolve(DATA, p);
 
 /** The packets of a little-endian µs pcap: [seconds, micros, bytes]. */
@@ -81,8 +81,8 @@ function sameFrames(a: CsiFrame[], b: CsiFrame[]) {
   });
 }
 
-describe.skipIf(!have)('Nexmon variants', () => {
-  const pcap = have ? readFileSync(file('nexmon/example_4366c0.pcap')) : Buffer.alloc(0);
+describe('Nexmon variants', () => {
+  const pcap = readFileSync(file('nexmon/example_4366c0.pcap'));
 
   it('pcapng with the same packets decodes to the same frames as the pcap', () => {
     const fromPcap = decodeCapture(pcap, { chip: 'bcm4366c0' });
@@ -126,9 +126,9 @@ describe.skipIf(!have)('Nexmon variants', () => {
   });
 });
 
-describe.skipIf(!have)('esp-csi CSV layouts', () => {
-  const lines = have ? readFileSync(file('esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA')) : [];
-  const tool = have ? decodeCapture(Buffer.from(lines.join('\n'), 'latin1'), { esp32FirstWordInvalid: false }).frames : [];
+describe('esp-csi CSV layouts', () => {
+  const lines = readFileSync(file('esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
+  const tool = decodeCapture(Buffer.from(lines.join('\n'), 'latin1'), { esp32FirstWordInvalid: false }).frames;
 
   it('esp-csi csv_recv lines (quoted comma data, first_word column) decode like the tool lines', () => {
     const converted = lines.map((line, i) => {
@@ -163,7 +163,7 @@ describe.skipIf(!have)('esp-csi CSV layouts', () => {
   });
 });
 
-describe.skipIf(!have)('wiflow recordings', () => {
+describe('wiflow recordings', () => {
   it('round-trips every capture format exactly, with truth attached to its frame', async () => {
     for (const name of ['intel/log.all_csi.6.7.6.dat', 'atheros/example_bigEndian.dat', 'esp32/example_data.csv', 'nexmon/example_4358.pcap', 'picoscenes/picoscenes_iwl5300_example.csi']) {
       const frames = await readCapture(file(name));

@@ -1,17 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeCapture, detectFormat, readCapture } from '../index.js';
 
-const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
-const have = existsSync(DATA);
-if (!have) console.warn(`shared CSI captures not found at ${DATA}: golden tests skipped`);
+// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
+const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 const file = (p: string) => resolve(DATA, p);
 
 interface Complex { shape: number[]; re: number[]; im: number[] }
 
-describe.skipIf(!have)('Intel 5300 golden', () => {
+describe('Intel 5300 golden', () => {
   it('matches read_bf_file + get_scaled_csi record by record', async () => {
     const expected = JSON.parse(readFileSync(file('intel/log.all_csi.6.7.6.expected.json'), 'utf8')) as { frames: (Record<string, number> & { perm: number[]; csi: Complex; csi_scaled?: Complex; scaled_csi?: Complex })[] };
     const frames = await readCapture(file('intel/log.all_csi.6.7.6.dat'));
@@ -57,7 +56,7 @@ function expectNexmonMatches(pcap: string, expected: Complex, chip: 'bcm4358' | 
   return result.frames;
 }
 
-describe.skipIf(!have)('Nexmon golden', () => {
+describe('Nexmon golden', () => {
   it('bcm4358 pcap matches csi_buff (chip set, and guessed from content)', () => {
     const expected = (JSON.parse(readFileSync(file('nexmon/example_4358.expected.json'), 'utf8')) as { csi_buff: Complex }).csi_buff;
     const frames = expectNexmonMatches('nexmon/example_4358.pcap', expected, 'bcm4358');

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CsiFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { decodeCapture, readCapture } from '../index.js';
 
-const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
-const have = existsSync(DATA);
+// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
+const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 const file = (p: string) => resolve(DATA, p);
 
 /** Mean squared step between neighbouring subcarriers over mean power: a real channel is smooth, a mis-decode is not. */
@@ -32,7 +32,7 @@ function rateHz(frames: CsiFrame[]): number {
   return (frames.length - 1) / ((frames.at(-1)!.timestamp - frames[0].timestamp) / 1e6);
 }
 
-describe.skipIf(!have)('ESP32-CSI-Tool CSV', () => {
+describe('ESP32-CSI-Tool CSV', () => {
   it('decodes 60 LLTF rows with the invalid first word and guard band dropped', async () => {
     const frames = await readCapture(file('esp32/example_data.csv'));
     expect(frames.length).toBe(60);
@@ -74,7 +74,7 @@ describe.skipIf(!have)('ESP32-CSI-Tool CSV', () => {
   });
 });
 
-describe.skipIf(!have)('Atheros CSI Tool log', () => {
+describe('Atheros CSI Tool log', () => {
   it('decodes 16 big-endian records of 56 tones, 2 × 3 streams, smooth across tones', async () => {
     const frames = await readCapture(file('atheros/example_bigEndian.dat'));
     expect(frames.length).toBe(16);
@@ -117,7 +117,7 @@ describe.skipIf(!have)('Atheros CSI Tool log', () => {
   });
 });
 
-describe.skipIf(!have)('PicoScenes', () => {
+describe('PicoScenes', () => {
   it('decodes 112 Intel 5300 frames of 30 groups, mostly 2 receive chains, as smooth as the Intel tool file', async () => {
     const frames = await readCapture(file('picoscenes/picoscenes_iwl5300_example.csi'));
     expect(frames.length).toBe(112);

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CsiFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +6,8 @@ import {
   resampleFrame, sanitizedPhase, sanitizePhase, SignalChain, unwrapPhase,
 } from '../index.js';
 
-const DATA = resolve(import.meta.dirname, '../../../../../shared/data/csi');
-const have = existsSync(DATA);
+// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
+const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 
 /** A synthetic frame: H(k) = A(k)·e^{j(φ0 + slope·k + path(k))}, for nrx chains. */
 function frame(subcarriers: number[], options: { nrx?: number; amplitude?: (k: number, r: number) => number; phase?: (k: number, r: number) => number; timestamp?: number; link?: string } = {}): CsiFrame {
@@ -284,7 +283,7 @@ describe('windowing and Doppler', () => {
   });
 });
 
-describe.skipIf(!have)('signal chain on real captures', () => {
+describe('signal chain on real captures', () => {
   it('turns ESP32 and Intel frames into windows on the same canonical grid', async () => {
     const chain = new SignalChain({ window: { length: 8, hop: 4 }, environmentId: 'lab' });
     const windows = [];

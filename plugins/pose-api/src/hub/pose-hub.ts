@@ -49,6 +49,10 @@ export class PoseHub {
   /** [publish time, persons] of recent frames (last 60 s at most), for rates. */
   readonly #recent: [number, number][] = [];
   #outlet: HubOutlet | undefined;
+  /** Per environment: the last frame id the producer sent and the id it was published as. */
+  readonly #numbering = new Map<string, { lastRaw: number; lastPublished: number }>();
+  /** Per environment: reading storage's newest frame id before the first frame is published. */
+  readonly #seeding = new Map<string, Promise<void>>();
 
   constructor(
     private readonly storage: () => Storage | undefined,
@@ -120,6 +124,45 @@ export class PoseHub {
       throw new TypeError('pose.publish received something that is not a PoseFrame');
     }
     if (this.#outlet) return this.#outlet.frame(frame);
+    const environmentId = frame.environmentId;
+    if (!this.#numbering.has(environmentId)) {
+      const seeding = this.#seeding.get(environmentId) ?? this.#seed(environmentId);
+      this.#seeding.set(environmentId, seeding);
+      return seeding.then(() => this.#publishLocal(frame));
+    }
+    this.#publishLocal(frame);
+  }
+
+  /** Start an environment's numbering after the newest stored frame id, so ids continue across restarts. */
+  async #seed(environmentId: string): Promise<void> {
+    let lastPublished = 0;
+    const storage = this.storage();
+    if (storage) {
+      try {
+        lastPublished = (await storage.poses.latest({ environmentId }))?.frameId ?? 0;
+      } catch (error) {
+        this.logger.warn('reading the newest stored frame id failed: frame ids start again', { environmentId, error: String(error) });
+      }
+    }
+    if (!this.#numbering.has(environmentId)) this.#numbering.set(environmentId, { lastRaw: Number.POSITIVE_INFINITY, lastPublished });
+  }
+
+  /**
+   * A producer numbers its frames from its own start (pose.estimate from 1): when its ids go
+   * back (a new pipeline, a restarted server), publish them after the last one published, so
+   * a frame id names one frame of the environment, in order, across restarts.
+   */
+  #renumber(frame: PoseFrame): PoseFrame {
+    const numbering = this.#numbering.get(frame.environmentId)!;
+    const raw = frame.frameId;
+    const id = raw > numbering.lastRaw ? numbering.lastPublished + (raw - numbering.lastRaw) : numbering.lastPublished + 1;
+    numbering.lastRaw = raw;
+    numbering.lastPublished = id;
+    return id === raw ? frame : { ...frame, frameId: id };
+  }
+
+  #publishLocal(original: PoseFrame): void {
+    const frame = this.#renumber(original);
     this.acceptFrame(frame);
     if (!this.storage()) return;
     this.#pending.push(frame);

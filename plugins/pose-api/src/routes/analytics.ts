@@ -41,6 +41,20 @@ function activityMinutes(buckets: PoseAggregateBucket[]): Record<string, number>
   return minutes;
 }
 
+/**
+ * When the peak occupancy was first seen: the first second of the peak bucket with that many
+ * people, never before the query's start or the first stored frame (a bucket start is
+ * aligned to the interval, so it can lie before the data, or before the server existed).
+ */
+async function peakTime(storage: Storage, peak: PoseAggregateBucket, intervalMs: number, start: number, end: number, environmentId: string | undefined): Promise<number> {
+  const from = Math.max(peak.start, start);
+  const to = Math.min(peak.start + intervalMs, end);
+  const seconds = await storage.poses.aggregate({ start: from, end: to, environmentId, intervalMs: 1000 });
+  const first = seconds.buckets.find((b) => b.frameCount > 0 && b.maxPersonCount === peak.maxPersonCount);
+  const range = await storage.poses.availableRange(environmentId);
+  return Math.max(first?.start ?? from, from, range?.earliest ?? from);
+}
+
 async function allEvents(storage: Storage, query: Parameters<Storage['events']['find']>[0]): Promise<{ items: AnalyticsEvent[]; total: number }> {
   const page = await storage.events.find(query, { page: 1, perPage: EVENT_LIST_LIMIT });
   return { items: page.items, total: page.total };
@@ -138,7 +152,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Healthcare metrics of the period', A: Healthcare, B: Healthcare },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const wanted = new Set<string>(query.metrics ? query.metrics.split(',') : HealthcareMetrics);
       const metrics: Record<string, unknown> = {};
@@ -186,7 +200,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Retail metrics of the period', A: Retail, B: Retail },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const environmentId = query.environment_id;
       const tracks = await storage.tracks.list({ start, end, environmentId }, { page: 1, perPage: 1000 });
@@ -268,7 +282,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Security metrics of the period', A: Security, B: Security },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
       const environmentId = query.environment_id;
       const intrusions = await allEvents(storage, { start, end, environmentId, types: ['intrusion'], order: 'desc' });
@@ -331,10 +345,11 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Summary of the range', A: Summary, B: Summary },
     errors: [422, 503],
     async handler({ query }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
       const environmentId = query.environment_id;
-      const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs: GRANULARITY[query.granularity as keyof typeof GRANULARITY] });
+      const intervalMs = GRANULARITY[query.granularity as keyof typeof GRANULARITY];
+      const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs });
       const total = agg.buckets.reduce((a, b) => a + b.personRecords, 0);
       const confSum = agg.buckets.reduce((a, b) => a + (b.avgConfidence ?? 0) * b.personRecords, 0);
       const peak = agg.buckets.reduce<PoseAggregateBucket | null>((best, b) => (!best || b.maxPersonCount > best.maxPersonCount ? b : best), null);
@@ -350,7 +365,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
       return {
         body: {
           time_period: { start: iso(start), end: iso(end), duration_hours: (end - start) / 3_600_000 },
-          detection_stats: { total_detections: total, unique_persons: tracks.total, average_confidence: total ? confSum / total : null, peak_occupancy: peak?.maxPersonCount ?? 0, peak_occupancy_time: peak ? iso(peak.start) : null },
+          detection_stats: { total_detections: total, unique_persons: tracks.total, average_confidence: total ? confSum / total : null, peak_occupancy: peak?.maxPersonCount ?? 0, peak_occupancy_time: peak ? iso(await peakTime(storage, peak, intervalMs, start, end, environmentId)) : null },
           activity_stats: {
             total_movement_events: Object.values(counts).reduce((a, b) => a + b, 0),
             fall_detections: counts.fall_detection ?? 0,
@@ -392,7 +407,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Events', A: z.object({ events: z.array(ActivityEvent), pagination: PaginationB }), B: z.array(ActivityEvent), extrasB: z.object({ pagination: PaginationB }) },
     errors: [422, 503],
     async handler({ query, convention }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const start = query.start_time ? parseTime(query.start_time) : undefined;
       const end = query.end_time ? parseTime(query.end_time) : undefined;
       if (start !== undefined && end !== undefined && end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: query.end_time }]);
@@ -433,7 +448,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     async handler({ query }) {
       const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
       const intervalMs = INTERVALS[query.interval as keyof typeof INTERVALS];
-      const agg = await services.storage().poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
+      const agg = await (await services.storageForReading()).poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
       const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
       const byCount = [0, 0, 0, 0, 0];
       for (const b of agg.buckets) for (const [k, v] of Object.entries(b.framesByPersonCount)) byCount[Math.min(4, Number(k))] += v;

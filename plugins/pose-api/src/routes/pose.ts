@@ -11,7 +11,7 @@ const ACTIVITIES = ['standing', 'walking', 'sitting', 'lying', 'falling', 'absen
 
 /** Time range answer of POSE_DATA_NOT_FOUND. */
 async function notFoundDetails(services: ApiServices, start: number | undefined, end: number | undefined, environmentId?: string) {
-  const range = await services.storage().poses.availableRange(environmentId);
+  const range = await (await services.storageForReading()).poses.availableRange(environmentId);
   return {
     requested_range: { start: start === undefined ? null : iso(start), end: end === undefined ? null : iso(end) },
     available_range: range ? { start: iso(range.earliest), end: iso(range.latest) } : null,
@@ -43,7 +43,7 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
     errors: [404, 422, 503],
     async handler({ query, convention }) {
       let frame: AnyFrame | null | undefined = services.hub.latest(query.environment_id);
-      if (!frame && services.runtime.hasStorage) frame = await services.storage().poses.latest({ environmentId: query.environment_id });
+      if (!frame && services.runtime.hasStorage) frame = await (await services.storageForReading()).poses.latest({ environmentId: query.environment_id });
       if (!frame) {
         const error = ApiErrors.poseDataNotFound(query.environment_id ? `for environment ${query.environment_id}` : 'yet');
         if (services.runtime.hasStorage) Object.assign(error, { details: await notFoundDetails(services, undefined, undefined, query.environment_id) });
@@ -86,7 +86,7 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'A page of history', A: HistoryA, B: z.array(HistoryRecordB), extrasB: z.object({ pagination: PaginationB }) },
     errors: [404, 422, 503],
     async handler({ query, convention }) {
-      const storage = services.storage();
+      const storage = await services.storageForReading();
       const start = query.start_time ? parseTime(query.start_time) : undefined;
       const end = query.end_time ? parseTime(query.end_time) : undefined;
       rangeCheck(start, end);
@@ -175,7 +175,7 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
       const pc = q.filters?.person_count;
       if (pc?.min !== undefined && pc.max !== undefined && pc.max < pc.min) throw ApiErrors.validation([{ field: 'query.filters.person_count.max', message: 'must not be below min', received: pc.max }]);
       const began = performance.now();
-      const result = await services.storage().poses.aggregate({
+      const result = await (await services.storageForReading()).poses.aggregate({
         start,
         end,
         environmentId: q.environment_id,
@@ -229,7 +229,7 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
       const start = query.start_time ? parseTime(query.start_time) : undefined;
       const end = query.end_time ? parseTime(query.end_time) : undefined;
       rangeCheck(start, end);
-      const track = await services.storage().tracks.get(params.track_id, { start, end, environmentId: query.environment_id, includeTrajectory: query.include_trajectory });
+      const track = await (await services.storageForReading()).tracks.get(params.track_id, { start, end, environmentId: query.environment_id, includeTrajectory: query.include_trajectory });
       if (!track) throw ApiErrors.notFound('track', String(params.track_id));
       return {
         body: {

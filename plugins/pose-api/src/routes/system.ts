@@ -94,7 +94,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         components: {
           csi_receiver: {
             status: componentStatus(csi, running, 'active'),
-            data_rate_hz: sum(sources.filter((n) => n.counters.in === 0).map((n) => n.outRate)),
+            data_rate_hz: sum(sources.filter((n) => n.counters.in === 0).map((n) => n.csiFrameRate)),
             packet_loss_rate: statNumber(csi, ['packet_loss_rate', 'packetLossRate', 'lossRate']),
             last_packet_time: lastPacket,
           },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DeployedPipeline, FlowData, NodeCounters, Runtime } from '@wiflow/core';
+import { portTypes, type DeployedPipeline, type FlowData, type NodeCounters, type PortSpec, type Runtime } from '@wiflow/core';
 import type { ApiConfig } from '../config.js';
 import { ApiErrors, ApiError } from '../errors.js';
 import type { PoseHub } from '../hub/pose-hub.js';
@@ -23,6 +23,8 @@ export interface ComponentNode {
   counters: NodeCounters;
   /** Messages out per second over the last sampling interval (null before two samples). */
   outRate: number | null;
+  /** CsiFrames out per second (its CsiFrame ports only) over the last interval; null before two samples or without such ports. */
+  csiFrameRate: number | null;
   /** Wall-clock ms when the node last emitted (null before it did). */
   lastOutputAt: number | null;
 }
@@ -77,7 +79,7 @@ export class SystemController {
   steps: StepReport[] = [];
   #deployed: DeployedPipeline | undefined;
   #transition: Promise<void> = Promise.resolve();
-  readonly #rates = new Map<string, { out: number; at: number; rate: number | null; lastOutputAt: number | null }>();
+  readonly #rates = new Map<string, { out: number; csiOut: number | null; at: number; rate: number | null; csiRate: number | null; lastOutputAt: number | null }>();
 
   constructor(
     private readonly runtime: Runtime,
@@ -95,13 +97,13 @@ export class SystemController {
   }
 
   /** Read the configured flow: a JSON file (FlowData or a flow document with `data`), or a stored flow. */
-  async loadFlow(): Promise<{ data: FlowData; flowId: string | null; source: string }> {
+  async loadFlow(): Promise<{ data: FlowData; flowId: string | null; source: string; name: string | null }> {
     const { flow, flowId } = this.config().pipeline;
     if (flowId) {
       if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
       const record = await this.runtime.storage.flows.get(flowId);
       if (!record?.data) throw ApiErrors.pipelineFailed(`stored flow ${flowId} not found or empty`);
-      return { data: record.data as unknown as FlowData, flowId, source: `flow ${flowId}` };
+      return { data: record.data as unknown as FlowData, flowId, source: `flow ${flowId}`, name: record.name ?? null };
     }
     if (!flow) throw ApiErrors.pipelineNotConfigured();
     const file = path.resolve(flow);
@@ -111,10 +113,10 @@ export class SystemController {
     } catch (error) {
       throw ApiErrors.pipelineFailed(`cannot read ${file}: ${(error as Error).message}`);
     }
-    const document = parsed as { id?: string; data?: FlowData; nodes?: unknown };
+    const document = parsed as { id?: string; name?: string; data?: FlowData; nodes?: unknown };
     const data = (document.nodes ? document : document.data) as FlowData | undefined;
     if (!data || !Array.isArray(data.nodes) || !Array.isArray(data.edges)) throw ApiErrors.pipelineFailed(`${file} holds no flow (nodes and edges)`);
-    return { data, flowId: document.id ?? null, source: file };
+    return { data, flowId: document.id ?? null, source: file, name: typeof document.name === 'string' ? document.name : path.basename(file, '.json') };
   }
 
   /** Begin a start: validate and compile now (errors answer the request), deploy in the background. */
@@ -145,13 +147,13 @@ export class SystemController {
       throw apiError;
     }
     const steps = this.steps.map((s) => ({ ...s }));
-    this.#transition = this.#deploy(loaded.data, loaded.flowId);
+    this.#transition = this.#deploy(loaded);
     return { sessionId, steps };
   }
 
-  async #deploy(data: FlowData, flowId: string | null): Promise<void> {
+  async #deploy(loaded: { data: FlowData; flowId: string | null; source: string; name: string | null }): Promise<void> {
     try {
-      const deployed = await this.runtime.deploy(data, { id: PIPELINE_ID, flowId: flowId ?? undefined });
+      const deployed = await this.runtime.deploy(loaded.data, { id: PIPELINE_ID, flowId: loaded.flowId ?? undefined, name: loaded.name ?? undefined, source: loaded.source });
       this.#deployed = deployed;
       const early = await Promise.race([deployed.pipeline.done, Promise.resolve(null)]);
       if (early && early.status === 'failed') throw new Error(early.error);
@@ -238,7 +240,7 @@ export class SystemController {
       await this.hub.flush();
       this.hub.clearLatest();
       this.sessionId = newSessionId;
-      await this.#deploy(loaded.data, loaded.flowId);
+      await this.#deploy(loaded);
     })();
     return { previousSessionId, newSessionId };
   }
@@ -262,7 +264,7 @@ export class SystemController {
       const definition = runner.node.definition;
       const counters = runner.counters();
       const rate = this.#rates.get(id);
-      out.push({ id, type: definition.type, role: roleOf(definition.type, definition.category), counters, outRate: rate?.rate ?? null, lastOutputAt: rate?.lastOutputAt ?? (counters.out > 0 ? now : null) });
+      out.push({ id, type: definition.type, role: roleOf(definition.type, definition.category), counters, outRate: rate?.rate ?? null, csiFrameRate: rate?.csiRate ?? null, lastOutputAt: rate?.lastOutputAt ?? (counters.out > 0 ? now : null) });
     }
     return out;
   }
@@ -274,13 +276,22 @@ export class SystemController {
     const now = Date.now();
     for (const [id, runner] of deployed.pipeline.runners) {
       const out = runner.countOut;
+      const csiOut = csiFramesOut(runner.node.definition.outputs, runner.countOutByPort);
       const previous = this.#rates.get(id);
       if (!previous) {
-        this.#rates.set(id, { out, at: now, rate: null, lastOutputAt: out > 0 ? now : null });
+        this.#rates.set(id, { out, csiOut, at: now, rate: null, csiRate: null, lastOutputAt: out > 0 ? now : null });
         continue;
       }
       const seconds = (now - previous.at) / 1000;
-      this.#rates.set(id, { out, at: now, rate: seconds > 0 ? (out - previous.out) / seconds : previous.rate, lastOutputAt: out > previous.out ? now : previous.lastOutputAt });
+      const perSecond = (current: number, before: number, last: number | null) => (seconds > 0 ? (current - before) / seconds : last);
+      this.#rates.set(id, {
+        out,
+        csiOut,
+        at: now,
+        rate: perSecond(out, previous.out, previous.rate),
+        csiRate: csiOut === null || previous.csiOut === null ? null : perSecond(csiOut, previous.csiOut, previous.csiRate),
+        lastOutputAt: out > previous.out ? now : previous.lastOutputAt,
+      });
     }
   }
 
@@ -288,6 +299,12 @@ export class SystemController {
   uptimeSeconds(): number {
     return this.startedAt ? Math.floor((Date.now() - this.startedAt) / 1000) : 0;
   }
+}
+
+/** CsiFrames a node emitted so far (its ports of type CsiFrame), or null when it has no such port. */
+function csiFramesOut(outputs: Record<string, PortSpec> | undefined, byPort: Map<string, number>): number | null {
+  const ports = Object.entries(outputs ?? {}).filter(([, port]) => portTypes(port).includes('CsiFrame')).map(([name]) => name);
+  return ports.length ? ports.reduce((total, port) => total + (byPort.get(port) ?? 0), 0) : null;
 }
 
 function describe(error: unknown): string {

@@ -6,8 +6,9 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { readReference, registerPoseCommands } from '../index.js';
 
-function program(lines: string[]) {
-  const p = new Command('wiflow').exitOverride();
+/** Commander's own usage errors (it writes them before throwing under exitOverride), kept for the assertions instead of the test log. */
+function program(lines: string[], usageErrors: string[] = []) {
+  const p = new Command('wiflow').exitOverride().configureOutput({ writeErr: (text) => usageErrors.push(text) });
   registerPoseCommands(p, { runtime: async () => ({ dataDir: '/tmp/wiflow-pose-cli-test' }) as never, print: (l) => lines.push(l) });
   return p;
 }
@@ -29,7 +30,9 @@ describe('wiflow train / eval / calibrate', () => {
   });
 
   it('calibrate requires a recording', async () => {
-    await expect(program([]).parseAsync(['node', 'wiflow', 'calibrate'])).rejects.toThrow(/--recording/);
+    const usageErrors: string[] = [];
+    await expect(program([], usageErrors).parseAsync(['node', 'wiflow', 'calibrate'])).rejects.toThrow(/--recording/);
+    expect(usageErrors.join('')).toMatch(/required option '--recording <dir>' not specified/);
   });
 });
 

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestStudio, type TestStudio } from '../testing/test-plugins.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const csiDir = path.resolve(repoRoot, '../shared/data/csi');
+// Public sample captures kept with plugin-csi (plugins/csi/test-fixtures/README.md: sources and licences).
+const csiDir = path.resolve(repoRoot, 'plugins/csi/test-fixtures');
 const capture = path.join(csiDir, 'intel/log.all_csi.6.7.6.dat');
 
 interface CsiModule {
@@ -79,7 +80,7 @@ describe('an uploaded CSI capture feeds csi.file', () => {
 });
 
 describe('MCP tool on an uploaded CSI capture', () => {
-  // The real captures in ../shared/data/csi are single-link (one tx, one rx); the shipped pose
+  // The public sample captures in plugins/csi/test-fixtures are single-link (one tx, one rx); the shipped pose
   // model takes 3 links of 3x3 antennas (docs/model.md). So the capture uploaded here is a
   // wiflow recording (.wfr, plugin-csi's capture format) of a simulated room of the model's
   // test split, made by sim.source → csi.record, and read back by csi.file like any capture.

@@ -229,6 +229,7 @@ describe('MCP over legacy SSE (SDK client)', () => {
 });
 
 describe('MCP Inspector CLI 0.15', () => {
+  // The commands docs/mcp.md gives: 0.15 speaks Streamable HTTP only to a path ending in /mcp (the alias).
   it('lists and calls a flow tool over Streamable HTTP', { timeout: 120_000 }, async () => {
     const list = await inspector([`${base}/mcp`, '--method', 'tools/list']);
     const tools = JSON.parse(list.stdout).tools as { name: string }[];
@@ -256,6 +257,18 @@ describe('MCP auth: apikey', () => {
       await client.close();
     }
     await s.http.patch(`/api/v1/mcp/project/${projectId}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
+  });
+
+  // docs/mcp.md: the Inspector 0.15 CLI sends no headers, so the key rides in the URL's query.
+  it('lets the Inspector 0.15 CLI in with the key in the URL', { timeout: 120_000 }, async () => {
+    await s.http.patch(`/api/v1/mcp/project/${projectId}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'apikey' } }).expect(200);
+    try {
+      await expect(inspector([`${base}/mcp`, '--method', 'tools/list'])).rejects.toThrow();
+      const list = await inspector([`${base}/mcp?x-api-key=${encodeURIComponent(s.alice.apiKey)}`, '--method', 'tools/list']);
+      expect((JSON.parse(list.stdout).tools as { name: string }[]).map((t) => t.name)).toContain('shout_it');
+    } finally {
+      await s.http.patch(`/api/v1/mcp/project/${projectId}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
+    }
   });
 });
 

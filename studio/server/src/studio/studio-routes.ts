@@ -12,6 +12,8 @@ import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
+import type { FlowService } from '../flows/flow-service.js';
+import { Deployments } from './deployments.js';
 
 /** The base URL clients reach this server at: `studio.publicUrl`, or the request's own. */
 export function baseUrlOf(studio: StudioContext, req: Request): string {
@@ -75,19 +77,13 @@ export async function healthChecks(studio: StudioContext): Promise<{ db: string;
   return { db, chat };
 }
 
-/** Who deployed what (pipelines are runtime-wide; the API shows each user their own). */
-interface DeploymentOwner {
-  userId: string;
-  flowId: string;
-}
-
 /** `/api/v1/studio`: config, node types, validation, deployments with live counters; plus `/health` and `/health_check`. */
-export function studioRoutes(studio: StudioContext): { studio: Router; health: Router } {
+export function studioRoutes(studio: StudioContext, flows: FlowService): { studio: Router; health: Router } {
   const router = Router();
   const health = Router();
   const json = jsonBody('50mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  const owners = new Map<string, DeploymentOwner>();
+  const deployments = new Deployments(studio, flows);
   /** Deployments being started, by reservation id: their owner. */
   const pending = new Map<string, string>();
 
@@ -117,32 +113,10 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     res.json({ ...validity, io: flowIoSchemas(asFlowData(data)) });
   });
 
-  function deploymentView(id: string) {
-    const deployed = studio.runtime.pipelines.get(id);
-    if (!deployed) return null;
-    return { id, flow_id: deployed.flowId, started_at: new Date(deployed.startedAt).toISOString(), counters: deployed.pipeline.counters() };
-  }
-
-  function ownedDeployment(userId: string, id: string) {
-    const owner = owners.get(id);
-    const view = deploymentView(id);
-    if (!owner || owner.userId !== userId || !view) throw StudioErrors.deploymentNotFound(id);
-    return view;
-  }
-
   /** 429 when the user, or the service as a whole, already runs as many pipelines as `studio.quotas` allows. */
   function checkDeploymentQuota(userId: string): void {
     const { deploymentsPerUser, deploymentsTotal } = studio.config.quotas;
-    let mine = 0;
-    let total = 0;
-    for (const [id, owner] of owners) {
-      if (!studio.runtime.pipelines.has(id)) {
-        owners.delete(id);
-        continue;
-      }
-      total++;
-      if (owner.userId === userId) mine++;
-    }
+    let { mine, total } = deployments.countStudioDeployments(userId);
     for (const owner of pending.values()) {
       total++;
       if (owner === userId) mine++;
@@ -151,15 +125,10 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     if (total >= deploymentsTotal) throw StudioErrors.quotaExceeded(`The flow service runs ${total} deployed pipelines, the most it takes (studio.quotas.deploymentsTotal = ${deploymentsTotal}); try again later`);
   }
 
-  router.get('/deployments', auth, (_req, res) => {
-    const userId = principalOf(res).userId;
-    const list = [];
-    for (const [id, owner] of owners) {
-      const view = deploymentView(id);
-      if (!view) owners.delete(id);
-      else if (owner.userId === userId) list.push(view);
-    }
-    res.json(list);
+  router.get('/deployments', auth, async (req, res) => {
+    const { flow_id: flowId } = parseWith(z.object({ flow_id: z.guid().optional() }), req.query, 'query');
+    const list = await deployments.list(principalOf(res).userId);
+    res.json(flowId ? list.filter((view) => view.flow_id === flowId) : list);
   });
 
   router.post('/deployments', auth, requireRole('operator', 'deploy flows'), ...json, async (req, res) => {
@@ -173,6 +142,8 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
       Object.assign(error, { details: { problems: validity.problems } });
       throw error;
     }
+    const data = asFlowData(flow.data);
+    await deployments.assertFree(flow.id, data);
     const access = await studio.runAccess(userId, principal.roles);
     checkDeploymentQuota(userId);
     // Held while the pipeline starts, so concurrent requests cannot all pass the quota check.
@@ -180,46 +151,47 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
     pending.set(reservation, userId);
     let deployed;
     try {
-      deployed = await studio.runtime.deploy(asFlowData(flow.data), { flowId: flow.id, access });
+      deployed = await studio.runtime.deploy(data, { flowId: flow.id, name: flow.name, access });
     } finally {
       pending.delete(reservation);
     }
-    owners.set(deployed.id, { userId, flowId: flow.id });
+    deployments.own(deployed.id, userId);
     const maxMinutes = studio.config.quotas.deploymentMaxMinutes;
     if (maxMinutes > 0) {
       const timer = setTimeout(() => {
-        owners.delete(deployed.id);
+        deployments.disown(deployed.id);
         void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
       }, maxMinutes * 60_000);
       timer.unref();
     }
-    res.status(201).json(deploymentView(deployed.id));
+    res.status(201).json(await deployments.view(deployed));
   });
 
-  router.get('/deployments/:id', auth, (req, res) => {
-    res.json(ownedDeployment(principalOf(res).userId, param(req, 'id')));
+  router.get('/deployments/:id', auth, async (req, res) => {
+    res.json(await deployments.get(principalOf(res).userId, param(req, 'id')));
   });
 
-  router.get('/deployments/:id/counters', auth, (req, res) => {
-    const view = ownedDeployment(principalOf(res).userId, param(req, 'id'));
+  router.get('/deployments/:id/counters', auth, async (req, res) => {
+    const view = await deployments.get(principalOf(res).userId, param(req, 'id'));
     res.json({ id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() });
   });
 
-  router.get('/deployments/:id/counters/stream', auth, (req, res) => {
+  router.get('/deployments/:id/counters/stream', auth, async (req, res) => {
     const userId = principalOf(res).userId;
-    ownedDeployment(userId, param(req, 'id'));
+    const id = param(req, 'id');
+    const first = await deployments.get(userId, id);
     const interval = parseWith(z.object({ interval_ms: z.coerce.number().int().min(100).max(60_000).default(1000) }), req.query, 'query').interval_ms;
     const sse = openSse(res);
     let seq = 0;
     const tick = () => {
-      const view = deploymentView(param(req, 'id'));
-      if (!view) {
-        sse.send('undeployed', { id: param(req, 'id') }, ++seq);
+      const deployed = studio.runtime.pipelines.get(id);
+      if (!deployed) {
+        sse.send('undeployed', { id }, ++seq);
         sse.close();
         clearInterval(timer);
         return;
       }
-      sse.send('counters', { id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() }, ++seq);
+      sse.send('counters', { id, flow_id: first.flow_id, counters: deployed.pipeline.counters(), at: new Date().toISOString() }, ++seq);
     };
     const timer = setInterval(tick, interval);
     tick();
@@ -227,9 +199,11 @@ export function studioRoutes(studio: StudioContext): { studio: Router; health: R
   });
 
   router.delete('/deployments/:id', auth, requireRole('operator', 'undeploy flows'), async (req, res) => {
-    ownedDeployment(principalOf(res).userId, param(req, 'id'));
-    await studio.runtime.undeploy(param(req, 'id'));
-    owners.delete(param(req, 'id'));
+    const id = param(req, 'id');
+    await deployments.get(principalOf(res).userId, id);
+    if (deployments.ownerOf(id) === undefined) throw StudioErrors.serverDeployment(id);
+    await studio.runtime.undeploy(id);
+    deployments.disown(id);
     res.status(204).end();
   });
 

@@ -94,6 +94,99 @@ describe('studio endpoints', () => {
   });
 });
 
+describe('deployments: the server\'s own pipelines and conflicts', () => {
+  // A ticker → sink flow whose nodes name an environment (as csi.signal-chain's environmentId does).
+  const tickerFlow = (environmentId: string) => ({
+    nodes: [
+      { id: 'tick', position: { x: 0, y: 0 }, data: { nodeType: 'stest.ticker', config: { everyMs: 5, environmentId } } },
+      { id: 'sink', position: { x: 200, y: 0 }, data: { nodeType: 'stest.sink', config: {} } },
+    ],
+    edges: [{ id: 'e', source: 'tick', sourceHandle: 'value', target: 'sink', targetHandle: 'value' }],
+  });
+
+  it('lists the pipeline the server started as a running deployment linked to a stored flow, and refuses a second writer', async () => {
+    expect(s.runtime.config.update({ studio: { examplesOwner: 'alice' } }).errors).toEqual([]);
+    // What `wiflow serve` does with its pipeline file (plugin-pose-api's SystemController).
+    const source = path.join(s.dataDir, 'server-pipeline.json');
+    const serverPipeline = await s.runtime.deploy(tickerFlow('lab'), { id: 'pose-api:system', name: 'Server demo', source });
+    try {
+      const listed = (await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200)).body as Record<string, unknown>[];
+      const server = listed.find((d) => d.id === 'pose-api:system');
+      expect(server).toEqual({
+        id: 'pose-api:system', flow_id: expect.stringMatching(/^[0-9a-f-]{36}$/), flow_name: 'Server demo', status: 'running', origin: 'server',
+        environment_id: 'lab', started_at: new Date(serverPipeline.startedAt).toISOString(), counters: expect.objectContaining({ tick: expect.any(Object) }),
+      });
+      // The linked flow is a stored flow of the examples owner, so the editor can open it; the link holds.
+      const flow = (await s.http.get(`/api/v1/flows/${server!.flow_id}`).set(s.alice.auth).expect(200)).body;
+      expect(flow).toMatchObject({ name: 'Server demo' });
+      expect(flow.data.nodes.map((n: { id: string }) => n.id)).toEqual(['tick', 'sink']);
+      expect((await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200)).body.find((d: { id: string }) => d.id === 'pose-api:system').flow_id).toBe(server!.flow_id);
+      // Every user sees the server's pipelines; a flow filter finds it.
+      expect((await s.http.get('/api/v1/studio/deployments').set(s.bob.auth).expect(200)).body.map((d: { id: string }) => d.id)).toContain('pose-api:system');
+      expect((await s.http.get(`/api/v1/studio/deployments?flow_id=${server!.flow_id}`).set(s.alice.auth).expect(200)).body.map((d: { id: string }) => d.id)).toEqual(['pose-api:system']);
+      expect((await s.http.get(`/api/v1/studio/deployments?flow_id=${flow.folder_id}`).set(s.alice.auth).expect(200)).body).toEqual([]);
+      await s.http.get('/api/v1/studio/deployments?flow_id=nope').set(s.alice.auth).expect(422);
+
+      // Deploying the running flow again, or another flow writing the same environment: 409 naming the running one.
+      const again = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: server!.flow_id }).expect(409);
+      expect(again.body.code).toBe('WIFLOW_STUDIO_DEPLOYMENT_CONFLICT');
+      expect(again.body.detail).toBe('Not deployed: deployment pose-api:system ("Server demo", started by the server) is running and it runs this flow; stop it first');
+      const sameRoom = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Also the lab', data: tickerFlow('lab') }).expect(201)).body;
+      const clash = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: sameRoom.id }).expect(409);
+      expect(clash.body.detail).toContain('deployment pose-api:system ("Server demo", started by the server) is running and it writes environment "lab"');
+      expect(s.runtime.pipelines.size).toBe(1);
+
+      // Another environment deploys; its second deployment is refused naming the first.
+      const other = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Garage', data: tickerFlow('garage') }).expect(201)).body;
+      const first = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: other.id }).expect(201)).body;
+      expect(first).toMatchObject({ flow_id: other.id, flow_name: 'Garage', status: 'running', origin: 'studio', environment_id: 'garage' });
+      const second = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: other.id }).expect(409);
+      expect(second.body.detail).toContain(`deployment ${first.id} ("Garage", started by the studio) is running and it runs this flow`);
+      await s.http.delete(`/api/v1/studio/deployments/${first.id}`).set(s.alice.auth).expect(204);
+
+      // The server's pipeline is stopped through the system API, not the studio.
+      const stop = await s.http.delete('/api/v1/studio/deployments/pose-api:system').set(s.alice.auth).expect(409);
+      expect(stop.body.code).toBe('WIFLOW_STUDIO_SERVER_DEPLOYMENT');
+    } finally {
+      await s.runtime.undeploy('pose-api:system', 0);
+    }
+    // A restarted server pipeline from the same file links to the same flow.
+    const before = (await s.http.get('/api/v1/flows/?header_flows=true').set(s.alice.auth).expect(200)).body.filter((f: { name: string }) => f.name === 'Server demo');
+    await s.runtime.deploy(tickerFlow('lab'), { id: 'pose-api:system', name: 'Server demo', source });
+    try {
+      const listed = (await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200)).body;
+      expect(listed.find((d: { id: string }) => d.id === 'pose-api:system').flow_id).toBe(before[0].id);
+      expect(before).toHaveLength(1);
+    } finally {
+      await s.runtime.undeploy('pose-api:system', 0);
+    }
+  });
+
+  it('says a deployment whose pipeline failed is failed, and one that ended by itself stopped', async () => {
+    const reading = (file: string) => ({
+      nodes: [
+        { id: 'file', position: { x: 0, y: 0 }, data: { nodeType: 'stest.filesource', config: { path: file } } },
+        { id: 'sink', position: { x: 200, y: 0 }, data: { nodeType: 'stest.sink', config: {} } },
+      ],
+      edges: [{ id: 'e', source: 'file', sourceHandle: 'size', target: 'sink', targetHandle: 'value' }],
+    });
+    const ends = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Ends', data: reading(fileURLToPath(import.meta.url)) }).expect(201)).body;
+    const ended = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: ends.id }).expect(201)).body;
+    await s.runtime.pipelines.get(ended.id)!.pipeline.done;
+    expect((await s.http.get(`/api/v1/studio/deployments/${ended.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'stopped', flow_name: 'Ends' });
+    await s.http.delete(`/api/v1/studio/deployments/${ended.id}`).set(s.alice.auth).expect(204);
+
+    const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Fails', data: reading(path.join(s.dataDir, 'missing.bin')) }).expect(201)).body;
+    const dep = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
+    await s.runtime.pipelines.get(dep.id)!.pipeline.done;
+    expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails' });
+    // A failed pipeline does not block a new deployment of its flow.
+    const next = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
+    await s.http.delete(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(204);
+    await s.http.delete(`/api/v1/studio/deployments/${next.id}`).set(s.alice.auth).expect(204);
+  });
+});
+
 describe('MCP auth: oauth', () => {
   it('validates bearer tokens against the provider JWKS (signature, expiry, issuer, scope)', async () => {
     const { publicKey, privateKey } = await generateKeyPair('RS256');

@@ -9,10 +9,17 @@ import supertest from 'supertest';
 import { z } from 'zod';
 import studioServerPlugin from '../index.js';
 
+// The abort listener goes when the timer fires: a source that waits often on its pipeline's
+// one signal would otherwise pile them up (MaxListenersExceededWarning after 10).
 const delay = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /** Node types for flow-service tests. */
