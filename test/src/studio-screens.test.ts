@@ -18,6 +18,8 @@ const WIDTHS = [
   { width: 1024, height: 768 },
   { width: 1440, height: 900 },
 ] as const;
+/** The screenshots docs/studio.md shows (screen-width). */
+const DOCUMENTED = new Set(['flows-1440', 'editor-default-pipeline-1440', 'editor-default-pipeline-1024', 'editor-problem-1024', 'editor-run-1440', 'live-1024', 'mcp-1440', 'jobs-1440']);
 /** The smallest text the studio may show on the canvas (CSS px on screen). */
 const MIN_TEXT_PX = 11;
 
@@ -56,8 +58,10 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
     return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   };
 
-  /** Save a screenshot for the docs (1:1 pixels, PNG). */
-  const shoot = (s: Screen, name: string) => s.page.screenshot({ path: path.join(SCREENSHOTS, `studio-${name}-${s.width}.png`) });
+  /** Save a screenshot docs/studio.md shows (1:1 pixels, PNG); the other screens are checked, not kept. */
+  const shoot = async (s: Screen, name: string) => {
+    if (DOCUMENTED.has(`${name}-${s.width}`)) await s.page.screenshot({ path: path.join(SCREENSHOTS, `studio-${name}-${s.width}.png`) });
+  };
 
   /** The page does not scroll sideways and the top navigation is one row. */
   async function expectNoSidewaysScroll(s: Screen): Promise<void> {
@@ -261,6 +265,27 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
     // The side panel opened for the new node; the toolbar still fits.
     await s.page.getByTestId('config-form').waitFor();
     await expectToolbarOneRow(s);
+    // Saved without a name: the compiler's problem names the node and the setting in plain words.
+    await s.page.click('[data-testid=save]');
+    await s.page.getByTestId('problems-input1').waitFor();
+    expect(await s.page.getByTestId('problems').textContent()).toContain('Node "Job input" (io.input, id input1): the setting "name" is required (text).');
+    // On the node and under the field the node's name is left out: they are the node.
+    expect(await s.page.getByTestId('problems-input1').textContent()).toBe('The setting "name" is required (text).');
+    expect(await s.page.getByTestId('config-error-name').textContent()).toBe('The setting "name" is required (text).');
+    await shoot(s, 'editor-problem');
+  });
+
+  it('runs a job flow from the editor', async () => {
+    const s = screens.find((x) => x.width === 1440)!;
+    const flows = (await api<{ id: string; name: string }[]>('/api/v1/flows/?header_flows=true&get_all=true')).body;
+    const occupancy = flows.find((f) => f.name.toLowerCase().includes('occupancy'))!;
+    await s.page.goto(`${server.url}/#/flows/${occupancy.id}`);
+    await s.page.getByTestId('node-answer').waitFor();
+    await s.page.click('[data-testid=open-run]');
+    await s.page.click('[data-testid=run]');
+    await expect.poll(() => s.page.getByTestId('run-log').textContent(), { timeout: 30_000 }).toMatch(/^end:/m);
+    await expectToolbarOneRow(s);
+    await shoot(s, 'editor-run');
   });
 
   it('draws the room to scale with zones, radios and people; canvases fill their cards', async () => {

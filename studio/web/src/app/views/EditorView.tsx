@@ -34,6 +34,15 @@ const MINIMAP = { width: 160, height: 100 };
 /** Where a dropped node's pointer lands on it: the middle of its title bar. */
 const DROP_GRIP = { x: 95, y: 14 };
 
+/**
+ * A compiler message shown on its own node (or field) needs no "Node "X" (type, id x): " in
+ * front; the problems list under the canvas keeps the whole sentence.
+ */
+function withoutNodeName(message: string): string {
+  const rest = message.replace(/^Node (?:"[^"]*" )?\([^)]*\): /, '');
+  return rest === message ? message : rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 interface Revision {
   revision: number;
   created_at: string;
@@ -90,12 +99,15 @@ function Editor({ flowId }: { flowId: string }) {
   );
   // Fit once the nodes are measured (bounds need their sizes), then leave the viewport to the user.
   const pendingFit = useRef(false);
+  /** Whether the view is still the one the editor chose (the user has not panned or zoomed since). */
+  const viewIsOurs = useRef(false);
   const fitWhenMeasured = useCallback(() => {
     pendingFit.current = true;
   }, []);
   useEffect(() => {
     if (!pendingFit.current || nodes.length === 0 || nodes.some((n) => !n.measured?.width)) return;
     pendingFit.current = false;
+    viewIsOurs.current = true;
     fitReadable(nodes);
   }, [nodes, fitReadable]);
 
@@ -127,7 +139,7 @@ function Editor({ flowId }: { flowId: string }) {
   // Decorate nodes and edges with the compiler's problems.
   const decoratedNodes = useMemo(() => {
     const byNode = new Map<string, string[]>();
-    for (const p of problems) if (p.nodeId && !p.edgeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), p.message]);
+    for (const p of problems) if (p.nodeId && !p.edgeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), withoutNodeName(p.message)]);
     return nodes.map((n) => (byNode.has(n.id) || n.data.problems ? { ...n, data: { ...n.data, problems: byNode.get(n.id) } } : n));
   }, [nodes, problems]);
   const decoratedEdges = useMemo(() => {
@@ -170,6 +182,7 @@ function Editor({ flowId }: { flowId: string }) {
         const centre = screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + 120 });
         at = { x: centre.x - DROP_GRIP.x, y: centre.y - DROP_GRIP.y };
       }
+      viewIsOurs.current = false;
       setNodes((ns) => [...ns, { id, type: 'wiflow', position: at, data: { nodeType: type, config: {} } }]);
       setSelectedId(id);
       setPanel('config');
@@ -380,12 +393,21 @@ function Editor({ flowId }: { flowId: string }) {
   const selectedInfo = selected ? byType.get(selected.data.nodeType) : undefined;
   const fieldErrors = useMemo(() => {
     const out: Record<string, string> = {};
-    for (const p of problems) if (p.nodeId === selectedId && p.field) out[p.field.split('.')[0]] = p.message;
+    for (const p of problems) if (p.nodeId === selectedId && p.field) out[p.field.split('.')[0]] = withoutNodeName(p.message);
     return out;
   }, [problems, selectedId]);
 
   const closeMenu = () => menu.current?.removeAttribute('open');
   const sideOpen = (panel === 'config' && Boolean(selected && selectedInfo)) || panel === 'run' || panel === 'revisions';
+  // The side panel takes or gives back canvas width: fit again after the resize, unless the
+  // user chose the view (panned, zoomed, or added a node where they wanted it).
+  const latestNodes = useRef(nodes);
+  latestNodes.current = nodes;
+  useEffect(() => {
+    if (!viewIsOurs.current || latestNodes.current.length === 0) return;
+    const frame = requestAnimationFrame(() => fitReadable(latestNodes.current));
+    return () => cancelAnimationFrame(frame);
+  }, [sideOpen, fitReadable]);
   const closeSide = () => (setPanel(null), setSelectedId(null));
   let side: ReactNode = null;
   if (panel === 'config' && selected && selectedInfo) {
@@ -487,6 +509,7 @@ function Editor({ flowId }: { flowId: string }) {
                 onNodeDragStart={remember}
                 onBeforeDelete={async () => (remember(), true)}
                 minZoom={0.05}
+                onMoveStart={(event) => event && (viewIsOurs.current = false)}
                 deleteKeyCode={['Delete', 'Backspace']}
               >
                 <Background />

@@ -102,7 +102,7 @@ export function McpView({ projectId }: { projectId: string }) {
         MCP server of the project “{project?.name ?? projectId}”
       </h2>
       <p className="muted">Every enabled flow is a tool: its io.input nodes are the tool's arguments, its io.output nodes the result.</p>
-      <table className="wf-table">
+      <table className="wf-table wf-mcp-tools">
         <thead>
           <tr>
             <th>Tool</th>
