@@ -319,6 +319,27 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       await expectNoSidewaysScroll(s);
       await shoot(s, 'live');
     }
+    // On a high-density screen the canvases' pixels are twice their CSS size (sharp lines and text).
+    const dense = await browser.newContext({ viewport: WIDTHS[0], deviceScaleFactor: 2 });
+    const densePage = await dense.newPage();
+    await densePage.goto(`${server.url}/#/live`);
+    await densePage.fill('input[name=password]', PASSWORD);
+    await densePage.click('button[type=submit]');
+    await densePage.getByTestId('live-view').waitFor();
+    await expect.poll(() => densePage.getByTestId('room-legend').textContent(), { timeout: 20_000 }).toMatch(/home: 5 × 4 m/);
+    const dense2x = await densePage.evaluate(() =>
+      ['floor-canvas', 'skeleton-canvas', 'occupancy-chart'].map((id) => {
+        const canvas = document.querySelector(`[data-testid=${id}]`) as HTMLCanvasElement;
+        const r = canvas.getBoundingClientRect();
+        return { id, width: canvas.width, height: canvas.height, css: [r.width, r.height], dpr: window.devicePixelRatio };
+      }),
+    );
+    for (const c of dense2x) {
+      expect(c.dpr).toBe(2);
+      expect([c.width, c.height], `${c.id} at devicePixelRatio 2`).toEqual([Math.round(c.css[0] * 2), Math.round(c.css[1] * 2)]);
+    }
+    await dense.close();
+
     // The header stays one row at 800 px too.
     const s = screens[0];
     await s.page.setViewportSize({ width: 800, height: 700 });

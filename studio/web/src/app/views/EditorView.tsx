@@ -343,8 +343,13 @@ function Editor({ flowId }: { flowId: string }) {
       try {
         const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment.id}/counters`);
         if (!stop) setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
-      } catch {
-        if (!stop) setDeployment(null);
+      } catch (e) {
+        // Gone (undeployed elsewhere, server restarted): say so. Anything else may pass; keep polling.
+        if (!stop && e instanceof ApiError && e.status === 404) {
+          setDeployment(null);
+          setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
+          setStatus('the deployment has stopped');
+        }
       }
     };
     void tick();
@@ -353,7 +358,7 @@ function Editor({ flowId }: { flowId: string }) {
       stop = true;
       clearInterval(timer);
     };
-  }, [deployment?.id, setNodes]);
+  }, [deployment?.id, setNodes, setDeployment]);
 
   const deploy = useCallback(async () => {
     if (!flow) return;
