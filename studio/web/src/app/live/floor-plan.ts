@@ -95,7 +95,8 @@ export function drawFloor(ctx: CanvasRenderingContext2D, width: number, height: 
     const maxY = Math.max(...z.polygon.map((p) => p[1]));
     ctx.fillStyle = '#1d4ed8';
     ctx.font = '12px system-ui, sans-serif';
-    ctx.fillText(z.name, X(minX) + 4, Y(maxY) + 14);
+    // Inside the room even for a zone at its right wall.
+    ctx.fillText(z.name, Math.max(X(0) + 4, Math.min(X(minX) + 4, X(extent.width) - ctx.measureText(z.name).width - 4)), Y(maxY) + 14);
   }
 
   // Room outline.

@@ -6,7 +6,8 @@ import { listJobs, timeAgo, type JobInfo } from '../api/studio';
 function duration(job: JobInfo): string {
   if (!job.started_at) return '—';
   const end = job.finished_at ? Date.parse(job.finished_at) : Date.now();
-  return `${((end - Date.parse(job.started_at)) / 1000).toFixed(1)} s`;
+  const ms = end - Date.parse(job.started_at);
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The caller's recent jobs (runs of job flows from the studio, the API, MCP or webhooks), newest first. */
@@ -26,7 +27,7 @@ export function JobsView() {
       {jobs === null && !error ? <p className="muted">Loading…</p> : null}
       {jobs?.length === 0 ? <p className="muted" data-testid="jobs-empty">No jobs yet. Open a job flow and choose Run…, or call one of its MCP tools.</p> : null}
       {jobs?.length ? (
-        <table className="wf-table" data-testid="jobs-table">
+        <table className="wf-table wf-jobs" data-testid="jobs-table">
           <thead>
             <tr>
               <th>Flow</th>
