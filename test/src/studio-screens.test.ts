@@ -201,6 +201,19 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       expect(zoom).toBeGreaterThanOrEqual(MIN_TEXT_PX / 14);
       expect(await s.page.getByTestId('deploy').textContent()).toBe('Deploy');
       await expectNoSidewaysScroll(s);
+      // Editing the last node: the side panel takes width, the node stays in view, text readable.
+      await s.page.getByTestId('node-publish').click();
+      await s.page.getByTestId('config-form').waitFor();
+      await expect.poll(async () => {
+        const [node, canvas] = await Promise.all([s.page.getByTestId('node-publish').boundingBox(), s.page.getByTestId('canvas').boundingBox()]);
+        return node!.x >= canvas!.x && node!.x + node!.width <= canvas!.x + canvas!.width;
+      }).toBe(true);
+      await expectToolbarOneRow(s);
+      await expectReadableCanvas(s, { allVisible: false });
+      // Closing it gives the width back: at 1440 px the whole flow is in view again.
+      await s.page.getByRole('button', { name: 'Close the panel' }).click();
+      await s.page.getByTestId('side-panel').waitFor({ state: 'detached' });
+      if (s.width >= 1440) await expect.poll(async () => (await expectReadableCanvas(s, { allVisible: true }).then(() => true, () => false))).toBe(true);
     }
   });
 

@@ -82,7 +82,7 @@ function Editor({ flowId }: { flowId: string }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const history = useRef(createHistory());
   const clipboard = useRef<{ nodes: WiflowNode[]; edges: WiflowEdge[] } | null>(null);
-  const { screenToFlowPosition, getViewport, setViewport, getNodesBounds } = useReactFlow();
+  const { screenToFlowPosition, getViewport, setViewport, getNodesBounds, setCenter } = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const setDeployment = useCallback((id: string | null) => setDeploymentInfo(id ? { id, flow_id: flowId, status: 'running', origin: 'studio' } : null), [flowId]);
 
@@ -410,9 +410,21 @@ function Editor({ flowId }: { flowId: string }) {
   latestNodes.current = nodes;
   useEffect(() => {
     if (!viewIsOurs.current || latestNodes.current.length === 0) return;
-    const frame = requestAnimationFrame(() => fitReadable(latestNodes.current));
+    const frame = requestAnimationFrame(() => {
+      fitReadable(latestNodes.current);
+      // A flow wider than the canvas opens at its start: bring the node being edited into view.
+      const chosen = latestNodes.current.find((n) => n.id === selectedId);
+      const box = wrapper.current?.getBoundingClientRect();
+      if (!chosen || !box) return;
+      const { x, y, zoom } = getViewport();
+      const width = chosen.measured?.width ?? 190;
+      const height = chosen.measured?.height ?? 100;
+      const left = chosen.position.x * zoom + x;
+      const top = chosen.position.y * zoom + y;
+      if (left < 0 || top < 0 || left + width * zoom > box.width || top + height * zoom > box.height) void setCenter(chosen.position.x + width / 2, chosen.position.y + height / 2, { zoom });
+    });
     return () => cancelAnimationFrame(frame);
-  }, [sideOpen, fitReadable]);
+  }, [sideOpen, fitReadable]); // eslint-disable-line react-hooks/exhaustive-deps
   const closeSide = () => (setPanel(null), setSelectedId(null));
   let side: ReactNode = null;
   if (panel === 'config' && selected && selectedInfo) {
