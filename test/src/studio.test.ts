@@ -230,6 +230,7 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await page.screenshot({ path: path.join(shots, 'editor-run.png') });
 
     // Revisions: the two saves and the creation, newest first; restoring one makes a new revision.
+    await page.getByTestId('more').click();
     await page.getByRole('button', { name: 'Revisions' }).click();
     await expect.poll(() => page.locator('.wf-revision').count()).toBeGreaterThanOrEqual(3);
     // Restore the first revision (the empty flow): a new revision, the canvas empties.

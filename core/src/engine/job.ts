@@ -200,6 +200,17 @@ export class JobManager {
     return job.cancel();
   }
 
+  /** The jobs this runtime still keeps (the last `keepFinished` finished ones and every active one), newest first. */
+  list(filter: { userId?: string; flowId?: string } = {}): Job[] {
+    const out: Job[] = [];
+    for (const job of this.#jobs.values()) {
+      if (filter.userId !== undefined && job.request.userId !== filter.userId) continue;
+      if (filter.flowId !== undefined && job.request.flowId !== filter.flowId) continue;
+      out.push(job);
+    }
+    return out.reverse();
+  }
+
   /** Jobs not yet finished. */
   active(): Job[] {
     return [...this.#jobs.values()].filter((j) => !j.finished);

@@ -1,7 +1,13 @@
 import type { NodeDefinition } from '../nodes/define-node.js';
 import { arePortsCompatible, portTypes } from '../nodes/ports.js';
 import type { NodeRegistry } from '../nodes/registry.js';
+import { describeConfigIssue } from './config-issues.js';
 import type { FlowData, FlowEdge, OverflowPolicy } from './flow.js';
+
+/** How a problem names a node: its title, type and id, so people find it on the canvas and in the JSON. */
+function nodeLabel(id: string, type: string, title: string | undefined): string {
+  return title ? `Node "${title}" (${type}, id ${id})` : `Node ${id} (${type})`;
+}
 
 /** One problem found in a flow: what, where (node, edge, port) and why. */
 export interface FlowProblem {
@@ -85,7 +91,7 @@ export class FlowCompiler {
       const type = node.data?.nodeType;
       const definition = type ? this.registry.get(type) : undefined;
       if (!definition) {
-        problems.push({ code: 'unknown_node_type', nodeId: node.id, message: `node ${node.id}: unknown node type ${JSON.stringify(type)}` });
+        problems.push({ code: 'unknown_node_type', nodeId: node.id, message: `Node ${node.id}: unknown node type ${JSON.stringify(type)} (no installed plugin provides it)` });
         continue;
       }
       const parsed = definition.config.safeParse(node.data.config ?? {});
@@ -96,7 +102,7 @@ export class FlowCompiler {
             code: 'invalid_config',
             nodeId: node.id,
             field: field || undefined,
-            message: `node ${node.id} (${definition.type}): config${field ? `.${field}` : ''}: ${issue.message}`,
+            message: `${nodeLabel(node.id, definition.type, node.data.title ?? definition.title)}: ${describeConfigIssue(issue, node.data.config ?? {})}.`,
           });
         }
       }
@@ -138,7 +144,7 @@ export class FlowCompiler {
     for (const node of nodes.values()) {
       for (const [port, spec] of Object.entries(node.definition.inputs)) {
         if (spec.required && !connectedInputs.has(`${node.id}\u0000${port}`)) {
-          problems.push({ code: 'missing_input', nodeId: node.id, port, message: `node ${node.id}: required input ${port} is not connected` });
+          problems.push({ code: 'missing_input', nodeId: node.id, port, message: `${nodeLabel(node.id, node.definition.type, node.title)}: the input "${port}" is required but not connected.` });
         }
       }
     }

@@ -17,6 +17,8 @@ import { logRoutes } from './logs/log-routes.js';
 import { McpSessions, mcpRoutes } from './mcp/mcp-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { studioRoutes } from './studio/studio-routes.js';
+import { roomRoutes } from './studio/room-routes.js';
+import { jobListRoutes } from './jobs/job-list-routes.js';
 
 /** Plugin name (taps hooks under it). */
 export const PLUGIN_NAME = '@wiflow/studio-server';
@@ -78,6 +80,8 @@ const studioServerPlugin = definePlugin({
         ['/api/v1/monitor', messageRoutes(context, flows)],
         ['/api/v1/mcp/project', mcpRoutes(context, flows, runner, mcpSessions)],
         ['/api/v1/studio', studio],
+        ['/api/v1/studio', jobListRoutes(context)],
+        ['/api/v1/studio', roomRoutes(context)],
       ];
       for (const [path, router] of mount) app.use(path, limited, router, onError);
       app.use('/health_check', limited);

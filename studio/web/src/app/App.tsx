@@ -3,6 +3,7 @@ import { getToken, setTokens } from './api/client';
 import { go, useHashRoute } from './hooks/useHashRoute';
 import { EditorView } from './views/EditorView';
 import { FlowListView } from './views/FlowListView';
+import { JobsView } from './views/JobsView';
 import { LiveView } from './views/LiveView';
 import { LoginView } from './views/LoginView';
 import { McpView } from './views/McpView';
@@ -22,12 +23,13 @@ export function App() {
     <div className="wf-app">
       <nav className="wf-nav">
         <strong>wiflow</strong>
-        <a href="#/flows" className={page === 'flows' && !id ? 'active' : ''}>Flows</a>
+        <a href="#/flows" className={page === 'flows' || page === 'mcp' || !page ? 'active' : ''} data-testid="nav-flows">Flows</a>
         <a href="#/live" className={page === 'live' ? 'active' : ''} data-testid="nav-live">Live</a>
+        <a href="#/jobs" className={page === 'jobs' ? 'active' : ''} data-testid="nav-jobs">Jobs</a>
         <span className="spacer" />
         <button onClick={() => (setTokens(null), setLoggedIn(false))}>Log out</button>
       </nav>
-      {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
+      {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'jobs' ? <JobsView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
     </div>
   );
 }

@@ -7,6 +7,9 @@ function typeLabel(t: string | string[]): string {
   return Array.isArray(t) ? t.join('|') : t;
 }
 
+/** Height of one port row (px at zoom 1); the ports block and handle offsets follow it. */
+const PORT_ROW = 22;
+
 /** A node on the canvas: title, typed input/output handles, problems and live counters. */
 export const WiflowNodeView = memo(function WiflowNodeView({ id, data, selected }: NodeProps<WiflowNode>) {
   const byType = useContext(NodeTypesContext);
@@ -16,21 +19,24 @@ export const WiflowNodeView = memo(function WiflowNodeView({ id, data, selected 
   const rows = Math.max(inputs.length, outputs.length, 1);
   const problems = data.problems ?? [];
   const c = data.counters;
+  const category = info?.category ?? 'unknown';
   return (
-    <div className={`wf-node${selected ? ' selected' : ''}${problems.length ? ' has-problems' : ''}${info ? '' : ' unknown'}`} data-testid={`node-${id}`} data-node-type={data.nodeType}>
-      <div className="wf-node-title">
-        <span className="wf-node-category">{info?.category ?? '?'}</span>
-        {data.title ?? info?.title ?? data.nodeType}
-      </div>
-      <div className="wf-node-ports" style={{ minHeight: rows * 22 + 8 }}>
+    <div
+      className={`wf-node wf-cat-${category.replace(/[^a-z0-9]/gi, '')}${selected ? ' selected' : ''}${problems.length ? ' has-problems' : ''}${info ? '' : ' unknown'}`}
+      data-testid={`node-${id}`}
+      data-node-type={data.nodeType}
+      title={`${info?.title ?? data.nodeType} (${data.nodeType}, ${category})`}
+    >
+      <div className="wf-node-title">{data.title ?? info?.title ?? data.nodeType}</div>
+      <div className="wf-node-ports" style={{ minHeight: rows * PORT_ROW + 6 }}>
         {inputs.map(([name, spec], i) => (
-          <div key={`in-${name}`} className="wf-port wf-port-in" style={{ top: 8 + i * 22 }} title={`${name}: ${typeLabel(spec.type)}`}>
+          <div key={`in-${name}`} className="wf-port wf-port-in" style={{ top: 3 + i * PORT_ROW }} title={`${name}: ${typeLabel(spec.type)}`}>
             <Handle type="target" position={Position.Left} id={name} data-testid={`handle-${id}-in-${name}`} />
             <span>{name}</span>
           </div>
         ))}
         {outputs.map(([name, spec], i) => (
-          <div key={`out-${name}`} className="wf-port wf-port-out" style={{ top: 8 + i * 22 }} title={`${name}: ${typeLabel(spec.type)}`}>
+          <div key={`out-${name}`} className="wf-port wf-port-out" style={{ top: 3 + i * PORT_ROW }} title={`${name}: ${typeLabel(spec.type)}`}>
             <span>{name}</span>
             <Handle type="source" position={Position.Right} id={name} data-testid={`handle-${id}-out-${name}`} />
           </div>
@@ -38,9 +44,9 @@ export const WiflowNodeView = memo(function WiflowNodeView({ id, data, selected 
       </div>
       {c ? (
         <div className="wf-node-counters" data-testid={`counters-${id}`}>
-          in {c.in} · out {c.out} · drop {c.dropped}
+          in {c.in} · out {c.out} · err {c.errors}
           <br />
-          err {c.errors} · queued {c.queued} · p99 {c.latencyP99Ms.toFixed(1)} ms
+          {c.dropped ? `drop ${c.dropped} · ` : ''}queue {c.queued} · p99 {c.latencyP99Ms.toFixed(0)} ms
         </div>
       ) : null}
       {problems.length ? (

@@ -12,9 +12,10 @@ import {
   type IsValidConnection,
 } from '@xyflow/react';
 import { arePortsCompatible } from '@wiflow/core/ports';
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../api/client';
 import { readSse } from '../api/sse';
+import { isRunning, listDeployments, type DeploymentInfo } from '../api/studio';
 import type { FlowGraph, FlowProblem, FlowRecord, NodeCounters, NodeTypeInfo, WiflowEdge, WiflowNode } from '../api/types';
 import { ConfigForm } from '../components/ConfigForm';
 import { NodeTypesContext } from '../components/NodeTypesContext';
@@ -23,10 +24,24 @@ import { WiflowNodeView } from '../components/WiflowNodeView';
 import { useNodeTypes } from '../hooks/useNodeTypes';
 import { createHistory } from '../store/history';
 import { autoLayout } from '../store/layout';
+import { openingViewport } from '../store/viewport';
 
 const nodeTypes = { wiflow: WiflowNodeView };
-/** Fit the flow into view, never closer than 1:1. */
-const FIT = { padding: 0.2, maxZoom: 1 };
+/** Node text is 14 px (styles.css): at this zoom it is 11.2 px on screen, above the 11 px floor. */
+const READABLE_ZOOM = 0.8;
+/** Screen pixels of the minimap (bottom right); fitting keeps nodes above it. */
+const MINIMAP = { width: 160, height: 100 };
+/** Where a dropped node's pointer lands on it: the middle of its title bar. */
+const DROP_GRIP = { x: 95, y: 14 };
+
+/**
+ * A compiler message shown on its own node (or field) needs no "Node "X" (type, id x): " in
+ * front; the problems list under the canvas keeps the whole sentence.
+ */
+function withoutNodeName(message: string): string {
+  const rest = message.replace(/^Node (?:"[^"]*" )?\([^)]*\): /, '');
+  return rest === message ? message : rest.charAt(0).toUpperCase() + rest.slice(1);
+}
 
 interface Revision {
   revision: number;
@@ -60,13 +75,41 @@ function Editor({ flowId }: { flowId: string }) {
   const [problems, setProblems] = useState<FlowProblem[]>([]);
   const [status, setStatus] = useState<string>('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [panel, setPanel] = useState<'config' | 'run' | 'revisions'>('config');
+  const [panel, setPanel] = useState<'config' | 'run' | 'revisions' | null>('config');
   const [revisions, setRevisions] = useState<Revision[]>([]);
-  const [deployment, setDeployment] = useState<string | null>(null);
+  const [deployment, setDeploymentInfo] = useState<DeploymentInfo | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
   const history = useRef(createHistory());
   const clipboard = useRef<{ nodes: WiflowNode[]; edges: WiflowEdge[] } | null>(null);
-  const { screenToFlowPosition, getViewport, fitView } = useReactFlow();
+  const { screenToFlowPosition, getViewport, setViewport, getNodesBounds, setCenter } = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
+  const setDeployment = useCallback((id: string | null) => setDeploymentInfo(id ? { id, flow_id: flowId, status: 'running', origin: 'studio' } : null), [flowId]);
+
+  /** Show the whole flow if it fits at a readable zoom, else its start; nodes stay clear of the minimap. */
+  const fitReadable = useCallback(
+    (list?: WiflowNode[]) => {
+      const box = wrapper.current?.getBoundingClientRect();
+      if (!box) return;
+      const bounds = getNodesBounds(list ?? []);
+      if (bounds.width === 0 && bounds.height === 0) return;
+      void setViewport(openingViewport(bounds, { width: box.width, height: box.height, padding: 24, reserveBottom: MINIMAP.height, readableZoom: READABLE_ZOOM, maxZoom: 1 }));
+    },
+    [getNodesBounds, setViewport],
+  );
+  // Fit once the nodes are measured (bounds need their sizes), then leave the viewport to the user.
+  const pendingFit = useRef(false);
+  /** Whether the view is still the one the editor chose (the user has not panned or zoomed since). */
+  const viewIsOurs = useRef(false);
+  const fitWhenMeasured = useCallback(() => {
+    pendingFit.current = true;
+  }, []);
+  useEffect(() => {
+    if (!pendingFit.current || nodes.length === 0 || nodes.some((n) => !n.measured?.width)) return;
+    pendingFit.current = false;
+    viewIsOurs.current = true;
+    fitReadable(nodes);
+  }, [nodes, fitReadable]);
 
   const snapshot = useCallback((): FlowGraph => ({ nodes, edges }), [nodes, edges]);
   const remember = useCallback(() => history.current.push(snapshot()), [snapshot]);
@@ -80,16 +123,23 @@ function Editor({ flowId }: { flowId: string }) {
         setEdges(g.edges);
         setProblems(f.problems ?? []);
         history.current.clear();
-        // An empty flow keeps zoom 1: fitting nothing would zoom in to the maximum.
-        if (g.nodes.length > 0) setTimeout(() => fitView(FIT), 50);
+        // An empty flow keeps zoom 1 at the origin, so a drop lands where the pointer is.
+        if (g.nodes.length > 0) fitWhenMeasured();
       })
       .catch((e: Error) => setStatus(`could not load the flow: ${e.message}`));
-  }, [flowId, setNodes, setEdges, fitView]);
+    // A flow that is running (deployed from the studio or started by the server) shows so.
+    listDeployments(flowId)
+      .then((list) => {
+        const running = list.find(isRunning);
+        if (running) setDeploymentInfo(running);
+      })
+      .catch(() => undefined);
+  }, [flowId, setNodes, setEdges, fitWhenMeasured]);
 
   // Decorate nodes and edges with the compiler's problems.
   const decoratedNodes = useMemo(() => {
     const byNode = new Map<string, string[]>();
-    for (const p of problems) if (p.nodeId && !p.edgeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), p.message]);
+    for (const p of problems) if (p.nodeId && !p.edgeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), withoutNodeName(p.message)]);
     return nodes.map((n) => (byNode.has(n.id) || n.data.problems ? { ...n, data: { ...n.data, problems: byNode.get(n.id) } } : n));
   }, [nodes, problems]);
   const decoratedEdges = useMemo(() => {
@@ -126,7 +176,13 @@ function Editor({ flowId }: { flowId: string }) {
       let i = 1;
       while (nodes.some((n) => n.id === `${base}${i}`)) i++;
       const id = `${base}${i}`;
-      const at = position ?? screenToFlowPosition({ x: (wrapper.current?.clientWidth ?? 800) / 2, y: 200 });
+      let at = position;
+      if (!at) {
+        const box = wrapper.current?.getBoundingClientRect();
+        const centre = screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + 120 });
+        at = { x: centre.x - DROP_GRIP.x, y: centre.y - DROP_GRIP.y };
+      }
+      viewIsOurs.current = false;
       setNodes((ns) => [...ns, { id, type: 'wiflow', position: at, data: { nodeType: type, config: {} } }]);
       setSelectedId(id);
       setPanel('config');
@@ -138,7 +194,10 @@ function Editor({ flowId }: { flowId: string }) {
     (event: DragEvent) => {
       event.preventDefault();
       const type = event.dataTransfer.getData(DRAG_MIME);
-      if (type) addNode(type, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+      if (!type) return;
+      // The pointer lands on the middle of the new node's title bar.
+      const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      addNode(type, { x: at.x - DROP_GRIP.x, y: at.y - DROP_GRIP.y });
     },
     [addNode, screenToFlowPosition],
   );
@@ -212,15 +271,20 @@ function Editor({ flowId }: { flowId: string }) {
       setProblems(updated.problems ?? []);
       setStatus(updated.valid === false ? `saved as draft: ${updated.problems?.length ?? 0} problem(s)` : 'saved');
     } catch (e) {
-      setStatus(e instanceof ApiError && e.status === 409 ? 'someone saved this flow in between: reload to see their version' : `save failed: ${(e as Error).message}`);
+      const message = e instanceof ApiError && e.status === 409 ? 'someone saved this flow in between: reload to see their version' : `save failed: ${(e as Error).message}`;
+      setStatus(message);
+      setNotice(message);
     }
   }, [flow, nodes, edges, getViewport]);
 
   const layout = useCallback(() => {
     remember();
-    setNodes((ns) => autoLayout(ns, edges));
-    setTimeout(() => fitView(FIT), 50);
-  }, [edges, remember, setNodes, fitView]);
+    setNodes((ns) => {
+      const laid = autoLayout(ns, edges);
+      fitReadable(laid);
+      return laid;
+    });
+  }, [edges, remember, setNodes, fitReadable]);
 
   const exportJson = useCallback(() => {
     const blob = new Blob([JSON.stringify({ name: flow?.name ?? 'flow', description: flow?.description ?? '', data: toStored(nodes, edges, getViewport()) }, null, 2)], { type: 'application/json' });
@@ -240,12 +304,12 @@ function Editor({ flowId }: { flowId: string }) {
         setNodes(g.nodes);
         setEdges(g.edges);
         setStatus(`imported ${g.nodes.length} nodes`);
-        setTimeout(() => fitView(FIT), 50);
+        fitWhenMeasured();
       } catch (e) {
         setStatus(`import failed: ${(e as Error).message}`);
       }
     },
-    [remember, setNodes, setEdges, fitView],
+    [remember, setNodes, setEdges, fitWhenMeasured],
   );
 
   const loadRevisions = useCallback(async () => {
@@ -277,10 +341,15 @@ function Editor({ flowId }: { flowId: string }) {
     let stop = false;
     const tick = async () => {
       try {
-        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment}/counters`);
+        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment.id}/counters`);
         if (!stop) setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
-      } catch {
-        if (!stop) setDeployment(null);
+      } catch (e) {
+        // Gone (undeployed elsewhere, server restarted): say so. Anything else may pass; keep polling.
+        if (!stop && e instanceof ApiError && e.status === 404) {
+          setDeployment(null);
+          setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
+          setStatus('the deployment has stopped');
+        }
       }
     };
     void tick();
@@ -289,12 +358,22 @@ function Editor({ flowId }: { flowId: string }) {
       stop = true;
       clearInterval(timer);
     };
-  }, [deployment, setNodes]);
+  }, [deployment?.id, setNodes, setDeployment]);
 
   const deploy = useCallback(async () => {
     if (!flow) return;
+    setNotice(null);
     if (deployment) {
-      await api(`/api/v1/studio/deployments/${deployment}`, { method: 'DELETE' }).catch(() => undefined);
+      try {
+        await api(`/api/v1/studio/deployments/${deployment.id}`, { method: 'DELETE' });
+      } catch (e) {
+        // Gone already is fine; anything else (not allowed, server error) is said.
+        if (!(e instanceof ApiError && e.status === 404)) {
+          setStatus('undeploy failed');
+          setNotice(`Undeploy failed: ${(e as Error).message}`);
+          return;
+        }
+      }
       setDeployment(null);
       setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
       setStatus('stopped');
@@ -302,113 +381,173 @@ function Editor({ flowId }: { flowId: string }) {
     }
     await save();
     try {
-      const d = await api<{ id: string }>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: flow.id } });
-      setDeployment(d.id);
+      const d = await api<DeploymentInfo>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: flow.id } });
+      setDeploymentInfo({ ...d, flow_id: d.flow_id ?? flow.id });
       setStatus('deployed: live counters on the nodes');
     } catch (e) {
-      const body = (e as ApiError).body as { detail?: { problems?: FlowProblem[] }; error?: { details?: { problems?: FlowProblem[] } } } | undefined;
-      const found = body?.error?.details?.problems ?? body?.detail?.problems;
+      const body = (e as ApiError).body as { detail?: { problems?: FlowProblem[] }; details?: { problems?: FlowProblem[] }; error?: { details?: { problems?: FlowProblem[] } } } | undefined;
+      const found = body?.details?.problems ?? body?.error?.details?.problems ?? body?.detail?.problems;
       if (found) setProblems(found);
-      setStatus(`deploy failed: ${(e as Error).message}`);
+      const refused = e instanceof ApiError && e.status === 409;
+      setStatus(refused ? 'deploy refused' : 'deploy failed');
+      setNotice(`${refused ? 'Deploy refused' : 'Deploy failed'}: ${(e as Error).message}`);
     }
-  }, [flow, deployment, save, setNodes]);
+  }, [flow, deployment, save, setNodes, setDeployment]);
 
   const selected = nodes.find((n) => n.id === selectedId);
   const selectedInfo = selected ? byType.get(selected.data.nodeType) : undefined;
   const fieldErrors = useMemo(() => {
     const out: Record<string, string> = {};
-    for (const p of problems) if (p.nodeId === selectedId && p.field) out[p.field.split('.')[0]] = p.message;
+    for (const p of problems) if (p.nodeId === selectedId && p.field) out[p.field.split('.')[0]] = withoutNodeName(p.message);
     return out;
   }, [problems, selectedId]);
 
+  const closeMenu = () => menu.current?.removeAttribute('open');
+  const sideOpen = (panel === 'config' && Boolean(selected && selectedInfo)) || panel === 'run' || panel === 'revisions';
+  // The side panel takes or gives back canvas width: fit again after the resize, unless the
+  // user chose the view (panned, zoomed, or added a node where they wanted it).
+  const latestNodes = useRef(nodes);
+  latestNodes.current = nodes;
+  useEffect(() => {
+    if (!viewIsOurs.current || latestNodes.current.length === 0) return;
+    const frame = requestAnimationFrame(() => {
+      fitReadable(latestNodes.current);
+      // A flow wider than the canvas opens at its start: bring the node being edited into view.
+      const chosen = latestNodes.current.find((n) => n.id === selectedId);
+      const box = wrapper.current?.getBoundingClientRect();
+      if (!chosen || !box) return;
+      const { x, y, zoom } = getViewport();
+      const width = chosen.measured?.width ?? 190;
+      const height = chosen.measured?.height ?? 100;
+      const left = chosen.position.x * zoom + x;
+      const top = chosen.position.y * zoom + y;
+      if (left < 0 || top < 0 || left + width * zoom > box.width || top + height * zoom > box.height) void setCenter(chosen.position.x + width / 2, chosen.position.y + height / 2, { zoom });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [sideOpen, fitReadable]); // eslint-disable-line react-hooks/exhaustive-deps
+  const closeSide = () => (setPanel(null), setSelectedId(null));
+  let side: ReactNode = null;
+  if (panel === 'config' && selected && selectedInfo) {
+    side = (
+      <>
+        <h3>{selectedInfo.title}</h3>
+        <p className="muted">
+          {selected.id} · {selectedInfo.type} · {selectedInfo.plugin}
+        </p>
+        <p>{selectedInfo.description}</p>
+        <ConfigForm
+          info={selectedInfo}
+          config={selected.data.config}
+          errors={fieldErrors}
+          onChange={(config) => {
+            remember();
+            setNodes((ns) => ns.map((n) => (n.id === selected.id ? { ...n, data: { ...n.data, config } } : n)));
+          }}
+        />
+      </>
+    );
+  } else if (panel === 'run' && flow) {
+    side = <RunPanel flow={flow} nodes={nodes} byType={byType} onBeforeRun={save} />;
+  } else if (panel === 'revisions') {
+    side = (
+      <div data-testid="revisions">
+        <h3>Revisions</h3>
+        {revisions.map((r) => (
+          <div key={r.revision} className="wf-revision">
+            <span>
+              #{r.revision} · {new Date(r.created_at).toLocaleString()} {r.message ? `· ${r.message}` : ''}
+            </span>
+            <button onClick={() => void restore(r.revision)}>Restore</button>
+          </div>
+        ))}
+      </div>
+    );
+  }
+
   return (
     <NodeTypesContext.Provider value={byType}>
-      <div className="wf-editor">
+      <div className={`wf-editor${sideOpen ? ' with-side' : ''}`}>
         <Palette types={types} onAdd={(t) => addNode(t)} />
         <div className="wf-main">
           <div className="wf-toolbar" data-testid="toolbar">
-            <strong>{flow?.name ?? '…'}</strong>
-            <button onClick={undo} disabled={!history.current.canUndo} title="Undo (Ctrl+Z)">Undo</button>
-            <button onClick={redo} disabled={!history.current.canRedo} title="Redo (Ctrl+Shift+Z)">Redo</button>
-            <button onClick={copy} title="Copy (Ctrl+C)">Copy</button>
-            <button onClick={paste} title="Paste (Ctrl+V)">Paste</button>
-            <button onClick={layout}>Auto-layout</button>
-            <button onClick={() => void validate()} data-testid="validate">Check</button>
+            <strong className="wf-flow-name" title={flow?.name ?? ''}>{flow?.name ?? '…'}</strong>
+            {deployment ? (
+              <span className="wf-chip running" data-testid="deployment-state" title={`deployment ${deployment.id}${deployment.environment_id ? ` · environment ${deployment.environment_id}` : ''}`}>
+                running{deployment.origin === 'server' ? ' (server)' : ''}
+              </span>
+            ) : null}
+            <button onClick={undo} disabled={!history.current.canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>
+            <button onClick={redo} disabled={!history.current.canRedo} title="Redo (Ctrl+Shift+Z or Ctrl+Y)" aria-label="Redo">↷</button>
+            <button onClick={() => void validate()} data-testid="validate" title="Compile the flow and show its problems">Check</button>
             <button onClick={() => void save()} data-testid="save">Save</button>
-            <button onClick={() => void deploy()} data-testid="deploy">{deployment ? 'Stop' : 'Deploy'}</button>
-            <button onClick={() => setPanel('run')} data-testid="open-run">Run…</button>
-            <button onClick={() => (setPanel('revisions'), void loadRevisions())}>Revisions</button>
-            <button onClick={exportJson}>Export</button>
-            <label className="wf-button">
-              Import
-              <input type="file" accept="application/json" hidden onChange={(e) => e.target.files?.[0] && void importJson(e.target.files[0])} />
-            </label>
-            <span className="wf-status" data-testid="status">{typesError ? `node types: ${typesError}` : status}</span>
+            <button onClick={() => void deploy()} data-testid="deploy" className={deployment ? '' : 'primary'} title={deployment ? 'Stop the running pipeline' : 'Save and start as a live pipeline'}>
+              {deployment ? 'Undeploy' : 'Deploy'}
+            </button>
+            <button onClick={() => setPanel('run')} data-testid="open-run" title="Run once as a job">Run…</button>
+            <details className="wf-menu" ref={menu}>
+              <summary data-testid="more" title="More actions">More</summary>
+              <div className="wf-menu-items" onClick={(e) => (e.target as HTMLElement).closest('button') && closeMenu()}>
+                <button onClick={copy} title="Ctrl+C">Copy</button>
+                <button onClick={paste} title="Ctrl+V">Paste</button>
+                <button onClick={layout}>Auto-layout</button>
+                <button onClick={() => (setPanel('revisions'), void loadRevisions())}>Revisions</button>
+                <button onClick={exportJson}>Export</button>
+                <label className="wf-button">
+                  Import
+                  <input type="file" accept="application/json" hidden onChange={(e) => (closeMenu(), e.target.files?.[0] && void importJson(e.target.files[0]))} />
+                </label>
+              </div>
+            </details>
+            <span className="wf-status" data-testid="status" title={typesError ? `node types: ${typesError}` : status}>
+              {typesError ? `node types: ${typesError}` : status}
+            </span>
           </div>
+          {notice ? (
+            <div className="wf-notice" role="alert" data-testid="notice">
+              <span>{notice}</span>
+              <button onClick={() => setNotice(null)} aria-label="Dismiss">×</button>
+            </div>
+          ) : null}
           <div className="wf-canvas" ref={wrapper} onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))} onDrop={onDrop} data-testid="canvas">
             {/* Mount the canvas once the node types are known: handles come from them, and React
                 Flow measures a node's handles when the node first renders (edges of handles that
                 appear later would never be drawn). */}
             {types.length === 0 && !typesError ? <p className="muted">Loading node types…</p> : null}
-            {types.length === 0 && !typesError ? null : <ReactFlow
-              nodes={decoratedNodes}
-              edges={decoratedEdges}
-              nodeTypes={nodeTypes}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              onNodeClick={(_e, n) => (setSelectedId(n.id), setPanel('config'))}
-              onNodeDragStart={remember}
-              onBeforeDelete={async () => (remember(), true)}
-              minZoom={0.05}
-              fitView
-              fitViewOptions={FIT}
-              deleteKeyCode={['Delete', 'Backspace']}
-            >
-              <Background />
-              <Controls />
-              <MiniMap pannable zoomable />
-            </ReactFlow>}
+            {types.length === 0 && !typesError ? null : (
+              <ReactFlow
+                nodes={decoratedNodes}
+                edges={decoratedEdges}
+                nodeTypes={nodeTypes}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onConnect={onConnect}
+                isValidConnection={isValidConnection}
+                onNodeClick={(_e, n) => (setSelectedId(n.id), setPanel('config'))}
+                onNodeDragStart={remember}
+                onBeforeDelete={async () => (remember(), true)}
+                minZoom={0.05}
+                onMoveStart={(event) => event && (viewIsOurs.current = false)}
+                deleteKeyCode={['Delete', 'Backspace']}
+              >
+                <Background />
+                <Controls showInteractive={false} fitViewOptions={{ padding: 0.1, maxZoom: 1 }} />
+                <MiniMap pannable zoomable style={MINIMAP} />
+              </ReactFlow>
+            )}
+            {flow && nodes.length === 0 && types.length > 0 ? (
+              <p className="wf-canvas-hint" data-testid="empty-hint">
+                Drag a node type from the palette and drop it here, then connect an output to an input of the same type.
+              </p>
+            ) : null}
           </div>
           <ProblemsList problems={problems} onPick={(id) => (setSelectedId(id), setPanel('config'))} />
         </div>
-        <aside className="wf-side">
-          {panel === 'config' && selected && selectedInfo ? (
-            <>
-              <h3>{selectedInfo.title}</h3>
-              <p className="muted">
-                {selected.id} · {selectedInfo.type} · {selectedInfo.plugin}
-              </p>
-              <p>{selectedInfo.description}</p>
-              <ConfigForm
-                info={selectedInfo}
-                config={selected.data.config}
-                errors={fieldErrors}
-                onChange={(config) => {
-                  remember();
-                  setNodes((ns) => ns.map((n) => (n.id === selected.id ? { ...n, data: { ...n.data, config } } : n)));
-                }}
-              />
-            </>
-          ) : panel === 'config' ? (
-            <p className="muted">Select a node to edit its settings. Drag node types from the palette; connect outputs to inputs of the same type.</p>
-          ) : null}
-          {panel === 'run' && flow ? <RunPanel flow={flow} nodes={nodes} byType={byType} onBeforeRun={save} /> : null}
-          {panel === 'revisions' ? (
-            <div data-testid="revisions">
-              <h3>Revisions</h3>
-              {revisions.map((r) => (
-                <div key={r.revision} className="wf-revision">
-                  <span>
-                    #{r.revision} · {new Date(r.created_at).toLocaleString()} {r.message ? `· ${r.message}` : ''}
-                  </span>
-                  <button onClick={() => void restore(r.revision)}>Restore</button>
-                </div>
-              ))}
-            </div>
-          ) : null}
-        </aside>
+        {sideOpen ? (
+          <aside className="wf-side" data-testid="side-panel">
+            <button className="wf-side-close" onClick={closeSide} aria-label="Close the panel" title="Close">×</button>
+            {side}
+          </aside>
+        ) : null}
       </div>
     </NodeTypesContext.Provider>
   );

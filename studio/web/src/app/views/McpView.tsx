@@ -39,11 +39,13 @@ export function McpView({ projectId }: { projectId: string }) {
   const [status, setStatus] = useState('');
   const [apiKey, setApiKey] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  const [project, setProject] = useState<{ id: string; name: string; description?: string | null } | null>(null);
   const loadListed = useCallback(() => {
     api<ListedTool[]>(`/api/v1/mcp/project/${projectId}/tools`).then(setListed).catch((e: Error) => setStatus(e.message));
   }, [projectId]);
   useEffect(() => {
     api<McpProject>(`/api/v1/mcp/project/${projectId}`).then(setSettings).catch((e: Error) => setStatus(e.message));
+    api<{ id: string; name: string; description?: string | null }[]>('/api/v1/projects/').then((all) => setProject(all.find((p) => p.id === projectId) ?? null), () => undefined);
     loadListed();
   }, [projectId, loadListed]);
   if (!settings) return <div className="wf-page">{status || 'Loading…'}</div>;
@@ -54,7 +56,9 @@ export function McpView({ projectId }: { projectId: string }) {
   const auth = settings.auth_settings ?? { auth_type: 'apikey' };
   const authType = auth.auth_type ?? 'apikey';
   const headers = authType === 'apikey' ? { 'x-api-key': apiKey ?? '<YOUR_API_KEY>' } : authType === 'oauth' ? { Authorization: 'Bearer <ACCESS_TOKEN_FROM_YOUR_PROVIDER>' } : undefined;
-  const serverName = `wiflow_${projectId.slice(0, 8)}`;
+  // The client config names the server after the project, so a user with several projects tells them apart.
+  const slug = (project?.name ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const serverName = `wiflow_${slug || projectId.slice(0, 8)}`;
   const clientConfig = { mcpServers: { [serverName]: { url: streamable, ...(headers ? { headers } : {}) } } };
   const bridgeConfig = {
     mcpServers: {
@@ -92,9 +96,14 @@ export function McpView({ projectId }: { projectId: string }) {
   };
   return (
     <div className="wf-page" data-testid="mcp-page">
-      <h2>MCP server</h2>
+      <p className="wf-breadcrumb">
+        <a href="#/flows">Projects</a> › {project?.name ?? projectId}
+      </p>
+      <h2 data-testid="mcp-title">
+        MCP server of the project “{project?.name ?? projectId}”
+      </h2>
       <p className="muted">Every enabled flow is a tool: its io.input nodes are the tool's arguments, its io.output nodes the result.</p>
-      <table className="wf-table">
+      <table className="wf-table wf-mcp-tools">
         <thead>
           <tr>
             <th>Tool</th>

@@ -1,0 +1,75 @@
+// Studio-side views of the server's state: deployments, recent jobs, MCP tools, rooms.
+import { api } from './client';
+
+/** A deployment as GET /api/v1/studio/deployments lists it (older servers send only id, flow_id, started_at, counters). */
+export interface DeploymentInfo {
+  id: string;
+  flow_id: string | null;
+  flow_name?: string | null;
+  status?: 'running' | 'stopped' | 'failed' | null;
+  origin?: 'server' | 'studio' | null;
+  environment_id?: string | null;
+  started_at?: string | number | null;
+}
+
+/** A job as GET /api/v1/studio/jobs lists it. */
+export interface JobInfo {
+  job_id: string;
+  flow_id: string | null;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+  source: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+}
+
+/** A tool as a project's MCP server lists it. */
+export interface ListedTool {
+  name: string;
+  flow_id: string;
+  description: string;
+}
+
+/** A floor plan from GET /api/v1/studio/rooms (metres). */
+export interface RoomInfo {
+  environment_id: string;
+  deployment_id: string;
+  flow_id: string | null;
+  width: number;
+  depth: number;
+  radios: { id: string; role: 'tx' | 'rx'; x: number; y: number }[];
+  zones: { id: string; name: string; polygon: [number, number][]; node: string }[];
+  source: string;
+}
+
+/** Whether a listed deployment is running (an older server lists only running ones, without a status). */
+export function isRunning(d: DeploymentInfo): boolean {
+  return (d.status ?? 'running') === 'running';
+}
+
+/** Running deployments, optionally of one flow (filtered here too: an older server ignores `flow_id`). */
+export async function listDeployments(flowId?: string): Promise<DeploymentInfo[]> {
+  const list = await api<DeploymentInfo[]>(`/api/v1/studio/deployments${flowId ? `?flow_id=${encodeURIComponent(flowId)}` : ''}`);
+  return list.filter((d) => !flowId || d.flow_id === flowId);
+}
+
+/** The caller's recent jobs, newest first. */
+export function listJobs(options: { flowId?: string; limit?: number } = {}): Promise<JobInfo[]> {
+  const q = new URLSearchParams();
+  if (options.flowId) q.set('flow_id', options.flowId);
+  if (options.limit) q.set('limit', String(options.limit));
+  return api<JobInfo[]>(`/api/v1/studio/jobs${q.size ? `?${q}` : ''}`);
+}
+
+/** "3 min ago" for a timestamp (absolute date after a day). */
+export function timeAgo(at: string | number | null | undefined, now = Date.now()): string {
+  if (at === null || at === undefined) return '—';
+  const t = typeof at === 'number' ? at : Date.parse(at);
+  if (!Number.isFinite(t)) return '—';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}

@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api/client';
+import { listJobs, timeAgo, type JobInfo } from '../api/studio';
+
+/** Seconds a job took (or has taken so far). */
+function duration(job: JobInfo): string {
+  if (!job.started_at) return '—';
+  const end = job.finished_at ? Date.parse(job.finished_at) : Date.now();
+  const ms = end - Date.parse(job.started_at);
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The caller's recent jobs (runs of job flows from the studio, the API, MCP or webhooks), newest first. */
+export function JobsView() {
+  const [jobs, setJobs] = useState<JobInfo[] | null>(null);
+  const [names, setNames] = useState<Map<string, string>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    listJobs({ limit: 200 }).then(setJobs, (e: Error) => setError(e.message));
+    api<{ id: string; name: string }[]>('/api/v1/flows/?header_flows=true&get_all=true').then((f) => setNames(new Map(f.map((x) => [x.id, x.name]))), () => undefined);
+  }, []);
+  return (
+    <div className="wf-page" data-testid="jobs-page">
+      <h2>Jobs</h2>
+      <p className="muted">Runs of job flows — from the editor's Run, the run and build APIs, MCP tool calls and webhooks. The server keeps the last 500 in memory: a restart empties this list.</p>
+      {error ? <p className="error">{error}</p> : null}
+      {jobs === null && !error ? <p className="muted">Loading…</p> : null}
+      {jobs?.length === 0 ? <p className="muted" data-testid="jobs-empty">No jobs yet. Open a job flow and choose Run…, or call one of its MCP tools.</p> : null}
+      {jobs?.length ? (
+        <table className="wf-table wf-jobs" data-testid="jobs-table">
+          <thead>
+            <tr>
+              <th>Flow</th>
+              <th>Status</th>
+              <th>From</th>
+              <th>Started</th>
+              <th>Took</th>
+              <th>Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {jobs.map((j) => (
+              <tr key={j.job_id} title={`job ${j.job_id}`}>
+                <td>{j.flow_id ? <a href={`#/flows/${j.flow_id}`}>{names.get(j.flow_id) ?? j.flow_id.slice(0, 8)}</a> : <span className="muted">unsaved flow</span>}</td>
+                <td>
+                  <span className={`wf-job-status ${j.status}`}>{j.status.replace('_', ' ')}</span>
+                </td>
+                <td>{j.source ?? '—'}</td>
+                <td>{timeAgo(j.created_at)}</td>
+                <td>{duration(j)}</td>
+                <td className="wf-job-error">{j.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
