@@ -29,4 +29,17 @@ export interface GroundTruthFrame {
   persons: GroundTruthPerson[];
   /** Events that happened since the previous truth frame. */
   events: GroundTruthEvent[];
+  /** Simulated things besides people that move the channel (fans, pets, doors...); absent when the scene has none. */
+  distractors?: GroundTruthDistractor[];
+}
+
+/** A non-human mover of a simulated scene at one instant. */
+export interface GroundTruthDistractor {
+  id: string;
+  /** fan, pet, door, curtain, plant, neighbour (someone moving behind a wall). */
+  kind: string;
+  /** Whether it moves at this instant (a running fan, a walking pet, a swinging door). */
+  active: boolean;
+  /** Floor position (m); null where it has none in the room. */
+  position: { x: number; y: number } | null;
 }

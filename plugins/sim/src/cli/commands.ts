@@ -8,6 +8,20 @@ import { SimErrors } from '../errors.js';
 import { openRecordingSink, type RecordingFormat } from '../recording/recording-sink.js';
 import { loadScenario } from '../scenario/load.js';
 import { randomScenario } from '../scenario/randomise.js';
+import { REALISM_LEVELS, type RealismLevel } from '../scenario/realism.js';
+import { validateScenario } from '../scenario/load.js';
+import { applyProfile, HARDWARE_PROFILE_NAMES } from '../radio/profiles.js';
+import type { CapturePhase } from '../scene/distractors.js';
+
+function realism(value: string): RealismLevel {
+  if (!(REALISM_LEVELS as readonly string[]).includes(value)) throw new Error(`--realism expects one of ${REALISM_LEVELS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as RealismLevel;
+}
+
+function phase(value: string): CapturePhase {
+  if (value !== 'recording' && value !== 'reference') throw new Error(`--phase expects recording or reference, got ${JSON.stringify(value)}`);
+  return value;
+}
 
 function number(name: string, integer = false) {
   return (value: string): number => {
@@ -40,18 +54,25 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
     .option('-s, --seed <n>', 'seed of every random draw (default: the scenario seed)', number('seed', true))
     .option('--format <format>', 'wfr (wiflow recording) or jsonl', format, 'wfr' as RecordingFormat)
     .option('--no-impairments', 'write the clean channel (no noise, offsets, quantisation or loss)')
+    .option('--profile <name>', `replace the radios by a hardware profile: ${HARDWARE_PROFILE_NAMES.join(', ')}`)
+    .option('--tx <n>', 'transmit antennas with --profile (Intel 5300: 1–3)', number('tx', true))
+    .option('--realism <level>', `for "random": ${REALISM_LEVELS.join(' or ')} (v2: distractors, drift, radios as they are)`, realism, 'none' as RealismLevel)
+    .option('--phase <phase>', 'recording (default) or reference: the installation\'s empty-room capture of the scenario', phase, 'recording' as CapturePhase)
     .option('-q, --quiet', 'no progress bar')
-    .action(async (source: string, options: { out: string; duration?: number; seed?: number; format: RecordingFormat; impairments: boolean; quiet?: boolean }) => {
-      const scenario = source === 'random' ? randomScenario({ seed: options.seed ?? 1, durationS: options.duration ?? 60 }) : loadScenario(source);
+    .action(async (source: string, options: { out: string; duration?: number; seed?: number; format: RecordingFormat; impairments: boolean; profile?: string; tx?: number; realism: RealismLevel; phase: CapturePhase; quiet?: boolean }) => {
+      let scenario = source === 'random' ? randomScenario({ seed: options.seed ?? 1, durationS: options.duration ?? 60, ranges: { realism: options.realism } }) : loadScenario(source);
+      if (options.profile) scenario = validateScenario(applyProfile(scenario, options.profile, { txAntennas: options.tx }), `${path.basename(source)} with profile ${options.profile}`);
       const durationS = options.duration ?? scenario.durationS ?? 60;
       if (!(durationS > 0)) throw SimErrors.scenarioInvalid('', 'duration must be positive');
-      const sim = new Simulator(scenario, { seed: options.seed, impairments: options.impairments ? undefined : 'off' });
+      const sim = new Simulator(scenario, { seed: options.seed, impairments: options.impairments ? undefined : 'off', phase: options.phase });
       const sink = await openRecordingSink(path.resolve(options.out), {
         source: '@wiflow/plugin-sim',
         scenario: scenario.name,
         environmentId: scenario.environmentId,
         seed: options.seed ?? scenario.seed,
         durationS,
+        ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.phase === 'reference' ? { phase: 'reference' } : {}),
         links: sim.links.map((l) => l.id),
         camera: sim.camera,
       }, options.format);

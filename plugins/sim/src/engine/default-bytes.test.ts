@@ -43,3 +43,11 @@ describe('default output is unchanged by the realism options', () => {
     expect(now).toEqual(BEFORE_REALISM);
   }, 120_000);
 });
+
+describe('the reference phase of a scenario without drift', () => {
+  it('is the scenario with its people removed, byte for byte', () => {
+    const plan = planDataset({ rooms: 8, secondsPerSession: 6, sessionsPerRoom: 1, seed: 'wiflow-pose-v1', ranges: { receivers: [3, 3], rateHz: 20 } });
+    const session = plan.sessions.find((s) => s.split === 'test')!;
+    expect(captureFingerprint(new Simulator(session.scenario, { phase: 'reference' }).run(2))).toBe(BEFORE_REALISM['plan:reference']);
+  });
+});
