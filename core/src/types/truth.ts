@@ -14,7 +14,8 @@ export interface GroundTruthPerson {
 
 /** A ground-truth event from the simulator's script. */
 export interface GroundTruthEvent {
-  type: 'fall_start' | 'fall_end' | 'zone_enter' | 'zone_exit' | 'person_enter' | 'person_leave';
+  /** `fall_like_*`: a scripted movement that looks like a fall and is not one (sitting down hard, lying down on purpose, getting into bed). */
+  type: 'fall_start' | 'fall_end' | 'fall_like_start' | 'fall_like_end' | 'zone_enter' | 'zone_exit' | 'person_enter' | 'person_leave';
   personId: number;
   /** Wall-clock ms. */
   time: number;

@@ -27,6 +27,7 @@ export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenari
 // Scenarios
 export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
 export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
+export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
 export { drawRealism, REALISM_LEVELS, type RealismLevel } from './scenario/realism.js';
 export { randomScenario, randomRoom, randomPeople, DEFAULT_RANDOM_RANGES, type RandomRanges, type RandomRoom, type RandomScenarioOptions, type Range } from './scenario/randomise.js';
 // Datasets
@@ -49,7 +50,7 @@ export { StaticDrift } from './scene/drift.js';
 export { DEFAULT_IMPAIRMENTS, IMPAIRMENTS_OFF, applyImpairments, drawPacketImpairment, drawChainPhases, type ImpairmentSettings, type PacketImpairment } from './radio/impairments.js';
 // People
 export { bodyDimensions, forwardKinematics, bodySegments, standingPose, blendPose, K as COCO_INDEX, type BodySize, type BodyDimensions, type PoseParams, type Skeleton, type BodySegment } from './people/skeleton.js';
-export { FALL_TYPES, type FallType, type LyingSide } from './people/motions.js';
+export { FALL_TYPES, ALL_FALL_TYPES, type FallType, type LyingSide } from './people/motions.js';
 export { PersonTimeline, type Posture, type ScriptEvent, type PersonSample } from './people/timeline.js';
 // Randomness, recordings, nodes, errors
 export { Prng, hashString } from './random/prng.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MATERIAL_NAMES } from '../physics/materials.js';
 import { DEVICE_KINDS } from '../radio/grids.js';
-import { FALL_TYPES } from '../people/motions.js';
+import { ALL_FALL_TYPES } from '../people/motions.js';
 
 const finite = () => z.number().finite();
 const positive = () => z.number().finite().positive();
@@ -104,20 +104,31 @@ export const RadioSchema = z.object({
   impairments: ImpairmentsSchema.partial().optional().describe('overrides of the scenario impairments for this receiver'),
 }).strict();
 
+/** Mean seconds between small fidgets (an arm, the head, a shift of the trunk) during a still period; omitted: none. */
+const fidget = () => positive().max(3600).optional();
+
 /** A scripted action of a person. */
 export const StepSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('stand'), duration: positive() }).strict(),
+  z.object({ action: z.literal('stand'), duration: positive(), fidgetEveryS: fidget() }).strict(),
   z.object({ action: z.literal('walk'), path: z.array(Point2Schema).min(1), speed: positive().max(3).default(1.1) }).strict(),
-  z.object({ action: z.literal('sit'), duration: positive() }).strict(),
+  z.object({ action: z.literal('sit'), duration: positive(), fidgetEveryS: fidget() }).strict(),
   z.object({
     action: z.literal('lie'),
     duration: positive(),
     surfaceHeight: nonNegative().max(1.2).default(0),
     side: z.enum(['back', 'front', 'left', 'right']).default('back'),
+    fidgetEveryS: fidget(),
+  }).strict(),
+  z.object({
+    action: z.literal('fall-like'),
+    kind: z.enum(['sit-hard', 'lie-down', 'into-bed']).describe('sitting down hard (0.5 s drop), lying down on the floor on purpose, getting into bed'),
+    duration: positive().describe('seconds in the posture afterwards'),
+    surfaceHeight: nonNegative().max(1.2).default(0.5).describe('bed height for into-bed'),
+    fidgetEveryS: fidget(),
   }).strict(),
   z.object({
     action: z.literal('fall'),
-    type: z.enum(FALL_TYPES as unknown as [string, ...string[]]),
+    type: z.enum(ALL_FALL_TYPES as unknown as [string, ...string[]]),
     lieDuration: nonNegative().default(20).describe('seconds on the floor after the fall'),
     getUp: z.boolean().default(true),
   }).strict(),
