@@ -113,8 +113,11 @@ export function registerDatasetCommand(program: Command, cli: CliContext): void 
     .option('--split <train,val,test>', 'room fractions per split', '0.7,0.15,0.15')
     .option('--format <format>', 'wfr (wiflow recording) or jsonl', format, 'wfr' as RecordingFormat)
     .option('--no-impairments', 'clean channels')
+    .option('--realism <level>', `${REALISM_LEVELS.join(' or ')} (v2: distractors, drift, radios as they are)`, realism, 'none' as RealismLevel)
+    .option('--threads <n>', 'worker threads (default: every core); the files are the same bytes whatever the count', number('threads', true))
     .option('-q, --quiet', 'no progress bar')
-    .action(async (options: { out: string; rooms: number; seconds: number; sessions: number; seed: number; split: string; format: RecordingFormat; impairments: boolean; quiet?: boolean }) => {
+    .action(async (options: { out: string; rooms: number; seconds: number; sessions: number; seed: number; split: string; format: RecordingFormat; impairments: boolean; realism: RealismLevel; threads?: number; quiet?: boolean }) => {
+      if (options.threads !== undefined && options.threads < 1) throw SimErrors.datasetInvalid(`--threads must be at least 1, got ${options.threads}`);
       const parts = options.split.split(',').map(Number);
       if (parts.length !== 3 || parts.some((v) => !Number.isFinite(v) || v < 0)) throw SimErrors.datasetInvalid(`--split expects three non-negative numbers, got ${options.split}`);
       const bar = options.quiet ? null : progressBar('ticks');
@@ -130,6 +133,8 @@ export function registerDatasetCommand(program: Command, cli: CliContext): void 
           split: { train: parts[0], val: parts[1], test: parts[2] },
           impairments: options.impairments ? undefined : 'off',
           format: options.format,
+          threads: options.threads,
+          ...(options.realism !== 'none' ? { ranges: { realism: options.realism } } : {}),
         },
         (p) => {
           if (!bar) return;
