@@ -63,6 +63,14 @@ describe('wiflow simulate / dataset', () => {
     await expect(cli('simulate', 'random', '--out', real, '--realism', 'v3', '--quiet')).rejects.toThrow(/--realism expects one of none, v2/);
   });
 
+  it('simulate --bench --json prints the real-time factor, frames per CPU-second and the baseline of the same run', async () => {
+    const lines = await cli('simulate', '--bench', '--json', '--duration', '0.3');
+    const result = JSON.parse(lines[0]) as Record<string, number>;
+    expect(Object.keys(result)).toEqual(['realTimeFactor', 'framesPerCpuSecond', 'baselineRealTimeFactor']);
+    for (const v of Object.values(result)) expect(v).toBeGreaterThan(0);
+    await expect(cli('simulate', '--quiet')).rejects.toThrow(/needs a scenario and --out/);
+  }, 60_000);
+
   it('simulate --format jsonl and a random scenario', async () => {
     const out = path.join(dir, 'random.jsonl');
     await cli('simulate', 'random', '--out', out, '--duration', '0.2', '--seed', '8', '--format', 'jsonl', '--no-impairments', '--quiet');

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { runSimBench } from '../bench/sim-bench.js';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
@@ -48,8 +50,10 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
   program
     .command('simulate')
     .description('simulate a scenario and write a CSI recording with ground truth')
-    .argument('<scenario>', 'scenario file (.json, .yaml) or "random" for a randomised room')
-    .requiredOption('-o, --out <file>', 'recording to write (.wfr; .jsonl with --format jsonl)')
+    .argument('[scenario]', 'scenario file (.json, .yaml) or "random" for a randomised room')
+    .option('-o, --out <file>', 'recording to write (.wfr; .jsonl with --format jsonl)')
+    .option('--bench', 'measure the simulator on the standard scenario (3×3, 30 subcarriers, 100 Hz, three people, a fan, drift and every impairment) beside the bare path sum; --duration sets the simulated seconds (default 30)')
+    .option('--json', 'with --bench: print {"realTimeFactor","framesPerCpuSecond","baselineRealTimeFactor"}')
     .option('-d, --duration <seconds>', 'simulated seconds (default: the scenario durationS, else 60)', number('duration'))
     .option('-s, --seed <n>', 'seed of every random draw (default: the scenario seed)', number('seed', true))
     .option('--format <format>', 'wfr (wiflow recording) or jsonl', format, 'wfr' as RecordingFormat)
@@ -59,7 +63,14 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
     .option('--realism <level>', `for "random": ${REALISM_LEVELS.join(' or ')} (v2: distractors, drift, radios as they are)`, realism, 'none' as RealismLevel)
     .option('--phase <phase>', 'recording (default) or reference: the installation\'s empty-room capture of the scenario', phase, 'recording' as CapturePhase)
     .option('-q, --quiet', 'no progress bar')
-    .action(async (source: string, options: { out: string; duration?: number; seed?: number; format: RecordingFormat; impairments: boolean; profile?: string; tx?: number; realism: RealismLevel; phase: CapturePhase; quiet?: boolean }) => {
+    .action(async (source: string | undefined, options: { out?: string; bench?: boolean; json?: boolean; duration?: number; seed?: number; format: RecordingFormat; impairments: boolean; profile?: string; tx?: number; realism: RealismLevel; phase: CapturePhase; quiet?: boolean }) => {
+      if (options.bench) {
+        const r = runSimBench('standard', options.duration ?? 30, 3);
+        if (options.json) cli.print(JSON.stringify({ realTimeFactor: r.realTimeFactor, framesPerCpuSecond: r.framesPerCpuSecond, baselineRealTimeFactor: r.baselineRealTimeFactor }));
+        else cli.print(`${r.scenario}: ${r.realTimeFactor}× real time, ${r.framesPerCpuSecond} frames per CPU-second; bare path sum ${r.baselineRealTimeFactor}× in the same rounds (load average ${os.loadavg()[0].toFixed(1)})`);
+        return;
+      }
+      if (!source || !options.out) throw SimErrors.scenarioInvalid('', 'simulate needs a scenario and --out <file> (or --bench)');
       let scenario = source === 'random' ? randomScenario({ seed: options.seed ?? 1, durationS: options.duration ?? 60, ranges: { realism: options.realism } }) : loadScenario(source);
       if (options.profile) scenario = validateScenario(applyProfile(scenario, options.profile, { txAntennas: options.tx }), `${path.basename(source)} with profile ${options.profile}`);
       const durationS = options.duration ?? scenario.durationS ?? 60;

@@ -15,7 +15,7 @@ const round = (v: number, step = 0.01) => Math.round(v / step) * step;
  * were). Radios: dipole or patch patterns, a late-detection timing offset, cyclic shifts,
  * baseband ripple, AGC steps, glitches and bursty loss. Distractors: a fan (35 %), a door
  * (60 %: left in another state than at installation 30 %, swinging during the session 30 %),
- * curtains (40 %), a plant (30 %), a pet (25 %), someone next door (30 %). Drift: the reference
+ * curtains (40 %; cloth reflects weakly, |Γ|² of a few per cent: 0.02–0.2 m²), a plant (30 %), a pet (25 %), someone next door (30 %). Drift: the reference
  * always has its own draws and AGC state; furniture moved (30 %), a receiver re-plugged (15 %),
  * temperature/humidity drift over 10 min to a day.
  */
@@ -68,11 +68,11 @@ export function drawRealism(prng: Prng, input: ScenarioInput, durationS: number)
     const { at } = wallPoint();
     const x = Math.min(width - 0.1, Math.max(0.1, at[0]));
     const y = Math.min(depth - 0.1, Math.max(0.1, at[1]));
-    distractors.push({ kind: 'curtain', position: [round(x), round(y), round(Math.min(height - 0.3, prng.uniform(1.2, 1.8)))], rcs: round(prng.uniform(0.1, 0.6), 0.01), swayM: round(prng.uniform(0.005, 0.04), 0.001), periodS: round(prng.uniform(2, 8), 0.1) });
+    distractors.push({ kind: 'curtain', position: [round(x), round(y), round(Math.min(height - 0.3, prng.uniform(1.2, 1.8)))], rcs: round(prng.uniform(0.02, 0.2), 0.01), swayM: round(prng.uniform(0.005, 0.04), 0.001), periodS: round(prng.uniform(2, 8), 0.1) });
   }
   if (prng.chance(0.3)) {
     const [x, y] = spot(0.3);
-    distractors.push({ kind: 'plant', position: [x, y, round(Math.min(height - 0.2, prng.uniform(0.4, 1.4)))], rcs: round(prng.uniform(0.05, 0.3), 0.01), swayM: round(prng.uniform(0.002, 0.02), 0.001), periodS: round(prng.uniform(1.5, 6), 0.1) });
+    distractors.push({ kind: 'plant', position: [x, y, round(Math.min(height - 0.2, prng.uniform(0.4, 1.4)))], rcs: round(prng.uniform(0.02, 0.1), 0.01), swayM: round(prng.uniform(0.002, 0.02), 0.001), periodS: round(prng.uniform(1.5, 6), 0.1) });
   }
   if (prng.chance(0.25)) {
     distractors.push({ kind: 'pet', species: prng.chance(0.5) ? 'cat' : 'dog', path: Array.from({ length: prng.int(2, 3) }, () => spot(0.3)), speed: round(prng.uniform(0.3, 1), 0.01), restS: round(prng.uniform(2, 30), 0.1), breathingRateBpm: round(prng.uniform(20, 40), 0.1) });
