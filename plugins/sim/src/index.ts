@@ -1,5 +1,5 @@
 import { definePlugin } from '@wiflow/core';
-import { registerDatasetCommand, registerSimulateCommand } from './cli/commands.js';
+import { registerDatasetCommand, registerRealismCommand, registerSimulateCommand } from './cli/commands.js';
 import { truthPosesNode } from './nodes/truth-poses.js';
 import { simSourceNode } from './nodes/sim-source.js';
 
@@ -15,6 +15,7 @@ const simPlugin = definePlugin({
     ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
       registerSimulateCommand(program, cli);
       registerDatasetCommand(program, cli);
+      registerRealismCommand(program, cli);
     });
   },
 });
@@ -28,6 +29,8 @@ export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenari
 export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
 export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
 export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
+export { realismReport, type RealismRow, type CaptureReader } from './realism/realism-report.js';
+export { stillSceneStatistics, dopplerStatistics, breathingDepth, fallStatistics, amplitudeSpectrum, captureRateHz } from './realism/capture-stats.js';
 export { drawRealism, REALISM_LEVELS, type RealismLevel } from './scenario/realism.js';
 export { randomScenario, randomRoom, randomPeople, DEFAULT_RANDOM_RANGES, type RandomRanges, type RandomRoom, type RandomScenarioOptions, type Range } from './scenario/randomise.js';
 // Datasets

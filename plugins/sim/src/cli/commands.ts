@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { runSimBench } from '../bench/sim-bench.js';
+import { realismReport } from '../realism/realism-report.js';
+import { readCapture } from '@wiflow/plugin-csi';
+import { existsSync } from 'node:fs';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
@@ -163,5 +166,28 @@ export function registerDatasetCommand(program: Command, cli: CliContext): void 
         `dataset of ${manifest.rooms} rooms (train ${manifest.splits.train.length}, val ${manifest.splits.val.length}, test ${manifest.splits.test.length}), ` +
           `${manifest.sessions.length} sessions, ${frames} frames in ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.join(path.resolve(options.out), 'manifest.json')}`,
       );
+    });
+}
+
+/** `wiflow realism [--real <dir>]`: the "simulated vs real" statistics table (docs/simulator.md). */
+export function registerRealismCommand(program: Command, cli: CliContext): void {
+  program
+    .command('realism')
+    .description('compare simulated and real CSI: amplitude spread and autocorrelation when still, walking spectrum, breathing depth, how a fall looks')
+    .option('--real <dir>', 'folder of real captures (evaluation only; nothing is copied)', '../shared/data/real')
+    .option('--json', 'print the rows as JSON')
+    .action(async (options: { real: string; json?: boolean }) => {
+      const dir = path.resolve(options.real);
+      const present = existsSync(dir);
+      if (!present) cli.print(`real captures not found at ${dir}: printing the simulated column only`);
+      const rows = await realismReport(present ? dir : null, (file) => readCapture(file));
+      if (options.json) {
+        cli.print(JSON.stringify(rows, null, 2));
+        return;
+      }
+      const fmt = (v: number | null) => (v === null || !Number.isFinite(v) ? '—' : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(3));
+      cli.print('| statistic | radio | real (median over files) | simulated |');
+      cli.print('|---|---|---:|---:|');
+      for (const r of rows) cli.print(`| ${r.statistic} | ${r.radio} | ${fmt(r.real)}${r.realFiles ? ` (${r.realFiles})` : ''} | ${fmt(r.simulated)} |`);
     });
 }
