@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,8 +24,10 @@ const BEFORE_REALISM: Record<string, string> = {
 
 function fingerprints(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const file of readdirSync(examples).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-    out[`example:${file}`] = captureFingerprint(new Simulator(loadScenario(path.join(examples, file))).run(1.5));
+  // The examples that existed at 9ca692a (later examples turn realism options on by design).
+  for (const key of Object.keys(BEFORE_REALISM).filter((k) => k.startsWith('example:'))) {
+    const file = key.slice('example:'.length);
+    out[key] = captureFingerprint(new Simulator(loadScenario(path.join(examples, file))).run(1.5));
   }
   out['random:5'] = captureFingerprint(new Simulator(randomScenario({ seed: 5, durationS: 10 })).run(2));
   // The locator's and the pose network's recipe (3 receivers at 20 Hz): a test session and its empty-room reference.
