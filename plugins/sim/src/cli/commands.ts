@@ -108,7 +108,7 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
       }
       const seconds = (performance.now() - started) / 1000;
       cli.print(
-        `simulated ${durationS} s of ${scenario.name} (${sim.links.length} link${sim.links.length === 1 ? '' : 's'}, ${sim.scenario.people.length} people${options.phase === 'reference' ? ', empty-room reference' : ""}): ` +
+        `simulated ${durationS} s of ${scenario.name} (${sim.links.length} link${sim.links.length === 1 ? '' : 's'}, ${sim.scenario.people.length} people${options.phase === 'reference' ? ', empty-room reference' : ''}): ` +
           `${sink.frames} frames in ${seconds.toFixed(1)} s (${(durationS / Math.max(seconds, 1e-9)).toFixed(1)}× real time) → ${sink.file} [${sink.format}]`,
       );
     });

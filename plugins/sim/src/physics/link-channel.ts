@@ -120,6 +120,10 @@ export class LinkChannel {
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
+  /** The drifted static sum and the version of the path gains it was made with. */
+  #driftRe: Float64Array | null = null;
+  #driftIm: Float64Array | null = null;
+  #driftVersion = Number.NaN;
   readonly #dtx: Float64Array;
   readonly #drx: Float64Array;
   /** Per room surface: the images of the transmit and receive arrays (body bounce paths). */
@@ -382,21 +386,29 @@ export class LinkChannel {
    * The clean channel for the bodies' current state into outRe/outIm
    * (length ntx·nrx·nsc, row-major [tx][rx][subcarrier]).
    */
-  compute(bodies: readonly BodyState[], outRe: Float64Array, outIm: Float64Array, pathGains?: { re: Float64Array; im: Float64Array }): void {
+  compute(bodies: readonly BodyState[], outRe: Float64Array, outIm: Float64Array, pathGains?: { re: Float64Array; im: Float64Array; version?: number }): void {
     if (pathGains) {
-      // A drifting static channel: Σ_p g_p H_p with each path's own slowly changing complex gain.
-      outRe.fill(0);
-      outIm.fill(0);
-      this.#static.forEach((path, p) => {
-        const gr = pathGains.re[p];
-        const gi = pathGains.im[p];
-        const pre = path.re;
-        const pim = path.im;
-        for (let i = 0; i < pre.length; i++) {
-          outRe[i] += gr * pre[i] - gi * pim[i];
-          outIm[i] += gr * pim[i] + gi * pre[i];
-        }
-      });
+      // A drifting static channel: Σ_p g_p H_p with each path's own slowly changing complex gain,
+      // re-summed only when the gains change (their version).
+      if (pathGains.version === undefined || pathGains.version !== this.#driftVersion) {
+        const dr = (this.#driftRe ??= new Float64Array(outRe.length));
+        const di = (this.#driftIm ??= new Float64Array(outIm.length));
+        dr.fill(0);
+        di.fill(0);
+        this.#static.forEach((path, p) => {
+          const gr = pathGains.re[p];
+          const gi = pathGains.im[p];
+          const pre = path.re;
+          const pim = path.im;
+          for (let i = 0; i < pre.length; i++) {
+            dr[i] += gr * pre[i] - gi * pim[i];
+            di[i] += gr * pim[i] + gi * pre[i];
+          }
+        });
+        this.#driftVersion = pathGains.version ?? Number.NaN;
+      }
+      outRe.set(this.#driftRe!);
+      outIm.set(this.#driftIm!);
     } else {
       outRe.set(this.#staticRe);
       outIm.set(this.#staticIm);

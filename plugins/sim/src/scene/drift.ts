@@ -16,7 +16,8 @@ export class StaticDrift {
   readonly #phaseAmp: Float64Array;
   readonly #phaseW: Float64Array;
   readonly #phasePhase: Float64Array;
-  readonly #out: { re: Float64Array; im: Float64Array };
+  readonly #out: { re: Float64Array; im: Float64Array; version: number };
+  #second = Number.NaN;
 
   constructor(orders: readonly number[], spec: NonNullable<DriftSpec['staticDrift']>, seed: string) {
     const prng = new Prng(seed);
@@ -35,15 +36,24 @@ export class StaticDrift {
       this.#phaseW[p] = (2 * Math.PI) / (spec.periodS * prng.uniform(0.7, 1.4));
       this.#phasePhase[p] = prng.uniform(0, 2 * Math.PI);
     }
-    this.#out = { re: new Float64Array(n), im: new Float64Array(n) };
+    this.#out = { re: new Float64Array(n), im: new Float64Array(n), version: 0 };
   }
 
-  /** Each static path's complex gain at absolute drift time t (s); the arrays are reused. */
-  gainsAt(t: number): { re: Float64Array; im: Float64Array } {
+  /**
+   * Each static path's complex gain at absolute drift time t (s), held for a whole second (periods
+   * are tens of minutes, so within a second it moves by under 10⁻³ of its swing); `version`
+   * changes when the gains do, so the channel re-sums its static paths once a second, not per
+   * packet. The arrays are reused.
+   */
+  gainsAt(t: number): { re: Float64Array; im: Float64Array; version: number } {
+    const second = Math.floor(t);
+    if (second === this.#second) return this.#out;
+    this.#second = second;
+    this.#out.version++;
     const { re, im } = this.#out;
     for (let p = 0; p < re.length; p++) {
-      const g = Math.pow(10, (this.#gainAmp[p] * Math.sin(this.#gainW[p] * t + this.#gainPhase[p])) / 20);
-      const ph = this.#phaseAmp[p] * Math.sin(this.#phaseW[p] * t + this.#phasePhase[p]);
+      const g = Math.pow(10, (this.#gainAmp[p] * Math.sin(this.#gainW[p] * second + this.#gainPhase[p])) / 20);
+      const ph = this.#phaseAmp[p] * Math.sin(this.#phaseW[p] * second + this.#phasePhase[p]);
       re[p] = g * Math.cos(ph);
       im[p] = g * Math.sin(ph);
     }
