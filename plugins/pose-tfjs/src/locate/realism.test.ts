@@ -33,6 +33,7 @@ describe('the locator evaluation on realistic rooms', () => {
     const recipe = DatasetRecipeSchema.parse({});
     expect(withRealism(recipe, 'none')).toBe(recipe);
     expect(withRealism(recipe, 'v2').ranges).toEqual({ ...recipe.ranges, realism: 'v2' });
+    expect(withRealism(recipe, 'v2', ['drift']).ranges).toEqual({ ...recipe.ranges, realism: 'v2', realismEffects: ['drift'] });
     const rooms = sim.planDataset({ rooms: 3, secondsPerSession: 4, seed: recipe.seed, ranges: withRealism(recipe, 'v2').ranges as never });
     expect(rooms.sessions.every((s) => s.scenario.drift?.referenceSeed !== undefined)).toBe(true);
   });

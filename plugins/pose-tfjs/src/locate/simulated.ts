@@ -52,15 +52,18 @@ export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, s
 /** The simulator's realism levels (`--realism`): 'none' is the rooms the shipped figures were made on. */
 export type RealismLevel = 'none' | 'v2';
 
-/** A recipe whose rooms are drawn at a realism level ('none' leaves it as it is, so its rooms stay byte for byte). */
-export function withRealism(recipe: DatasetRecipe, realism: RealismLevel = 'none'): DatasetRecipe {
+/**
+ * A recipe whose rooms are drawn at a realism level ('none' leaves it as it is, so its rooms stay
+ * byte for byte), optionally keeping only some groups of effects (distractors, drift, radios).
+ */
+export function withRealism(recipe: DatasetRecipe, realism: RealismLevel = 'none', effects?: readonly string[]): DatasetRecipe {
   if (realism === 'none') return recipe;
-  return { ...recipe, ranges: { ...recipe.ranges, realism } };
+  return { ...recipe, ranges: { ...recipe.ranges, realism, ...(effects ? { realismEffects: effects } : {}) } };
 }
 
 /** Score a locator on a split, per true person count, next to the two mean-pose baselines. */
-export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none'): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
-  const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism);
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
+  const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const samples: EvaluatedSample[] = [];
   const rooms = new Set<string>();
   for await (const instant of locateSplit(model, recipe, selection, onSession)) {

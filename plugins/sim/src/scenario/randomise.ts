@@ -3,7 +3,7 @@ import type { MaterialName } from '../physics/materials.js';
 import { Prng } from '../random/prng.js';
 import type { DeviceKind } from '../radio/grids.js';
 import { validateScenario } from './load.js';
-import { drawRealism, REALISM_LEVELS, type RealismLevel } from './realism.js';
+import { drawRealism, REALISM_EFFECTS, REALISM_LEVELS, type RealismEffect, type RealismLevel } from './realism.js';
 import { SimErrors } from '../errors.js';
 import type { Scenario, ScenarioInput } from './schema.js';
 
@@ -52,6 +52,8 @@ export interface RandomRanges {
   bodyReflectivity: Range;
   /** 'none' (default): rooms as before issue 20; 'v2': distractors, drift between reference and recording, radios as they are (`drawRealism`). */
   realism: RealismLevel;
+  /** With realism 'v2': which groups of effects to keep (default all: distractors, drift, radios). */
+  realismEffects: readonly RealismEffect[];
 }
 
 /** Ranges for homes and small offices at 5 GHz with Intel 5300-like receivers, 100 Hz. */
@@ -88,6 +90,7 @@ export const DEFAULT_RANDOM_RANGES: RandomRanges = {
   timingJitterUs: [50, 400],
   bodyReflectivity: [0.45, 0.75],
   realism: 'none',
+  realismEffects: REALISM_EFFECTS,
 };
 
 const r = (prng: Prng, range: Range) => prng.uniform(range[0], range[1]);
@@ -290,6 +293,8 @@ export function randomScenario(options: RandomScenarioOptions): Scenario {
     people: randomPeople(prng.fork('people'), fixed.room!, durationS, ranges),
   } as ScenarioInput;
   // Drawn after everything else, from its own stream: level 'none' keeps every earlier draw and byte.
-  if (ranges.realism === 'v2') input = drawRealism(prng.fork('realism'), input, durationS);
+  const unknown = (ranges.realismEffects ?? []).filter((e) => !REALISM_EFFECTS.includes(e));
+  if (unknown.length) throw SimErrors.datasetInvalid(`realismEffects must be among ${REALISM_EFFECTS.join(', ')}, got ${JSON.stringify(unknown)}`);
+  if (ranges.realism === 'v2') input = drawRealism(prng.fork('realism'), input, durationS, ranges.realismEffects);
   return validateScenario(input, `random scenario ${options.seed}`);
 }

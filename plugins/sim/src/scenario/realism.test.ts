@@ -39,6 +39,18 @@ describe("the randomiser's realism level", () => {
     expect(share('neighbour')).toBeGreaterThan(0.2);
   });
 
+  it('keeps a subset of the effect groups with the others drawn exactly as with all of them', () => {
+    const all = randomScenario({ seed: 12, durationS: 20, ranges: { realism: 'v2' } });
+    const driftOnly = randomScenario({ seed: 12, durationS: 20, ranges: { realism: 'v2', realismEffects: ['drift'] } });
+    expect(driftOnly.drift).toEqual(all.drift);
+    expect(driftOnly.distractors).toBeUndefined();
+    expect(driftOnly.impairments.csd).toBeUndefined();
+    const radiosOnly = randomScenario({ seed: 12, durationS: 20, ranges: { realism: 'v2', realismEffects: ['radios'] } });
+    expect(radiosOnly.impairments).toEqual(all.impairments);
+    expect(radiosOnly.drift).toBeUndefined();
+    expect(() => randomScenario({ seed: 12, ranges: { realism: 'v2', realismEffects: ['weather' as never] } })).toThrow(/realismEffects must be among distractors, drift, radios/);
+  });
+
   it('datasets take the level through their ranges, and reject an unknown one', () => {
     const plan = planDataset({ rooms: 3, secondsPerSession: 5, seed: 2, ranges: { realism: 'v2' } });
     expect(plan.sessions.every((s) => s.scenario.drift !== undefined)).toBe(true);

@@ -7,6 +7,12 @@ export type RealismLevel = 'none' | 'v2';
 /** Realism levels, for options and errors. */
 export const REALISM_LEVELS: readonly RealismLevel[] = ['none', 'v2'];
 
+/** The groups of effects level 'v2' draws; any subset can be kept (ablations). */
+export type RealismEffect = 'distractors' | 'drift' | 'radios';
+
+/** Every effect group. */
+export const REALISM_EFFECTS: readonly RealismEffect[] = ['distractors', 'drift', 'radios'];
+
 const round = (v: number, step = 0.01) => Math.round(v / step) * step;
 
 /**
@@ -17,9 +23,9 @@ const round = (v: number, step = 0.01) => Math.round(v / step) * step;
  * (60 %: left in another state than at installation 30 %, swinging during the session 30 %),
  * curtains (40 %; cloth reflects weakly, |Γ|² of a few per cent: 0.02–0.2 m²), a plant (30 %), a pet (25 %), someone next door (30 %). Drift: the reference
  * always has its own draws and AGC state; furniture moved (30 %), a receiver re-plugged (15 %),
- * temperature/humidity drift over 10 min to a day.
+ * temperature/humidity drift over 10 min to a day. `effects` keeps a subset of the three groups.
  */
-export function drawRealism(prng: Prng, input: ScenarioInput, durationS: number): ScenarioInput {
+export function drawRealism(prng: Prng, input: ScenarioInput, durationS: number, effects: readonly RealismEffect[] = REALISM_EFFECTS): ScenarioInput {
   const room = input.room;
   const width = room.width;
   const depth = room.depth;
@@ -101,5 +107,11 @@ export function drawRealism(prng: Prng, input: ScenarioInput, durationS: number)
     replugged,
     staticDrift: { gainDb: round(prng.uniform(0.1, 0.5), 0.01), phaseRad: round(prng.uniform(0.05, 0.3), 0.01), periodS: round(prng.uniform(1800, 7200), 1), elapsedS: round(prng.uniform(600, 86400), 1) },
   };
-  return { ...input, radios, impairments, distractors, drift };
+  // Everything is drawn whatever is kept, so a subset keeps the other groups' draws (ablations compare like with like).
+  return {
+    ...input,
+    ...(effects.includes('radios') ? { radios, impairments } : {}),
+    ...(effects.includes('distractors') ? { distractors } : {}),
+    ...(effects.includes('drift') ? { drift } : {}),
+  };
 }
