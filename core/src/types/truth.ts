@@ -14,7 +14,8 @@ export interface GroundTruthPerson {
 
 /** A ground-truth event from the simulator's script. */
 export interface GroundTruthEvent {
-  type: 'fall_start' | 'fall_end' | 'zone_enter' | 'zone_exit' | 'person_enter' | 'person_leave';
+  /** `fall_like_*`: a scripted movement that looks like a fall and is not one (sitting down hard, lying down on purpose, getting into bed). */
+  type: 'fall_start' | 'fall_end' | 'fall_like_start' | 'fall_like_end' | 'zone_enter' | 'zone_exit' | 'person_enter' | 'person_leave';
   personId: number;
   /** Wall-clock ms. */
   time: number;
@@ -29,4 +30,17 @@ export interface GroundTruthFrame {
   persons: GroundTruthPerson[];
   /** Events that happened since the previous truth frame. */
   events: GroundTruthEvent[];
+  /** Simulated things besides people that move the channel (fans, pets, doors...); absent when the scene has none. */
+  distractors?: GroundTruthDistractor[];
+}
+
+/** A non-human mover of a simulated scene at one instant. */
+export interface GroundTruthDistractor {
+  id: string;
+  /** fan, pet, door, curtain, plant, neighbour (someone moving behind a wall). */
+  kind: string;
+  /** Whether it moves at this instant (a running fan, a walking pet, a swinging door). */
+  active: boolean;
+  /** Floor position (m); null where it has none in the room. */
+  position: { x: number; y: number } | null;
 }

@@ -36,7 +36,7 @@ export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from
 export { alignPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { calibrateLink, arrayElements, type LinkCalibration } from './locate/calibration.js';
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
-export { evaluateLocator, fitLocator, locateSplit, simulateReference, DEFAULT_LOCATOR, REFERENCE_SECONDS } from './locate/simulated.js';
+export { evaluateLocator, fitLocator, locateSplit, simulateReference, withRealism, DEFAULT_LOCATOR, REFERENCE_SECONDS, type RealismLevel } from './locate/simulated.js';
 export { AntennaArraySchema } from './model/environment.js';
 
 /** Plugin name, the tap name of its hooks. */

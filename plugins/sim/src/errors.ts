@@ -5,7 +5,7 @@ export const SimErrors = {
   scenarioInvalid: defineError('WIFLOW_SIM_SCENARIO_INVALID', 422, (where: string, reason: string) => `invalid scenario${where ? ` (${where})` : ''}: ${reason}`),
   scenarioUnreadable: defineError('WIFLOW_SIM_SCENARIO_UNREADABLE', 400, (file: string, reason: string) => `cannot read scenario ${file}: ${reason}`),
   gridUnsupported: defineError('WIFLOW_SIM_GRID_UNSUPPORTED', 422, (device: string, bandwidthMHz: number) =>
-    `device ${device} has no subcarrier grid at ${bandwidthMHz} MHz (intel5300 and atheros: 20/40, esp32: 20, nexmon: 20/40/80, ideal: 20/40/80)`),
+    `device ${device} has no subcarrier grid at ${bandwidthMHz} MHz (intel5300, atheros and esp32: 20/40, nexmon: 20/40/80, ideal: 20/40/80)`),
   radioUnknown: defineError('WIFLOW_SIM_RADIO_UNKNOWN', 422, (id: string, role: string) => `link names ${role} radio ${id}, which the scenario does not declare with that role`),
   outsideRoom: defineError('WIFLOW_SIM_OUTSIDE_ROOM', 422, (what: string) => `${what} lies outside the room`),
   scriptInvalid: defineError('WIFLOW_SIM_SCRIPT_INVALID', 422, (person: string, reason: string) => `script of person ${person}: ${reason}`),

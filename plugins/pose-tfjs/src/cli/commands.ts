@@ -101,12 +101,14 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--model <dir>', 'model directory (default: the shipped wiflow-pose-v1)')
     .option('--tracking', 'also run the tracking evaluation of @wiflow/plugin-tracker, when installed', false)
     .option('--plot <file.svg>', 'write an SVG chart of the error per keypoint (model and both baselines)')
-    .action(async (opts: EvalCommandOptions) => {
+    .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift, radios as they are)', 'none')
+    .action(async (opts: EvalCommandOptions & { realism: string }) => {
       const runtime = await cli.runtime();
       if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
+      if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
       const modelDir = path.resolve(opts.model ?? SHIPPED_MODEL_DIR);
       if (!existsSync(modelDir)) throw new Error(`no model directory at ${modelDir}`);
-      const { report, description } = await evaluateShippedModel({ modelDir, split: opts.split as 'test', small: Boolean(opts.small), cacheDir: path.join(runtime.dataDir, 'pose-eval') });
+      const { report, description } = await evaluateShippedModel({ modelDir, split: opts.split as 'test', small: Boolean(opts.small), cacheDir: path.join(runtime.dataDir, 'pose-eval'), realism: opts.realism });
       if (opts.json) cli.print(JSON.stringify({ ...description, ...report }, null, 2));
       else {
         cli.print(`${description.modelId} (${description.modelHash.slice(0, 12)}) on ${description.samples} ${opts.split} samples from ${description.rooms} unseen rooms${opts.small ? ' (small subset)' : ''}`);

@@ -80,19 +80,28 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
     .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v1)')
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string }) => {
+    .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift between reference and recording, radios as they are)', 'none')
+    .option('--realism-effects <list>', 'with --realism v2: keep only these groups, comma-separated: distractors, drift, radios')
+    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string; realism: string; realismEffects?: string }) => {
       await cli.runtime();
       if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
+      if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
       const started = Date.now();
       const model = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
       const selection = opts.small ? { split: opts.split as 'test', ...SMALL_SELECTION } : { split: opts.split as 'test' };
-      const { report, samples, rooms } = await evaluateLocator(model, selection);
-      const description = { modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000 };
+      const effects = opts.realismEffects?.split(',').map((e) => e.trim()).filter(Boolean);
+      if (effects && opts.realism === 'none') throw new Error('--realism-effects needs --realism v2');
+      const { report, samples, rooms } = await evaluateLocator(model, selection, undefined, opts.realism, effects);
+      const description = {
+        modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
+        ...(opts.realism !== 'none' ? { realism: opts.realism } : {}),
+        ...(effects ? { realismEffects: effects } : {}),
+      };
       const json = JSON.stringify({ ...description, ...report }, null, 2);
       if (opts.write) writeFileSync(opts.write, `${json}\n`);
       if (opts.json) cli.print(json);
       else {
-        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms${opts.small ? ' (small subset)' : ''}`);
+        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}`);
         for (const line of formatEvaluation(report)) cli.print(line);
       }
     });

@@ -10,12 +10,15 @@ import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 export const REFERENCE_SECONDS = 2;
 
 /**
- * The empty-room reference of a simulated room: the same scenario with nobody in it, same
- * radios, hardware draws and noise process, `seconds` long.
+ * The empty-room reference of a simulated room, `seconds` long: the simulator's reference phase
+ * of the scenario — nobody in it and, where the scenario has `drift`, the room as installed
+ * (furniture and doors where they were, radios before re-plugging, the reference's own hardware
+ * draws). Without drift that is the same scenario with nobody in it: same radios, hardware draws
+ * and noise process.
  */
 export function simulateReference(sim: SimModule, scenario: { environmentId: string; people?: unknown[] }, seconds = REFERENCE_SECONDS): EmptyRoomReference {
   const recorder = new ReferenceRecorder(scenario.environmentId, `simulator: empty room, ${seconds} s`);
-  const simulator = new sim.Simulator({ ...scenario, people: [] });
+  const simulator = new sim.Simulator({ ...scenario, people: [] }, { phase: 'reference' });
   for (const tick of simulator.run(seconds)) for (const frame of tick.frames) recorder.push(frame);
   return recorder.build();
 }
@@ -46,9 +49,21 @@ export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, s
   }
 }
 
+/** The simulator's realism levels (`--realism`): 'none' is the rooms the shipped figures were made on. */
+export type RealismLevel = 'none' | 'v2';
+
+/**
+ * A recipe whose rooms are drawn at a realism level ('none' leaves it as it is, so its rooms stay
+ * byte for byte), optionally keeping only some groups of effects (distractors, drift, radios).
+ */
+export function withRealism(recipe: DatasetRecipe, realism: RealismLevel = 'none', effects?: readonly string[]): DatasetRecipe {
+  if (realism === 'none') return recipe;
+  return { ...recipe, ranges: { ...recipe.ranges, realism, ...(effects ? { realismEffects: effects } : {}) } };
+}
+
 /** Score a locator on a split, per true person count, next to the two mean-pose baselines. */
-export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
-  const recipe = DatasetRecipeSchema.parse(model.spec.training.dataset ?? {});
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
+  const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const samples: EvaluatedSample[] = [];
   const rooms = new Set<string>();
   for await (const instant of locateSplit(model, recipe, selection, onSession)) {

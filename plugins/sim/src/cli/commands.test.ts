@@ -45,6 +45,32 @@ describe('wiflow simulate / dataset', () => {
     for (const frame of frames) expect(frame.truth).toBeDefined();
   });
 
+  it('simulate --profile nexmon-80 writes 1×4 frames on the 242-tone grid; a realistic random room carries its distractors in the truth', async () => {
+    const out = path.join(dir, 'nexmon.wfr');
+    await cli('simulate', example, '--out', out, '--duration', '0.5', '--profile', 'nexmon-80', '--quiet');
+    const frames: CsiFrame[] = await readCapture(out);
+    expect(frames[0]).toMatchObject({ ntx: 1, nrx: 4, nsc: 242 });
+    expect(frames[0].bandwidthHz).toBe(80e6);
+    const intel = path.join(dir, 'intel.wfr');
+    await cli('simulate', example, '--out', intel, '--duration', '0.2', '--profile', 'intel5300-ht20', '--tx', '1', '--quiet');
+    expect((await readCapture(intel))[0]).toMatchObject({ ntx: 1, nrx: 3, nsc: 30 });
+    await expect(cli('simulate', example, '--out', intel, '--profile', 'wifi7', '--quiet')).rejects.toThrow(/unknown hardware profile "wifi7"/);
+    const real = path.join(dir, 'real.wfr');
+    // Seed 4 draws a room with at least one distractor at realism v2.
+    await cli('simulate', 'random', '--out', real, '--duration', '0.2', '--seed', '4', '--realism', 'v2', '--quiet');
+    const truth = (await readCapture(real))[0].truth as GroundTruthFrame;
+    expect(truth.distractors?.length).toBeGreaterThan(0);
+    await expect(cli('simulate', 'random', '--out', real, '--realism', 'v3', '--quiet')).rejects.toThrow(/--realism expects one of none, v2/);
+  });
+
+  it('simulate --bench --json prints the real-time factor, frames per CPU-second and the baseline of the same run', async () => {
+    const lines = await cli('simulate', '--bench', '--json', '--duration', '0.3');
+    const result = JSON.parse(lines[0]) as Record<string, number>;
+    expect(Object.keys(result)).toEqual(['realTimeFactor', 'framesPerCpuSecond', 'baselineRealTimeFactor']);
+    for (const v of Object.values(result)) expect(v).toBeGreaterThan(0);
+    await expect(cli('simulate', '--quiet')).rejects.toThrow(/needs a scenario and --out/);
+  }, 60_000);
+
   it('simulate --format jsonl and a random scenario', async () => {
     const out = path.join(dir, 'random.jsonl');
     await cli('simulate', 'random', '--out', out, '--duration', '0.2', '--seed', '8', '--format', 'jsonl', '--no-impairments', '--quiet');

@@ -1,9 +1,14 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { SimErrors } from '../errors.js';
 import { Simulator, type SimTick, type SimulatorOptions } from '../engine/simulator.js';
 import { hashString, Prng } from '../random/prng.js';
-import { openRecordingSink, type RecordingFormat } from '../recording/recording-sink.js';
+import type { RecordingFormat } from '../recording/recording-sink.js';
+import { writeSession, type SessionJob, type SessionResult } from './session-writer.js';
 import { DEFAULT_RANDOM_RANGES, randomRoom, randomScenario, type RandomRanges, type RandomRoom } from '../scenario/randomise.js';
 import type { Scenario } from '../scenario/schema.js';
 
@@ -177,12 +182,21 @@ export interface DatasetProgress {
   session: string;
 }
 
+/** How `writeDataset` runs: worker threads (default: one per core, at most one per session). */
+export interface DatasetWriteOptions {
+  format?: RecordingFormat;
+  /** Worker threads; 1 writes in this thread. The files are the same bytes whatever the count. */
+  threads?: number;
+}
+
 /**
  * Generate a dataset to a directory: `<dir>/<split>/<sessionId>.wfr` (plugin-csi recordings
- * with ground truth, or `.jsonl`), `<sessionId>.scenario.json`
- * beside each, and `<dir>/manifest.json` with the room ids of each split.
+ * with ground truth, or `.jsonl`), `<sessionId>.scenario.json` beside each, and
+ * `<dir>/manifest.json` with the room ids of each split. Sessions are spread over worker
+ * threads (every core by default); each depends only on its own scenario and seed, and the
+ * manifest lists them in plan order, so a seed gives the same bytes with 1 or N threads.
  */
-export async function writeDataset(dir: string, options: DatasetOptions & { format?: RecordingFormat }, onProgress?: (p: DatasetProgress) => void): Promise<DatasetManifest> {
+export async function writeDataset(dir: string, options: DatasetOptions & DatasetWriteOptions, onProgress?: (p: DatasetProgress) => void): Promise<DatasetManifest> {
   const plan = planDataset(options);
   const rate = plan.sessions[0]?.scenario.channel.rateHz ?? 100;
   const ticksPerSession = Math.round(options.secondsPerSession * rate);
@@ -201,30 +215,85 @@ export async function writeDataset(dir: string, options: DatasetOptions & { form
   };
   try {
     await mkdir(dir, { recursive: true });
+    for (const split of ['train', 'val', 'test'] as const) if (plan.splits[split].length) await mkdir(path.join(dir, split), { recursive: true });
   } catch (error) {
     throw SimErrors.outputUnwritable(dir, (error as Error).message);
   }
   const format = options.format ?? 'wfr';
+  const jobs: SessionJob[] = plan.sessions.map((s, index) => ({ index, dir, split: s.split, sessionId: s.sessionId, roomId: s.roomId, scenario: s.scenario, secondsPerSession: options.secondsPerSession, impairments: options.impairments, format }));
+  const threads = Math.max(1, Math.min(options.threads ?? os.availableParallelism(), jobs.length));
   let done = 0;
-  for (const sample of generateDataset(options, plan)) {
-    const splitDir = path.join(dir, sample.split);
-    await mkdir(splitDir, { recursive: true });
-    const recording = path.join(sample.split, `${sample.sessionId}.${format}`);
-    const sink = await openRecordingSink(path.join(dir, recording), { source: '@wiflow/plugin-sim', dataset: true, sessionId: sample.sessionId, roomId: sample.roomId, split: sample.split, environmentId: sample.scenario.environmentId }, format);
-    try {
-      for (const tick of sample.ticks()) {
-        for (const frame of tick.frames) await sink.write(frame);
-        done++;
-        if (onProgress && done % 50 === 0) onProgress({ ticks: done, rateHz: rate, totalTicks, session: sample.sessionId });
-      }
-    } finally {
-      await sink.close();
+  let reported = 0;
+  const progress = (ticks: number, session: string) => {
+    done += ticks;
+    if (onProgress && (done - reported >= 50 || done === totalTicks)) {
+      reported = done;
+      onProgress({ ticks: done, rateHz: rate, totalTicks, session });
     }
-    const scenarioFile = path.join(sample.split, `${sample.sessionId}.scenario.json`);
-    await writeFile(path.join(dir, scenarioFile), JSON.stringify(sample.scenario, null, 2));
-    manifest.sessions.push({ sessionId: sample.sessionId, roomId: sample.roomId, split: sample.split, roomSignature: sample.roomSignature, recording, scenario: scenarioFile, frames: sink.frames, format: sink.format });
-    onProgress?.({ ticks: done, rateHz: rate, totalTicks, session: sample.sessionId });
+  };
+  const results = threads === 1 ? await writeHere(jobs, progress) : await writeInWorkers(jobs, threads, progress);
+  for (const r of results) {
+    const s = plan.sessions[r.index];
+    manifest.sessions.push({ sessionId: s.sessionId, roomId: s.roomId, split: s.split, roomSignature: s.roomSignature, recording: r.recording, scenario: r.scenario, frames: r.frames, format: r.format });
   }
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;
+}
+
+async function writeHere(jobs: SessionJob[], progress: (ticks: number, session: string) => void): Promise<SessionResult[]> {
+  const out: SessionResult[] = [];
+  for (const job of jobs) out.push(await writeSession(job, (ticks) => progress(ticks, job.sessionId)));
+  return out;
+}
+
+/** The compiled worker entry (tests run the sources: they use the build's worker, so build first). */
+function workerEntry(): URL {
+  const beside = new URL('./dataset-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  return new URL('../../dist/dataset/dataset-worker.js', import.meta.url);
+}
+
+/** Hand the jobs to `threads` workers, one at a time each; results come back in plan order. */
+function writeInWorkers(jobs: SessionJob[], threads: number, progress: (ticks: number, session: string) => void): Promise<SessionResult[]> {
+  return new Promise((resolve, reject) => {
+    const results: SessionResult[] = new Array(jobs.length);
+    let next = 0;
+    let finished = 0;
+    let failed = false;
+    const workers: Worker[] = [];
+    const stopAll = () => Promise.all(workers.map((w) => w.terminate()));
+    const feed = (worker: Worker, current: { job: SessionJob | null }) => {
+      if (next >= jobs.length) {
+        current.job = null;
+        return;
+      }
+      current.job = jobs[next++];
+      worker.postMessage(current.job);
+    };
+    for (let i = 0; i < threads; i++) {
+      const worker = new Worker(workerEntry());
+      workers.push(worker);
+      const current: { job: SessionJob | null } = { job: null };
+      worker.on('message', (message: { type: 'ticks'; ticks: number } | { type: 'done'; result: SessionResult } | { type: 'error'; index: number; message: string }) => {
+        if (failed) return;
+        if (message.type === 'ticks') progress(message.ticks, current.job?.sessionId ?? '');
+        else if (message.type === 'error') {
+          failed = true;
+          void stopAll();
+          reject(SimErrors.outputUnwritable(path.join(jobs[message.index].dir, jobs[message.index].split), message.message));
+        } else {
+          results[message.result.index] = message.result;
+          if (++finished === jobs.length) void stopAll().then(() => resolve(results));
+          else feed(worker, current);
+        }
+      });
+      worker.on('error', (error) => {
+        if (failed) return;
+        failed = true;
+        void stopAll();
+        reject(error);
+      });
+      feed(worker, current);
+    }
+  });
 }

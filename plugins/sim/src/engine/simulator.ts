@@ -11,8 +11,12 @@ import { Prng } from '../random/prng.js';
 import { antennaPositions } from '../radio/antennas.js';
 import { subcarrierGrid, type DeviceKind, type SubcarrierGrid } from '../radio/grids.js';
 import { applyImpairments, drawChainPhases, drawPacketImpairment, IMPAIRMENTS_OFF, type ImpairmentSettings } from '../radio/impairments.js';
+import { antennaPattern } from '../radio/patterns.js';
+import { RadioRealism, radioRealismOn } from '../radio/radio-realism.js';
+import { DistractorScene, type CapturePhase } from '../scene/distractors.js';
+import { StaticDrift } from '../scene/drift.js';
 import { resolveScenario } from '../scenario/load.js';
-import type { RadioSpec, Scenario, ScenarioInput } from '../scenario/schema.js';
+import type { ImpairmentSpec, RadioSpec, Scenario, ScenarioInput } from '../scenario/schema.js';
 
 /** Wall-clock time of t = 0 when the scenario does not say: 2026-01-01T00:00:00Z. */
 export const DEFAULT_START_TIME_MS = Date.UTC(2026, 0, 1);
@@ -29,6 +33,13 @@ export interface SimulatorOptions {
   impairments?: Partial<ImpairmentSettings> | 'off';
   /** Added to every frame's `timestamp` (µs), so restarted runs stay monotonic per source. */
   timestampOffsetUs?: number;
+  /**
+   * 'recording' (default) or 'reference': the installation's empty-room capture, with the
+   * scenario's `drift` undone (furniture where it was, doors as they were, radios before
+   * re-plugging, the reference's own seed and hardware statistics) and nobody in the room.
+   * Without `drift` or distractors the reference is the scenario with its people removed.
+   */
+  phase?: CapturePhase;
 }
 
 /** One instant of the simulation: a frame per link (lost packets left out) and the ground truth. */
@@ -70,6 +81,10 @@ interface LinkRuntime {
   slotWidth: number;
   re: Float64Array;
   im: Float64Array;
+  /** Hardware beyond the per-packet impairments (null when no realism option is on). */
+  realism: RadioRealism | null;
+  /** Slow drift of the static channel (null without `drift.staticDrift`). */
+  drift: StaticDrift | null;
 }
 
 const deg = (d: number) => (d * Math.PI) / 180;
@@ -123,12 +138,21 @@ export class Simulator {
   readonly #attachTruth: boolean;
   readonly #timestampOffsetUs: number;
   readonly #zoneState = new Map<number, Set<string>>();
+  readonly #scene: DistractorScene | null;
+  readonly #driftOffsetS: number;
+  /** Whether this simulator makes the empty-room reference or the recording. */
+  readonly phase: CapturePhase;
   #index = 0;
   #lastT = -Infinity;
 
   constructor(source: Scenario | ScenarioInput | string, options: SimulatorOptions = {}) {
-    const s = resolveScenario(source);
+    const resolved = resolveScenario(source);
+    const phase = options.phase ?? 'recording';
+    this.phase = phase;
+    // The reference is an empty room; without drift that is all that differs (same draws, same bytes).
+    const s = phase === 'reference' && resolved.people.length ? { ...resolved, people: [] } : resolved;
     this.scenario = s;
+    const drift = s.drift;
     this.environmentId = s.environmentId;
     this.camera = scenarioCamera(s);
     this.room = roomGeometry(s);
@@ -136,21 +160,34 @@ export class Simulator {
     this.#attachTruth = options.attachTruth ?? true;
     this.#timestampOffsetUs = options.timestampOffsetUs ?? 0;
     this.startTimeMs = options.startTimeMs ?? parseStartTime(s.startTime);
-    const root = new Prng(options.seed ?? s.seed);
+    const seed = options.seed ?? s.seed;
+    const root = new Prng(seed);
     const chainPrng = root.fork('chains');
     const clutterPrng = root.fork('clutter');
+    // The reference capture may have its own per-packet draws; chain phases and clutter stay the room's and the radios'.
+    const packetRoot = phase === 'reference' && drift?.referenceSeed !== undefined ? new Prng(drift.referenceSeed) : root;
     const lambda = SPEED_OF_LIGHT / s.channel.centerFrequencyHz;
     const clutter: Scatterer[] = s.clutter.map((c, i) => ({ label: c.label ?? `clutter ${i}`, position: v3(c.position), rcs: c.rcs, phase: clutterPrng.uniform(-Math.PI, Math.PI) }));
+    if (phase === 'recording' && drift) {
+      for (const move of drift.moved) {
+        const i = typeof move.clutter === 'number' ? move.clutter : s.clutter.findIndex((c) => c.label === move.clutter);
+        if (clutter[i]) clutter[i] = { ...clutter[i], position: v3(move.to) };
+      }
+    }
     const radios = new Map(s.radios.map((r) => [r.id, r]));
     const chainPhases = new Map<string, Float64Array>();
     const phasesOf = (r: RadioSpec, imp: ImpairmentSettings) => {
       let v = chainPhases.get(r.id);
       if (!v) {
         v = drawChainPhases(chainPrng, r.antennas, imp.chainPhase);
+        // A radio plugged in again after the reference comes up with new chain phases, nothing else.
+        if (phase === 'recording' && drift?.replugged.includes(r.id)) v = drawChainPhases(new Prng(`${seed}:replugged:${r.id}`), r.antennas, imp.chainPhase);
         chainPhases.set(r.id, v);
       }
       return v;
     };
+    this.#scene = s.distractors?.length ? new DistractorScene(s.distractors, this.room, seed, phase) : null;
+    this.#driftOffsetS = phase === 'recording' ? (drift?.staticDrift?.elapsedS ?? 0) : 0;
     const linkSpecs = s.links ?? s.radios.filter((r) => r.role === 'tx').flatMap((tx) => s.radios.filter((r) => r.role === 'rx').map((rx) => ({ tx: tx.id, rx: rx.id })));
     const perRx = new Map<string, number>();
     for (const l of linkSpecs) perRx.set(l.rx, (perRx.get(l.rx) ?? 0) + 1);
@@ -160,7 +197,7 @@ export class Simulator {
       const rx = radios.get(l.rx)!;
       const device = rx.device as DeviceKind;
       const grid = subcarrierGrid(device, s.channel.bandwidthMHz, rx.esp32Field);
-      const impairments = resolveImpairments(s, rx, options.impairments);
+      const impairments = resolveImpairments(s, rx, options.impairments, phase === 'reference' ? drift?.reference : undefined);
       const channel = new LinkChannel({
         room: this.room,
         maxReflectionOrder: s.propagation.maxReflectionOrder,
@@ -173,6 +210,8 @@ export class Simulator {
         bodyScattering: s.propagation.bodyScattering,
         bodyBounces: s.propagation.bodyBounces,
         bodyReflectivity: s.propagation.bodyReflectivity,
+        txPattern: antennaPattern(tx.pattern, deg(tx.yawDeg)),
+        rxPattern: antennaPattern(rx.pattern, deg(rx.yawDeg)),
       });
       const k = slotIndex.get(l.rx) ?? 0;
       slotIndex.set(l.rx, k + 1);
@@ -185,12 +224,16 @@ export class Simulator {
         impairments,
         txChainPhase: phasesOf(tx, impairments),
         rxChainPhase: phasesOf(rx, impairments),
-        prng: root.fork(`link:${info.id}`),
+        prng: packetRoot.fork(`link:${info.id}`),
         sequence: 0,
         slot: k * slotWidth,
         slotWidth,
         re: new Float64Array(size),
         im: new Float64Array(size),
+        realism: radioRealismOn(impairments)
+          ? new RadioRealism(impairments, tx.antennas, rx.antennas, grid.indices, `${seed}:hardware:${rx.id}`, `${phase === 'reference' ? (drift?.referenceSeed ?? seed) : seed}:${phase}:radio:${info.id}`)
+          : null,
+        drift: drift?.staticDrift ? new StaticDrift(channel.staticPathOrders, drift.staticDrift, `${seed}:drift:${info.id}`) : null,
       });
     }
     this.links = this.#links.map((l) => l.info);
@@ -224,12 +267,13 @@ export class Simulator {
     return out;
   }
 
-  /** The clean channel of a link at time t (no impairments), row-major [tx][rx][subcarrier]. */
+  /** The clean channel of a link at time t (room, drift, people and distractors; no radio hardware), row-major [tx][rx][subcarrier]. */
   cleanChannel(linkIndex: number, t: number): { re: Float64Array; im: Float64Array } {
     const link = this.#link(linkIndex);
     const re = new Float64Array(link.re.length);
     const im = new Float64Array(link.im.length);
-    link.channel.compute(this.bodiesAt(t), re, im);
+    link.channel.compute(this.bodiesAt(t), re, im, link.drift?.gainsAt(this.#driftOffsetS + t));
+    if (this.#scene) link.channel.addPointScatterers(this.#scene.scatterersAt(t), re, im);
     return { re, im };
   }
 
@@ -257,7 +301,9 @@ export class Simulator {
       position: { x: mm(skeleton.pelvis.x), y: mm(skeleton.pelvis.y) },
       activity,
     }));
-    return { time: this.startTimeMs + t * 1000, environmentId: this.environmentId, persons, events };
+    const truth: GroundTruthFrame = { time: this.startTimeMs + t * 1000, environmentId: this.environmentId, persons, events };
+    if (this.#scene) truth.distractors = this.#scene.truthAt(t);
+    return truth;
   }
 
   /** Advance one tick. */
@@ -313,9 +359,12 @@ export class Simulator {
     const limit = 0.45 * link.slotWidth;
     const jitter = imp.timingJitterUs > 0 ? Math.max(-limit, Math.min(limit, prng.normal(0, imp.timingJitterUs * 1e-6))) : 0;
     const ts = Math.max(0, t + link.slot + jitter);
-    if (imp.packetLoss > 0 && prng.chance(imp.packetLoss)) return null;
+    const lost = link.realism && imp.lossBurstPackets ? link.realism.lost(imp.packetLoss) : imp.packetLoss > 0 && prng.chance(imp.packetLoss);
+    if (lost) return null;
     const { re, im } = link;
-    link.channel.compute(this.bodiesAt(ts), re, im);
+    link.channel.compute(this.bodiesAt(ts), re, im, link.drift?.gainsAt(this.#driftOffsetS + ts));
+    if (this.#scene) link.channel.addPointScatterers(this.#scene.scatterersAt(ts), re, im);
+    link.realism?.transformChannel(re, im);
     const info = link.info;
     const nsc = info.grid.indices.length;
     const rssi: number[] = [];
@@ -329,7 +378,9 @@ export class Simulator {
       rssi.push(round2(txPower + 10 * Math.log10(p / (info.ntx * nsc) || 1e-30)));
     }
     const packet = drawPacketImpairment(prng, imp);
+    if (link.realism) packet.gain *= link.realism.agcGain();
     applyImpairments(re, im, info.ntx, info.nrx, info.grid.indices, SUBCARRIER_SPACING_HZ, packet, link.rxChainPhase, link.txChainPhase, imp, info.device, prng);
+    link.realism?.glitch(re, im);
     const meanRssi = 10 * Math.log10(rssi.reduce((acc, v) => acc + Math.pow(10, v / 10), 0) / rssi.length);
     const frame: CsiFrame = {
       timestamp: this.#timestampOffsetUs + ts * 1e6,
@@ -372,8 +423,8 @@ function parseStartTime(v: string | number | undefined): number {
   return ms;
 }
 
-function resolveImpairments(s: Scenario, rx: RadioSpec, override: SimulatorOptions['impairments']): ImpairmentSettings {
+function resolveImpairments(s: Scenario, rx: RadioSpec, override: SimulatorOptions['impairments'], reference?: Partial<ImpairmentSpec>): ImpairmentSettings {
   if (override === 'off') return { ...IMPAIRMENTS_OFF };
-  const merged = { ...s.impairments, ...(rx.impairments ?? {}), ...(override ?? {}) };
+  const merged = { ...s.impairments, ...(rx.impairments ?? {}), ...(reference ?? {}), ...(override ?? {}) };
   return { ...merged, snrDb: merged.snrDb ?? Number.POSITIVE_INFINITY } as ImpairmentSettings;
 }

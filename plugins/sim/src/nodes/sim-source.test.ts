@@ -29,6 +29,16 @@ describe('sim.source', () => {
     expect((result.outputs.truth as GroundTruthFrame[])[0].environmentId).toBe('lab');
   });
 
+  it('takes a hardware profile, realistic random rooms and the reference phase from its config', async () => {
+    const esp = await runNode(simSourceNode, { config: { scenario: testScenario(), profile: 'esp32-ht20', realtime: false, durationS: 0.2 } });
+    expect((esp.outputs.frames as CsiFrame[])[0]).toMatchObject({ ntx: 1, nrx: 1, nsc: 56 });
+    const real = await runNode(simSourceNode, { config: { randomSeed: 4, realism: 'v2', realtime: false, durationS: 0.1 } });
+    expect((real.outputs.truth as GroundTruthFrame[])[0].distractors?.length).toBeGreaterThan(0);
+    const scenario = testScenario({ people: [{ id: 1, start: { x: 2, y: 1 }, script: [{ action: 'stand', duration: 5 }] }] });
+    const reference = await runNode(simSourceNode, { config: { scenario, phase: 'reference', realtime: false, durationS: 0.1 } });
+    expect((reference.outputs.truth as GroundTruthFrame[])[0].persons).toEqual([]);
+  });
+
   it('paces frames in real time', async () => {
     const started = Date.now();
     const result = await runNode(simSourceNode, { config: { scenario: testScenario(), realtime: true, durationS: 0.3 } });

@@ -4,6 +4,8 @@ import { Simulator } from '../engine/simulator.js';
 import { resolveScenario } from '../scenario/load.js';
 import { randomScenario } from '../scenario/randomise.js';
 import type { Scenario } from '../scenario/schema.js';
+import { validateScenario } from '../scenario/load.js';
+import { applyProfile, HARDWARE_PROFILE_NAMES } from '../radio/profiles.js';
 
 /** Config of `sim.source`. */
 export const SimSourceConfig = z.object({
@@ -18,11 +20,15 @@ export const SimSourceConfig = z.object({
   loop: z.boolean().default(false).describe('start the scenario again after each duration, forever (a new noise seed per pass)'),
   attachTruth: z.boolean().default(true).describe('attach ground truth to every frame (frame.truth)'),
   impairments: z.enum(['scenario', 'off']).default('scenario').describe("'off' emits the clean channel"),
+  profile: z.enum(HARDWARE_PROFILE_NAMES as [string, ...string[]]).optional().describe('replace the radios by a hardware profile (chip, grid, antennas, patterns, impairments)'),
+  realism: z.enum(['none', 'v2']).optional().describe("random rooms only: 'v2' adds distractors, drift and radio realism"),
+  phase: z.enum(['recording', 'reference']).optional().describe("'reference': the scenario's empty-room reference capture (the room as installed, nobody in it)"),
 });
 
 /** Load the scenario a node config names. */
 export function scenarioFromConfig(config: z.output<typeof SimSourceConfig>): Scenario {
-  const base = config.scenario === undefined ? randomScenario({ seed: config.randomSeed, durationS: config.durationS ?? 60 }) : resolveScenario(config.scenario);
+  let base = config.scenario === undefined ? randomScenario({ seed: config.randomSeed, durationS: config.durationS ?? 60, ...(config.realism ? { ranges: { realism: config.realism } } : {}) }) : resolveScenario(config.scenario);
+  if (config.profile) base = validateScenario(applyProfile(base, config.profile), `profile ${config.profile}`);
   return config.environmentId ? { ...base, environmentId: config.environmentId } : base;
 }
 
@@ -79,6 +85,7 @@ export const simSourceNode = defineNode({
             impairments: config.impairments === 'off' ? 'off' : undefined,
             startTimeMs: startTimeMs !== undefined ? startTimeMs + pass * durationS * 1000 : undefined,
             timestampOffsetUs: pass * durationS * 1e6,
+            phase: config.phase,
           });
           links = sim.links.length;
           const origin = wallStart + pass * durationS * 1000;

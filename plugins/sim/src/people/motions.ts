@@ -2,10 +2,16 @@ import type { BodyDimensions, Pair, PoseParams } from './skeleton.js';
 import { blendPose, standingPose } from './skeleton.js';
 
 /** Fall types the simulator scripts. */
-export type FallType = 'forward' | 'backward' | 'sideways' | 'slump';
+export type FallType = 'forward' | 'backward' | 'sideways' | 'slump' | 'trip' | 'knees';
 
-/** All fall types. */
+/** The fall types the randomiser draws from (level 'none': the four it always drew, so its rooms keep their bytes). */
 export const FALL_TYPES: readonly FallType[] = ['forward', 'backward', 'sideways', 'slump'];
+
+/**
+ * Every fall type a script may name: the four above, a trip (a fast forward fall with the
+ * arms thrown out, 0.8 s) and a collapse onto the knees, then onto the side (fainting, 1.8 s).
+ */
+export const ALL_FALL_TYPES: readonly FallType[] = [...FALL_TYPES, 'trip', 'knees'];
 
 /** How a person lies. */
 export type LyingSide = 'back' | 'front' | 'left' | 'right';
@@ -143,7 +149,7 @@ export function viaPose(a: PoseParams, m: PoseParams, b: PoseParams, u: number):
 }
 
 /** Duration of a fall of each type (s). */
-export const FALL_DURATION: Record<FallType, number> = { forward: 1.0, backward: 1.1, sideways: 0.9, slump: 1.6 };
+export const FALL_DURATION: Record<FallType, number> = { forward: 1.0, backward: 1.1, sideways: 0.9, slump: 1.6, trip: 0.8, knees: 1.8 };
 
 /** The resting posture at the end of a fall. */
 export function fallEndPose(dim: BodyDimensions, type: FallType, x: number, y: number, yaw: number): PoseParams {
@@ -153,6 +159,10 @@ export function fallEndPose(dim: BodyDimensions, type: FallType, x: number, y: n
   switch (type) {
     case 'forward':
       return lying(dim, x + fwd.x * leg * 0.75, y + fwd.y * leg * 0.75, yaw, 0, 'front');
+    case 'trip':
+      return lying(dim, x + fwd.x * leg * 0.95, y + fwd.y * leg * 0.95, yaw, 0, 'front');
+    case 'knees':
+      return lying(dim, x + left.x * leg * 0.35, y + left.y * leg * 0.35, yaw, 0, 'left');
     case 'backward':
       return lying(dim, x - fwd.x * leg * 0.5, y - fwd.y * leg * 0.5, yaw, 0, 'back');
     case 'sideways':
@@ -175,9 +185,10 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
   const leg = dim.thigh + dim.shank;
   const pose = blendPose(start, end, p);
   switch (type) {
-    case 'forward': {
+    case 'forward':
+    case 'trip': {
       pose.pitch = end.pitch * p;
-      const reach = leg * Math.sin(pose.pitch) * 0.75;
+      const reach = leg * Math.sin(pose.pitch) * (type === 'trip' ? 0.95 : 0.75);
       pose.pelvis = { x: start.pelvis.x + fwd.x * reach, y: start.pelvis.y + fwd.y * reach, z: Math.max(end.pelvis.z, dim.ankleHeight + leg * Math.cos(pose.pitch) * (1 - 0.2 * u)) };
       pose.knee = [0.4 * Math.sin(Math.PI * u) + end.knee[0] * p, 0.4 * Math.sin(Math.PI * u) + end.knee[1] * p];
       pose.shoulderFlex = [0.3 + 2.3 * smooth(u * 1.5), 0.3 + 2.1 * smooth(u * 1.5)];
@@ -202,6 +213,21 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
       pose.pelvis = { x: start.pelvis.x - left.x * slide, y: start.pelvis.y - left.y * slide, z: Math.max(end.pelvis.z, dim.ankleHeight + leg * Math.cos(pose.roll) * (1 - 0.25 * u)) };
       pose.shoulderAbd = [0.12 + 0.9 * smooth(u * 1.4), 0.12 + 1.2 * smooth(u * 1.4)];
       break;
+    }
+    case 'knees': {
+      // The knees give way first (the body drops almost straight down onto them), then it tips onto its side.
+      const drop = smooth(u / 0.55);
+      const tip = u < 0.55 ? 0 : ((u - 0.55) / 0.45) ** 2;
+      const knelt = kneeling(dim, start.pelvis.x, start.pelvis.y, yaw);
+      knelt.hipFlex = [0.2, 0.2];
+      knelt.knee = [1.7, 1.7];
+      knelt.trunkFlex = 0.3;
+      knelt.pelvis = { ...knelt.pelvis, z: dim.shank * 0.9 + 0.04 };
+      const down = blendPose(start, knelt, drop);
+      const out = blendPose(down, end, tip);
+      out.roll = end.roll * tip;
+      out.headPitch = 0.4 * drop * (1 - tip);
+      return out;
     }
     case 'slump': {
       // Trunk folds forward on the chair, then the body slides off the seat onto its side.

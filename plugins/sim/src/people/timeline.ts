@@ -2,7 +2,9 @@ import type { Activity } from '@wiflow/core';
 import { SimErrors } from '../errors.js';
 import type { PersonSpec, ScriptStep } from '../scenario/schema.js';
 import type { BodyDimensions, PoseParams } from './skeleton.js';
+import { Prng } from '../random/prng.js';
 import { bodyDimensions, standingPose } from './skeleton.js';
+import { blendPose } from './skeleton.js';
 import {
   crouching, FALL_DURATION, fallEndPose, falling, kneeling, lying, sitting, smooth, standing, strideLength, viaPose, walking,
   type FallType, type LyingSide,
@@ -14,7 +16,7 @@ export type Posture = 'standing' | 'sitting' | 'lying' | 'absent';
 /** A scripted event in simulation seconds. */
 export interface ScriptEvent {
   t: number;
-  type: 'fall_start' | 'fall_end' | 'person_enter' | 'person_leave';
+  type: 'fall_start' | 'fall_end' | 'fall_like_start' | 'fall_like_end' | 'person_enter' | 'person_leave';
   detail?: Record<string, unknown>;
 }
 
@@ -44,6 +46,8 @@ interface State {
 const SIT_DOWN_S = 1.6;
 const GET_UP_CHAIR_S = 1.6;
 const LIE_DOWN_S = 3;
+const SIT_HARD_S = 0.5;
+const FIDGET_S = 1.6;
 const GET_UP_FLOOR_S = 3.5;
 const TURN_RATE = Math.PI; // rad/s
 const deg = (d: number) => (d * Math.PI) / 180;
@@ -159,9 +163,46 @@ export class PersonTimeline {
     if (this.#segments.length === before && this.#segments.length === 0) this.#push(0, this.#restActivity(this.#state), (_u, t) => this.#restPose(this.#state, t));
   }
 
-  #hold(duration: number): void {
+  #hold(duration: number, fidgetEveryS?: number): void {
     const s = { ...this.#state };
-    this.#push(duration, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+    if (!fidgetEveryS || s.posture === 'absent') {
+      this.#push(duration, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+      return;
+    }
+    const t0 = this.#end;
+    const fidgets = fidgetTimes(new Prng(`fidget:${this.spec.id}:${t0}`), duration, fidgetEveryS);
+    this.#push(duration, this.#restActivity(s), (_u, t) => {
+      const pose = this.#restPose(s, t);
+      if (pose) applyFidgets(pose, fidgets, t - t0);
+      return pose;
+    });
+  }
+
+  /** A fall-like movement that is not a fall: events around its transition, then the posture held. */
+  #fallLike(kind: 'sit-hard' | 'lie-down' | 'into-bed', duration: number, surfaceHeight: number, fidgetEveryS?: number): void {
+    if (kind === 'sit-hard') {
+      this.#ensureStanding();
+      const s = this.#state;
+      const fwd = { x: Math.cos(s.yaw), y: Math.sin(s.yaw) };
+      const sx = s.x - fwd.x * 0.12;
+      const sy = s.y - fwd.y * 0.12;
+      const from = standingPose(this.dim, s.x, s.y, s.yaw);
+      const to = sitting(this.dim, sx, sy, s.yaw, 0, this.#phase);
+      const start = this.#end;
+      // Dropping into the chair: the pelvis falls freely (∝ u²) for 0.5 s, hitting the seat at ~1.5 m/s.
+      this.#push(SIT_HARD_S, 'sitting', (u) => blendPose(from, to, u * u));
+      this.#events.push({ t: start, type: 'fall_like_start', detail: { kind } });
+      this.#events.push({ t: start + SIT_HARD_S, type: 'fall_like_end', detail: { kind } });
+      this.#state = { posture: 'sitting', x: sx, y: sy, yaw: s.yaw, rest: to };
+      this.#hold(duration, fidgetEveryS);
+      return;
+    }
+    if (this.#state.posture !== 'standing') this.#ensureStanding();
+    const start = this.#end;
+    this.#lie(duration, kind === 'into-bed' ? surfaceHeight : 0, 'back', fidgetEveryS);
+    this.#events.push({ t: start, type: 'fall_like_start', detail: { kind } });
+    this.#events.push({ t: start + LIE_DOWN_S, type: 'fall_like_end', detail: { kind } });
+    this.#events.sort((a, b) => a.t - b.t);
   }
 
   #ensureStanding(): void {
@@ -269,7 +310,7 @@ export class PersonTimeline {
     if (getUp) this.#ensureStanding();
   }
 
-  #lie(duration: number, surfaceHeight: number, side: LyingSide): void {
+  #lie(duration: number, surfaceHeight: number, side: LyingSide, fidgetEveryS?: number): void {
     if (this.#state.posture === 'lying') this.#ensureStanding();
     if (this.#state.posture === 'sitting') this.#ensureStanding();
     const s = this.#state;
@@ -279,7 +320,7 @@ export class PersonTimeline {
     const to = lying(this.dim, s.x, s.y, s.yaw, surfaceHeight, side);
     this.#push(LIE_DOWN_S, 'lying', (u) => viaPose(from, mid, to, u));
     this.#state = { posture: 'lying', x: s.x, y: s.y, yaw: s.yaw, rest: to };
-    this.#hold(duration);
+    this.#hold(duration, fidgetEveryS);
   }
 
   #compileStep(step: ScriptStep): void {
@@ -287,17 +328,20 @@ export class PersonTimeline {
     switch (step.action) {
       case 'stand':
         this.#ensureStanding();
-        this.#hold(step.duration);
+        this.#hold(step.duration, step.fidgetEveryS);
         break;
       case 'walk':
         this.#walk(step.path, step.speed);
         break;
       case 'sit':
         this.#ensureSitting();
-        this.#hold(step.duration);
+        this.#hold(step.duration, step.fidgetEveryS);
         break;
       case 'lie':
-        this.#lie(step.duration, step.surfaceHeight, step.side);
+        this.#lie(step.duration, step.surfaceHeight, step.side, step.fidgetEveryS);
+        break;
+      case 'fall-like':
+        this.#fallLike(step.kind, step.duration, step.surfaceHeight, step.fidgetEveryS);
         break;
       case 'fall':
         this.#fall(step.type as FallType, step.lieDuration, step.getUp);
@@ -328,6 +372,40 @@ export class PersonTimeline {
         this.#hold(step.duration);
         break;
     }
+  }
+}
+
+/** A small movement during a still period: which arm, and when (s from the start of the period). */
+interface Fidget {
+  t: number;
+  side: 0 | 1;
+}
+
+/** Fidget instants: exponential gaps with mean `every` over `duration`. */
+function fidgetTimes(prng: Prng, duration: number, every: number): Fidget[] {
+  const out: Fidget[] = [];
+  for (let t = -Math.log(1 - prng.next()) * every; t + FIDGET_S < duration; t += FIDGET_S - Math.log(1 - prng.next()) * every) out.push({ t, side: prng.chance(0.5) ? 1 : 0 });
+  return out;
+}
+
+/**
+ * Add the fidgets active at time t (s into the period): an arm lifted and bent, the head
+ * nodding, the trunk leaning a little, each a sin² bump over 1.6 s. Arrays are replaced, not
+ * mutated (rest poses share them).
+ */
+function applyFidgets(pose: PoseParams, fidgets: readonly Fidget[], t: number): void {
+  for (const f of fidgets) {
+    const dt = t - f.t;
+    if (dt <= 0 || dt >= FIDGET_S) continue;
+    const b = Math.sin((Math.PI * dt) / FIDGET_S) ** 2;
+    const shoulder: [number, number] = [...pose.shoulderFlex];
+    const elbow: [number, number] = [...pose.elbow];
+    shoulder[f.side] += 0.35 * b;
+    elbow[f.side] += 0.6 * b;
+    pose.shoulderFlex = shoulder;
+    pose.elbow = elbow;
+    pose.headPitch += 0.12 * b;
+    pose.trunkSide += (f.side ? 0.04 : -0.04) * b;
   }
 }
 

@@ -5,6 +5,20 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
+import type { AntennaPattern } from '../radio/patterns.js';
+
+/** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
+export interface PointScatterer {
+  x: number;
+  y: number;
+  z: number;
+  /** Radar cross-section, m². */
+  rcs: number;
+  /** Phase of the scattering coefficient (rad). */
+  phase: number;
+  /** Amplitude factor along the path besides free space (e.g. a wall crossed twice); 1 for none. */
+  transmission: number;
+}
 
 /** A static point scatterer (furniture, clutter). */
 export interface Scatterer {
@@ -46,6 +60,9 @@ export interface LinkGeometry {
   bodyBounces?: boolean;
   /** |Γ| of the body surface: the body scatters ρ² σ of the ellipsoid's cross-section. */
   bodyReflectivity: number;
+  /** Element patterns (amplitude by direction); omitted or null = isotropic. */
+  txPattern?: AntennaPattern | null;
+  rxPattern?: AntennaPattern | null;
 }
 
 /** One propagation path as the channel sums it (for inspection and tests). */
@@ -103,6 +120,10 @@ export class LinkChannel {
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
+  /** The drifted static sum and the version of the path gains it was made with. */
+  #driftRe: Float64Array | null = null;
+  #driftIm: Float64Array | null = null;
+  #driftVersion = Number.NaN;
   readonly #dtx: Float64Array;
   readonly #drx: Float64Array;
   /** Per room surface: the images of the transmit and receive arrays (body bounce paths). */
@@ -243,7 +264,7 @@ export class LinkChannel {
         for (const p of imagePaths(g.room, g.txAntennas[a], g.rxAntennas[b], g.centerFrequencyHz, g.maxReflectionOrder)) {
           const path = byKey.get(p.order === 0 ? 'los' : p.surfaces.join('+'));
           if (!path) continue;
-          const s = this.lambda / (4 * Math.PI * p.length);
+          const s = (this.lambda / (4 * Math.PI * p.length)) * this.#patternGain(p.points);
           this.addPath(path.re, path.im, offset, p.gain.re * s, p.gain.im * s, p.length);
         }
       }
@@ -264,7 +285,7 @@ export class LinkChannel {
         for (let b = 0; b < this.nrx; b++) {
           const e1 = distance(g.txAntennas[a], c.position);
           const e2 = distance(c.position, g.rxAntennas[b]);
-          const amp = (Math.sqrt(c.rcs) * this.lambda) / (FOUR_PI_1_5 * e1 * e2);
+          const amp = ((Math.sqrt(c.rcs) * this.lambda) / (FOUR_PI_1_5 * e1 * e2)) * this.#patternGain([g.txAntennas[a], c.position, g.rxAntennas[b]]);
           this.addPath(path.re, path.im, (a * this.nrx + b) * nsc, amp * Math.cos(c.phase), amp * Math.sin(c.phase), e1 + e2);
         }
       }
@@ -276,6 +297,54 @@ export class LinkChannel {
         this.#staticRe[i] += path.re[i];
         this.#staticIm[i] += path.im[i];
       }
+    }
+  }
+
+  /** Product of the element patterns along a path's first and last legs (1 when both are isotropic). */
+  #patternGain(points: readonly Vec3[]): number {
+    const g = this.geometry;
+    let gain = 1;
+    if (g.txPattern) {
+      const a = points[0];
+      const b = points[1];
+      gain *= g.txPattern(b.x - a.x, b.y - a.y, b.z - a.z);
+    }
+    if (g.rxPattern) {
+      const a = points[points.length - 1];
+      const b = points[points.length - 2];
+      gain *= g.rxPattern(b.x - a.x, b.y - a.y, b.z - a.z);
+    }
+    return gain;
+  }
+
+  /** Whether either end has a directional pattern. */
+  get hasPatterns(): boolean {
+    return !!(this.geometry.txPattern || this.geometry.rxPattern);
+  }
+
+  /** Bounces of each static path, in the order `compute`'s path gains follow (line of sight 0, clutter 1). */
+  get staticPathOrders(): number[] {
+    return this.#static.map((p) => (p.record.kind === 'clutter' ? 1 : p.record.order));
+  }
+
+  /**
+   * Add moving point scatterers (distractors) to a channel: per scatterer one path
+   * √σ · λ / ((4π)^{3/2} d₁ d₂) · T · e^{jφ} with per-antenna lengths, as clutter but moving.
+   */
+  addPointScatterers(points: readonly PointScatterer[], outRe: Float64Array, outIm: Float64Array): void {
+    const g = this.geometry;
+    const dtx = this.#dtx;
+    const drx = this.#drx;
+    for (const p of points) {
+      const pos = { x: p.x, y: p.y, z: p.z };
+      const d1 = distance(this.txCentre, pos);
+      const d2 = distance(pos, this.rxCentre);
+      if (d1 <= 0 || d2 <= 0) continue;
+      let amp = (p.transmission * Math.sqrt(p.rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2);
+      if (this.hasPatterns) amp *= this.#patternGain([this.txCentre, pos, this.rxCentre]);
+      for (let i = 0; i < this.ntx; i++) dtx[i] = distance(g.txAntennas[i], pos);
+      for (let j = 0; j < this.nrx; j++) drx[j] = distance(pos, g.rxAntennas[j]);
+      this.#addSeparablePath(outRe, outIm, amp * Math.cos(p.phase), amp * Math.sin(p.phase), dtx, drx);
     }
   }
 
@@ -317,20 +386,54 @@ export class LinkChannel {
    * The clean channel for the bodies' current state into outRe/outIm
    * (length ntx·nrx·nsc, row-major [tx][rx][subcarrier]).
    */
-  compute(bodies: readonly BodyState[], outRe: Float64Array, outIm: Float64Array): void {
-    outRe.set(this.#staticRe);
-    outIm.set(this.#staticIm);
+  compute(bodies: readonly BodyState[], outRe: Float64Array, outIm: Float64Array, pathGains?: { re: Float64Array; im: Float64Array; version?: number }): void {
+    if (pathGains) {
+      // A drifting static channel: Σ_p g_p H_p with each path's own slowly changing complex gain,
+      // re-summed only when the gains change (their version).
+      if (pathGains.version === undefined || pathGains.version !== this.#driftVersion) {
+        const dr = (this.#driftRe ??= new Float64Array(outRe.length));
+        const di = (this.#driftIm ??= new Float64Array(outIm.length));
+        dr.fill(0);
+        di.fill(0);
+        this.#static.forEach((path, p) => {
+          const gr = pathGains.re[p];
+          const gi = pathGains.im[p];
+          const pre = path.re;
+          const pim = path.im;
+          for (let i = 0; i < pre.length; i++) {
+            dr[i] += gr * pre[i] - gi * pim[i];
+            di[i] += gr * pim[i] + gi * pre[i];
+          }
+        });
+        this.#driftVersion = pathGains.version ?? Number.NaN;
+      }
+      outRe.set(this.#driftRe!);
+      outIm.set(this.#driftIm!);
+    } else {
+      outRe.set(this.#staticRe);
+      outIm.set(this.#staticIm);
+    }
     if (bodies.length === 0) return;
     if (this.geometry.shadowing) {
-      for (const path of this.#static) {
+      for (let p = 0; p < this.#static.length; p++) {
+        const path = this.#static[p];
         const loss = this.shadowLossDb(path.legs, bodies);
         if (loss <= 0) continue;
         const f = Math.pow(10, -loss / 20) - 1;
         const pre = path.re;
         const pim = path.im;
+        if (!pathGains) {
+          for (let i = 0; i < pre.length; i++) {
+            outRe[i] += f * pre[i];
+            outIm[i] += f * pim[i];
+          }
+          continue;
+        }
+        const fr = f * pathGains.re[p];
+        const fi = f * pathGains.im[p];
         for (let i = 0; i < pre.length; i++) {
-          outRe[i] += f * pre[i];
-          outIm[i] += f * pim[i];
+          outRe[i] += fr * pre[i] - fi * pim[i];
+          outIm[i] += fr * pim[i] + fi * pre[i];
         }
       }
     }
@@ -373,7 +476,8 @@ export class LinkChannel {
     }
     const d1 = distance(txCentre, point);
     const d2 = distance(point, rxCentre);
-    const amp = (g.bodyReflectivity * Math.sqrt(rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2);
+    let amp = (g.bodyReflectivity * Math.sqrt(rcs) * this.lambda) / (FOUR_PI_1_5 * d1 * d2);
+    if (g.txPattern || g.rxPattern) amp *= this.#patternGain(points);
     const loss = !bounce && bodies.length > 1 ? this.shadowLossDb([[txCentre, point], [point, rxCentre]], bodies, body.personId) : 0;
     if (records) {
       records.push({

@@ -33,7 +33,7 @@ function grid(name: string, device: DeviceKind, bandwidthMHz: number, indices: n
  * The subcarrier grid of a device at a bandwidth:
  * - Intel 5300 (802.11n CSI Tool): 30 groups; HT20 −28:2:−2, −1, 1:2:27, 28; HT40 −58:4:−2, 2:4:58.
  * - Atheros CSI Tool: 56 tones at HT20 (±1..±28), 114 at HT40 (±2..±58).
- * - ESP32: L-LTF ±1..±26 (52) or HT-LTF ±1..±28 (56), 20 MHz.
+ * - ESP32: L-LTF ±1..±26 (52) or HT-LTF ±1..±28 (56) at 20 MHz; HT-LTF ±2..±58 (114) at 40 MHz.
  * - Nexmon and ideal: the occupied 802.11n/ac tones at 20 / 40 / 80 MHz (±1..±28, ±2..±58,
  *   ±2..±122), which is what plugin-csi's Nexmon reader keeps by default (null and guard
  *   bins dropped, ascending order).
@@ -53,6 +53,8 @@ export function subcarrierGrid(device: DeviceKind, bandwidthMHz: number, esp32Fi
         const edge = esp32Field === 'lltf' ? 26 : 28;
         return grid(`esp32-${esp32Field}`, device, 20, [...range(-edge, -1), ...range(1, edge)]);
       }
+      // HT40: the HT-LTF's occupied tones (what an ESP32 reports for a 40 MHz HT packet, pilots included).
+      if (bandwidthMHz === 40) return grid('esp32-ht40', device, 40, [...range(-58, -2), ...range(2, 58)]);
       break;
     case 'nexmon':
     case 'ideal':

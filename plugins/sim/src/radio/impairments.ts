@@ -19,6 +19,17 @@ export interface ImpairmentSettings {
   packetLoss: number;
   /** Standard deviation of the packet arrival time around the nominal rate, µs. */
   timingJitterUs: number;
+  /** Mean of the per-packet timing offset, ns (real chips detect packets late by a roughly constant delay; default 0). */
+  timingOffsetMeanNs?: number;
+  /** Realism options of the radio (cyclic shifts, mapping, ripple, AGC steps, glitches, loss bursts): see `RadioRealism`. */
+  csd?: boolean;
+  spatialMapping?: 'direct' | 'hadamard' | 'fourier';
+  rippleDb?: number;
+  glitchChance?: number;
+  agcStepChance?: number;
+  agcStepDb?: number;
+  agcOffsetDb?: number;
+  lossBurstPackets?: number;
 }
 
 /** Typical commodity-hardware impairments. */
@@ -86,7 +97,7 @@ export interface PacketImpairment {
 /** Draw the per-packet impairments. */
 export function drawPacketImpairment(prng: Prng, s: ImpairmentSettings): PacketImpairment {
   return {
-    timingOffsetS: s.timingOffsetNs > 0 ? prng.normal(0, s.timingOffsetNs * 1e-9) : 0,
+    timingOffsetS: s.timingOffsetNs > 0 ? prng.normal((s.timingOffsetMeanNs ?? 0) * 1e-9, s.timingOffsetNs * 1e-9) : (s.timingOffsetMeanNs ?? 0) * 1e-9,
     phase: s.randomPhase ? prng.uniform(-Math.PI, Math.PI) : 0,
     gain: s.agcJitterDb > 0 ? Math.pow(10, prng.normal(0, s.agcJitterDb) / 20) : 1,
   };

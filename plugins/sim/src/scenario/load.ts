@@ -49,7 +49,50 @@ export function validateScenario(input: unknown, where = ''): Scenario {
       }
     });
   }
+  validateRealism(s, where, inside);
   return s;
+}
+
+/** Consistency of the realism fields (distractors, drift): every error names the field path. */
+function validateRealism(s: Scenario, where: string, inside: (x: number, y: number, z?: number) => boolean): void {
+  const { width, depth } = s.room;
+  const onPlan = (x: number, y: number) => x >= 0 && x <= width && y >= 0 && y <= depth;
+  (s.distractors ?? []).forEach((d, i) => {
+    const field = `distractors.${i}`;
+    switch (d.kind) {
+      case 'fan':
+      case 'curtain':
+      case 'plant':
+        if (!inside(...d.position)) throw SimErrors.outsideRoom(`${field}.position (${d.kind} at [${d.position.join(', ')}])`);
+        if (d.kind === 'fan' && d.mount === 'ceiling' && d.position[2] - 0.05 < 0) throw SimErrors.scenarioInvalid(where, `${field}.position: a ceiling fan hangs above the floor`);
+        break;
+      case 'pet':
+        d.path.forEach(([x, y], k) => {
+          if (!inside(x, y)) throw SimErrors.outsideRoom(`${field}.path.${k} (pet at [${x}, ${y}])`);
+        });
+        break;
+      case 'door':
+        if (!onPlan(...d.hinge)) throw SimErrors.outsideRoom(`${field}.hinge (door hinge at [${d.hinge.join(', ')}])`);
+        break;
+      case 'neighbour': {
+        const length = d.wall === 'west' || d.wall === 'east' ? depth : width;
+        for (const key of ['from', 'to'] as const) {
+          if (d[key] > length) throw SimErrors.scenarioInvalid(where, `${field}.${key}: ${d[key]} m is beyond the ${d.wall} wall (${length} m long)`);
+        }
+        break;
+      }
+    }
+  });
+  if (!s.drift) return;
+  s.drift.moved.forEach((m, i) => {
+    const field = `drift.moved.${i}`;
+    const found = typeof m.clutter === 'number' ? m.clutter < s.clutter.length : s.clutter.some((c) => c.label === m.clutter);
+    if (!found) throw SimErrors.scenarioInvalid(where, `${field}.clutter: no clutter item ${JSON.stringify(m.clutter)}`);
+    if (!inside(...m.to)) throw SimErrors.outsideRoom(`${field}.to ([${m.to.join(', ')}])`);
+  });
+  s.drift.replugged.forEach((id, i) => {
+    if (!s.radios.some((r) => r.id === id)) throw SimErrors.scenarioInvalid(where, `drift.replugged.${i}: no radio ${JSON.stringify(id)}`);
+  });
 }
 
 /** Parse scenario text (JSON or YAML; YAML is a superset of JSON, so `format` only sharpens errors). */

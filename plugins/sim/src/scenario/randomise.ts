@@ -3,6 +3,8 @@ import type { MaterialName } from '../physics/materials.js';
 import { Prng } from '../random/prng.js';
 import type { DeviceKind } from '../radio/grids.js';
 import { validateScenario } from './load.js';
+import { drawRealism, REALISM_EFFECTS, REALISM_LEVELS, type RealismEffect, type RealismLevel } from './realism.js';
+import { SimErrors } from '../errors.js';
 import type { Scenario, ScenarioInput } from './schema.js';
 
 /** A closed interval [min, max]. */
@@ -48,6 +50,10 @@ export interface RandomRanges {
   packetLoss: Range;
   timingJitterUs: Range;
   bodyReflectivity: Range;
+  /** 'none' (default): rooms as before issue 20; 'v2': distractors, drift between reference and recording, radios as they are (`drawRealism`). */
+  realism: RealismLevel;
+  /** With realism 'v2': which groups of effects to keep (default all: distractors, drift, radios). */
+  realismEffects: readonly RealismEffect[];
 }
 
 /** Ranges for homes and small offices at 5 GHz with Intel 5300-like receivers, 100 Hz. */
@@ -83,6 +89,8 @@ export const DEFAULT_RANDOM_RANGES: RandomRanges = {
   packetLoss: [0, 0.03],
   timingJitterUs: [50, 400],
   bodyReflectivity: [0.45, 0.75],
+  realism: 'none',
+  realismEffects: REALISM_EFFECTS,
 };
 
 const r = (prng: Prng, range: Range) => prng.uniform(range[0], range[1]);
@@ -274,7 +282,8 @@ export function randomScenario(options: RandomScenarioOptions): Scenario {
   const durationS = options.durationS ?? 60;
   const room = options.room ?? randomRoom(prng.fork('room'), ranges);
   const { roomId, ...fixed } = room;
-  return validateScenario({
+  if (!REALISM_LEVELS.includes(ranges.realism)) throw SimErrors.datasetInvalid(`realism must be one of ${REALISM_LEVELS.join(', ')}, got ${JSON.stringify(ranges.realism)}`);
+  let input: ScenarioInput = {
     version: 1,
     name: `random ${roomId} seed ${options.seed}`,
     environmentId: roomId,
@@ -282,5 +291,10 @@ export function randomScenario(options: RandomScenarioOptions): Scenario {
     durationS,
     ...fixed,
     people: randomPeople(prng.fork('people'), fixed.room!, durationS, ranges),
-  }, `random scenario ${options.seed}`);
+  } as ScenarioInput;
+  // Drawn after everything else, from its own stream: level 'none' keeps every earlier draw and byte.
+  const unknown = (ranges.realismEffects ?? []).filter((e) => !REALISM_EFFECTS.includes(e));
+  if (unknown.length) throw SimErrors.datasetInvalid(`realismEffects must be among ${REALISM_EFFECTS.join(', ')}, got ${JSON.stringify(unknown)}`);
+  if (ranges.realism === 'v2') input = drawRealism(prng.fork('realism'), input, durationS, ranges.realismEffects);
+  return validateScenario(input, `random scenario ${options.seed}`);
 }

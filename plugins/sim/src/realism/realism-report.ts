@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CsiFrame } from '@wiflow/core';
+import { Simulator } from '../engine/simulator.js';
+import { applyProfile } from '../radio/profiles.js';
+import { validateScenario } from '../scenario/load.js';
+import type { ScenarioInput } from '../scenario/schema.js';
+import { emptyRoomScenario, fallScenario, stillPersonScenario } from '../scenario/sensing-scenarios.js';
+import { breathingDepth, dopplerStatistics, fallStatistics, stillSceneStatistics } from './capture-stats.js';
+
+/** One row of the "simulated vs real" table. */
+export interface RealismRow {
+  statistic: string;
+  radio: string;
+  /** Median over the real files (null when the real captures are absent). */
+  real: number | null;
+  realFiles: number;
+  simulated: number;
+}
+
+/** Reads a capture (plugin-csi's `readCapture`, passed in so this module does not load plugin-csi's readers itself). */
+export type CaptureReader = (file: string) => Promise<CsiFrame[]>;
+
+const INTEL = 'Intel 5300 1×3, 20 Hz';
+const ESP32 = 'ESP32 HT20 (L-LTF)';
+
+/** The simulated counterpart of a real capture setup: the profile with the captures' antennas, rate and training field. */
+function intel(input: ScenarioInput): ScenarioInput {
+  return { ...applyProfile(input, 'intel5300-ht20', { txAntennas: 1 }), channel: { ...(input.channel ?? {}), centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 } };
+}
+function esp32(input: ScenarioInput, rateHz: number): ScenarioInput {
+  const s = applyProfile(input, 'esp32-ht20');
+  return { ...s, channel: { ...(s.channel ?? {}), centerFrequencyHz: 2.437e9, bandwidthMHz: 20, rateHz, txPowerDbm: 20 }, radios: s.radios.map((r) => ({ ...r, esp32Field: 'lltf' as const })) };
+}
+
+function simulate(input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {
+  const sim = new Simulator(validateScenario(input), { attachTruth: false });
+  const out: CsiFrame[] = [];
+  for (const tick of sim.run(seconds)) if (tick.t >= fromS) out.push(...tick.frames);
+  return out;
+}
+
+const median = (v: number[]) => {
+  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+};
+
+/** Every statistic: a real set (folder, label, how many files) and a simulated capture of the same radio. */
+const SPECS: {
+  statistic: string;
+  radio: string;
+  real: { folder: string; labels: string[]; files: number; maxSeconds?: number };
+  simulate: () => CsiFrame[];
+  measure: (frames: CsiFrame[]) => number;
+}[] = [
+  { statistic: 'still person: amplitude std / mean', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'still person: amplitude autocorrelation at 1 packet', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'still person: amplitude autocorrelation at 1 s', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelation1s },
+  { statistic: 'quiet room: amplitude std / mean', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: () => simulate(esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'quiet room: amplitude autocorrelation at 1 packet', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: () => simulate(esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'walking: median frequency of amplitude fluctuation (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).medianHz },
+  { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
+  { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
+  { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
+  { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
+];
+
+/** A person walking back and forth across the sensing room for 15 s. */
+function walkingScenario(): ScenarioInput {
+  const s = emptyRoomScenario({ durationS: 15 });
+  return { ...s, people: [{ id: 1, start: { x: 1.5, y: 1 }, loop: true, script: [{ action: 'walk', path: [[4.5, 4]], speed: 1.1 }, { action: 'walk', path: [[1.5, 1]], speed: 1.1 }] }] };
+}
+
+/**
+ * The "simulated vs real" table: each statistic on the real captures in `realDir` (medians over
+ * files; evaluation only, nothing is copied) and on a simulated capture of the same radio
+ * profile. Without `realDir` the real column is null.
+ */
+export async function realismReport(realDir: string | null, read: CaptureReader): Promise<RealismRow[]> {
+  const rows: RealismRow[] = [];
+  const cache = new Map<string, CsiFrame[]>();
+  for (const spec of SPECS) {
+    let real: number | null = null;
+    let realFiles = 0;
+    if (realDir) {
+      const labelsFile = path.join(realDir, spec.real.folder, 'labels.json');
+      if (existsSync(labelsFile)) {
+        const labels = JSON.parse(readFileSync(labelsFile, 'utf8')) as { file: string; label: string }[];
+        const values: number[] = [];
+        for (const entry of labels.filter((l) => spec.real.labels.includes(l.label)).slice(0, spec.real.files)) {
+          const file = path.join(realDir, spec.real.folder, entry.file);
+          let frames = cache.get(file);
+          if (!frames) {
+            try {
+              frames = await read(file);
+            } catch {
+              continue;
+            }
+            cache.set(file, frames);
+          }
+          if (spec.real.maxSeconds && frames.length) frames = frames.filter((f) => f.timestamp - frames![0].timestamp <= spec.real.maxSeconds! * 1e6);
+          if (frames.length < 40) continue;
+          values.push(spec.measure(frames));
+        }
+        if (values.length) {
+          real = median(values);
+          realFiles = values.length;
+        }
+      }
+    }
+    const key = `sim:${spec.simulate.toString()}`;
+    let simulated = cache.get(key);
+    if (!simulated) {
+      simulated = spec.simulate();
+      cache.set(key, simulated);
+    }
+    rows.push({ statistic: spec.statistic, radio: spec.radio, real, realFiles, simulated: spec.measure(simulated) });
+  }
+  return rows;
+}
