@@ -16,7 +16,9 @@ export type BreathingNullReason =
   | 'too_short'
   | 'rate_too_low'
   | 'too_many_gaps'
-  | 'no_periodicity';
+  | 'no_periodicity'
+  /** The strongest periodicity is an evenly spaced comb (a periodic disturbance), not chest motion. */
+  | 'periodic_interference';
 
 /** A fall found in the CSI: when it happened and how sure the estimator is. */
 export interface SensingFallEvent {

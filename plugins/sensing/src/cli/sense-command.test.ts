@@ -49,6 +49,16 @@ describe('wiflow sense', () => {
     expect(shortSummary.summary.breathing_reason).toBe('too_short');
   });
 
+  it('names the room from --environment and refuses an environment file without an id', async () => {
+    const environment = join(dir, 'environment.yaml');
+    writeFileSync(environment, 'environmentId: kitchen\n');
+    const lines = await sense([good, '--environment', environment]);
+    expect(lines[0]).toMatch(/good\.wfr\s+\(room kitchen, \d+ frames, 40 s\)/);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'name: [1, 2]\n');
+    await expect(sense([good, '--environment', bad])).rejects.toMatchObject({ code: 'WIFLOW_SENSE_BAD_INPUT_FILE' });
+  });
+
   it('prints a readable table without --json', async () => {
     const lines = await sense([good]);
     process.exitCode = undefined;

@@ -70,7 +70,7 @@ async function environmentIdOf(path: string): Promise<string> {
 const pad = (s: string, n: number) => s.padEnd(n);
 
 function printTable(print: (line: string) => void, result: SenseCaptureResult, summary: SenseSummary): void {
-  print(`${result.file}  (${result.frames} frames, ${summary.seconds} s)`);
+  print(`${result.file}  (room ${result.room[0]?.environmentId ?? '-'}, ${result.frames} frames, ${summary.seconds} s)`);
   print(`  ${pad('t', 5)}${pad('state', 8)}${pad('motion', 8)}${pad('breathing', 22)}${pad('activity', 10)}fall`);
   for (const f of result.room) {
     const breathing = f.breathingBpm !== null ? `${f.breathingBpm.toFixed(1)} bpm` : `- (${f.breathingReason})`;

@@ -5,6 +5,12 @@ export interface BreathingEstimate {
   bpm: number;
   /** Peak over median of the combined in-band spectrum. */
   quality: number;
+  /**
+   * The peak is one tooth of a comb: at least three multiples of one fundamental carry ≥ 30 % of the peak's
+   * power. Chest motion puts most of its power in the first one or two; an evenly spaced comb is a periodic
+   * disturbance of the radio or the room (the ESP32 breathing recordings show one at 9.85 bpm, apnea takes too).
+   */
+  comb: boolean;
 }
 
 const transforms = new Map<number, { fft: FFT; input: Float64Array; output: number[] }>();
@@ -23,13 +29,13 @@ function transformOf(size: number) {
  * Combine the power spectra of `channels` (each `length` samples at `rateHz`, oldest first) in the band
  * [minBpm, maxBpm]: each channel's in-band spectrum is normalised to sum 1 and weighted by its own
  * peakiness (max / sum), so channels that carry a clean periodic chest motion dominate and noisy ones
- * fade. Linear trend removed and a Hann window applied per channel; zero-padded for resolution, the peak
+ * fade. Linear trend removed and a Hann window applied per channel; zero-padded to at least twice the length, the peak
  * refined by a parabola through its neighbours.
  */
 export function breathingSpectrumPeak(channels: Float64Array[], length: number, rateHz: number, minBpm: number, maxBpm: number): BreathingEstimate | null {
   if (length < 8 || channels.length === 0) return null;
   let size = 256;
-  while (size < 4 * length) size *= 2;
+  while (size < 2 * length) size *= 2;
   const { fft, input, output } = transformOf(size);
   const lo = Math.max(1, Math.ceil((minBpm / 60) * size / rateHz));
   const hi = Math.min(size / 2 - 1, Math.floor((maxBpm / 60) * size / rateHz));
@@ -78,5 +84,24 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
     if (denom < 0) offset = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / denom));
   }
   const bin = lo + best + offset;
-  return { bpm: (bin * rateHz * 60) / size, quality: combined[best] / median };
+  return { bpm: (bin * rateHz * 60) / size, quality: combined[best] / median, comb: isComb(combined, lo, bin, size, rateHz) };
+}
+
+/** Whether the peak at `peakBin` is one of ≥ 3 strong, evenly spaced teeth (see `BreathingEstimate.comb`). */
+function isComb(spectrum: Float64Array, lo: number, peakBin: number, size: number, rateHz: number): boolean {
+  const peak = spectrum[Math.round(peakBin) - lo];
+  const tolerance = Math.max(1, Math.round((0.7 / 60) * (size / rateHz)));
+  const strongAt = (bin: number) => {
+    let max = 0;
+    for (let b = Math.round(bin) - tolerance; b <= Math.round(bin) + tolerance; b++) if (b - lo >= 0 && b - lo < spectrum.length) max = Math.max(max, spectrum[b - lo]);
+    return max >= 0.3 * peak;
+  };
+  for (let k = 1; k <= 4; k++) {
+    const fundamental = peakBin / k;
+    if (fundamental < lo) break;
+    let teeth = 0;
+    for (let m = 1; m * fundamental <= lo + spectrum.length - 1; m++) if (strongAt(m * fundamental)) teeth++;
+    if (teeth >= 3) return true;
+  }
+  return false;
 }

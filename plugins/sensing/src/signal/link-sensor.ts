@@ -421,6 +421,7 @@ export class LinkSensor {
       else {
         const estimate = breathingSpectrumPeak(this.#breathChannels(slots), slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (!estimate || estimate.quality < config.breathingMinQuality) breathingReason = 'no_periodicity';
+        else if (estimate.comb) breathingReason = 'periodic_interference';
         else {
           breathingBpm = Math.round(estimate.bpm * 10) / 10;
           breathingQuality = Math.round(estimate.quality * 100) / 100;
