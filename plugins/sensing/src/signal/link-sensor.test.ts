@@ -45,6 +45,18 @@ describe('LinkSensor', () => {
     for (const r of rates) expect(Math.abs(r - 22)).toBeLessThan(1);
   });
 
+  it('keeps going when the device clock jumps back (a radio reboot)', () => {
+    const config = SensingConfigSchema.parse({});
+    const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models: DEFAULT_SENSING_MODELS, configHash: 'test' });
+    const first = syntheticLinkFrames([{ kind: 'still', seconds: 20, bpm: 15 }], { rateHz: 20, seed: 6 });
+    const second = syntheticLinkFrames([{ kind: 'still', seconds: 20, bpm: 15 }], { rateHz: 20, seed: 6 }).map((f) => ({ ...f, time: f.time + 20_000 }));
+    const out: SensingFrame[] = [];
+    for (const f of [...first, ...second]) out.push(...sensor.push(f));
+    out.push(...sensor.finish());
+    expect(out.length).toBeGreaterThanOrEqual(39);
+    expect(out.at(-1)!.second).toBeGreaterThanOrEqual(38);
+  });
+
   it('gives no breathing rate, with the reason, when the capture is too short or too slow', () => {
     const short = sense([{ kind: 'still', seconds: 12, bpm: 15 }], { rateHz: 20, seed: 2 });
     expect(short.every((f) => f.breathingBpm === null)).toBe(true);

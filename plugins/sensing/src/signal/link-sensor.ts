@@ -211,6 +211,12 @@ export class LinkSensor {
     }
     if (this.#current < 0) this.#setup(frame);
     let slot = Math.floor((frame.timestamp - this.#originUs) / this.#slotUs);
+    if (slot < this.#current - 2 * this.options.config.gridRateHz) {
+      // The device clock went back by more than 2 s (a reboot, a wrapped counter): carry on from the open
+      // slot on the new clock instead of holding every later packet in it.
+      this.#originUs = frame.timestamp - this.#current * this.#slotUs;
+      slot = this.#current;
+    }
     if (slot < this.#current) slot = this.#current; // a late or reordered packet joins the open slot
     while (slot > this.#current) this.#closeSlot();
     this.#addPacket(frame);
