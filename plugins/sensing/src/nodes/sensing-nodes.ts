@@ -4,6 +4,7 @@ import { SensingConfigSchema, sensingConfigHash } from '../config.js';
 import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { combineRoomSecond } from '../room.js';
 import { LinkSensor } from '../signal/link-sensor.js';
+import { senseAlertsNode } from './sense-alerts.js';
 
 /** Config of `sense.link`: the room the links belong to, and the sensing settings. */
 export const SenseLinkConfig = SensingConfigSchema.extend({
@@ -120,4 +121,4 @@ export const senseRoomNode = defineNode({
 });
 
 /** Every node type this plugin registers. */
-export const sensingNodes = [senseLinkNode, senseRoomNode];
+export const sensingNodes = [senseLinkNode, senseRoomNode, senseAlertsNode];
