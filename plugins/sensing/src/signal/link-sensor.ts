@@ -318,7 +318,10 @@ export class LinkSensor {
     const rate = this.options.config.gridRateHz;
     const spread = this.#spread(Math.min(rate, this.#motionRing!.count)).spread;
     this.#halfSpread.push({ second: slotEnd / rate, spread });
-    if (this.#halfSpread.length > 64) this.#halfSpread.shift();
+    if (this.#halfSpread.length > 64) {
+      const dropped = this.#halfSpread.shift()!;
+      this.#evaluated.delete(Math.round(dropped.second * 2)); // bounded memory on endless streams
+    }
     this.#evaluateFalls(false);
   }
 
