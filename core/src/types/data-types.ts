@@ -7,6 +7,7 @@ export const DataTypes = {
   CsiFrame: 'CsiFrame',
   CsiWindow: 'CsiWindow',
   PoseFrame: 'PoseFrame',
+  SensingFrame: 'SensingFrame',
   AnalyticsEvent: 'AnalyticsEvent',
   Alert: 'Alert',
   Json: 'json',

@@ -16,12 +16,8 @@ export interface DiscoveryMessage {
   payload: Record<string, unknown>;
 }
 
-/**
- * Discovery config messages for one environment: a `sensor` for occupancy and two
- * `binary_sensor`s (fall detected, any alert). They share one HA device per environment and
- * the client's availability topic (its last will says offline).
- */
-export function discoveryMessages(layout: TopicLayout, environmentId: string, settings: DiscoverySettings): DiscoveryMessage[] {
+/** The HA device and availability fields every config of one environment shares. */
+function deviceFields(layout: TopicLayout, environmentId: string, settings: DiscoverySettings) {
   const base = `${topicLevel(layout.prefix.replace(/\//g, '_'))}_${topicLevel(environmentId)}`;
   const device = {
     identifiers: [`wiflow_${base}`],
@@ -37,6 +33,40 @@ export function discoveryMessages(layout: TopicLayout, environmentId: string, se
     device,
     origin: { name: 'wiflow', sw_version: settings.softwareVersion },
   };
+  return { base, common };
+}
+
+/**
+ * Discovery configs of the CSI sensing entities of one environment (announced once its first room sensing
+ * frame arrives): presence (`binary_sensor`, occupancy class, a still person counts), motion (0–100 %) and
+ * breathing rate (breaths/min; unknown while there is none). All read the retained `<prefix>/<env>/sensing`.
+ */
+export function sensingDiscoveryMessages(layout: TopicLayout, environmentId: string, settings: DiscoverySettings): DiscoveryMessage[] {
+  const { base, common } = deviceFields(layout, environmentId, settings);
+  const state_topic = layout.sensing(environmentId);
+  return [
+    {
+      topic: `${settings.prefix}/binary_sensor/${base}_presence/config`,
+      payload: { ...common, name: 'Presence', unique_id: `${base}_presence`, state_topic, value_template: "{{ 'ON' if value_json.presence else 'OFF' }}", payload_on: 'ON', payload_off: 'OFF', device_class: 'occupancy', json_attributes_topic: state_topic, json_attributes_template: '{{ {"state": value_json.state, "activity": value_json.activity} | tojson }}' },
+    },
+    {
+      topic: `${settings.prefix}/sensor/${base}_motion/config`,
+      payload: { ...common, name: 'Motion', unique_id: `${base}_motion`, state_topic, value_template: '{{ (value_json.motion * 100) | round(0) }}', unit_of_measurement: '%', state_class: 'measurement', icon: 'mdi:motion-sensor' },
+    },
+    {
+      topic: `${settings.prefix}/sensor/${base}_breathing/config`,
+      payload: { ...common, name: 'Breathing rate', unique_id: `${base}_breathing`, state_topic, value_template: '{{ value_json.breathing_bpm if value_json.breathing_bpm is not none else None }}', unit_of_measurement: 'breaths/min', state_class: 'measurement', icon: 'mdi:lungs', json_attributes_topic: state_topic, json_attributes_template: '{{ {"reason": value_json.breathing_reason} | tojson }}' },
+    },
+  ];
+}
+
+/**
+ * Discovery config messages for one environment: a `sensor` for occupancy and two
+ * `binary_sensor`s (fall detected, any alert). They share one HA device per environment and
+ * the client's availability topic (its last will says offline).
+ */
+export function discoveryMessages(layout: TopicLayout, environmentId: string, settings: DiscoverySettings): DiscoveryMessage[] {
+  const { base, common } = deviceFields(layout, environmentId, settings);
   return [
     {
       topic: `${settings.prefix}/sensor/${base}_occupancy/config`,

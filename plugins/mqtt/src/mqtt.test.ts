@@ -6,7 +6,7 @@ import { nodeConfigJsonSchema, redactSecrets, SECRET_MASK, type Runtime } from '
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import mqttPlugin, { mqttErrorCatalogue, MqttService, MqttTokens, type MqttConnection } from './index.js';
 import { freePort, hasMosquitto, MOSQUITTO_PATH, startAedes, startMosquitto, type LocalBroker } from './bench/brokers.js';
-import { alert, analyticsEvent, poseFrame, pushChannels, pushPlugin } from './test/fixtures.js';
+import { alert, analyticsEvent, poseFrame, pushChannels, pushPlugin, sensingFrame } from './test/fixtures.js';
 import { Subscriber } from './test/subscriber.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -119,6 +119,51 @@ function brokerSuite(start: BrokerStarter) {
     expect(late.json('wiflow/living-room/alerts/latest')[0]).toMatchObject({ alert_id: 'alert-fall_detection' });
     expect(late.on('wiflow/availability')[0].text).toBe('offline');
     expect(late.messages.some((m) => m.topic.endsWith('/pose') || m.topic.includes('/events/'))).toBe(false);
+  }, 20_000);
+
+  it('publishes CSI sensing as retained state and announces presence, motion and breathing sensors to Home Assistant', async () => {
+    const broker = await start();
+    cleanups.push(() => broker.close());
+    const subscriber = await subscribe(broker.url);
+    const runtime = await runtimeWith();
+    const flow = buildFlow(
+      { sensing: ['test.feed', { input: 'sensing' }], mqtt: ['mqtt.publish', { url: broker.url }] },
+      ['sensing.out -> mqtt.sensing'],
+    );
+    const frames = [
+      sensingFrame(0, { state: 'moving', motion: 0.93, breathingBpm: null, breathingReason: 'moving', breathingQuality: null }),
+      sensingFrame(1, { scope: 'link', link: { tx: 'router', rx: 'esp32-a' }, motion: 0.9 }),
+      sensingFrame(2, { state: 'moving', motion: 0.97, activity: 'fall', falls: [{ time: 1_700_000_002_400, confidence: 0.91 }], breathingBpm: null, breathingReason: 'moving', breathingQuality: null }),
+      sensingFrame(40),
+    ];
+    const result = await runFlow(runtime, flow, { sensing: frames });
+    expect(result.error).toBeNull();
+    await subscriber.until(() => subscriber.on('wiflow/availability').some((m) => m.text === 'offline'), 'availability offline');
+    // Retained state: frames sent before the first CONNACK coalesce into the latest value.
+    const room = subscriber.json('wiflow/living-room/sensing');
+    expect(room.length).toBeLessThanOrEqual(3);
+    expect(room.at(-1)).toMatchObject({ presence: true, state: 'still', breathing_bpm: 15.2, breathing_reason: null, scope: 'room', source: { estimator_id: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay' } });
+    expect(subscriber.json('wiflow/living-room/sensing/router_esp32-a')).toEqual([expect.objectContaining({ scope: 'link', link: { tx: 'router', rx: 'esp32-a' } })]);
+    expect(subscriber.on('wiflow/living-room/ha/fall').map((m) => m.text)).toEqual(['ON']);
+    const presence = subscriber.json('homeassistant/binary_sensor/wiflow_living-room_presence/config');
+    expect(presence).toHaveLength(1);
+    expect(presence[0]).toMatchObject({ state_topic: 'wiflow/living-room/sensing', device_class: 'occupancy', payload_on: 'ON', availability_topic: 'wiflow/availability', device: expect.objectContaining({ identifiers: ['wiflow_wiflow_living-room'] }) });
+    expect(subscriber.json('homeassistant/sensor/wiflow_living-room_motion/config')[0]).toMatchObject({ state_topic: 'wiflow/living-room/sensing', unit_of_measurement: '%' });
+    expect(subscriber.json('homeassistant/sensor/wiflow_living-room_breathing/config')[0]).toMatchObject({ state_topic: 'wiflow/living-room/sensing', unit_of_measurement: 'breaths/min' });
+
+    const late = await subscribe(broker.url);
+    await late.until(() => late.on('wiflow/living-room/sensing').length > 0 && late.on('homeassistant/sensor/wiflow_living-room_breathing/config').length > 0, 'retained sensing state');
+    expect(late.json('wiflow/living-room/sensing')).toEqual([expect.objectContaining({ motion: 0.04, breathing_bpm: 15.2 })]);
+  }, 20_000);
+
+  it('refuses a sensing value that is not a sensing frame', async () => {
+    const broker = await start();
+    cleanups.push(() => broker.close());
+    const runtime = await runtimeWith();
+    const flow = buildFlow({ sensing: ['test.feed', { input: 'sensing' }], mqtt: ['mqtt.publish', { url: broker.url }] }, ['sensing.out -> mqtt.sensing']);
+    const result = await runFlow(runtime, flow, { sensing: [{ environmentId: 'living-room', time: 1, scope: 'room', motion: 0.1 }] });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/presence must be a boolean/);
   }, 20_000);
 
   it('reconnects after the broker restarts, sends what it buffered and restores retained state', async () => {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DataTypes, defineNode, Tokens, WIFLOW_VERSION, type Alert, type AnalyticsEvent, type ConfigStore, type PoseFrame } from '@wiflow/core';
-import { discoveryMessages, isFallType } from './discovery.js';
+import { DataTypes, defineNode, Tokens, WIFLOW_VERSION, type Alert, type AnalyticsEvent, type ConfigStore, type PoseFrame, type SensingFrame } from '@wiflow/core';
+import { discoveryMessages, isFallType, sensingDiscoveryMessages } from './discovery.js';
 import { MqttErrors } from './errors.js';
 import type { ConnectionStats, MqttConnection } from './mqtt-connection.js';
 import { MqttTokens, type MqttService } from './mqtt-service.js';
 import { isMqttEnabled } from './streaming.js';
 import { checkTopicPrefix } from './topics.js';
-import { alertProblem, alertToWire, eventProblem, eventToWire, occupancyToWire, poseFrameProblem, poseFrameToWire, poseSummaryToWire, presentPersons } from './wire.js';
+import { alertProblem, alertToWire, eventProblem, eventToWire, occupancyToWire, poseFrameProblem, poseFrameToWire, poseSummaryToWire, presentPersons, sensingProblem, sensingToWire } from './wire.js';
 
 const Qos = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
@@ -62,6 +62,8 @@ export type MqttPublishConfig = z.output<typeof MqttPublishConfig>;
 
 interface EnvironmentState {
   announced: boolean;
+  /** The CSI sensing entities were announced (on the environment's first room sensing frame). */
+  sensingAnnounced: boolean;
   lastPoseAt: number;
   lastSummaryAt: number;
   lastOccupancy: number | null;
@@ -77,11 +79,12 @@ export const mqttPublishNode = defineNode({
   type: 'mqtt.publish',
   title: 'MQTT publish',
   category: 'transports',
-  description: 'Publishes poses, occupancy, events and alerts to an MQTT broker (retained state, Home Assistant discovery, reconnects).',
+  description: 'Publishes poses, occupancy, events, alerts and CSI sensing to an MQTT broker (retained state, Home Assistant discovery, reconnects).',
   inputs: {
     poses: { type: DataTypes.PoseFrame },
     events: { type: DataTypes.AnalyticsEvent },
     alerts: { type: DataTypes.Alert },
+    sensing: { type: DataTypes.SensingFrame, description: 'CSI sensing frames (sense.room, sense.link): retained state and Home Assistant presence, motion and breathing sensors' },
   },
   outputs: {},
   config: MqttPublishConfig,
@@ -95,7 +98,7 @@ export const mqttPublishNode = defineNode({
     let connection: MqttConnection | undefined;
     // Figures of the shared client as this node last saw them (kept after close for job results).
     let lastStats: ConnectionStats | undefined;
-    const counts = { poses: 0, events: 0, alerts: 0, skippedDisabled: 0, throttled: 0 };
+    const counts = { poses: 0, events: 0, alerts: 0, sensing: 0, skippedDisabled: 0, throttled: 0 };
 
     const connect = (): MqttConnection => {
       if (connection) return connection;
@@ -121,7 +124,7 @@ export const mqttPublishNode = defineNode({
     const environment = (environmentId: string): EnvironmentState => {
       let state = environments.get(environmentId);
       if (!state) {
-        state = { announced: false, lastPoseAt: -Infinity, lastSummaryAt: -Infinity, lastOccupancy: null, lastOccupancyAt: -Infinity };
+        state = { announced: false, sensingAnnounced: false, lastPoseAt: -Infinity, lastSummaryAt: -Infinity, lastOccupancy: null, lastOccupancyAt: -Infinity };
         environments.set(environmentId, state);
       }
       if (!state.announced && cfg.homeAssistant.enabled && connection) {
@@ -185,6 +188,23 @@ export const mqttPublishNode = defineNode({
       }
     };
 
+    const publishSensing = (frame: SensingFrame) => {
+      const mqtt = connect();
+      const state = environment(frame.environmentId);
+      const body = JSON.stringify(sensingToWire(frame));
+      if (frame.scope === 'link' && frame.link) {
+        mqtt.publish(mqtt.layout.sensingLink(frame.environmentId, frame.link.tx, frame.link.rx), body, { qos: cfg.qos.state, retain: true });
+        return;
+      }
+      if (cfg.homeAssistant.enabled && !state.sensingAnnounced) {
+        state.sensingAnnounced = true;
+        const settings = { prefix: cfg.homeAssistant.discoveryPrefix, offDelaySeconds: cfg.homeAssistant.offDelaySeconds, softwareVersion: WIFLOW_VERSION };
+        for (const message of sensingDiscoveryMessages(mqtt.layout, frame.environmentId, settings)) mqtt.retain(message.topic, JSON.stringify(message.payload), cfg.qos.state);
+      }
+      mqtt.publish(mqtt.layout.sensing(frame.environmentId), body, { qos: cfg.qos.state, retain: true });
+      if (cfg.homeAssistant.enabled && frame.falls.length) mqtt.publish(mqtt.layout.binaryState(frame.environmentId, 'fall'), 'ON', { qos: cfg.qos.events });
+    };
+
     if (isMqttEnabled(config)) connect();
 
     return {
@@ -207,6 +227,12 @@ export const mqttPublishNode = defineNode({
           if (!enabled()) return;
           counts.alerts++;
           publishAlert(value as Alert);
+        } else if (port === 'sensing') {
+          const problem = sensingProblem(value);
+          if (problem) throw MqttErrors.invalidInput(port, problem);
+          if (!enabled()) return;
+          counts.sensing++;
+          publishSensing(value as SensingFrame);
         }
       },
       // Upstream is done (a job's inputs are used up): the run ends once what was published went out.
@@ -228,6 +254,7 @@ export const mqttPublishNode = defineNode({
           poses: counts.poses,
           events: counts.events,
           alerts: counts.alerts,
+          sensing: counts.sensing,
           skipped_disabled: counts.skippedDisabled,
           throttled: counts.throttled,
           connected: s ? (s.connected ? 1 : 0) : 0,

@@ -57,6 +57,16 @@ export class TopicLayout {
     return `${this.prefix}/${topicLevel(environmentId)}/alerts/latest`;
   }
 
+  /** Latest room sensing state from CSI (`sense.room`), retained. */
+  sensing(environmentId: string): string {
+    return `${this.prefix}/${topicLevel(environmentId)}/sensing`;
+  }
+
+  /** Latest sensing state of one link (`sense.link`), retained. */
+  sensingLink(environmentId: string, tx: string, rx: string): string {
+    return `${this.prefix}/${topicLevel(environmentId)}/sensing/${topicLevel(`${tx}_${rx}`)}`;
+  }
+
   /** ON pulses of a Home Assistant binary sensor (`fall` or `alert`), not retained. */
   binaryState(environmentId: string, sensor: 'fall' | 'alert'): string {
     return `${this.prefix}/${topicLevel(environmentId)}/ha/${sensor}`;

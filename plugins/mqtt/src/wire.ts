@@ -1,4 +1,4 @@
-import type { Alert, AnalyticsEvent, Person, PoseFrame } from '@wiflow/core';
+import type { Alert, AnalyticsEvent, Person, PoseFrame, SensingFrame } from '@wiflow/core';
 
 /**
  * The JSON shapes plugin-mqtt publishes: the pose service's wire conventions (snake_case,
@@ -139,3 +139,36 @@ export function poseFrameProblem(value: unknown): string | null {
 
 /** The shared checks of core's event and alert types. */
 export { eventProblem, alertProblem } from '@wiflow/core';
+
+/** A sensing frame on the wire (snake_case, ISO time), as `wiflow sense --json` names its fields. */
+export function sensingToWire(frame: SensingFrame): Record<string, unknown> {
+  return {
+    timestamp: iso(frame.time),
+    environment_id: frame.environmentId,
+    scope: frame.scope,
+    link: frame.link,
+    presence: frame.presence,
+    state: frame.state,
+    motion: frame.motion,
+    breathing_bpm: frame.breathingBpm,
+    breathing_reason: frame.breathingReason,
+    activity: frame.activity,
+    falls: frame.falls.map((f) => ({ timestamp: iso(f.time), confidence: f.confidence })),
+    lost_fraction: frame.lostFraction,
+    source: { estimator_id: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance },
+  };
+}
+
+/** Why a value is not a sensing frame this node can publish, or null. */
+export function sensingProblem(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return 'expected a SensingFrame object';
+  const f = value as Partial<SensingFrame>;
+  if (typeof f.environmentId !== 'string' || !f.environmentId) return 'environmentId must be a non-empty string';
+  if (typeof f.time !== 'number' || !Number.isFinite(f.time)) return 'time must be a finite number (ms)';
+  if (f.scope !== 'room' && f.scope !== 'link') return "scope must be 'room' or 'link'";
+  if (f.scope === 'link' && (!f.link || typeof f.link.tx !== 'string' || typeof f.link.rx !== 'string')) return 'a link frame needs link {tx, rx}';
+  if (typeof f.presence !== 'boolean') return 'presence must be a boolean';
+  if (typeof f.motion !== 'number') return 'motion must be a number';
+  if (!Array.isArray(f.falls)) return 'falls must be an array';
+  return null;
+}

@@ -1,6 +1,11 @@
 // Test fixtures: pose frames, events and alerts shaped like the core types, and a pushable source node.
 import { z } from 'zod';
-import { COCO_KEYPOINTS, defineNode, definePlugin, type Alert, type AnalyticsEvent, type Person, type PoseFrame, type WiflowPlugin } from '@wiflow/core';
+import { COCO_KEYPOINTS, defineNode, definePlugin, type Alert, type AnalyticsEvent, type Person, type PoseFrame, type SensingFrame, type WiflowPlugin } from '@wiflow/core';
+
+/** One second of CSI sensing for a room (or a link when `link` is given). */
+export function sensingFrame(second: number, patch: Partial<SensingFrame> = {}, environmentId = 'living-room'): SensingFrame {
+  return { time: 1_700_000_000_000 + (second + 1) * 1000, second, scope: 'room', environmentId, link: null, presence: true, state: 'still', motion: 0.04, breathingBpm: 15.2, breathingReason: null, breathingQuality: 6.5, activity: null, falls: [], lostFraction: 0, estimatorId: 'wiflow-sense-v1', configHash: '0123456789abcdef', provenance: 'replay', ...patch };
+}
 
 /** A person at floor position (x, y). */
 export function person(id: number, x: number, y: number, confidence = 0.9): Person {

@@ -1,0 +1,63 @@
+// Benchmark: frames per CPU-second of the per-link sensing (presence, motion, breathing, falls), with a
+// same-run baseline that only normalises each packet's amplitudes (the least any CSI consumer does).
+// Run: npm run bench -w @wiflow/plugin-sensing
+import { cpus, loadavg } from 'node:os';
+import type { CsiFrame } from '@wiflow/core';
+import { SensingConfigSchema, sensingConfigHash } from '../config.js';
+import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
+import { LinkSensor } from '../signal/link-sensor.js';
+import { syntheticLinkFrames, type SyntheticOptions } from '../testing/synthetic-link.js';
+
+/** CPU seconds (user + system) since `start`: what a shared, loaded machine distorts least. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/** The baseline: per-packet amplitude normalisation of every stream, nothing else. */
+function normaliseOnly(frames: CsiFrame[]): number {
+  let checksum = 0;
+  for (const f of frames) {
+    const streams = f.ntx * f.nrx;
+    for (let s = 0; s < streams; s++) {
+      let mean = 0;
+      for (let k = 0; k < f.nsc; k++) mean += Math.hypot(f.csi.re[s * f.nsc + k], f.csi.im[s * f.nsc + k]);
+      mean = mean / f.nsc || 1;
+      for (let k = 0; k < f.nsc; k++) checksum += Math.hypot(f.csi.re[s * f.nsc + k], f.csi.im[s * f.nsc + k]) / mean;
+    }
+  }
+  return checksum;
+}
+
+function sense(frames: CsiFrame[]): number {
+  const config = SensingConfigSchema.parse({});
+  const sensor = new LinkSensor(frames[0].link, { environmentId: 'bench', config, models: DEFAULT_SENSING_MODELS, configHash: sensingConfigHash(config, DEFAULT_SENSING_MODELS) });
+  let out = 0;
+  for (const f of frames) out += sensor.push(f).length;
+  return out + sensor.finish().length;
+}
+
+const cases: { name: string; options: SyntheticOptions }[] = [
+  { name: 'Intel 5300-like 1×3×30, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 3, nsc: 30, seed: 1 } },
+  { name: 'Intel 5300-like 1×3×30, 20 Hz, 10 % loss (per-second work spread over fewer frames)', options: { rateHz: 20, loss: 0.1, nrx: 3, nsc: 30, seed: 3 } },
+  { name: 'ESP32-like 1×1×52, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 1, nsc: 52, seed: 2, format: 'esp32-csi-tool' } },
+];
+
+const lines: string[] = [];
+lines.push(`load average before: ${loadavg().map((v) => v.toFixed(2)).join(' ')} on ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+lines.push('| link | frames | baseline (normalise only), frames/CPU-s | sensing (presence + motion + breathing + falls), frames/CPU-s |');
+lines.push('|---|---|---|---|');
+for (const c of cases) {
+  const frames = syntheticLinkFrames([{ kind: 'moving', seconds: 60 }, { kind: 'still', seconds: 240, bpm: 15 }], c.options);
+  normaliseOnly(frames.slice(0, 2000));
+  sense(frames.slice(0, 2000));
+  let start = process.cpuUsage();
+  normaliseOnly(frames);
+  const base = frames.length / cpuSince(start);
+  start = process.cpuUsage();
+  sense(frames);
+  const full = frames.length / cpuSince(start);
+  lines.push(`| ${c.name} | ${frames.length} | ${Math.round(base).toLocaleString('en')} | ${Math.round(full).toLocaleString('en')} |`);
+}
+lines.push(`load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+for (const line of lines) console.log(line);

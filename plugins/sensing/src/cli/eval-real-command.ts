@@ -1,0 +1,28 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { defaultRealRoot, evaluateReal, formatEvaluation } from '../eval/real-eval.js';
+
+/** Register `wiflow eval-real`: the sensing scored on ../shared/data/real. */
+export function registerEvalRealCommand(program: Command, print: (line: string) => void): void {
+  program
+    .command('eval-real')
+    .description('score presence, still/moving, falls and breathing on the real labelled captures in ../shared/data/real (leave-one-person/chip/subject-out)')
+    .option('--data <dir>', 'folder of the real captures', defaultRealRoot())
+    .option('--subset <n>', 'only the first n files of each label and person (the CI run)', (v) => Number(v))
+    .option('--json', 'print the results as JSON')
+    .option('--out <file>', 'also write the markdown table to this file')
+    .option('--fit', 'print the models fitted on all the data (the shipped defaults) as JSON')
+    .action(async (options: { data: string; subset?: number; json?: boolean; out?: string; fit?: boolean }) => {
+      const evaluation = await evaluateReal(options.data, { perGroup: options.subset, log: options.json ? undefined : print });
+      if (!evaluation) {
+        print(`real captures not found at ${options.data}: nothing to evaluate`);
+        return;
+      }
+      const table = formatEvaluation(evaluation);
+      if (options.json) print(JSON.stringify(evaluation.results, null, 2));
+      else for (const line of table) print(line);
+      if (!options.json) for (const r of evaluation.results) if (r.misses.length) print(`misses, ${r.name}: ${r.misses.slice(0, 12).join('; ')}`);
+      if (options.out) writeFileSync(options.out, `${table.join('\n')}\n`);
+      if (options.fit) print(JSON.stringify(evaluation.fitted, null, 2));
+    });
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeRecording } from '@wiflow/plugin-csi';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerSenseCommand } from '../index.js';
+import { syntheticLinkFrames } from '../testing/synthetic-link.js';
+
+async function sense(args: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  const program = new Command().exitOverride();
+  registerSenseCommand(program, (line) => lines.push(line));
+  await program.parseAsync(['node', 'wiflow', 'sense', ...args]);
+  return lines;
+}
+
+describe('wiflow sense', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wiflow-sense-'));
+  const frames = syntheticLinkFrames([{ kind: 'moving', seconds: 4 }, { kind: 'still', seconds: 36, bpm: 18 }], { rateHz: 20, loss: 0.05, seed: 4 });
+  const good = join(dir, 'good.wfr');
+  const whole = encodeRecording(frames, { name: 'synthetic' });
+  writeFileSync(good, whole);
+  const truncated = join(dir, 'truncated.wfr');
+  writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2) + 7));
+  const short = join(dir, 'short.wfr');
+  writeFileSync(short, encodeRecording(frames.filter((f) => f.timestamp < 10e6)));
+
+  it('prints one JSON line per second and a summary per file; a truncated file gives its byte offset and the others are still scored', async () => {
+    process.exitCode = undefined;
+    const lines = (await sense([truncated, good, short, '--json'])).map((l) => JSON.parse(l) as Record<string, unknown>);
+    process.exitCode = undefined;
+    const error = lines.find((l) => l.file === truncated && l.error) as { error: { code: string; message: string; offset: number } };
+    expect(error.error.code).toBe('WIFLOW_CSI_TRUNCATED');
+    expect(error.error.offset).toBeGreaterThan(0);
+    expect(error.error.message).toContain(truncated);
+    expect(error.error.message).toMatch(/byte offset \d+/);
+    const seconds = lines.filter((l) => l.file === good && 't' in l);
+    expect(seconds.length).toBe(40);
+    expect(Object.keys(seconds[0]).sort()).toEqual(['activity', 'breathing_bpm', 'breathing_reason', 'fall', 'file', 'motion', 'presence', 'state', 't'].sort());
+    expect(seconds.map((l) => l.t)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    const summary = lines.find((l) => l.file === good && l.summary) as { summary: { seconds: number; state_seconds: Record<string, number>; breathing_bpm: number | null } };
+    expect(summary.summary.seconds).toBe(40);
+    expect(summary.summary.state_seconds.moving).toBeGreaterThanOrEqual(3);
+    expect(summary.summary.breathing_bpm).not.toBeNull();
+    expect(Math.abs(summary.summary.breathing_bpm! - 18)).toBeLessThan(1);
+    const shortSummary = lines.find((l) => l.file === short && l.summary) as { summary: { breathing_bpm: number | null; breathing_reason: string } };
+    expect(shortSummary.summary.breathing_bpm).toBeNull();
+    expect(shortSummary.summary.breathing_reason).toBe('too_short');
+  });
+
+  it('names the room from --environment and refuses an environment file without an id', async () => {
+    const environment = join(dir, 'environment.yaml');
+    writeFileSync(environment, 'environmentId: kitchen\n');
+    const lines = await sense([good, '--environment', environment]);
+    expect(lines[0]).toMatch(/good\.wfr\s+\(room kitchen, \d+ frames, 40 s\)/);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'name: [1, 2]\n');
+    await expect(sense([good, '--environment', bad])).rejects.toMatchObject({ code: 'WIFLOW_SENSE_BAD_INPUT_FILE' });
+  });
+
+  it('prints a readable table without --json', async () => {
+    const lines = await sense([good]);
+    process.exitCode = undefined;
+    expect(lines[0]).toContain('good.wfr');
+    expect(lines[1]).toMatch(/t\s+state\s+motion\s+breathing\s+activity\s+fall/);
+    expect(lines.at(-1)).toMatch(/summary: empty \d+ s, still \d+ s, moving \d+ s/);
+  });
+});

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { LogisticModel } from './model/logistic.js';
+
+/** Settings of the per-link sensing; defaults are the ones evaluated in docs/sensing.md. */
+export const SensingConfigSchema = z.object({
+  /** Rate of the time grid packets are averaged onto (Hz); irregular radios land on the same grid. */
+  gridRateHz: z.number().min(2).max(100).default(10),
+  /** Seconds of grid the motion features look back over. */
+  motionWindowSeconds: z.number().min(1).max(10).default(2),
+  /** Longest stretch of still seconds the breathing spectrum uses. */
+  breathingWindowSeconds: z.number().min(10).max(120).default(30),
+  /** Fewer still seconds than this: no breathing rate (`too_short`). */
+  breathingMinSeconds: z.number().min(8).max(120).default(20),
+  /** Breathing band in breaths per minute. */
+  breathingMinBpm: z.number().min(2).max(30).default(6),
+  breathingMaxBpm: z.number().min(10).max(90).default(40),
+  /** Peak-to-median ratio of the breathing spectrum below which no rate is given (`no_periodicity`). */
+  breathingMinQuality: z.number().min(1).default(4),
+  /** Packets per second below which breathing is not attempted (`rate_too_low`). */
+  minPacketRateHz: z.number().min(0.5).default(2),
+  /** A still second counts as present this long after the last moving second. */
+  presenceHoldSeconds: z.number().min(0).default(60),
+  /** Subcarrier groups per stream for the breathing channels. */
+  groupsPerStream: z.number().int().min(1).max(64).default(8),
+  /** Frames looked at before locking the link's packet kind (the most common shape and PHY mode). */
+  kindProbeFrames: z.number().int().min(1).max(1000).default(40),
+  /** A fall candidate's movement peak must be this many times the context's 20th percentile. */
+  fallPeakRatio: z.number().min(1).default(2),
+});
+
+/** Settings of the per-link sensing. */
+export type SensingConfig = z.infer<typeof SensingConfigSchema>;
+
+/** The learned parameters: motion models per radio family and the fall classifier. */
+export interface SensingModels {
+  /** Motion classifiers by radio family ('intel5300', 'int8' for ESP32 and the rest). */
+  motion: Record<string, LogisticModel>;
+  /** Fall classifier over a movement burst's features. */
+  fall: LogisticModel;
+}
+
+/** Estimator id of this package's sensing. */
+export const SENSING_ESTIMATOR_ID = 'wiflow-sense-v1';
+
+/** First 16 hex digits of the SHA-256 of the configuration and the models: identifies what produced a frame. */
+export function sensingConfigHash(config: SensingConfig, models: SensingModels): string {
+  return createHash('sha256').update(JSON.stringify({ config, models })).digest('hex').slice(0, 16);
+}

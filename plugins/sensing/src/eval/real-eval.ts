@@ -1,0 +1,394 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SensingConfigSchema, type SensingModels } from '../config.js';
+import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
+import { fitLogistic, pickFeatures, predictLogistic, type LogisticModel } from '../model/logistic.js';
+import { senseCapture } from '../sense-capture.js';
+import { summarize } from '../cli/sense-command.js';
+import { breathingSpectrumPeak } from '../signal/breathing-spectrum.js';
+import { FALL_FEATURES, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
+
+interface Label { file: string; label: string; person?: string; chip?: string; subject?: string; breaths_per_minute?: number; reference?: string; take?: string }
+
+/** Per-file features gathered in one sensing pass (the models are refitted per fold from these). */
+interface FileFeatures {
+  file: string;
+  label: string;
+  group: string;
+  motion: number[][];
+  candidates: FallCandidate[];
+}
+
+/** Figures of one protocol. */
+export interface ProtocolResult {
+  name: string;
+  protocol: string;
+  measure: string;
+  value: number | null;
+  goal: string;
+  met: boolean | null;
+  detail: string;
+  misses: string[];
+}
+
+/** What `evaluateReal` measured. */
+export interface RealEvaluation {
+  root: string;
+  subset: boolean;
+  results: ProtocolResult[];
+  /** Models fitted on all the data of each set (what `--fit` prints for the shipped defaults). */
+  fitted: SensingModels;
+}
+
+/** Options of `evaluateReal`. */
+export interface RealEvalOptions {
+  /** Take only the first `perGroup` files of each (label, person/chip) group: the CI subset. */
+  perGroup?: number;
+  log?: (line: string) => void;
+}
+
+// The lying/sitting files carry a file name where the others carry a person; 'hjj' (falls only) is read as 'hhj'.
+const PERSON_ALIASES: [RegExp, string][] = [[/^abid/, 'abid'], [/^(hhj|hjj)/, 'hhj'], [/^(xiao)?qiang/, 'qiang'], [/^yingying/, 'yingying'], [/^(zhang)?liyun/, 'liyun'], [/^zyy/, 'zyy']];
+
+/** Canonical person of an activity label entry. */
+export function personOf(entry: Label): string {
+  const raw = entry.person ?? entry.file.split('/').pop() ?? '';
+  for (const [re, name] of PERSON_ALIASES) if (re.test(raw)) return name;
+  return raw;
+}
+
+function readLabels(dir: string): Label[] {
+  return JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as Label[];
+}
+
+function subset<T extends Label>(entries: T[], key: (e: T) => string, perGroup?: number): T[] {
+  if (!perGroup) return entries;
+  const counts = new Map<string, number>();
+  return entries.filter((e) => {
+    const k = `${e.label}|${key(e)}`;
+    const c = counts.get(k) ?? 0;
+    counts.set(k, c + 1);
+    return c < perGroup;
+  });
+}
+
+async function gather(dir: string, entries: Label[], group: (e: Label) => string, log?: (line: string) => void): Promise<FileFeatures[]> {
+  const out: FileFeatures[] = [];
+  for (const entry of entries) {
+    const motion: number[][] = [];
+    const candidates: FallCandidate[] = [];
+    const result = await senseCapture(join(dir, entry.file), { onMotionFeatures: (_s, f) => motion.push(motionInputs(f)), onFallCandidate: (c) => candidates.push(c) });
+    if (result.error) log?.(`  ${entry.file}: ${result.error.message} (the frames before it are used)`);
+    out.push({ file: entry.file, label: entry.label, group: group(entry), motion, candidates });
+  }
+  return out;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : NaN;
+};
+
+function fitMotionOn(files: FileFeatures[], positive: (f: FileFeatures) => boolean, names: string[]): LogisticModel {
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  const idx = names.map((n) => MOTION_FEATURES.indexOf(n));
+  for (const f of files) for (const r of f.motion) {
+    rows.push(idx.map((i) => r[i]));
+    labels.push(positive(f) ? 1 : 0);
+  }
+  return fitLogistic(names, rows, labels);
+}
+
+/** Motion feature sets the nested selection chooses from. */
+const [SPREAD, SPREAD_OVER_STEP, SPREAD_OVER_NOISE, STEP_OVER_NOISE] = MOTION_FEATURES;
+const MOTION_FEATURE_SETS = [MOTION_FEATURES, [SPREAD], [SPREAD_OVER_NOISE], [STEP_OVER_NOISE], [SPREAD, SPREAD_OVER_NOISE], [SPREAD_OVER_STEP, SPREAD_OVER_NOISE], [SPREAD_OVER_NOISE, STEP_OVER_NOISE], [SPREAD, STEP_OVER_NOISE]];
+
+/** Motion probability of one second's full feature vector. */
+const motionProbability = (model: LogisticModel, row: number[]) => predictLogistic(model, pickFeatures(model, MOTION_FEATURES, row));
+
+/**
+ * Fit the motion model with its feature set chosen by an inner leave-one-group-out on the training groups
+ * (balanced per-second accuracy), so the choice never sees the test group.
+ */
+function fitMotion(files: FileFeatures[], positive: (f: FileFeatures) => boolean): LogisticModel {
+  const groups = [...new Set(files.map((f) => f.group))];
+  let best = MOTION_FEATURE_SETS[0];
+  let bestScore = -1;
+  if (groups.length > 2) {
+    for (const names of MOTION_FEATURE_SETS) {
+      const right = [0, 0];
+      const count = [0, 0];
+      for (const g of groups) {
+        const model = fitMotionOn(files.filter((f) => f.group !== g), positive, names);
+        for (const f of files.filter((h) => h.group === g)) {
+          const y = positive(f) ? 1 : 0;
+          for (const r of f.motion) {
+            count[y]++;
+            if ((motionProbability(model, r) >= 0.5 ? 1 : 0) === y) right[y]++;
+          }
+        }
+      }
+      const score = right[0] / Math.max(1, count[0]) + right[1] / Math.max(1, count[1]);
+      if (score > bestScore) [best, bestScore] = [names, score];
+    }
+  }
+  return fitMotionOn(files, positive, best);
+}
+
+/** The main movement burst of a file: the candidate with the strongest peak. */
+const mainCandidate = (f: FileFeatures) => f.candidates.reduce<FallCandidate | null>((best, c) => (!best || c.peak > best.peak ? c : best), null);
+
+function fitFall(files: FileFeatures[]): LogisticModel {
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  for (const f of files) {
+    const c = mainCandidate(f);
+    if (!c) continue;
+    rows.push(c.features);
+    labels.push(f.label === 'fall' ? 1 : 0);
+  }
+  return fitLogistic(FALL_FEATURES, rows, labels);
+}
+
+const fileFallScore = (model: LogisticModel, f: FileFeatures) => f.candidates.reduce((m, c) => Math.max(m, predictLogistic(model, c.features)), 0);
+
+const THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+
+/** Fit the fall model with its threshold chosen by an inner leave-one-person-out: the lowest with inner false alarms ≤ 5 %. */
+function fitFallNested(files: FileFeatures[]): LogisticModel {
+  const people = [...new Set(files.map((f) => f.group))];
+  const scores: { fall: boolean; score: number }[] = [];
+  for (const p of people) {
+    const inner = fitFall(files.filter((f) => f.group !== p));
+    for (const f of files.filter((g) => g.group === p)) scores.push({ fall: f.label === 'fall', score: fileFallScore(inner, f) });
+  }
+  const negatives = scores.filter((s) => !s.fall);
+  let threshold = THRESHOLDS[THRESHOLDS.length - 1];
+  for (const t of THRESHOLDS) {
+    const fa = negatives.filter((s) => s.score >= t).length / Math.max(1, negatives.length);
+    if (fa <= 0.05) {
+      threshold = t;
+      break;
+    }
+  }
+  return { ...fitFall(files), threshold };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** Intel 5300 activities: still (lying, sitting) vs moving (walking, running, jump) per file, leave one person out. */
+function stillVsMoving(files: FileFeatures[]): ProtocolResult {
+  const still = new Set(['lying', 'sitting']);
+  const moving = new Set(['walking', 'running', 'jump']);
+  const used = files.filter((f) => still.has(f.label) || moving.has(f.label));
+  const people = [...new Set(used.map((f) => f.group))];
+  let correct = 0;
+  const misses: string[] = [];
+  const perClass = { still: [0, 0], moving: [0, 0] };
+  for (const p of people) {
+    const model = fitMotion(used.filter((f) => f.group !== p), (f) => moving.has(f.label));
+    for (const f of used.filter((g) => g.group === p)) {
+      const score = median(f.motion.map((r) => motionProbability(model, r)));
+      const said = score >= model.threshold;
+      const truth = moving.has(f.label);
+      const cls = truth ? perClass.moving : perClass.still;
+      cls[1]++;
+      if (said === truth) {
+        correct++;
+        cls[0]++;
+      } else misses.push(`${f.file} (${f.label}, median motion ${score.toFixed(2)})`);
+    }
+  }
+  const acc = correct / used.length;
+  return { name: 'still vs moving person, per file', protocol: `leave-one-person-out (${people.length} people), Intel 5300 lying/sitting vs walking/running/jump, ${used.length} files`, measure: 'accuracy', value: acc, goal: '≥ 0.95', met: acc >= 0.95, detail: `still ${perClass.still[0]}/${perClass.still[1]}, moving ${perClass.moving[0]}/${perClass.moving[1]}`, misses };
+}
+
+/** Intel 5300 falls vs every other non-still activity, leave one person out, threshold by nested selection. */
+function falls(files: FileFeatures[]): ProtocolResult[] {
+  const used = files.filter((f) => f.label !== 'lying' && f.label !== 'sitting');
+  const people = [...new Set(used.map((f) => f.group))];
+  let tp = 0;
+  let fallCount = 0;
+  let fa = 0;
+  let negatives = 0;
+  const alarmsBy = new Map<string, number>();
+  const missed: string[] = [];
+  for (const p of people) {
+    const train = used.filter((f) => f.group !== p);
+    const model = fitFallNested(train);
+    for (const f of used.filter((g) => g.group === p)) {
+      const hit = fileFallScore(model, f) >= model.threshold;
+      if (f.label === 'fall') {
+        fallCount++;
+        if (hit) tp++;
+        else missed.push(f.file);
+      } else {
+        negatives++;
+        if (hit) {
+          fa++;
+          alarmsBy.set(f.label, (alarmsBy.get(f.label) ?? 0) + 1);
+        }
+      }
+    }
+  }
+  const sens = tp / Math.max(1, fallCount);
+  const far = fa / Math.max(1, negatives);
+  const alarms = [...alarmsBy].map(([l, c]) => `${l} ${c}`).join(', ');
+  return [
+    { name: 'falls: sensitivity', protocol: `leave-one-person-out (${people.length} people, 'hjj' read as 'hhj'), Intel 5300, ${fallCount} falls vs ${negatives} other activity samples; threshold by inner leave-one-person-out`, measure: 'sensitivity', value: sens, goal: '≥ 0.90', met: sens >= 0.9, detail: `${tp}/${fallCount} falls found`, misses: missed.slice(0, 12) },
+    { name: 'falls: false alarms', protocol: 'same folds', measure: 'false alarms per non-fall sample', value: far, goal: '≤ 5 %', met: far <= 0.05, detail: `${fa}/${negatives} (${alarms || 'none'})`, misses: [] },
+  ];
+}
+
+/** ESP32 quiet room vs movement, per second, leave one chip out. */
+function quietVsMovement(files: FileFeatures[]): ProtocolResult[] {
+  const chips = [...new Set(files.map((f) => f.group))];
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let fileCorrect = 0;
+  const misses: string[] = [];
+  for (const chip of chips) {
+    const model = fitMotion(files.filter((f) => f.group !== chip), (f) => f.label === 'movement');
+    for (const f of files.filter((g) => g.group === chip)) {
+      const truth = f.label === 'movement';
+      const probs = f.motion.map((r) => motionProbability(model, r));
+      let wrong = 0;
+      for (const p of probs) {
+        const said = p >= model.threshold;
+        if (said && truth) tp++;
+        else if (said && !truth) fp++;
+        else if (!said && truth) fn++;
+        if (said !== truth) wrong++;
+      }
+      if (median(probs) >= model.threshold === truth) fileCorrect++;
+      if (wrong) misses.push(`${f.file}: ${wrong}/${probs.length} s wrong`);
+    }
+  }
+  const f1 = (2 * tp) / Math.max(1, 2 * tp + fp + fn);
+  return [
+    { name: 'quiet room vs movement, per second', protocol: `leave-one-chip-out (${chips.length} chips), ESP32 presence set, ${files.length} files`, measure: 'F1 (movement seconds)', value: f1, goal: '≥ 0.98', met: f1 >= 0.98, detail: `TP ${tp}, FP ${fp}, FN ${fn}; per file ${fileCorrect}/${files.length} correct`, misses },
+  ];
+}
+
+/** ESP32 breathing: the file summary's rate within 2 bpm of the counted rate; nothing is fitted, so every take is unseen. */
+async function breathingEsp32(dir: string, entries: Label[]): Promise<ProtocolResult> {
+  let within = 0;
+  let total = 0;
+  const misses: string[] = [];
+  const other: string[] = [];
+  for (const e of entries) {
+    const result = await senseCapture(join(dir, e.file));
+    const s = summarize(result.room);
+    if (['normal', 'slow', 'fast'].includes(e.label)) {
+      total++;
+      if (s.breathing_bpm !== null && Math.abs(s.breathing_bpm - (e.breaths_per_minute ?? NaN)) <= 2) within++;
+      else misses.push(`${e.file}: ${s.breathing_bpm ?? `null (${s.breathing_reason})`} vs ${e.breaths_per_minute}`);
+    } else other.push(`${e.label} ${s.breathing_bpm ?? 'null'}`);
+  }
+  const frac = within / Math.max(1, total);
+  return { name: 'breathing rate within 2 bpm', protocol: `leave-one-subject-out (nothing fitted: fixed band and method), ESP32 breathing, ${total} normal/slow/fast takes`, measure: 'fraction within 2 bpm', value: frac, goal: '≥ 0.80', met: frac >= 0.8, detail: `${within}/${total}; apnea/noise takes gave ${other.slice(0, 10).join('; ')}`, misses };
+}
+
+/** Breathing rate of a chest gyroscope take: the clearest spectral peak over its three axes at 10 Hz. */
+export function gyroRate(csv: string, minBpm: number, maxBpm: number): number | null {
+  const lines = csv.trim().split(/\r?\n/);
+  const header = lines[0].split(',').map((h) => h.trim());
+  const ti = header.indexOf('SamplingTime');
+  const axes = ['GyroX', 'GyroY', 'GyroZ'].map((n) => header.indexOf(n));
+  const t: number[] = [];
+  const v: number[][] = [[], [], []];
+  for (const line of lines.slice(1)) {
+    const cells = line.split(',');
+    const vals = axes.map((i) => Number(cells[i]));
+    if (!Number.isFinite(Number(cells[ti])) || vals.some((x) => !Number.isFinite(x) || cells[axes[0]].trim() === '')) continue;
+    t.push(Number(cells[ti]));
+    vals.forEach((x, k) => v[k].push(x));
+  }
+  if (t.length < 20) return null;
+  const rate = 10;
+  const n = Math.floor((t[t.length - 1] - t[0]) * rate);
+  const channels = v.map((series) => {
+    const out = new Float64Array(n);
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      const ti2 = t[0] + i / rate;
+      while (j < t.length - 2 && t[j + 1] < ti2) j++;
+      const w = (ti2 - t[j]) / Math.max(1e-9, t[j + 1] - t[j]);
+      out[i] = series[j] + Math.max(0, Math.min(1, w)) * (series[j + 1] - series[j]);
+    }
+    return out;
+  });
+  return breathingSpectrumPeak(channels, n, rate, minBpm, maxBpm)?.bpm ?? null;
+}
+
+/** Intel 5300 breathing takes against the chest gyroscope's rate. */
+async function breathingIntel(dir: string, entries: Label[]): Promise<ProtocolResult> {
+  const config = SensingConfigSchema.parse({});
+  let within = 0;
+  let total = 0;
+  const rows: string[] = [];
+  for (const e of entries) {
+    if (!e.reference) continue;
+    const reference = gyroRate(readFileSync(join(dir, e.reference), 'utf8'), config.breathingMinBpm, config.breathingMaxBpm);
+    const s = summarize((await senseCapture(join(dir, e.file))).room);
+    total++;
+    const ok = reference !== null && s.breathing_bpm !== null && Math.abs(s.breathing_bpm - reference) <= 2;
+    if (ok) within++;
+    rows.push(`${e.take}: CSI ${s.breathing_bpm ?? `null (${s.breathing_reason})`}, gyro ${reference?.toFixed(1) ?? 'null'}`);
+  }
+  const frac = within / Math.max(1, total);
+  return { name: 'breathing vs chest gyroscope', protocol: `Intel 5300 breathing set, ${total} takes with a gyroscope (nothing fitted)`, measure: 'fraction within 2 bpm of the gyroscope', value: frac, goal: '≥ 0.80', met: frac >= 0.8, detail: rows.join('; '), misses: [] };
+}
+
+/** Default location of the real captures: `../shared/data/real` beside the repository. */
+export function defaultRealRoot(): string {
+  return process.env.WIFLOW_REAL_DATA ?? join(import.meta.dirname, '../../../../../shared/data/real');
+}
+
+/** Score the sensing on the real captures with protocols that never test on what they fitted. */
+export async function evaluateReal(root: string, options: RealEvalOptions = {}): Promise<RealEvaluation | null> {
+  if (!existsSync(root)) return null;
+  const log = options.log;
+  const results: ProtocolResult[] = [];
+  const activitiesDir = join(root, 'activities-intel5300');
+  const activities = subset(readLabels(activitiesDir), personOf, options.perGroup);
+  log?.(`activities-intel5300: ${activities.length} files`);
+  const actFeatures = await gather(activitiesDir, activities, personOf, log);
+  results.push(stillVsMoving(actFeatures));
+  results.push(...falls(actFeatures));
+  const presenceDir = join(root, 'presence-esp32');
+  const presence = readLabels(presenceDir);
+  log?.(`presence-esp32: ${presence.length} files`);
+  const presFeatures = await gather(presenceDir, presence, (e) => e.chip ?? 'unknown', log);
+  results.push(...quietVsMovement(presFeatures));
+  const bDir = join(root, 'breathing-esp32');
+  const bEntries = subset(readLabels(bDir), (e) => e.subject ?? '', options.perGroup);
+  log?.(`breathing-esp32: ${bEntries.length} files`);
+  results.push(await breathingEsp32(bDir, bEntries));
+  const iDir = join(root, 'breathing-intel5300');
+  log?.('breathing-intel5300');
+  results.push(await breathingIntel(iDir, readLabels(iDir)));
+  const moving = new Set(['walking', 'running', 'jump']);
+  const fitted: SensingModels = {
+    motion: {
+      intel5300: fitMotion(actFeatures.filter((f) => f.label === 'lying' || f.label === 'sitting' || moving.has(f.label)), (f) => moving.has(f.label)),
+      int8: fitMotion(presFeatures, (f) => f.label === 'movement'),
+    },
+    fall: fitFallNested(actFeatures.filter((f) => f.label !== 'lying' && f.label !== 'sitting')),
+  };
+  return { root, subset: Boolean(options.perGroup), results, fitted };
+}
+
+/** The evaluation as a markdown table (figures first, then what was missed). */
+export function formatEvaluation(evaluation: RealEvaluation): string[] {
+  const lines = ['| measure | protocol | result | goal | met | detail |', '|---|---|---|---|---|---|'];
+  for (const r of evaluation.results) {
+    const value = r.value === null ? 'n/a' : r.measure.startsWith('F1') || r.measure === 'accuracy' ? r.value.toFixed(3) : pct(r.value);
+    lines.push(`| ${r.name} | ${r.protocol} | ${value} | ${r.goal} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} | ${r.detail.replace(/\|/g, '/')} |`);
+  }
+  return lines;
+}
+
+export { DEFAULT_SENSING_MODELS };

@@ -1,0 +1,33 @@
+// Public entry of @wiflow/plugin-sensing: per-link sensing from CSI, the room combination, nodes and CLI commands.
+import { definePlugin } from '@wiflow/core';
+import { registerSenseCommand } from './cli/sense-command.js';
+import { registerEvalRealCommand } from './cli/eval-real-command.js';
+import { sensingNodes } from './nodes/sensing-nodes.js';
+
+export { SenseErrorCodes, senseErrorCatalogue } from './errors.js';
+export { SensingConfigSchema, SENSING_ESTIMATOR_ID, sensingConfigHash, type SensingConfig, type SensingModels } from './config.js';
+export { fitLogistic, predictLogistic, pickFeatures, type LogisticModel, type FitOptions } from './model/logistic.js';
+export { DEFAULT_SENSING_MODELS } from './model/defaults.js';
+export { LinkSensor, radioFamily, motionInputs, FALL_FEATURES, MOTION_FEATURES, type LinkSensorOptions, type LinkSensorStats, type MotionFeatures, type FallCandidate } from './signal/link-sensor.js';
+export { breathingSpectrumPeak, type BreathingEstimate } from './signal/breathing-spectrum.js';
+export { combineRoomSecond } from './room.js';
+export { senseCapture, referenceSpread, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
+export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';
+export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
+export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig } from './nodes/sensing-nodes.js';
+export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE } from './nodes/sense-alerts.js';
+
+/** The plugin's name, used when tapping hooks. */
+export const PLUGIN_NAME = '@wiflow/plugin-sensing';
+
+/** The sensing plugin: `sense.link` and `sense.room` nodes, `wiflow sense` and `wiflow eval-real`. */
+export default definePlugin({
+  name: PLUGIN_NAME,
+  setup(ctx) {
+    for (const node of sensingNodes) ctx.registerNode(node);
+    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
+      registerSenseCommand(program, (line) => cli.print(line));
+      registerEvalRealCommand(program, (line) => cli.print(line));
+    });
+  },
+});

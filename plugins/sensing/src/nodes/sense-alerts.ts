@@ -1,0 +1,69 @@
+import { AlertGate, alertFromEvent, createEvent } from '@wiflow/analytics-common';
+import { DataTypes, defineNode, type SensingFrame } from '@wiflow/core';
+import { z } from 'zod';
+
+/** Rule ids carried in the events' `source`. */
+export const SENSE_FALL_RULE = 'sensing.fall/wiflow-sense-v1';
+/** Rule id of the inactivity events raised from sensing frames. */
+export const SENSE_INACTIVITY_RULE = 'sensing.inactivity/still-v1';
+
+/** Config of `sense.alerts`. */
+export const SenseAlertsConfig = z.object({
+  inactivityMinutes: z.number().positive().default(30).describe('A person present but not moving this long raises an inactivity event'),
+  cooldownSeconds: z.number().min(0).default(300).describe('Repeats of the same alert (type and room or link) within this time are suppressed unless more severe'),
+  minFallConfidence: z.number().min(0).max(1).default(0).describe('Falls below this confidence raise no event'),
+});
+
+/**
+ * `sense.alerts`: sensing frames in; `fall_detection` and `inactivity` events and alerts out, from CSI alone, so
+ * the transports (`mqtt.publish`, webhooks, the pose API's alert stream) can carry them like the pose analytics'.
+ */
+export const senseAlertsNode = defineNode({
+  type: 'sense.alerts',
+  title: 'Sensing alerts',
+  category: 'analytics',
+  description: 'Raises fall_detection events for the falls in sensing frames and inactivity events when a present person has not moved for inactivityMinutes; alerts after de-duplication and cool-down.',
+  inputs: { sensing: { type: DataTypes.SensingFrame, required: true, description: 'Per-room (or per-link) sensing frames' } },
+  outputs: {
+    events: { type: DataTypes.AnalyticsEvent, description: 'fall_detection and inactivity events' },
+    alerts: { type: DataTypes.Alert, description: 'alerts after de-duplication and cool-down' },
+  },
+  config: SenseAlertsConfig,
+  create(ctx) {
+    const gate = new AlertGate({ cooldownSeconds: ctx.config.cooldownSeconds });
+    // Per room or link: when the current still stretch began, and whether it already raised its event.
+    const still = new Map<string, { since: number; raised: boolean }>();
+    let falls = 0;
+    let inactivity = 0;
+    return {
+      async receive(_port, value) {
+        const frame = value as SensingFrame;
+        const key = frame.link ? `${frame.environmentId}|${frame.link.tx}>${frame.link.rx}` : frame.environmentId;
+        const where = { scope: frame.scope, link: frame.link, estimator: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance };
+        for (const fall of frame.falls) {
+          if (fall.confidence < ctx.config.minFallConfidence) continue;
+          falls++;
+          const event = createEvent({ type: 'fall_detection', severity: 'high', timestamp: fall.time, environmentId: frame.environmentId, confidence: fall.confidence, source: SENSE_FALL_RULE, metadata: where });
+          await ctx.emit('events', event);
+          const alert = alertFromEvent(event, { message: `Possible fall in ${frame.environmentId} (CSI, confidence ${fall.confidence.toFixed(2)})`, actionsRequired: ['check on the person'] });
+          if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
+        }
+        if (frame.state === 'still') {
+          const stretch = still.get(key) ?? { since: frame.time, raised: false };
+          still.set(key, stretch);
+          const minutes = (frame.time - stretch.since) / 60_000;
+          if (!stretch.raised && minutes >= ctx.config.inactivityMinutes) {
+            stretch.raised = true;
+            inactivity++;
+            const event = createEvent({ type: 'inactivity', severity: 'medium', timestamp: frame.time, environmentId: frame.environmentId, confidence: 1 - frame.motion, source: SENSE_INACTIVITY_RULE, metadata: { ...where, still_minutes: Math.round(minutes * 10) / 10, breathing_bpm: frame.breathingBpm } });
+            await ctx.emit('events', event);
+            const alert = alertFromEvent(event, { message: `No movement in ${frame.environmentId} for ${Math.round(minutes)} minutes while someone is there (CSI)`, actionsRequired: ['check on the person'] });
+            if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
+          }
+        } else still.delete(key);
+        gate.prune(frame.time);
+      },
+      stats: () => ({ falls, inactivity_events: inactivity, suppressed_alerts: gate.suppressed }),
+    };
+  },
+});

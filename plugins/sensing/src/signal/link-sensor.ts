@@ -1,0 +1,493 @@
+import type { BreathingNullReason, CsiFrame, LinkId, Provenance, SensingFallEvent, SensingFrame, SensingState } from '@wiflow/core';
+import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '../config.js';
+import { pickFeatures, predictLogistic } from '../model/logistic.js';
+import { breathingSpectrumPeak } from './breathing-spectrum.js';
+
+/** The motion features of one second: temporal spread of the normalised amplitudes and its smoothness. */
+export interface MotionFeatures {
+  /** Mean over channels of the standard deviation over the window. */
+  spread: number;
+  /** Mean over channels of the mean absolute step between grid slots. */
+  step: number;
+  /** Mean over channels of the mean absolute step between consecutive packets, over √(packets per slot): the noise a slot keeps. */
+  packetStep: number;
+}
+
+/** A movement burst considered for a fall, with the features the fall classifier reads. */
+export interface FallCandidate {
+  /** Wall-clock ms and seconds since the first frame of the burst's peak. */
+  time: number;
+  second: number;
+  /** Peak spread (the burst's strength), for picking a clip's main burst. */
+  peak: number;
+  features: number[];
+  probability: number;
+}
+
+/** Names of the fall classifier's features, in order. */
+export const FALL_FEATURES = ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base'];
+/** Names of the motion classifier's features, in order. */
+export const MOTION_FEATURES = ['log_spread', 'log_spread_over_step', 'log_spread_over_packet_step', 'log_step_over_packet_step'];
+
+/** Radio family whose motion model applies to a frame's format. */
+export function radioFamily(format: string): string {
+  return format === 'intel5300' ? 'intel5300' : 'int8';
+}
+
+/** Motion classifier inputs from a second's features. */
+export function motionInputs(features: MotionFeatures): number[] {
+  return [Math.log(features.spread + 1e-6), Math.log((features.spread + 1e-6) / (features.step + 1e-6)), Math.log((features.spread + 1e-6) / (features.packetStep + 1e-6)), Math.log((features.step + 1e-6) / (features.packetStep + 1e-6))];
+}
+
+/** Options of a `LinkSensor`. */
+export interface LinkSensorOptions {
+  environmentId: string;
+  config: SensingConfig;
+  models: SensingModels;
+  configHash: string;
+  /** Empty-room level of the motion spread on this link (from a reference capture): enables still presence by level. */
+  emptySpread?: number | null;
+  /** Called with every second's motion features (evaluation). */
+  onMotionFeatures?: (second: number, features: MotionFeatures) => void;
+  /** Called with every fall candidate, kept or not (evaluation). */
+  onFallCandidate?: (candidate: FallCandidate) => void;
+}
+
+/** Counters of what the sensor did with its input. */
+export interface LinkSensorStats {
+  frames: number;
+  /** Frames of another packet kind than the link's locked one (other shape or PHY mode). */
+  otherKindFrames: number;
+  /** Grid slots with no packet. */
+  lostSlots: number;
+  slots: number;
+}
+
+function kindOf(frame: CsiFrame): string {
+  const extra = frame.extra ?? {};
+  return `${frame.ntx}x${frame.nrx}x${frame.nsc}:${frame.subcarriers[0]}:${frame.subcarriers[frame.nsc - 1]}:${String(extra.sigMode ?? '')}:${String(extra.bandwidth ?? '')}`;
+}
+
+/** A ring of fixed-width rows of float64. */
+class Ring {
+  readonly data: Float64Array;
+  count = 0;
+  head = 0;
+  constructor(readonly width: number, readonly capacity: number) {
+    this.data = new Float64Array(width * capacity);
+  }
+  push(row: Float64Array): void {
+    this.data.set(row, this.head * this.width);
+    this.head = (this.head + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+  }
+  /** Row `i` back from the newest (0 = newest). */
+  offset(i: number): number {
+    return ((this.head - 1 - i + this.capacity * 2) % this.capacity) * this.width;
+  }
+}
+
+/**
+ * Sensing on one link, frame by frame: packets are normalised (each stream to mean amplitude 1, which
+ * cancels AGC steps), averaged onto a time grid (lost slots hold the previous slot and are counted), and
+ * each whole second yields a `SensingFrame`. Multi-antenna receivers add conjugate products between chains
+ * (which cancel the shared random phase) to the breathing channels.
+ */
+export class LinkSensor {
+  readonly stats: LinkSensorStats = { frames: 0, otherKindFrames: 0, lostSlots: 0, slots: 0 };
+  #kind: string | null = null;
+  #probe: CsiFrame[] = [];
+  #originUs = 0;
+  #originMs = 0;
+  #slotUs: number;
+  #current = -1;
+  #sum: Float64Array = new Float64Array(0);
+  #count = 0;
+  #motionRing: Ring | null = null;
+  #breathRing: Ring | null = null;
+  #lostRing: Uint8Array;
+  #lastRow: Float64Array | null = null;
+  #previousPacket: Float64Array = new Float64Array(0);
+  #hasPrevious = false;
+  #slotStepSum = 0;
+  #slotSteps = 0;
+  #stepRing: Float64Array = new Float64Array(0);
+  #stepCountRing: Float64Array = new Float64Array(0);
+  #packetRing: Float64Array = new Float64Array(0);
+  #packetsPerSecond: Float64Array;
+  #streams = 0;
+  #nsc = 0;
+  #groups: number[][] = [];
+  #conjPairs = 0;
+  #format = '';
+  #provenance: Provenance = 'replay';
+  // Per-second history.
+  #halfSpread: { second: number; spread: number }[] = [];
+  #evaluated = new Set<number>();
+  #pendingFalls: SensingFallEvent[] = [];
+  #lastMovingSecond = -Infinity;
+  #stillRun = 0;
+  #movingRun = 0;
+  #out: SensingFrame[] = [];
+
+  constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
+    this.#slotUs = 1e6 / options.config.gridRateHz;
+    this.#lostRing = new Uint8Array(Math.ceil(options.config.breathingWindowSeconds * options.config.gridRateHz) + 1);
+    this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
+  }
+
+  /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
+  push(frame: CsiFrame): SensingFrame[] {
+    this.stats.frames++;
+    if (this.#kind === null) {
+      this.#probe.push(frame);
+      if (this.#probe.length < this.options.config.kindProbeFrames) return [];
+      this.#lockKind();
+      return this.#drain();
+    }
+    this.#accept(frame);
+    return this.#drain();
+  }
+
+  /** End of input: close the open slot and second, flush pending fall candidates. */
+  finish(): SensingFrame[] {
+    if (this.#kind === null && this.#probe.length > 0) this.#lockKind();
+    if (this.#current >= 0 && this.#count > 0) this.#closeSlot();
+    this.#evaluateFalls(true);
+    const out = this.#drain();
+    if (this.#pendingFalls.length && out.length) out[out.length - 1].falls.push(...this.#pendingFalls.splice(0));
+    return out;
+  }
+
+  #drain(): SensingFrame[] {
+    const out = this.#out;
+    this.#out = [];
+    return out;
+  }
+
+  #lockKind(): void {
+    const counts = new Map<string, number>();
+    for (const f of this.#probe) counts.set(kindOf(f), (counts.get(kindOf(f)) ?? 0) + 1);
+    let best = '';
+    let most = -1;
+    for (const [k, c] of counts) if (c > most) [best, most] = [k, c];
+    this.#kind = best;
+    const probe = this.#probe;
+    this.#probe = [];
+    for (const f of probe) this.#accept(f);
+  }
+
+  #setup(frame: CsiFrame): void {
+    const { config } = this.options;
+    this.#streams = frame.ntx * frame.nrx;
+    this.#nsc = frame.nsc;
+    this.#format = frame.format;
+    this.#provenance = frame.provenance;
+    const groups = Math.min(config.groupsPerStream, frame.nsc);
+    this.#groups = Array.from({ length: groups }, (_, g) => {
+      const from = Math.floor((g * frame.nsc) / groups);
+      const to = Math.floor(((g + 1) * frame.nsc) / groups);
+      return [from, to];
+    });
+    this.#conjPairs = frame.nrx > 1 ? frame.ntx * (frame.nrx - 1) : 0;
+    const motionWidth = this.#streams * frame.nsc;
+    const breathWidth = this.#streams * groups + this.#conjPairs * groups * 2;
+    this.#sum = new Float64Array(motionWidth + breathWidth);
+    this.#motionRing = new Ring(motionWidth, Math.ceil(config.motionWindowSeconds * config.gridRateHz));
+    this.#previousPacket = new Float64Array(motionWidth);
+    this.#stepRing = new Float64Array(this.#motionRing.capacity);
+    this.#stepCountRing = new Float64Array(this.#motionRing.capacity);
+    this.#packetRing = new Float64Array(this.#motionRing.capacity);
+    this.#breathRing = new Ring(breathWidth, Math.ceil(config.breathingWindowSeconds * config.gridRateHz));
+    this.#originUs = frame.timestamp;
+    this.#originMs = frame.time;
+    this.#current = 0;
+  }
+
+  #accept(frame: CsiFrame): void {
+    if (kindOf(frame) !== this.#kind) {
+      this.stats.otherKindFrames++;
+      return;
+    }
+    if (this.#current < 0) this.#setup(frame);
+    let slot = Math.floor((frame.timestamp - this.#originUs) / this.#slotUs);
+    if (slot < this.#current - 2 * this.options.config.gridRateHz) {
+      // The device clock went back by more than 2 s (a reboot, a wrapped counter): carry on from the open
+      // slot on the new clock instead of holding every later packet in it.
+      this.#originUs = frame.timestamp - this.#current * this.#slotUs;
+      slot = this.#current;
+    }
+    if (slot < this.#current) slot = this.#current; // a late or reordered packet joins the open slot
+    while (slot > this.#current) this.#closeSlot();
+    this.#addPacket(frame);
+  }
+
+  #addPacket(frame: CsiFrame): void {
+    const { re, im } = frame.csi;
+    const nsc = this.#nsc;
+    const sum = this.#sum;
+    const groups = this.#groups;
+    const base = this.#streams * nsc;
+    const previous = this.#previousPacket;
+    let step = 0;
+    for (let s = 0; s < this.#streams; s++) {
+      const o = s * nsc;
+      let mean = 0;
+      for (let k = 0; k < nsc; k++) mean += Math.hypot(re[o + k], im[o + k]);
+      mean = mean / nsc || 1;
+      for (let g = 0; g < groups.length; g++) {
+        let acc = 0;
+        for (let k = groups[g][0]; k < groups[g][1]; k++) {
+          const a = Math.hypot(re[o + k], im[o + k]) / mean;
+          sum[o + k] += a;
+          acc += a;
+          step += Math.abs(a - previous[o + k]);
+          previous[o + k] = a;
+        }
+        sum[base + s * groups.length + g] += acc / (groups[g][1] - groups[g][0]);
+      }
+    }
+    if (this.#hasPrevious) {
+      this.#slotStepSum += step / base;
+      this.#slotSteps++;
+    }
+    this.#hasPrevious = true;
+    if (this.#conjPairs > 0) {
+      const nrx = frame.nrx;
+      let c = base + this.#streams * groups.length;
+      for (let t = 0; t < frame.ntx; t++) {
+        const ref = (t * nrx) * nsc;
+        for (let r = 1; r < nrx; r++) {
+          const o = (t * nrx + r) * nsc;
+          for (let g = 0; g < groups.length; g++) {
+            let zr = 0;
+            let zi = 0;
+            for (let k = groups[g][0]; k < groups[g][1]; k++) {
+              zr += re[o + k] * re[ref + k] + im[o + k] * im[ref + k];
+              zi += im[o + k] * re[ref + k] - re[o + k] * im[ref + k];
+            }
+            const m = Math.hypot(zr, zi) || 1;
+            sum[c++] += zr / m;
+            sum[c++] += zi / m;
+          }
+        }
+      }
+    }
+    this.#count++;
+  }
+
+  #closeSlot(): void {
+    const motionRing = this.#motionRing!;
+    const breathRing = this.#breathRing!;
+    const width = this.#sum.length;
+    let row: Float64Array;
+    const lost = this.#count === 0;
+    if (lost) {
+      row = this.#lastRow ?? new Float64Array(width);
+      this.stats.lostSlots++;
+    } else {
+      row = new Float64Array(width);
+      for (let i = 0; i < width; i++) row[i] = this.#sum[i] / this.#count;
+      this.#lastRow = row;
+    }
+    this.stats.slots++;
+    this.#stepRing[motionRing.head] = this.#slotStepSum;
+    this.#stepCountRing[motionRing.head] = this.#slotSteps;
+    this.#packetRing[motionRing.head] = this.#count;
+    this.#slotStepSum = 0;
+    this.#slotSteps = 0;
+    motionRing.push(row.subarray(0, motionRing.width));
+    breathRing.push(row.subarray(motionRing.width));
+    this.#lostRing[this.#current % this.#lostRing.length] = lost ? 1 : 0;
+    const rate = this.options.config.gridRateHz;
+    const second = Math.floor(this.#current / rate);
+    const perSecond = this.#packetsPerSecond;
+    if (this.#current % rate === 0) perSecond[second % perSecond.length] = 0;
+    perSecond[second % perSecond.length] += this.#count;
+    this.#sum.fill(0);
+    this.#count = 0;
+    const closed = this.#current;
+    this.#current++;
+    const half = Math.max(1, Math.round(rate / 2));
+    if ((closed + 1) % half === 0) this.#halfStep(closed + 1);
+    if ((closed + 1) % rate === 0) this.#endSecond(second);
+  }
+
+  /** Spread over the last second, every half second: the series fall candidates are read from. */
+  #halfStep(slotEnd: number): void {
+    const rate = this.options.config.gridRateHz;
+    const spread = this.#spread(Math.min(rate, this.#motionRing!.count)).spread;
+    this.#halfSpread.push({ second: slotEnd / rate, spread });
+    if (this.#halfSpread.length > 64) {
+      const dropped = this.#halfSpread.shift()!;
+      this.#evaluated.delete(Math.round(dropped.second * 2)); // bounded memory on endless streams
+    }
+    this.#evaluateFalls(false);
+  }
+
+  #spread(slots: number): MotionFeatures {
+    const ring = this.#motionRing!;
+    const width = ring.width;
+    const n = Math.min(slots, ring.count);
+    if (n < 2) return { spread: 0, step: 0, packetStep: 0 };
+    let stepSum = 0;
+    let stepCount = 0;
+    let packets = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = (ring.head - 1 - i + ring.capacity * 2) % ring.capacity;
+      stepSum += this.#stepRing[slot];
+      stepCount += this.#stepCountRing[slot];
+      packets += this.#packetRing[slot];
+    }
+    // The packet-to-packet step measures the noise of one packet; a slot averages `packets / n` of them,
+    // which shrinks that noise by the square root: scaled so the feature reads the same at 10 and 100 Hz.
+    const perSlot = Math.max(1, packets / n);
+    let spread = 0;
+    let step = 0;
+    const data = ring.data;
+    const offsets = new Array<number>(n);
+    for (let i = 0; i < n; i++) offsets[i] = ring.offset(n - 1 - i);
+    for (let c = 0; c < width; c++) {
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += data[offsets[i] + c];
+      mean /= n;
+      let v = 0;
+      let d = 0;
+      for (let i = 0; i < n; i++) {
+        const x = data[offsets[i] + c];
+        v += (x - mean) ** 2;
+        if (i > 0) d += Math.abs(x - data[offsets[i - 1] + c]);
+      }
+      spread += Math.sqrt(v / n);
+      step += d / (n - 1);
+    }
+    return { spread: spread / width, step: step / width, packetStep: stepCount ? stepSum / stepCount / Math.sqrt(perSlot) : 0 };
+  }
+
+  #evaluateFalls(final: boolean): void {
+    const series = this.#halfSpread;
+    const { config, models } = this.options;
+    const after = 8; // half-second steps of context after the peak (4 s)
+    const before = 16; // 8 s
+    for (let p = 0; p < series.length; p++) {
+      const key = Math.round(series[p].second * 2);
+      if (this.#evaluated.has(key)) continue;
+      if (!final && series.length - 1 - p < after) break;
+      const from = Math.max(0, p - before);
+      const to = Math.min(series.length - 1, p + after);
+      let isMax = true;
+      for (let i = Math.max(0, p - 8); i <= to; i++) if (series[i].spread > series[p].spread) isMax = false;
+      if (!isMax) continue;
+      this.#evaluated.add(key);
+      const context = series.slice(from, to + 1).map((s) => s.spread);
+      const sorted = [...context].sort((a, b) => a - b);
+      const base = sorted[Math.floor(0.2 * (sorted.length - 1))] || 1e-6;
+      const peak = series[p].spread;
+      if (peak < config.fallPeakRatio * base || context.length < 5) continue;
+      const tail = series.slice(p + 2, to + 1).map((s) => s.spread).sort((a, b) => a - b);
+      const afterLevel = tail.length ? tail[tail.length >> 1] : series[to].spread;
+      const active = context.filter((v) => v > base + 0.5 * (peak - base)).length / context.length;
+      const features = [Math.log(peak + 1e-6), Math.log(base + 1e-6), Math.log(afterLevel + 1e-6) - Math.log(peak + 1e-6), active, Math.log((peak + 1e-6) / (base + 1e-6))];
+      const probability = predictLogistic(models.fall, features);
+      const second = series[p].second;
+      const candidate: FallCandidate = { time: this.#originMs + second * 1000, second, peak, features, probability };
+      this.options.onFallCandidate?.(candidate);
+      if (probability >= models.fall.threshold) this.#pendingFalls.push({ time: candidate.time, confidence: probability });
+    }
+  }
+
+  #endSecond(second: number): void {
+    const { config, models } = this.options;
+    const rate = config.gridRateHz;
+    const features = this.#spread(Math.round(config.motionWindowSeconds * rate));
+    this.options.onMotionFeatures?.(second, features);
+    const model = models.motion[radioFamily(this.#format)] ?? models.motion.int8;
+    const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, motionInputs(features)));
+    const moving = motion >= model.threshold;
+    if (moving) {
+      this.#lastMovingSecond = second;
+      this.#movingRun++;
+      this.#stillRun = 0;
+    } else {
+      this.#stillRun++;
+      this.#movingRun = 0;
+    }
+    // Breathing: only over seconds without movement, long enough, dense enough.
+    let breathingBpm: number | null = null;
+    let breathingReason: BreathingNullReason | null = null;
+    let breathingQuality: number | null = null;
+    const stillSeconds = Math.min(this.#stillRun, config.breathingWindowSeconds);
+    const recentRate = this.#packetRate(second, Math.max(1, stillSeconds));
+    let breathingSeen = false;
+    if (moving) breathingReason = 'moving';
+    else if (recentRate < config.minPacketRateHz) breathingReason = 'rate_too_low';
+    else if (stillSeconds < config.breathingMinSeconds) breathingReason = 'too_short';
+    else {
+      const slots = Math.min(Math.round(stillSeconds * rate), this.#breathRing!.count);
+      let lost = 0;
+      for (let i = 0; i < slots; i++) lost += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
+      if (lost / slots > 0.5) breathingReason = 'too_many_gaps';
+      else {
+        const estimate = breathingSpectrumPeak(this.#breathChannels(slots), slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
+        if (!estimate || estimate.quality < config.breathingMinQuality) breathingReason = 'no_periodicity';
+        else if (estimate.comb) breathingReason = 'periodic_interference';
+        else {
+          breathingBpm = Math.round(estimate.bpm * 10) / 10;
+          breathingQuality = Math.round(estimate.quality * 100) / 100;
+          breathingSeen = true;
+        }
+      }
+    }
+    const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
+    const presence = moving || breathingSeen || byLevel || second - this.#lastMovingSecond <= config.presenceHoldSeconds;
+    const state: SensingState = moving ? 'moving' : presence ? 'still' : 'empty';
+    if (!presence) {
+      breathingBpm = null;
+      breathingQuality = null;
+      // Too slow a link says more than "empty": it could not have seen breathing anyway.
+      if (breathingReason !== 'rate_too_low') breathingReason = 'empty';
+    }
+    const falls = this.#pendingFalls.splice(0);
+    const activity = falls.length ? 'fall' : moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
+    let lostSlots = 0;
+    const windowSlots = Math.min(rate, this.#lostRing.length);
+    for (let i = 0; i < windowSlots; i++) lostSlots += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
+    this.#out.push({
+      time: this.#originMs + (second + 1) * 1000,
+      second,
+      scope: 'link',
+      environmentId: this.options.environmentId,
+      link: this.link,
+      presence,
+      state,
+      motion: Math.round(motion * 1000) / 1000,
+      breathingBpm,
+      breathingReason,
+      breathingQuality,
+      activity,
+      falls,
+      lostFraction: lostSlots / windowSlots,
+      estimatorId: SENSING_ESTIMATOR_ID,
+      configHash: this.options.configHash,
+      provenance: this.#provenance,
+    });
+  }
+
+  #packetRate(second: number, seconds: number): number {
+    let packets = 0;
+    const perSecond = this.#packetsPerSecond;
+    const n = Math.min(seconds, perSecond.length - 1, second + 1);
+    for (let s = second - n + 1; s <= second; s++) packets += perSecond[s % perSecond.length];
+    return packets / Math.max(1, n);
+  }
+
+  #breathChannels(slots: number): Float64Array[] {
+    const ring = this.#breathRing!;
+    const channels = Array.from({ length: ring.width }, () => new Float64Array(slots));
+    for (let i = 0; i < slots; i++) {
+      const o = ring.offset(slots - 1 - i);
+      for (let c = 0; c < ring.width; c++) channels[c][i] = ring.data[o + c];
+    }
+    return channels;
+  }
+}
