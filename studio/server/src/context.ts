@@ -55,6 +55,16 @@ export class StudioContext {
     return { capabilities: this.config.roleCapabilities[role], holder: `role ${role}`, files: new FileAccess([own, ...this.config.fileRoots]) };
   }
 
+  /**
+   * What an anonymous caller's run may reach (an MCP project whose owner chose `auth_type: none`):
+   * no capabilities at all, and files only in the caller's own, empty folder — never the owner's.
+   */
+  async anonymousRunAccess(callerId: string): Promise<RunAccess> {
+    const own = this.userFilesDir(callerId);
+    await mkdir(own, { recursive: true });
+    return { capabilities: [], holder: 'an anonymous MCP caller', files: new FileAccess([own]) };
+  }
+
   /** The archive import limits in bytes (`studio.imports`). */
   get archiveLimits(): ArchiveLimits {
     const { maxEntries, maxEntryMb, maxTotalMb } = this.config.imports;

@@ -44,6 +44,8 @@ export interface RunRequest {
   filesOfFlowOnly?: boolean;
   /** Roles of the flow's owner when the caller is the owner; looked up in storage otherwise. */
   ownerRoles?: readonly string[];
+  /** The caller is anonymous (MCP with `auth_type: none`): the run gets no capabilities and none of the owner's files. */
+  anonymous?: boolean;
 }
 
 /** A started run: the job and what is needed to shape its result. */
@@ -138,7 +140,7 @@ export class FlowRunner {
 
   /** Prepare and submit a run; errors (bad tweaks, bad inputs, invalid flow) are thrown before any job exists. */
   async start(request: RunRequest): Promise<StartedRun> {
-    const access = await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
+    const access = request.anonymous ? await this.studio.anonymousRunAccess(request.userId) : await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
     this.#checkJobQuota(request.userId);
     const stored = request.flow.data;
     const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;

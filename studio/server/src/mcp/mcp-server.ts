@@ -54,7 +54,7 @@ export function createProjectServer(studio: StudioContext, flows: FlowService, r
     let started;
     try {
       // An anonymous caller's job is its own: it reaches none of the owner's files and counts against nobody's rights.
-      started = await runner.start({ userId: caller?.userId ?? project.userId!, flow: tool.flow, named: args, source: caller ? 'mcp-anonymous' : 'mcp', sessionId: extra.sessionId ?? null });
+      started = await runner.start({ userId: caller?.userId ?? project.userId!, flow: tool.flow, named: args, anonymous: Boolean(caller), source: caller ? 'mcp-anonymous' : 'mcp', sessionId: extra.sessionId ?? null });
     } catch (error) {
       const message = error instanceof RequestValidationError ? error.issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') : (error as Error).message;
       return errorResult(`Could not start ${tool.name}: ${message}`);
