@@ -92,6 +92,10 @@ describe('fuzz: hostile bodies to every flow service and MCP route', () => {
       for (const [name, type, body, refused] of BODIES) {
         const res = await send(s.url, route.method, path, { ...s.auth('operator'), 'content-type': type, accept: 'application/json, text/event-stream' }, body).catch((error: Error) => ({ status: 0, text: `connection failed: ${error.message}`, type: '' }));
         sent++;
+        // A GET route answers without reading a body, and the server then closes the connection
+        // (the client asked for close) while a large body is still being written: EPIPE or reset.
+        // That is the server refusing to read, not failing; whether it stayed up is checked below.
+        if (res.status === 0 && route.method === 'GET' && /EPIPE|ECONNRESET/.test(res.text)) continue;
         if (res.status === 0) {
           failures.push(`${route.method} ${route.path} with ${name}: ${res.text}`);
           continue;

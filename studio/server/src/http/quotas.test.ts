@@ -49,15 +49,17 @@ describe('flow service quotas', () => {
   });
 
   it('limits deployments per user and in total with 429 and a clear message', async () => {
-    const mine = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'endless', data: endless }).expect(201)).body.id;
-    const bobs = (await s.http.post('/api/v1/flows/').set(s.bob.auth).send({ name: 'endless', data: endless }).expect(201)).body.id;
-    await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine }).expect(201);
-    await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine }).expect(201);
-    const third = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine }).expect(429);
+    // Distinct flows: a second deployment of one running flow is a 409 conflict, not a quota matter.
+    const flowOf = async (auth: Record<string, string>, name: string) => (await s.http.post('/api/v1/flows/').set(auth).send({ name, data: endless }).expect(201)).body.id as string;
+    const mine = [await flowOf(s.alice.auth, 'endless 1'), await flowOf(s.alice.auth, 'endless 2'), await flowOf(s.alice.auth, 'endless 3')];
+    const bobs = [await flowOf(s.bob.auth, 'endless 1'), await flowOf(s.bob.auth, 'endless 2')];
+    await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine[0] }).expect(201);
+    await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine[1] }).expect(201);
+    const third = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: mine[2] }).expect(429);
     expect(third.body).toMatchObject({ code: 'WIFLOW_STUDIO_QUOTA_EXCEEDED' });
     expect(third.body.detail).toMatch(/You have 2 pipelines deployed.*deploymentsPerUser = 2/);
-    await s.http.post('/api/v1/studio/deployments').set(s.bob.auth).send({ flow_id: bobs }).expect(201);
-    const total = await s.http.post('/api/v1/studio/deployments').set(s.bob.auth).send({ flow_id: bobs }).expect(429);
+    await s.http.post('/api/v1/studio/deployments').set(s.bob.auth).send({ flow_id: bobs[0] }).expect(201);
+    const total = await s.http.post('/api/v1/studio/deployments').set(s.bob.auth).send({ flow_id: bobs[1] }).expect(429);
     expect(total.body.detail).toMatch(/runs 3 deployed pipelines.*deploymentsTotal = 3/);
     expect(s.runtime.pipelines.size).toBe(3);
   });
