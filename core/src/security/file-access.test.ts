@@ -53,6 +53,16 @@ describe('FileAccess', () => {
     }
   });
 
+  it('lets a run read from a read-only root but never write there', async () => {
+    const { root, outside } = tree();
+    const access = new FileAccess([root], [outside]);
+    expect(await access.resolve(path.join(outside, 'secret.txt'), 'read')).toBe(path.join(outside, 'secret.txt'));
+    expect(await access.resolve('dir-out/secret.txt', 'read')).toBe(path.join(outside, 'secret.txt'));
+    for (const requested of [path.join(outside, 'secret.txt'), path.join(outside, 'new.txt'), 'dir-out/new.txt']) {
+      await expect(access.resolve(requested, 'write'), requested).rejects.toMatchObject({ code: 'WIFLOW_FILE_NOT_AVAILABLE' });
+    }
+  });
+
   it('is unconfined for trusted callers', async () => {
     const { outside } = tree();
     expect(await FileAccess.unconfined.resolve(path.join(outside, 'secret.txt'), 'read')).toBe(path.join(outside, 'secret.txt'));

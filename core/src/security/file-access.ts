@@ -16,10 +16,16 @@ export class FileAccess {
   static readonly unconfined = new FileAccess(null);
 
   readonly roots: readonly string[] | null;
+  /** Folders the run may read but never write (shipped example scenarios, say). */
+  readonly readOnlyRoots: readonly string[];
 
-  /** `roots`: absolute folders the run may use (the first one anchors relative paths); null: anywhere. */
-  constructor(roots: readonly string[] | null) {
+  /**
+   * `roots`: absolute folders the run may use (the first one anchors relative paths); null: anywhere.
+   * `readOnlyRoots`: folders a confined run may also read from, never write to.
+   */
+  constructor(roots: readonly string[] | null, readOnlyRoots: readonly string[] = []) {
     this.roots = roots ? roots.map((r) => path.resolve(r)) : null;
+    this.readOnlyRoots = readOnlyRoots.map((r) => path.resolve(r));
   }
 
   /** Whether paths are checked. */
@@ -29,8 +35,8 @@ export class FileAccess {
 
   /**
    * The absolute path a node may open for `mode`, or a `WIFLOW_FILE_NOT_AVAILABLE` error.
-   * Reading needs the file to exist inside a root; writing needs its folder inside a root
-   * (and, when the file exists, the file itself: a symlink there is followed and checked).
+   * Reading needs the file to exist inside a root or a read-only root; writing needs its folder
+   * inside a root (and, when the file exists, the file itself: a symlink there is followed and checked).
    */
   async resolve(requested: string, mode: FileMode): Promise<string> {
     if (!this.roots) return path.resolve(requested);
@@ -38,8 +44,9 @@ export class FileAccess {
     if (typeof requested !== 'string' || requested === '' || requested.includes('\u0000')) throw refuse();
     // `..` is refused outright, not normalised away: a path that climbs is never what a user of a confined run means.
     if (requested.split(/[\\/]/).includes('..')) throw refuse();
-    const roots = await this.#realRoots();
+    const roots = await realFolders(this.roots);
     if (!roots.length) throw refuse();
+    if (mode === 'read') roots.push(...(await realFolders(this.readOnlyRoots)));
     const absolute = path.isAbsolute(requested) ? path.resolve(requested) : path.resolve(roots[0], requested);
     const inside = (candidate: string) => roots.some((root) => candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
     const existing = await realpath(absolute).catch(() => null);
@@ -52,13 +59,14 @@ export class FileAccess {
     if (folder === null || !inside(folder)) throw refuse();
     return path.join(folder, path.basename(absolute));
   }
+}
 
-  async #realRoots(): Promise<string[]> {
-    const out: string[] = [];
-    for (const root of this.roots ?? []) {
-      const real = await realpath(root).catch(() => null);
-      if (real) out.push(real);
-    }
-    return out;
+/** The real paths of the folders that exist (a missing root grants nothing). */
+async function realFolders(folders: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const folder of folders) {
+    const real = await realpath(folder).catch(() => null);
+    if (real) out.push(real);
   }
+  return out;
 }

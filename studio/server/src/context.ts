@@ -52,7 +52,7 @@ export class StudioContext {
     if (!hasFlowRole(held, 'operator')) throw StudioErrors.forbidden(`flows of a ${role} may not run or be deployed: operator or admin is needed`);
     const own = this.userFilesDir(ownerId);
     await mkdir(own, { recursive: true });
-    return { capabilities: this.config.roleCapabilities[role], holder: `role ${role}`, files: new FileAccess([own, ...this.config.fileRoots]) };
+    return { capabilities: this.config.roleCapabilities[role], holder: `role ${role}`, files: new FileAccess([own, ...this.config.fileRoots], this.exampleScenariosDir ? [this.exampleScenariosDir] : []) };
   }
 
   /**
@@ -63,6 +63,14 @@ export class StudioContext {
     const own = this.userFilesDir(callerId);
     await mkdir(own, { recursive: true });
     return { capabilities: [], holder: 'an anonymous MCP caller', files: new FileAccess([own]) };
+  }
+
+  /**
+   * The installation's shipped example scenarios (`scenarios` beside `examplesDir`): a read-only
+   * root of every flow-service run, so the example flows run; null without `examplesDir`.
+   */
+  get exampleScenariosDir(): string | null {
+    return this.config.examplesDir ? path.resolve(this.config.examplesDir, '..', 'scenarios') : null;
   }
 
   /** The archive import limits in bytes (`studio.imports`). */

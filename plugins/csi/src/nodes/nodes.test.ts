@@ -1,8 +1,8 @@
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defineNode, definePlugin, type CsiFrame, type CsiWindow, type Runtime } from '@wiflow/core';
+import { defineNode, definePlugin, FileAccess, type CsiFrame, type CsiWindow, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -154,6 +154,30 @@ describe('live receivers on loopback', () => {
     const expected = await readCapture(file('esp32/example_data.csv'));
     expect(received.length).toBe(60);
     (received as CsiFrame[]).forEach((f, i) => sameFrame(f, expected[i]));
+  });
+
+  it('csi.esp32-serial in a confined run reads a character device or a file inside its roots, never an ordinary file outside', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'wiflow-serial-root-'));
+    const text = readFileSync(file('esp32/example_data.csv'), 'latin1');
+    writeFileSync(join(root, 'tty.log'), text);
+    const secret = join(tmp, 'secret.csv');
+    writeFileSync(secret, text);
+    symlinkSync(secret, join(root, 'link.csv'));
+    const rt = await start();
+    const run = async (path: string) => {
+      received.length = 0;
+      const job = await rt.runJob(buildFlow({ source: ['csi.esp32-serial', { path }], sink: ['test.sink'] }, ['source.frames -> sink.in']), { timeoutMs: 30_000, access: { files: new FileAccess([root]) } });
+      return job.done;
+    };
+    expect((await run('tty.log')).status).toBe('completed');
+    expect(received.length).toBe(60);
+    expect(await run('/dev/null')).toMatchObject({ status: 'completed', error: null });
+    for (const path of [secret, 'link.csv', join(tmp, 'missing.csv'), '../secret.csv']) {
+      const refused = await run(path);
+      expect(refused.status, path).toBe('failed');
+      expect(refused.error).toContain(`file ${JSON.stringify(path)} is not available to this flow: it does not exist or lies outside the folders this flow may use`);
+      expect(received).toEqual([]);
+    }
   });
 });
 

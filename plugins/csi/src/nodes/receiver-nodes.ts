@@ -1,8 +1,9 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DataTypes, defineNode, type CsiFrame } from '@wiflow/core';
+import { DataTypes, defineNode, type CsiFrame, type FileAccess } from '@wiflow/core';
 import { z } from 'zod';
 import { DecodeFault } from '../errors.js';
 import { NEXMON_CHIPS, type DecoderOptions } from '../readers/decoder.js';
@@ -200,6 +201,19 @@ function configureTty(path: string, baudRate: number): Promise<void> {
   });
 }
 
+/**
+ * The path `csi.esp32-serial` opens: an absolute path to a character device (what the `device`
+ * capability grants, wherever it lies), else a file or FIFO the run's file access allows — so
+ * a confined run cannot read an ordinary file outside its roots as "serial lines".
+ */
+async function serialPath(files: FileAccess, requested: string): Promise<string> {
+  if (files.confined && requested.startsWith('/')) {
+    const real = await realpath(requested).catch(() => null);
+    if (real !== null && (await stat(real).catch(() => null))?.isCharacterDevice()) return real;
+  }
+  return files.resolve(requested, 'read');
+}
+
 /** Live ESP32 CSI from a serial port, read as a character device (no native serial library). */
 export const esp32SerialNode = defineNode({
   type: 'csi.esp32-serial',
@@ -221,8 +235,9 @@ export const esp32SerialNode = defineNode({
     });
     return {
       async run() {
-        if (ctx.config.baudRate) await configureTty(ctx.config.path, ctx.config.baudRate);
-        const stream = createReadStream(ctx.config.path, { highWaterMark: 16384 });
+        const path = await serialPath(ctx.files, ctx.config.path);
+        if (ctx.config.baudRate) await configureTty(path, ctx.config.baudRate);
+        const stream = createReadStream(path, { highWaterMark: 16384 });
         const splitter = new LineSplitter((buf, start, end) => {
           stats.packets++;
           stats.rate.tick();

@@ -4,6 +4,7 @@ import { EnvironmentGeometrySchema } from '../model/environment.js';
 import { PoseEstimator, type AssembledSample } from '../model/pose-estimator.js';
 import { loadModelCached } from '../model/model-cache.js';
 import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
+import { resolvePoseModelFolder } from './model-files.js';
 
 /** Config of `pose.estimate`. */
 export const PoseEstimateConfig = z.object({
@@ -30,9 +31,10 @@ export const poseEstimateNode = defineNode({
   config: PoseEstimateConfig,
   capabilities: ['fs.read'],
   async create(ctx) {
-    const model = await loadModelCached(ctx.config.model || undefined);
+    // Paths named by the flow open only where the run's file access allows; the shipped model (no path) is the package's own.
+    const model = await loadModelCached(ctx.config.model ? await resolvePoseModelFolder(ctx.files, ctx.config.model) : undefined);
     const environments = [...ctx.config.environments];
-    if (ctx.config.scenario) environments.push(await environmentFromScenarioFile(ctx.config.scenario));
+    if (ctx.config.scenario) environments.push(await environmentFromScenarioFile(await ctx.files.resolve(ctx.config.scenario, 'read')));
     const estimator = new PoseEstimator(model, environments, {
       syncToleranceMs: ctx.config.syncToleranceMs,
       densePose: ctx.config.densePose,

@@ -5,6 +5,7 @@ import { PoseLocator } from '../locate/locator.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.js';
 import { readReference, type EmptyRoomReference } from '../locate/reference.js';
 import { simulateReference } from '../locate/simulated.js';
+import { resolveLocatorModelFolder } from './model-files.js';
 import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenario, type ScenarioGeometry } from '../sim/environment-from-scenario.js';
 import { loadSim } from '../sim/pose-dataset.js';
@@ -34,13 +35,15 @@ export const poseLocateNode = defineNode({
   config: PoseLocateConfig,
   capabilities: ['fs.read'],
   async create(ctx) {
-    const model = loadLocatorModel(ctx.config.model || SHIPPED_LOCATOR_DIR);
+    // Paths named by the flow open only where the run's file access allows; the shipped model (no path) is the package's own.
+    const model = loadLocatorModel(ctx.config.model ? await resolveLocatorModelFolder(ctx.files, ctx.config.model) : SHIPPED_LOCATOR_DIR);
     const environments: EnvironmentGeometry[] = [...ctx.config.environments];
-    const references: EmptyRoomReference[] = ctx.config.references.map((file) => readReference(file));
+    const references: EmptyRoomReference[] = [];
+    for (const file of ctx.config.references) references.push(readReference(await ctx.files.resolve(file, 'read')));
     if (ctx.config.scenario !== undefined) {
       const sim = (await loadSim()) as Awaited<ReturnType<typeof loadSim>> & { loadScenario?: (file: string) => ScenarioGeometry; validateScenario?: (input: unknown) => ScenarioGeometry };
       const scenario = typeof ctx.config.scenario === 'string'
-        ? sim.loadScenario?.(ctx.config.scenario)
+        ? sim.loadScenario?.(await ctx.files.resolve(ctx.config.scenario, 'read'))
         : sim.validateScenario?.(ctx.config.scenario);
       if (!scenario) throw PoseErrors.simulatorMissing('@wiflow/plugin-sim does not export loadScenario');
       environments.push(environmentFromScenario(scenario));

@@ -65,8 +65,9 @@ export const simSourceNode = defineNode({
   config: SimSourceConfig,
   capabilities: ['fs.read'],
   source: true,
-  create(ctx) {
-    const config = ctx.config;
+  async create(ctx) {
+    // A scenario file named by the flow is opened only where the run's file access allows (confined in the flow service).
+    const config = typeof ctx.config.scenario === 'string' ? { ...ctx.config, scenario: await ctx.files.resolve(ctx.config.scenario, 'read') } : ctx.config;
     const scenario = scenarioFromConfig(config);
     const durationS = config.durationS ?? scenario.durationS ?? 60;
     let ticks = 0;

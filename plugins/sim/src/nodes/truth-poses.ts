@@ -28,8 +28,10 @@ export const truthPosesNode = defineNode({
   inputs: { truth: { type: 'json', required: true, description: 'GroundTruthFrame from sim.source' } },
   outputs: { poses: { type: 'PoseFrame' } },
   config: TruthPosesConfig,
-  create(ctx) {
-    const scenario = resolveScenario(ctx.config.scenario as string);
+  capabilities: ['fs.read'],
+  async create(ctx) {
+    // Its scenario may be a file: opened only where the run's file access allows.
+    const scenario = resolveScenario(typeof ctx.config.scenario === 'string' ? await ctx.files.resolve(ctx.config.scenario, 'read') : ctx.config.scenario);
     const camera = scenarioCamera(scenario);
     const hash = createHash('sha256').update(JSON.stringify(scenario)).digest('hex');
     const minGapMs = 1000 / ctx.config.rateHz;

@@ -15,6 +15,20 @@ export interface ExamplesReport {
 }
 
 /**
+ * The example flows name scenarios relative to the installation (`examples/scenarios/…`, as
+ * the CLI runs them from the repository root); the flow service anchors relative paths in the
+ * owner's file folder, so they are made absolute here, under the read-only scenarios root.
+ */
+function anchorScenarios(flow: { data?: { nodes?: { data?: { config?: Record<string, unknown> } }[] } }, dir: string): unknown {
+  const installation = path.resolve(dir, '..', '..');
+  for (const node of flow.data?.nodes ?? []) {
+    const config = node.data?.config;
+    if (typeof config?.scenario === 'string' && !path.isAbsolute(config.scenario)) config.scenario = path.join(installation, config.scenario);
+  }
+  return flow;
+}
+
+/**
  * On first start, import every flow JSON of `dir` into the owner's default project (once:
  * a setting remembers it, so a user who deletes an example does not get it back). Flows
  * are stored like any import: validated, drafts kept with their problems.
@@ -39,7 +53,7 @@ export async function loadExampleFlows(studio: StudioContext, flows: FlowService
   const project = await studio.defaultProject(user.id);
   for (const file of files) {
     try {
-      const body = FlowCreateSchema.parse(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+      const body = FlowCreateSchema.parse(anchorScenarios(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), dir));
       const flow = await flows.create(principal, { ...body, id: null }, { folderId: project.id });
       report.loaded.push(flow.name);
     } catch (error) {

@@ -35,6 +35,7 @@ let s: TestStudio;
 let csi: CsiModule;
 let outside: string;
 let extraRoot: string;
+let exampleScenarios: string;
 let passwdLike: string;
 let captureBytes: Buffer;
 
@@ -50,7 +51,12 @@ beforeAll(async () => {
   writeFileSync(passwdLike, captureBytes);
   writeFileSync(path.join(outside, 'keep.wfr'), 'do not overwrite');
   writeFileSync(path.join(extraRoot, 'lab.wfr'), captureBytes);
-  s = await startTestStudio({ plugins: [csi.default], studio: { fileRoots: [extraRoot] } });
+  // An installation's examples: flows/ (none here) and scenarios/, the read-only root of every run.
+  exampleScenarios = path.join(base, 'examples', 'scenarios');
+  mkdirSync(path.join(base, 'examples', 'flows'), { recursive: true });
+  mkdirSync(exampleScenarios);
+  writeFileSync(path.join(exampleScenarios, 'shipped.wfr'), captureBytes);
+  s = await startTestStudio({ plugins: [csi.default], studio: { fileRoots: [extraRoot], examplesDir: path.join(base, 'examples', 'flows') } });
 });
 afterAll(async () => {
   await s?.close();
@@ -128,6 +134,22 @@ describe('file nodes are confined to the owner\'s file folder and studio.fileRoo
     const lab = await createFlow(s.alice, 'configured root', fileToRecord(path.join(extraRoot, 'lab.wfr'), path.join(extraRoot, 'lab-copy.wfr')));
     expect((await run(s.alice, lab)).status).toBe(200);
     expect(existsSync(path.join(extraRoot, 'lab-copy.wfr'))).toBe(true);
+  });
+
+  it("reads the installation's example scenarios but never writes there", async () => {
+    const shipped = path.join(exampleScenarios, 'shipped.wfr');
+    const read = await createFlow(s.alice, 'example read', fileToRecord(shipped, 'from-examples.wfr'));
+    const ran = await run(s.alice, read);
+    expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+    expect(existsSync(path.join(s.dataDir, 'studio-files', s.alice.id, 'from-examples.wfr'))).toBe(true);
+    for (const target of [shipped, path.join(exampleScenarios, 'new.wfr')]) {
+      const write = await createFlow(s.alice, `example write ${target}`, fileToRecord(shipped, target));
+      const refused = await run(s.alice, write);
+      expect(refused.status, target).toBe(500);
+      expect(refused.body.detail).toContain(`file ${JSON.stringify(target)} is not available to this flow`);
+    }
+    expect(readFileSync(shipped)).toEqual(captureBytes);
+    expect(existsSync(path.join(exampleScenarios, 'new.wfr'))).toBe(false);
   });
 
   it('a job reading a truncated capture fails, naming the file and the byte offset', async () => {

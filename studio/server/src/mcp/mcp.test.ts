@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { flowIoSchemas, type Job } from '@wiflow/core';
+import { flowIoSchemas, type CsiFrame, type Job, type WiflowPlugin } from '@wiflow/core';
 import { studioServerOf } from '../index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainFlow, startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
@@ -25,9 +25,11 @@ let s: TestStudio;
 let projectId: string;
 let base: string;
 const flowIds: Record<string, string> = {};
+let csi: { default: WiflowPlugin; encodeRecording(frames: CsiFrame[]): Uint8Array };
 
 beforeAll(async () => {
-  s = await startTestStudio();
+  csi = (await import('@wiflow/plugin-csi')) as unknown as typeof csi;
+  s = await startTestStudio({ plugins: [csi.default] });
   const project = await s.http.post('/api/v1/projects/').set(s.alice.auth).send({ name: 'Sensing tools' }).expect(201);
   projectId = project.body.id;
   base = `${s.url}/api/v1/mcp/project/${projectId}`;
@@ -301,6 +303,48 @@ describe('MCP auth: defaults and anonymous callers', () => {
     expect(job.request.userId).toBe(ANONYMOUS_MCP_PRINCIPAL.userId);
     expect(job.request.userId).not.toBe(s.alice.id);
     expect(ANONYMOUS_MCP_PRINCIPAL.roles).toEqual([]);
+  });
+
+  it("an anonymous caller cannot run a tool whose flow reads files: the error names the capability, nothing of the owner's is read", async () => {
+    const project = (await s.http.post('/api/v1/projects/').set(s.alice.auth).send({ name: 'Open file tools' }).expect(201)).body;
+    const own = path.join(s.dataDir, 'studio-files', s.alice.id);
+    mkdirSync(own, { recursive: true });
+    const frame: CsiFrame = {
+      timestamp: 1_000_000, time: 1_000, sourceId: 'hand', link: { tx: 'a', rx: 'b' }, centerFrequencyHz: 2.412e9, bandwidthHz: 20e6,
+      subcarriers: Int16Array.from([-1, 1]), ntx: 1, nrx: 1, nsc: 2, csi: { re: Float32Array.from([1, 2]), im: Float32Array.from([0, 1]) }, format: 'wiflow', provenance: 'replay',
+    };
+    writeFileSync(path.join(own, 'private.wfr'), csi.encodeRecording([frame, { ...frame, timestamp: 1_010_000, time: 1_010 }]));
+    const copy = path.join(own, 'copied.wfr');
+    const data = {
+      nodes: [
+        { id: 'reader', position: { x: 0, y: 0 }, data: { nodeType: 'csi.file', config: { path: path.join(own, 'private.wfr') } } },
+        { id: 'rec', position: { x: 200, y: 0 }, data: { nodeType: 'csi.record', config: { path: copy } } },
+      ],
+      edges: [{ id: 'e', source: 'reader', sourceHandle: 'frames', target: 'rec', targetHandle: 'frames' }],
+    };
+    await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ folder_id: project.id, name: 'Copy capture', mcp_enabled: true, data }).expect(201);
+    const url = new URL(`${s.url}/api/v1/mcp/project/${project.id}/streamable`);
+    const open = async (headers: Record<string, string> = {}) => {
+      const client = new Client({ name: 'wiflow-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      return client;
+    };
+    // With her key (the default auth) the flow does read and copy her file.
+    const owner = await open({ 'x-api-key': s.alice.apiKey });
+    const ownerCall = await owner.callTool({ name: 'copy_capture', arguments: {} });
+    await owner.close();
+    expect(ownerCall.isError, JSON.stringify(ownerCall.content)).toBeFalsy();
+    expect(existsSync(copy)).toBe(true);
+    rmSync(copy);
+
+    await s.http.patch(`/api/v1/mcp/project/${project.id}`).set(s.alice.auth).send({ settings: [], auth_settings: { auth_type: 'none' } }).expect(200);
+    const anonymous = await open();
+    const anonymousCall = await anonymous.callTool({ name: 'copy_capture', arguments: {} });
+    await anonymous.close();
+    expect(anonymousCall.isError).toBe(true);
+    const text = JSON.stringify(anonymousCall.content);
+    expect(text).toContain('needs capability fs.read, which an anonymous MCP caller does not allow');
+    expect(existsSync(copy)).toBe(false);
   });
 });
 
