@@ -1,4 +1,5 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isJsonTooDeep, jsonBodyParser, JSON_NOT_UTF8_CODE } from '@wiflow/core';
 import { RequestValidationError } from './validation.js';
 
 /** How deep JSON values sent to the flow service may nest (flows need about 12 levels). */
@@ -41,27 +42,23 @@ export function tooDeepError(where: string, max = MAX_JSON_DEPTH): RequestValida
   return new RequestValidationError([{ loc: [where], msg: `JSON nested deeper than ${max} levels`, type: 'json_too_deep' }]);
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** body-parser `verify`: JSON must be UTF-8 (RFC 8259); invalid bytes are refused instead of becoming U+FFFD. */
-function requireUtf8(_req: unknown, _res: unknown, buffer: Buffer): void {
-  try {
-    utf8.decode(buffer);
-  } catch {
-    throw new RequestValidationError([{ loc: ['body'], msg: 'the body is not valid UTF-8', type: 'utf8_invalid' }]);
-  }
-}
-
 /**
- * The flow service's JSON body parser: express.json with a size limit (UTF-8 only), then a depth and value-count check,
- * so that no later step (validation, echoing, storage) walks an unbounded structure.
+ * The flow service's JSON body parser: core's bounded parser (size limit, UTF-8 only, nesting
+ * scanned before parsing), its refusals turned into this service's 422 envelope, then a count
+ * of values, so that no later step (validation, echoing, storage) walks an unbounded structure.
  * Mount it after authentication: nobody's body is read before we know who they are.
  */
 export function jsonBody(limit: string | number = '1mb'): RequestHandler[] {
-  const depth = (req: Request, _res: Response, next: NextFunction): void => {
+  const parse = jsonBodyParser({ limit, maxDepth: MAX_JSON_DEPTH });
+  const refusal = (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {
+    if (isJsonTooDeep(error)) return next(tooDeepError('body'));
+    if ((error as { code?: unknown }).code === JSON_NOT_UTF8_CODE) return next(new RequestValidationError([{ loc: ['body'], msg: 'the body is not valid UTF-8', type: 'utf8_invalid' }]));
+    next(error);
+  };
+  const count = (req: Request, _res: Response, next: NextFunction): void => {
     const problem = req.body !== undefined ? jsonShapeProblem(req.body) : null;
     if (problem) return next(shapeError(problem));
     next();
   };
-  return [express.json({ limit, verify: requireUtf8 }), depth];
+  return [parse, refusal as unknown as RequestHandler, count];
 }
