@@ -64,6 +64,6 @@ describe('sense.alerts', () => {
 
   it('answers what is not a sensing frame with a clear error', async () => {
     const result = await runNode(senseAlertsNode, { inputs: { sensing: [{ nonsense: 1 } as unknown as SensingFrame] } });
-    expect(String(result.error?.message ?? result.error)).toMatch(/not a SensingFrame/);
+    expect(String(result.error)).toMatch(/not a SensingFrame/);
   });
 });
