@@ -106,7 +106,7 @@ function poseFrame(timestamp: number, persons: number) {
 }
 
 describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
-  it('a sensed fall reaches /ws/pose, MQTT and the webhook; events, activity and occupancy come from the sensing frames', async () => {
+  it('a sensed fall and inactivity reach /ws/pose, MQTT and the webhook; events, activity and occupancy come from the sensing frames', async () => {
     const p = await startProduct();
     const t0 = Date.now() - 40_000;
     // Empty 5 s, walking in, a fall at second 20, still afterwards.
@@ -123,7 +123,8 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
       {
         sensing: ['test.feed', { input: 'sensing' }],
         poses: ['test.feed', { input: 'poses' }],
-        alerts: ['sense.alerts', {}],
+        // Inactivity after 15 s still: the still stretch counts from the end of second 21 (t0 + 22 s).
+        alerts: ['sense.alerts', { inactivityMinutes: 0.25 }],
         publish: ['pose.publish', {}],
         mqtt: ['mqtt.publish', { url: p.broker.url, summaryIntervalMs: 0 }],
         webhook: ['webhook.deliver', {}],
@@ -150,6 +151,12 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
     expect(JSON.stringify(delivered.json)).toContain(SENSE_FALL_RULE);
     expect(JSON.stringify(delivered.json)).toContain('wiflow-sense-v1');
 
+    // The inactivity alert takes the same three ways.
+    await p.stream.until(() => p.stream.alerts().some((a) => a.alert_type === 'inactivity'), 'the inactivity alert on /ws/pose');
+    await p.subscriber.until(() => p.subscriber.json('wiflow/flat/alerts').some((a) => a.alert_type === 'inactivity'), 'the inactivity alert on MQTT');
+    await p.receiver.until(() => p.receiver.accepted().some((r) => r.json.type === 'alert.inactivity'), 'the inactivity alert at the webhook');
+    expect(p.stream.alerts().find((a) => a.alert_type === 'inactivity')).toMatchObject({ environment_id: 'flat', source: 'sensing.inactivity/still-v1', timestamp: new Date(t0 + 37_000).toISOString() });
+
     // /analytics/events: the sensed fall and the presence change, with room, confidence, estimator and provenance.
     const events = (await p.get('/analytics/events?environment_id=flat&per_page=100')) as any;
     const list = (Array.isArray(events) ? events : events.events ?? events.data) as Record<string, any>[];
@@ -171,6 +178,67 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
     expect(job.status, job.error ?? '').toBe('completed');
     expect(job.outputs.occupancy).toMatchObject({ environment_id: 'flat', basis: 'sensing', stale: false, person_count: null, persons: [], source: null, sensing: { presence: true, state: 'still', breathing_bpm: 13, estimator_id: 'wiflow-sense-v1', provenance: 'live' } });
   }, 60_000);
+});
+
+/** How long the demo scenario runs in the end-to-end test (s of scenario time, as fast as the simulator goes). */
+const DEMO_SECONDS = 170;
+/** A sensed fall counts for a scripted one when its alert's time lies this close after it (ms). */
+const FALL_MATCH = { beforeMs: 2000, afterMs: 10_000 };
+
+describe.skipIf(!hasMosquitto())('the demo home through the sensing chain', () => {
+  // Needs the sensing models to fit simulated CSI (issue 22, branch sense-sim): until then the models fitted on
+  // real captures report falls at other times on the simulator, and this test fails with the figures in its message.
+  it("raises an alert on /ws/pose, MQTT and the webhook near each of the scenario's scripted falls, and none elsewhere", async () => {
+    const p = await startProduct();
+    const demo = JSON.parse(readFileSync(path.join(ROOT, 'examples/flows/default-pipeline.json'), 'utf8')) as { data: FlowData };
+    const byId = new Map(demo.data.nodes.map((n) => [n.id, n]));
+    const nodeOf = (id: string): [string, Record<string, unknown>] => [byId.get(id)!.data.nodeType, { ...(byId.get(id)!.data.config as Record<string, unknown>) }];
+    const [simType, simConfig] = nodeOf('sim');
+    simConfig.scenario = path.join(ROOT, simConfig.scenario as string);
+    // The demo's own sensing nodes and their settings; the simulator made finite and as fast as it goes.
+    const flow = buildFlow(
+      {
+        sim: [simType, { ...simConfig, realtime: false, loop: false, durationS: DEMO_SECONDS }],
+        link: nodeOf('sense-link'),
+        room: nodeOf('sense-room'),
+        alerts: nodeOf('sense-alerts'),
+        publish: ['pose.publish', {}],
+        mqtt: ['mqtt.publish', { url: p.broker.url, summaryIntervalMs: 0 }],
+        webhook: ['webhook.deliver', {}],
+        truth: ['test.collect', { output: 'truth' }],
+        events: ['test.collect', { output: 'events' }],
+        raised: ['test.collect', { output: 'alerts' }],
+      },
+      ['sim.frames -> link.frames', 'link.sensing -> room.sensing', 'room.sensing -> alerts.sensing', 'alerts.events -> publish.events', 'alerts.alerts -> publish.alerts', 'alerts.alerts -> mqtt.alerts', 'alerts.alerts -> webhook.alerts', 'sim.truth -> truth.in', 'alerts.events -> events.in', 'alerts.alerts -> raised.in'],
+    );
+    const result = await runFlow(p.runtime, flow, {}, 240_000);
+    expect(result.status, result.error ?? '').toBe('completed');
+    // The scripted falls (ground truth: used only to score, never as an input of the alerts).
+    const truth = result.outputs.truth as { events: { type: string; time: number }[] }[];
+    const scripted = truth.flatMap((f) => f.events).filter((e) => e.type === 'fall_start').map((e) => e.time);
+    expect(scripted.length).toBeGreaterThanOrEqual(2);
+    const start = (truth[0] as unknown as { time: number }).time;
+    const sensedFalls = ((result.outputs.events ?? []) as { type: string; timestamp: number }[]).filter((e) => e.type === 'fall_detection').map((e) => e.timestamp);
+    const seconds = (times: number[]) => [...times].sort((a, b) => a - b).map((t) => Math.round((t - start) / 100) / 10);
+    const figures = `scripted falls at ${seconds(scripted).join(', ')} s; sensed falls at ${seconds(sensedFalls).join(', ') || 'none'} s`;
+    const near = (t: number) => scripted.some((f) => t >= f - FALL_MATCH.beforeMs && t <= f + FALL_MATCH.afterMs);
+
+    // Every alert sense.alerts raised (after its cool-down) reaches each transport: wait for all of them, then score.
+    const raised = ((result.outputs.alerts ?? []) as { alertType: string; timestamp: number }[]).filter((a) => a.alertType === 'fall_detection');
+    const figuresAll = `${figures}; fall alerts after the cool-down at ${seconds(raised.map((a) => a.timestamp)).join(', ') || 'none'} s`;
+    await p.stream.until(() => p.stream.alerts().filter((a) => a.alert_type === 'fall_detection').length >= raised.length, '/ws/pose fall alerts');
+    await p.subscriber.until(() => p.subscriber.json('wiflow/home/alerts').filter((a) => a.alert_type === 'fall_detection').length >= raised.length, 'MQTT fall alerts', 10_000);
+    await p.receiver.until(() => p.receiver.accepted().filter((r) => r.json.type === 'alert.fall_detection').length >= raised.length, 'webhook fall alerts');
+    const transports: Record<string, number[]> = {
+      ws: p.stream.alerts().filter((a) => a.alert_type === 'fall_detection' && a.source === SENSE_FALL_RULE).map((a) => Date.parse(a.timestamp)),
+      mqtt: p.subscriber.json('wiflow/home/alerts').filter((a) => a.alert_type === 'fall_detection' && a.source === SENSE_FALL_RULE).map((a) => Date.parse(String(a.timestamp))),
+      webhook: p.receiver.accepted().filter((r) => r.json.type === 'alert.fall_detection').map((r) => Date.parse(String((r.json.data as Record<string, unknown>).timestamp))),
+    };
+    for (const [name, times] of Object.entries(transports)) {
+      for (const fall of scripted) expect(times.some((t) => t >= fall - FALL_MATCH.beforeMs && t <= fall + FALL_MATCH.afterMs), `${name}: an alert for the fall at ${seconds([fall])} s (${figuresAll})`).toBe(true);
+      expect(times.filter((t) => !near(t)), `${name}: alerts away from any scripted fall (${figuresAll})`).toEqual([]);
+    }
+  }, 300_000);
 });
 
 if (!hasMosquitto()) {
