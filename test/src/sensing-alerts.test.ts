@@ -220,7 +220,8 @@ describe.skipIf(!hasMosquitto())('the demo home through the sensing chain', () =
     const start = (truth[0] as unknown as { time: number }).time;
     const sensedFalls = ((result.outputs.events ?? []) as { type: string; timestamp: number }[]).filter((e) => e.type === 'fall_detection').map((e) => e.timestamp);
     const seconds = (times: number[]) => [...times].sort((a, b) => a - b).map((t) => Math.round((t - start) / 100) / 10);
-    const figures = `scripted falls at ${seconds(scripted).join(', ')} s; sensed falls at ${seconds(sensedFalls).join(', ') || 'none'} s`;
+    const presenceChanges = ((result.outputs.events ?? []) as { type: string }[]).filter((e) => e.type === 'presence_change').length;
+    const figures = `scripted falls at ${seconds(scripted).join(', ')} s; sensed falls at ${seconds(sensedFalls).join(', ') || 'none'} s; ${presenceChanges} presence changes`;
     const near = (t: number) => scripted.some((f) => t >= f - FALL_MATCH.beforeMs && t <= f + FALL_MATCH.afterMs);
 
     // Every alert sense.alerts raised (after its cool-down) reaches each transport: wait for all of them, then score.

@@ -43,12 +43,15 @@ describe('sense.alerts', () => {
     expect(inactivity[0].timestamp).toBeGreaterThanOrEqual(T0 + 65_000);
   });
 
-  it('raises a presence_change event when the room empties or fills, with the room, estimator and provenance', async () => {
+  it('raises a presence_change event when the room empties or fills for presenceMinSeconds, with the room, estimator and provenance', async () => {
     const frames: SensingFrame[] = [];
     for (let s = 0; s < 10; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
     for (let s = 10; s < 20; s++) frames.push(frame(s, { state: 'moving', motion: 0.8 }));
     for (let s = 20; s < 25; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
-    const result = await runNode(senseAlertsNode, { inputs: { sensing: frames } });
+    // A flicker shorter than presenceMinSeconds raises nothing.
+    for (let s = 25; s < 27; s++) frames.push(frame(s, { state: 'moving', motion: 0.6 }));
+    for (let s = 27; s < 35; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
+    const result = await runNode(senseAlertsNode, { config: { presenceMinSeconds: 3 }, inputs: { sensing: frames } });
     const changes = (result.outputs.events as AnalyticsEvent[]).filter((e) => e.type === 'presence_change');
     expect(changes.map((e) => [e.timestamp, e.metadata.presence, e.source])).toEqual([[T0 + 11_000, true, SENSE_PRESENCE_RULE], [T0 + 21_000, false, SENSE_PRESENCE_RULE]]);
     expect(changes[0]).toMatchObject({ environmentId: 'flat', severity: 'low', metadata: { scope: 'room', link: null, estimator: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay' } });

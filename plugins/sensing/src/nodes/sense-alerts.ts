@@ -15,6 +15,7 @@ export const SenseAlertsConfig = z.object({
   cooldownSeconds: z.number().min(0).default(300).describe('Repeats of the same alert (type and room or link) within this time are suppressed unless more severe'),
   minFallConfidence: z.number().min(0).max(1).default(0).describe('Falls below this confidence raise no event'),
   presenceEvents: z.boolean().default(true).describe('Raise a presence_change event (severity low, no alert) when a room or link goes from empty to occupied or back'),
+  presenceMinSeconds: z.number().int().min(1).default(10).describe('A presence change counts once the new state has held this many consecutive seconds (the event keeps the time it began)'),
 });
 
 /**
@@ -36,8 +37,8 @@ export const senseAlertsNode = defineNode({
     const gate = new AlertGate({ cooldownSeconds: ctx.config.cooldownSeconds });
     // Per room or link: when the current still stretch began, and whether it already raised its event.
     const still = new Map<string, { since: number; raised: boolean }>();
-    // Per room or link: the presence of the previous frame.
-    const present = new Map<string, boolean>();
+    // Per room or link: the presence last reported (the first frame's, without an event) and a change waiting to hold.
+    const present = new Map<string, { reported: boolean; change: { since: number; seconds: number } | null }>();
     let falls = 0;
     let inactivity = 0;
     let presenceChanges = 0;
@@ -70,14 +71,23 @@ export const senseAlertsNode = defineNode({
             if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
           }
         } else still.delete(key);
-        const before = present.get(key);
-        present.set(key, frame.presence);
-        if (ctx.config.presenceEvents && before !== undefined && before !== frame.presence) {
-          presenceChanges++;
-          // Confidence: how far the motion score is from the boundary on the side of the new state is not a presence
-          // probability, so the event carries none beyond the estimator's decision (1) and says so in its metadata.
-          const event = createEvent({ type: 'presence_change', severity: 'low', timestamp: frame.time, environmentId: frame.environmentId, confidence: 1, source: SENSE_PRESENCE_RULE, metadata: { ...where, presence: frame.presence, state: frame.state, motion: frame.motion, confidence_basis: 'estimator decision (no probability)' } });
-          await ctx.emit('events', event);
+        const presence = present.get(key) ?? { reported: frame.presence, change: null };
+        present.set(key, presence);
+        if (presence.reported === frame.presence) presence.change = null;
+        else {
+          presence.change ??= { since: frame.time, seconds: 0 };
+          presence.change.seconds++;
+        }
+        if (presence.change && presence.change.seconds >= ctx.config.presenceMinSeconds) {
+          const since = presence.change.since;
+          presence.reported = frame.presence;
+          presence.change = null;
+          if (ctx.config.presenceEvents) {
+            presenceChanges++;
+            // The estimator decides presence without a probability: confidence 1, and the metadata says so.
+            const event = createEvent({ type: 'presence_change', severity: 'low', timestamp: since, environmentId: frame.environmentId, confidence: 1, source: SENSE_PRESENCE_RULE, metadata: { ...where, presence: frame.presence, state: frame.state, motion: frame.motion, held_seconds: ctx.config.presenceMinSeconds, confidence_basis: 'estimator decision (no probability)' } });
+            await ctx.emit('events', event);
+          }
         }
         gate.prune(frame.time);
       },
