@@ -176,7 +176,7 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
     const occupancyFlow = JSON.parse(readFileSync(path.join(ROOT, 'examples/flows/occupancy-now.json'), 'utf8')) as { data: FlowData };
     const job = await (await p.runtime.runJob(occupancyFlow.data, { inputs: { environment_id: 'flat' } })).done;
     expect(job.status, job.error ?? '').toBe('completed');
-    expect(job.outputs.occupancy).toMatchObject({ environment_id: 'flat', basis: 'sensing', stale: false, person_count: null, persons: [], source: null, sensing: { presence: true, state: 'still', breathing_bpm: 13, estimator_id: 'wiflow-sense-v1', provenance: 'live' } });
+    expect(job.outputs.occupancy).toMatchObject({ environment_id: 'flat', basis: 'sensing', stale: false, person_count: null, persons: [], source: { model_id: 'wiflow-locate-v1' }, sensing: { presence: true, state: 'still', breathing_bpm: 13, estimator_id: 'wiflow-sense-v1', provenance: 'live' } });
   }, 60_000);
 });
 

@@ -26,6 +26,7 @@ export interface OccupancyAnswer {
   persons: { track_id: number | null; confidence: number; position: { x: number; y: number }; activity: string | null; zones: string[] }[];
   /** Persons per zone; null on the sensing basis when someone is there (no positions). */
   zones: { zone_id: string; zone_name: string; person_count: number | null }[];
+  /** The pose frame consulted (also on the sensing basis, where it located nobody or is stale), or null. */
   source: { model_id: string; model_hash: string; provenance: string } | null;
   /** The room's sensing frame the answer used (basis 'sensing'), or null. */
   sensing: { as_of: string; presence: boolean; state: SensingFrame['state']; motion: number; breathing_bpm: number | null; estimator_id: string; config_hash: string; provenance: string } | null;
@@ -90,7 +91,8 @@ export const poseOccupancyNode = defineNode({
             person_count: sensed.presence ? null : 0,
             persons: [],
             zones: configured.map((z) => ({ zone_id: z.id, zone_name: z.name ?? z.id, person_count: sensed.presence ? null : 0 })),
-            source: null,
+            // The pose frame consulted (it located nobody, or is stale), so the answer says which model found no one.
+            source: frame ? { model_id: frame.metadata.modelId, model_hash: frame.metadata.modelHash, provenance: frame.metadata.provenance } : null,
             sensing: { as_of: new Date(sensed.time).toISOString(), presence: sensed.presence, state: sensed.state, motion: sensed.motion, breathing_bpm: sensed.breathingBpm, estimator_id: sensed.estimatorId, config_hash: sensed.configHash, provenance: sensed.provenance },
           };
           return ctx.emit('occupancy', answer);
