@@ -46,6 +46,7 @@ describe('healthcare.monitor on sensing frames', () => {
     // 35 still minutes ≥ sleep_min_minutes (20): one rest period; the walk after it is not inside it.
     expect(m.sleep_quality).toMatchObject({ periods: 1, total_sleep_hours: 0.58, sleep_efficiency: 1, restlessness_events: 0 });
     expect(m.inactivity_alerts).toBe(1);
+    expect(m.breathing).toEqual({ median_bpm: 14, rest_median_bpm: 14, seconds_with_rate: 35 * 60, null_reason: null });
     expect(m.mobility_rule).toBe(SENSING_MOBILITY_RULE);
     // Awake and present: 4 walking minutes + 3 s after the fall; walk starts: 2 (the fall second is not one).
     expect(m.mobility_score).toBe(Math.round(100 * (0.6 * 1 + 0.4 * Math.min(1, 2 / (243 / 3600) / 4))));
@@ -61,6 +62,15 @@ describe('healthcare.monitor on sensing frames', () => {
     expect(m.activity_summary).toMatchObject({ sitting_minutes: 25, lying_minutes: 25, standing_minutes: 0, posture_reason: null });
     expect(m.sleep_quality.periods).toBe(1);
     expect(m.sleep_quality.total_sleep_hours).toBe(Math.round((25 / 60) * 100) / 100);
+  });
+
+  it('gives no breathing rate when the frames gave none, and says the most common reason', async () => {
+    const frames: SensingFrame[] = [];
+    for (let s = 0; s < 30; s++) frames.push(second(s, { breathingBpm: null, breathingQuality: null, breathingReason: s < 20 ? 'too_short' : 'no_periodicity' }));
+    for (let s = 30; s < 40; s++) frames.push(second(s, { presence: false, state: 'empty', breathingBpm: null, breathingReason: 'empty' }));
+    const result = await runNode(healthcareNode, { inputs: { sensing: frames } });
+    const m = (result.outputs.metrics as HealthcareSensingRecord[]).at(-1)!.metrics;
+    expect(m.breathing).toEqual({ median_bpm: null, rest_median_bpm: null, seconds_with_rate: 0, null_reason: 'too_short' });
   });
 
   it('skips what is not a sensing frame, without failing the flow', async () => {

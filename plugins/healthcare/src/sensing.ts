@@ -66,10 +66,14 @@ export interface HealthcareSensingRecord {
     mobility_rule: typeof SENSING_MOBILITY_RULE;
     sleep_quality: { total_sleep_hours: number; sleep_efficiency: number | null; restlessness_events: number; periods: number; rule: typeof SENSING_SLEEP_RULE };
     inactivity_alerts: number;
+    /** Breathing of still people: the median rate over still seconds with a rate (rest periods apart), or null and the most common reason. */
+    breathing: { median_bpm: number | null; rest_median_bpm: number | null; seconds_with_rate: number; null_reason: string | null };
   };
 }
 
 interface RestBout {
+  /** Breathing rates of the bout's still seconds. */
+  rates: RateHistogram;
   start: number;
   lastStill: number;
   stillSeconds: number;
@@ -90,6 +94,28 @@ interface PlaceState {
   inactivity: number;
 }
 
+/** Rates counted in 0.1 bpm bins: bounded memory in endless streams. */
+type RateHistogram = Map<number, number>;
+
+function addRate(histogram: RateHistogram, bpm: number): void {
+  const bin = Math.round(bpm * 10);
+  histogram.set(bin, (histogram.get(bin) ?? 0) + 1);
+}
+
+/** Median (0.1 bpm resolution) of one or more histograms; null when they are empty. */
+function medianRate(histograms: RateHistogram[]): number | null {
+  const merged = new Map<number, number>();
+  for (const h of histograms) for (const [bin, n] of h) merged.set(bin, (merged.get(bin) ?? 0) + n);
+  const total = [...merged.values()].reduce((a, b) => a + b, 0);
+  if (!total) return null;
+  let seen = 0;
+  for (const bin of [...merged.keys()].sort((a, b) => a - b)) {
+    seen += merged.get(bin)!;
+    if (seen * 2 >= total) return bin / 10;
+  }
+  return null;
+}
+
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
 /**
@@ -105,6 +131,11 @@ export class SensingHealthMonitor {
   #first: number | null = null;
   #last: number | null = null;
   #ignored = 0;
+  /** Breathing rates of still seconds. */
+  readonly #rates: RateHistogram = new Map();
+  #rateSeconds = 0;
+  /** Why still seconds had no rate, counted. */
+  readonly #rateReasons = new Map<string, number>();
 
   constructor(private readonly options: HealthcareOptions) {}
 
@@ -150,7 +181,7 @@ export class SensingHealthMonitor {
     if (resting) {
       if (!place.bout || t - place.bout.lastStill > gapMs) {
         this.#closeBout(place);
-        place.bout = { start: t - 1000, lastStill: t, stillSeconds: 0, restlessEvents: 0, movingNow: false };
+        place.bout = { rates: new Map(), start: t - 1000, lastStill: t, stillSeconds: 0, restlessEvents: 0, movingNow: false };
       }
       // Movement counts as restlessness once the person is still again (movement that ends the period does not).
       if (place.bout.movingNow) place.bout.restlessEvents++;
@@ -160,6 +191,14 @@ export class SensingHealthMonitor {
     } else if (place.bout) {
       if (t - place.bout.lastStill > gapMs) this.#closeBout(place);
       else if (frame.state === 'moving') place.bout.movingNow = true;
+    }
+
+    if (frame.state === 'still') {
+      if (typeof frame.breathingBpm === 'number' && Number.isFinite(frame.breathingBpm)) {
+        addRate(this.#rates, frame.breathingBpm);
+        this.#rateSeconds++;
+        if (resting && place.bout) addRate(place.bout.rates, frame.breathingBpm);
+      } else if (frame.breathingReason) this.#rateReasons.set(frame.breathingReason, (this.#rateReasons.get(frame.breathingReason) ?? 0) + 1);
     }
 
     const completed: string[] = [];
@@ -179,6 +218,18 @@ export class SensingHealthMonitor {
     const bout = place.bout;
     place.bout = null;
     if (bout && bout.lastStill - bout.start >= this.options.sleep_min_minutes * 60_000) place.bouts.push(bout);
+  }
+
+  #breathing(bouts: RestBout[]): HealthcareSensingRecord['metrics']['breathing'] {
+    const rate = medianRate([this.#rates]);
+    const rest = medianRate(bouts.map((b) => b.rates));
+    let reason: string | null = null;
+    if (rate === null) {
+      let most = 0;
+      for (const [r, n] of this.#rateReasons) if (n > most) [reason, most] = [r, n];
+      reason ??= 'no still second';
+    }
+    return { median_bpm: rate, rest_median_bpm: rest, seconds_with_rate: this.#rateSeconds, null_reason: reason };
   }
 
   /** Frames that were not sensing frames (counted, skipped). */
@@ -241,6 +292,7 @@ export class SensingHealthMonitor {
         mobility_rule: SENSING_MOBILITY_RULE,
         sleep_quality: { total_sleep_hours: round(asleep / 3600), sleep_efficiency: inBed > 0 ? round(Math.min(1, asleep / inBed)) : null, restlessness_events: bouts.reduce((s, b) => s + b.restlessEvents, 0), periods: bouts.length, rule: SENSING_SLEEP_RULE },
         inactivity_alerts: sum((p) => p.inactivity),
+        breathing: this.#breathing(bouts),
       },
     };
   }
