@@ -1,7 +1,7 @@
 // Public entry of @wiflow/core: each export named on purpose.
 export { WiflowError, CoreErrors, coreErrorCatalogue, defineError, errorMessage, type ErrorFactory } from './errors.js';
 export type { Provenance, LinkId, ComplexArray, CsiFrame, CsiWindow } from './types/csi.js';
-export { COCO_KEYPOINTS, type CocoKeypointName, type Activity, type Keypoint, type Keypoint3D, type BoundingBox, type DensePose, type Person, type PoseMetadata, type PoseFrame } from './types/pose.js';
+export { COCO_KEYPOINTS, type CocoKeypointName, type Activity, type Keypoint, type Keypoint3D, type BoundingBox, type DensePose, type Person, type PoseMetadata, type PoseActivitySource, type PoseFrame } from './types/pose.js';
 export type { SensingState, SensingActivity, BreathingNullReason, SensingFallEvent, SensingFrame } from './types/sensing.js';
 export type { GroundTruthPerson, GroundTruthEvent, GroundTruthFrame, GroundTruthDistractor } from './types/truth.js';
 export type { Severity, AnalyticsEvent, Alert } from './types/analytics.js';

@@ -58,8 +58,10 @@ describe('example flows', () => {
     expect(c.pose.out).toBeGreaterThan(10);
     expect(c.track.in).toBe(c.pose.out);
     expect(c.publish.in).toBeGreaterThan(10);
-    // Every tracked frame reaches each analytic (the tracker's out also counts its tracks port).
-    for (const analytic of ['health', 'retail', 'security']) if (c[analytic]) expect(c[analytic].in).toBe(c.track.in);
+    // Every tracked frame reaches each analytic (the tracker's out also counts its tracks port); healthcare also gets the room's sensing frames.
+    const sensed = c['sense-room']?.out ?? 0;
+    if (c['sense-room']) expect(sensed, `${file}: room sensing frames`).toBeGreaterThan(5);
+    for (const analytic of ['health', 'retail', 'security']) if (c[analytic]) expect(c[analytic].in).toBe(c.track.in + (analytic === 'health' ? sensed : 0));
   });
 
   it('healthcare-on-ground-truth.json detects the scripted fall and publishes the alert', async () => {

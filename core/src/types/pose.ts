@@ -96,6 +96,26 @@ export interface PoseMetadata {
   linkCount: number;
   /** Description of the processing chain. */
   pipeline: string;
+  /**
+   * Where the persons' `activity` came from when the room has CSI sensing (`pose.publish` fills it from the
+   * room's sensing frame); absent when the activity is the pose estimator's own.
+   */
+  activitySource?: PoseActivitySource;
+}
+
+/** The sensing frame that gave a pose frame's activity (few distinct values: stored with the frame's metadata). */
+export interface PoseActivitySource {
+  kind: 'sensing';
+  /** Sensing estimator id and config hash, and the sensing frame's provenance; null when no sensing frame was near. */
+  estimatorId: string | null;
+  configHash: string | null;
+  provenance: Provenance | null;
+  /**
+   * Why the persons' activity is null, or null when it is given: 'several_people' (a room's sensing does not say
+   * who), 'posture_unknown' (a still person whose posture the estimator cannot tell), 'other_movement',
+   * 'room_empty' (the sensing saw nobody), 'no_sensing_frame' (none within 15 s of the pose frame).
+   */
+  nullReason: 'several_people' | 'posture_unknown' | 'other_movement' | 'room_empty' | 'no_sensing_frame' | null;
 }
 
 /** The output of the pose model for one environment at one instant (ARCHITECTURE §4). */

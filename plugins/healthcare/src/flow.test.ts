@@ -15,7 +15,7 @@ describe('flow: untracked poses → tracker.track → healthcare.monitor', () =>
     const poses: PoseFrame[] = observeTruth(truth, { seed: 11 });
     const runtime = await createTestRuntime({ plugins: [trackerPlugin, healthcarePlugin] });
     const flow = buildFlow(
-      { feed: ['test.feed', { input: 'poses' }], track: ['tracker.track', {}], health: ['healthcare.monitor', {}], events: ['test.collect', { output: 'events' }], tracks: ['test.collect', { output: 'tracks' }] },
+      { feed: ['test.feed', { input: 'poses' }], track: ['tracker.track', {}], health: ['healthcare.monitor', { allow_ground_truth_poses: true }], events: ['test.collect', { output: 'events' }], tracks: ['test.collect', { output: 'tracks' }] },
       ['feed.out -> track.poses', 'track.poses -> health.poses', 'health.events -> events.in', 'track.tracks -> tracks.in'],
     );
     const result = await runFlow(runtime, flow, { poses }, 60_000);

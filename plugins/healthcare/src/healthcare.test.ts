@@ -139,7 +139,7 @@ describe('inactivity, activity minutes, sleep, mobility', () => {
 describe('healthcare.monitor node and fall evaluation', () => {
   it('runs as a node: events, alerts and a metrics record', async () => {
     const spec: SceneSpec = { durationS: 40, rateHz: 10, people: [{ id: 1, start: { x: 2, y: 3 }, script: [{ action: 'stand', duration: 3 }, { action: 'fall', type: 'sideways', lieDuration: 60, getUp: false }] }] };
-    const result = await runNode(healthcareNode, { inputs: { poses: tracked(spec) }, config: { report_interval_seconds: 10 } });
+    const result = await runNode(healthcareNode, { inputs: { poses: tracked(spec) }, config: { report_interval_seconds: 10, allow_ground_truth_poses: true } });
     expect(result.status).toBe('completed');
     expect((result.outputs.events as AnalyticsEvent[]).some((e) => e.type === 'fall_detection')).toBe(true);
     expect(result.outputs.alerts.length).toBeGreaterThanOrEqual(1);

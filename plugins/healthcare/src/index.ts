@@ -10,7 +10,8 @@ export { computeHealthcareMetrics, healthcareRecord, type HealthcareMetricsRecor
 export { evaluateFalls, BASELINE_FALL_OPTIONS, fallTrialScene, dailyActivityScene, type FallEvaluation, type FallEvaluationOptions } from './evaluation.js';
 export { formatFallEvaluation } from './cli.js';
 export { HealthcareErrors, healthcareErrorCatalogue } from './errors.js';
-export { healthcareNode } from './node.js';
+export { healthcareNode, GROUND_TRUTH_MODEL_IDS } from './node.js';
+export { SensingHealthMonitor, sensingMobilityScore, SENSING_MOBILITY_RULE, SENSING_SLEEP_RULE, type HealthcareSensingRecord, type SensedFall } from './sensing.js';
 
 /** Plugin name, used to tap hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-healthcare';

@@ -24,6 +24,7 @@ export const HealthcareOptionsSchema = z.object({
   restlessness_block_seconds: z.number().positive().default(2).describe('length of the averaging blocks of the restlessness rule'),
   alert_cooldown_seconds: z.number().min(0).default(300).describe('a repeat alert of the same type about the same track is suppressed this long'),
   report_interval_seconds: z.number().positive().default(60).describe('how often (frame time) the node emits its metrics'),
+  allow_ground_truth_poses: z.boolean().default(false).describe('accept pose frames of ground truth (model truth+noise) on the poses input, for evaluating the pose rules; their events say derived_from: ground_truth_poses. Off: such frames are refused (counted), so no alert comes from ground truth'),
   max_frame_gap_seconds: z.number().positive().default(2).describe('a longer gap between frames of a track is not counted as observed time'),
 }).strict();
 

@@ -15,7 +15,7 @@ export { senseCapture, referenceSpread, type SenseCaptureOptions, type SenseCapt
 export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';
 export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
 export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig } from './nodes/sensing-nodes.js';
-export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE } from './nodes/sense-alerts.js';
+export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE, SENSE_PRESENCE_RULE } from './nodes/sense-alerts.js';
 
 /** The plugin's name, used when tapping hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-sensing';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Alert, AnalyticsEvent, Logger, PoseFrame, Storage } from '@wiflow/core';
+import type { Activity, Alert, AnalyticsEvent, Logger, PoseActivitySource, PoseFrame, SensingActivity, SensingFrame, Storage } from '@wiflow/core';
 
 /** Receives what the hub publishes (the WebSocket stream, tests). */
 export interface HubListener {
@@ -18,12 +18,20 @@ export interface HubOutlet {
   alert(alert: Alert): Promise<void>;
 }
 
+/** A sensing frame further than this from a pose frame's time gives it no activity. */
+export const SENSING_MATCH_WINDOW_MS = 15_000;
+/** Sensing frames kept per environment (seconds of history). */
+const SENSING_HISTORY = 60;
+
+const SENSED_ACTIVITY: Record<SensingActivity, Activity | null> = { walking: 'walking', standing: 'standing', sitting: 'sitting', lying: 'lying', fall: 'falling', other: null };
+
 /** Hub figures for status and metrics. */
 export interface HubCounters {
   framesPublished: number;
   framesWritten: number;
   eventsPublished: number;
   alertsPublished: number;
+  sensingPublished: number;
   writeErrors: number;
   /** Frames waiting for the next storage write. */
   pendingWrites: number;
@@ -45,7 +53,7 @@ export class PoseHub {
   #pending: PoseFrame[] = [];
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
-  readonly counters: HubCounters = { framesPublished: 0, framesWritten: 0, eventsPublished: 0, alertsPublished: 0, writeErrors: 0, pendingWrites: 0, lastFrameAt: null, lastWriteError: null };
+  readonly counters: HubCounters = { framesPublished: 0, framesWritten: 0, eventsPublished: 0, alertsPublished: 0, sensingPublished: 0, writeErrors: 0, pendingWrites: 0, lastFrameAt: null, lastWriteError: null };
   /** [publish time, persons] of recent frames (last 60 s at most), for rates. */
   readonly #recent: [number, number][] = [];
   #outlet: HubOutlet | undefined;
@@ -53,6 +61,8 @@ export class PoseHub {
   readonly #numbering = new Map<string, { lastRaw: number; lastPublished: number }>();
   /** Per environment: reading storage's newest frame id before the first frame is published. */
   readonly #seeding = new Map<string, Promise<void>>();
+  /** Per environment: the recent sensing frames (room frames, or link frames where the room has none), oldest first. */
+  readonly #sensing = new Map<string, SensingFrame[]>();
 
   constructor(
     private readonly storage: () => Storage | undefined,
@@ -118,11 +128,74 @@ export class PoseHub {
     return this.#outlet !== undefined;
   }
 
+  /**
+   * A sensing frame from the pipeline (`pose.publish`'s sensing input): kept a minute per environment for the
+   * pose frames' activity and the occupancy answer. Room frames win over link frames of the same room.
+   */
+  publishSensing(frame: SensingFrame): void {
+    if (!frame || typeof frame !== 'object' || typeof frame.environmentId !== 'string' || typeof frame.time !== 'number' || !['empty', 'still', 'moving'].includes(frame.state)) {
+      throw new TypeError('pose.publish received something that is not a SensingFrame on its sensing input');
+    }
+    this.counters.sensingPublished++;
+    let list = this.#sensing.get(frame.environmentId);
+    if (!list) this.#sensing.set(frame.environmentId, (list = []));
+    if (frame.scope === 'link' && list.some((f) => f.scope === 'room')) return;
+    if (frame.scope === 'room' && list.some((f) => f.scope === 'link')) list.splice(0, list.length);
+    let i = list.length;
+    while (i > 0 && list[i - 1].time > frame.time) i--;
+    list.splice(i, 0, frame);
+    while (list.length && list[list.length - 1].time - list[0].time > SENSING_HISTORY * 1000) list.shift();
+  }
+
+  /** The newest sensing frame of an environment, or undefined when it has none. */
+  latestSensing(environmentId: string): SensingFrame | undefined {
+    return this.#sensing.get(environmentId)?.at(-1);
+  }
+
+  /**
+   * The sensing frame for a time: the one whose second covers it, else the nearest within
+   * SENSING_MATCH_WINDOW_MS (a room's frames come a few seconds after the second they describe).
+   */
+  sensingAt(environmentId: string, time: number): SensingFrame | undefined {
+    const list = this.#sensing.get(environmentId);
+    if (!list?.length) return undefined;
+    let best: SensingFrame | undefined;
+    let bestDistance = Infinity;
+    for (const f of list) {
+      if (f.time - 1000 < time && time <= f.time) return f;
+      const distance = Math.abs(f.time - 500 - time);
+      if (distance < bestDistance) [best, bestDistance] = [f, distance];
+    }
+    return bestDistance <= SENSING_MATCH_WINDOW_MS ? best : undefined;
+  }
+
+  /**
+   * When the environment has sensing, the persons' activity is the sensing frame's for that time (one person),
+   * or null with the reason in `metadata.activitySource` (several people, unknown posture, no frame near).
+   */
+  #withSensedActivity(frame: PoseFrame): PoseFrame {
+    if (!this.#sensing.has(frame.environmentId) || frame.persons.length === 0) return frame;
+    const sensed = this.sensingAt(frame.environmentId, frame.timestamp);
+    let activity: Activity | null = null;
+    let nullReason: PoseActivitySource['nullReason'] = null;
+    if (!sensed) nullReason = 'no_sensing_frame';
+    else if (!sensed.presence) nullReason = 'room_empty';
+    else if (frame.persons.length > 1) nullReason = 'several_people';
+    else if (sensed.activity === null) nullReason = sensed.state === 'moving' ? 'other_movement' : 'posture_unknown';
+    else {
+      activity = SENSED_ACTIVITY[sensed.activity];
+      if (activity === null) nullReason = 'other_movement';
+    }
+    const activitySource: PoseActivitySource = { kind: 'sensing', estimatorId: sensed?.estimatorId ?? null, configHash: sensed?.configHash ?? null, provenance: sensed?.provenance ?? null, nullReason };
+    return { ...frame, persons: frame.persons.map((p) => ({ ...p, activity })), metadata: { ...frame.metadata, activitySource } };
+  }
+
   /** A frame from the pipeline: latest, listeners, storage batch; or, in cluster mode, to the cluster. */
-  publishFrame(frame: PoseFrame): void | Promise<void> {
-    if (!frame || typeof frame !== 'object' || !Array.isArray(frame.persons) || typeof frame.environmentId !== 'string') {
+  publishFrame(input: PoseFrame): void | Promise<void> {
+    if (!input || typeof input !== 'object' || !Array.isArray(input.persons) || typeof input.environmentId !== 'string') {
       throw new TypeError('pose.publish received something that is not a PoseFrame');
     }
+    const frame = this.#withSensedActivity(input);
     if (this.#outlet) return this.#outlet.frame(frame);
     const environmentId = frame.environmentId;
     if (!this.#numbering.has(environmentId)) {

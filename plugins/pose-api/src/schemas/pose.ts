@@ -51,10 +51,26 @@ const Provenance = {
   provenance: z.enum(['live', 'replay', 'simulated']),
 };
 
+/** Extension: where the persons' activity came from when the room has CSI sensing (absent: the pose model's own). */
+const ActivitySource = z
+  .object({
+    kind: z.literal('sensing'),
+    estimator_id: z.string().nullable(),
+    config_hash: z.string().nullable(),
+    provenance: z.enum(['live', 'replay', 'simulated']).nullable(),
+    null_reason: z.enum(['several_people', 'posture_unknown', 'other_movement', 'room_empty', 'no_sensing_frame']).nullable(),
+  })
+  .optional();
+
 /** Pose frame metadata, convention A (plus provenance). */
-export const MetadataA = z.object({ environment_id: z.string(), router_count: Int, signal_quality: Num.nullable(), processing_pipeline: z.string(), model_version: z.string(), ...Provenance });
+export const MetadataA = z.object({ environment_id: z.string(), router_count: Int, signal_quality: Num.nullable(), processing_pipeline: z.string(), model_version: z.string(), ...Provenance, activity_source: ActivitySource });
 /** Pose frame metadata, convention B (plus provenance). */
-export const MetadataB = z.object({ model_version: z.string(), processing_mode: z.string(), csi_quality: Num.nullable(), router_count: Int, ...Provenance });
+export const MetadataB = z.object({ model_version: z.string(), processing_mode: z.string(), csi_quality: Num.nullable(), router_count: Int, ...Provenance, activity_source: ActivitySource });
+
+function activitySource(m: AnyFrame['metadata']): z.output<typeof ActivitySource> {
+  const a = m.activitySource;
+  return a ? { kind: 'sensing', estimator_id: a.estimatorId, config_hash: a.configHash, provenance: a.provenance, null_reason: a.nullReason } : undefined;
+}
 
 /** Pose frame, convention A. */
 export const PoseFrameA = z.object({ timestamp: Ts, frame_id: Int, processing_time_ms: Num, persons: z.array(PersonA), metadata: MetadataA });
@@ -107,13 +123,19 @@ export function selectPersons(frame: AnyFrame, o: ShapeOptions): AnyPerson[] {
 /** Metadata in convention A. */
 export function metadataA(frame: AnyFrame): z.output<typeof MetadataA> {
   const m = frame.metadata;
-  return { environment_id: frame.environmentId, router_count: m.linkCount, signal_quality: m.csiQuality, processing_pipeline: m.pipeline, model_version: m.modelVersion, model_id: m.modelId, model_hash: m.modelHash, provenance: m.provenance };
+  return { environment_id: frame.environmentId, router_count: m.linkCount, signal_quality: m.csiQuality, processing_pipeline: m.pipeline, model_version: m.modelVersion, model_id: m.modelId, model_hash: m.modelHash, provenance: m.provenance, ...withSource(m) };
 }
 
 /** Metadata in convention B. */
 export function metadataB(frame: AnyFrame): z.output<typeof MetadataB> {
   const m = frame.metadata;
-  return { model_version: m.modelVersion, processing_mode: m.processingMode, csi_quality: m.csiQuality, router_count: m.linkCount, model_id: m.modelId, model_hash: m.modelHash, provenance: m.provenance };
+  return { model_version: m.modelVersion, processing_mode: m.processingMode, csi_quality: m.csiQuality, router_count: m.linkCount, model_id: m.modelId, model_hash: m.modelHash, provenance: m.provenance, ...withSource(m) };
+}
+
+/** The activity_source field when there is one (absent otherwise, so existing answers keep their shape). */
+function withSource(m: AnyFrame['metadata']): { activity_source?: z.output<typeof ActivitySource> } {
+  const source = activitySource(m);
+  return source ? { activity_source: source } : {};
 }
 
 /** A pose frame in convention A. */

@@ -1,7 +1,7 @@
 import type { Alert, AnalyticsEvent, SensingFrame } from '@wiflow/core';
 import { runNode } from '@wiflow/core/testing';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SENSING_MODELS, LinkSensor, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE, SensingConfigSchema, senseAlertsNode } from '../index.js';
+import { DEFAULT_SENSING_MODELS, LinkSensor, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE, SENSE_PRESENCE_RULE, SensingConfigSchema, senseAlertsNode } from '../index.js';
 import { syntheticLinkFrames } from '../testing/synthetic-link.js';
 
 const T0 = 1_700_000_000_000;
@@ -41,5 +41,32 @@ describe('sense.alerts', () => {
     const inactivity = (result.outputs.alerts as Alert[]).filter((a) => a.alertType === 'inactivity');
     expect(inactivity).toHaveLength(1);
     expect(inactivity[0].timestamp).toBeGreaterThanOrEqual(T0 + 65_000);
+  });
+
+  it('raises a presence_change event when the room empties or fills for presenceMinSeconds, with the room, estimator and provenance', async () => {
+    const frames: SensingFrame[] = [];
+    for (let s = 0; s < 10; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
+    for (let s = 10; s < 20; s++) frames.push(frame(s, { state: 'moving', motion: 0.8 }));
+    for (let s = 20; s < 25; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
+    // A flicker shorter than presenceMinSeconds raises nothing.
+    for (let s = 25; s < 27; s++) frames.push(frame(s, { state: 'moving', motion: 0.6 }));
+    for (let s = 27; s < 35; s++) frames.push(frame(s, { presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty' }));
+    const result = await runNode(senseAlertsNode, { config: { presenceMinSeconds: 3 }, inputs: { sensing: frames } });
+    const changes = (result.outputs.events as AnalyticsEvent[]).filter((e) => e.type === 'presence_change');
+    expect(changes.map((e) => [e.timestamp, e.metadata.presence, e.source])).toEqual([[T0 + 11_000, true, SENSE_PRESENCE_RULE], [T0 + 21_000, false, SENSE_PRESENCE_RULE]]);
+    expect(changes[0]).toMatchObject({ environmentId: 'flat', severity: 'low', metadata: { scope: 'room', link: null, estimator: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay' } });
+    expect(result.outputs.alerts ?? []).toEqual([]);
+  });
+
+  it('carries the estimator and provenance in its fall alerts', async () => {
+    const result = await runNode(senseAlertsNode, { inputs: { sensing: [frame(3, { activity: 'fall', falls: [{ time: T0 + 3500, confidence: 0.9 }] })] } });
+    const alerts = result.outputs.alerts as Alert[];
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0].data).toMatchObject({ confidence: 0.9, estimator: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay', scope: 'room' });
+  });
+
+  it('answers what is not a sensing frame with a clear error', async () => {
+    const result = await runNode(senseAlertsNode, { inputs: { sensing: [{ nonsense: 1 } as unknown as SensingFrame] } });
+    expect(String(result.error)).toMatch(/not a SensingFrame/);
   });
 });

@@ -6,12 +6,16 @@ import { z } from 'zod';
 export const SENSE_FALL_RULE = 'sensing.fall/wiflow-sense-v1';
 /** Rule id of the inactivity events raised from sensing frames. */
 export const SENSE_INACTIVITY_RULE = 'sensing.inactivity/still-v1';
+/** Rule id of the presence change events (someone arrived, the room emptied). */
+export const SENSE_PRESENCE_RULE = 'sensing.presence/change-v1';
 
 /** Config of `sense.alerts`. */
 export const SenseAlertsConfig = z.object({
   inactivityMinutes: z.number().positive().default(30).describe('A person present but not moving this long raises an inactivity event'),
   cooldownSeconds: z.number().min(0).default(300).describe('Repeats of the same alert (type and room or link) within this time are suppressed unless more severe'),
   minFallConfidence: z.number().min(0).max(1).default(0).describe('Falls below this confidence raise no event'),
+  presenceEvents: z.boolean().default(true).describe('Raise a presence_change event (severity low, no alert) when a room or link goes from empty to occupied or back'),
+  presenceMinSeconds: z.number().int().min(1).default(10).describe('A presence change counts once the new state has held this many consecutive seconds (the event keeps the time it began)'),
 });
 
 /**
@@ -22,10 +26,10 @@ export const senseAlertsNode = defineNode({
   type: 'sense.alerts',
   title: 'Sensing alerts',
   category: 'analytics',
-  description: 'Raises fall_detection events for the falls in sensing frames and inactivity events when a present person has not moved for inactivityMinutes; alerts after de-duplication and cool-down.',
+  description: 'Raises fall_detection events for the falls in sensing frames, inactivity events when a present person has not moved for inactivityMinutes, and presence_change events; fall and inactivity alerts after de-duplication and cool-down.',
   inputs: { sensing: { type: DataTypes.SensingFrame, required: true, description: 'Per-room (or per-link) sensing frames' } },
   outputs: {
-    events: { type: DataTypes.AnalyticsEvent, description: 'fall_detection and inactivity events' },
+    events: { type: DataTypes.AnalyticsEvent, description: 'fall_detection, inactivity and presence_change events' },
     alerts: { type: DataTypes.Alert, description: 'alerts after de-duplication and cool-down' },
   },
   config: SenseAlertsConfig,
@@ -33,11 +37,17 @@ export const senseAlertsNode = defineNode({
     const gate = new AlertGate({ cooldownSeconds: ctx.config.cooldownSeconds });
     // Per room or link: when the current still stretch began, and whether it already raised its event.
     const still = new Map<string, { since: number; raised: boolean }>();
+    // Per room or link: the presence last reported (the first frame's, without an event) and a change waiting to hold.
+    const present = new Map<string, { reported: boolean; change: { since: number; seconds: number } | null }>();
     let falls = 0;
     let inactivity = 0;
+    let presenceChanges = 0;
     return {
       async receive(_port, value) {
         const frame = value as SensingFrame;
+        if (!frame || typeof frame !== 'object' || typeof frame.time !== 'number' || typeof frame.environmentId !== 'string' || !Array.isArray(frame.falls)) {
+          throw new TypeError('sense.alerts received something that is not a SensingFrame');
+        }
         const key = frame.link ? `${frame.environmentId}|${frame.link.tx}>${frame.link.rx}` : frame.environmentId;
         const where = { scope: frame.scope, link: frame.link, estimator: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance };
         for (const fall of frame.falls) {
@@ -45,7 +55,7 @@ export const senseAlertsNode = defineNode({
           falls++;
           const event = createEvent({ type: 'fall_detection', severity: 'high', timestamp: fall.time, environmentId: frame.environmentId, confidence: fall.confidence, source: SENSE_FALL_RULE, metadata: where });
           await ctx.emit('events', event);
-          const alert = alertFromEvent(event, { message: `Possible fall in ${frame.environmentId} (CSI, confidence ${fall.confidence.toFixed(2)})`, actionsRequired: ['check on the person'] });
+          const alert = alertFromEvent(event, { message: `Possible fall in ${frame.environmentId} (CSI, confidence ${fall.confidence.toFixed(2)})`, actionsRequired: ['check on the person'], data: where });
           if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
         }
         if (frame.state === 'still') {
@@ -57,13 +67,31 @@ export const senseAlertsNode = defineNode({
             inactivity++;
             const event = createEvent({ type: 'inactivity', severity: 'medium', timestamp: frame.time, environmentId: frame.environmentId, confidence: 1 - frame.motion, source: SENSE_INACTIVITY_RULE, metadata: { ...where, still_minutes: Math.round(minutes * 10) / 10, breathing_bpm: frame.breathingBpm } });
             await ctx.emit('events', event);
-            const alert = alertFromEvent(event, { message: `No movement in ${frame.environmentId} for ${Math.round(minutes)} minutes while someone is there (CSI)`, actionsRequired: ['check on the person'] });
+            const alert = alertFromEvent(event, { message: `No movement in ${frame.environmentId} for ${Math.round(minutes)} minutes while someone is there (CSI)`, actionsRequired: ['check on the person'], data: { ...where, still_minutes: Math.round(minutes * 10) / 10 } });
             if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
           }
         } else still.delete(key);
+        const presence = present.get(key) ?? { reported: frame.presence, change: null };
+        present.set(key, presence);
+        if (presence.reported === frame.presence) presence.change = null;
+        else {
+          presence.change ??= { since: frame.time, seconds: 0 };
+          presence.change.seconds++;
+        }
+        if (presence.change && presence.change.seconds >= ctx.config.presenceMinSeconds) {
+          const since = presence.change.since;
+          presence.reported = frame.presence;
+          presence.change = null;
+          if (ctx.config.presenceEvents) {
+            presenceChanges++;
+            // The estimator decides presence without a probability: confidence 1, and the metadata says so.
+            const event = createEvent({ type: 'presence_change', severity: 'low', timestamp: since, environmentId: frame.environmentId, confidence: 1, source: SENSE_PRESENCE_RULE, metadata: { ...where, presence: frame.presence, state: frame.state, motion: frame.motion, held_seconds: ctx.config.presenceMinSeconds, confidence_basis: 'estimator decision (no probability)' } });
+            await ctx.emit('events', event);
+          }
+        }
         gate.prune(frame.time);
       },
-      stats: () => ({ falls, inactivity_events: inactivity, suppressed_alerts: gate.suppressed }),
+      stats: () => ({ falls, inactivity_events: inactivity, presence_changes: presenceChanges, suppressed_alerts: gate.suppressed }),
     };
   },
 });
