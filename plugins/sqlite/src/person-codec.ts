@@ -1,4 +1,5 @@
-import { COCO_KEYPOINTS, PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, type ByteAllocator, type DecodedPersonBody, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
+import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
+import { PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, type ByteAllocator, type DecodedPersonBody } from '@wiflow/storage-kit';
 
 const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
 

@@ -1,21 +1,6 @@
 import { Binary, type Filter, type Document, type AnyBulkWriteOperation } from 'mongodb';
 import {
-  DEFAULT_AGGREGATE_INTERVAL_MS,
-  PoseAggregator,
-  decodePersonBody,
-  encodePersonBody,
   StorageErrors,
-  anonymizePerson,
-  checkCursorRequest,
-  checkPageRequest,
-  checkPoseFrame,
-  checkTimeRange,
-  decodeCursor,
-  encodeCursor,
-  hasPersonFilter,
-  makePage,
-  personMatches,
-  type AggregatePerson,
   type AvailableRange,
   type CursorPage,
   type CursorRequest,
@@ -30,6 +15,23 @@ import {
   type StoredPerson,
   type StoredPoseFrame,
 } from '@wiflow/core';
+import {
+  DEFAULT_AGGREGATE_INTERVAL_MS,
+  PoseAggregator,
+  decodePersonBody,
+  encodePersonBody,
+  anonymizePerson,
+  checkCursorRequest,
+  checkPageRequest,
+  checkPoseFrame,
+  checkTimeRange,
+  decodeCursor,
+  encodeCursor,
+  hasPersonFilter,
+  makePage,
+  personMatches,
+  type AggregatePerson,
+} from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
 
 /** A pose frame document (time-series collection `pose_frames`, metaField `env`). */
