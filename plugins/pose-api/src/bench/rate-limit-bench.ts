@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { connect } from '@nats-io/transport-node';
+import { NatsRateLimitStore } from '@wiflow/plugin-nats';
 import { startNatsServer } from '@wiflow/plugin-nats/testing';
-import { NatsRateLimitStore } from '../cluster/nats-rate-limit-store.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from '../limits/rate-limiter.js';
 
 const checks = Number(process.env.BENCH_CHECKS ?? 2000);
