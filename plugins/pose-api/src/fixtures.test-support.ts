@@ -7,6 +7,9 @@ import supertest from 'supertest';
 import { z } from 'zod';
 import { Runtime, createLogger, defineNode, definePlugin, type CsiFrame, type WiflowPlugin } from '@wiflow/core';
 import { syntheticFrame, syntheticSourcePlugin } from './bench/synthetic-source.js';
+import healthcarePlugin from '@wiflow/plugin-healthcare';
+import retailPlugin from '@wiflow/plugin-retail';
+import securityPlugin from '@wiflow/plugin-security';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
@@ -89,7 +92,7 @@ export async function startTestServer(options: { dataDir?: string; convention?: 
     discover: false,
     logger: options.logLines ? createLogger({ level: 'debug', write: (line) => options.logLines!.push(line) }) : createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, healthcarePlugin, retailPlugin, securityPlugin, ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.resolve<PoseApi>(PoseApiToken);

@@ -36,11 +36,15 @@ interface VisitorState {
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
+/** Cells listed as high-traffic areas when no zone is declared. */
+const HEAT_MAP_TOP_CELLS = 10;
+
 /**
  * Retail analytics over tracked pose frames: store visits (a track's presence; unseen for
  * revisit_gap_seconds ends a visit), zone visits with dwell (shorter than min_dwell_seconds
  * is a pass-through; gaps under exit_grace_seconds are bridged), the ordered conversion
- * funnel, peak hour, a person-seconds heat map, and capacity alerts.
+ * funnel, peak hour, a person-seconds heat map (high-traffic areas: zones by person-seconds
+ * per m², or without zones the ten busiest cells), and capacity alerts.
  */
 export class RetailAnalyzer {
   readonly options: RetailOptions;
@@ -224,7 +228,10 @@ export class RetailAnalyzer {
     const maxY = cells.length ? Math.max(...cells.map((c) => c.cy)) : -1;
     const grid = Array.from({ length: maxY - minY + 1 }, () => new Array<number>(maxX - minX + 1).fill(0));
     for (const c of cells) grid[c.cy - minY][c.cx - minX] = round(c.v, 1);
-    const density = o.zones.map((z) => ({ zone: z.id, d: (this.#zoneSeconds.get(z.id) ?? 0) / Math.max(1e-9, this.#areas.get(z.id) ?? 1) }));
+    const density = o.zones.length
+      ? o.zones.map((z) => ({ zone: z.id, d: (this.#zoneSeconds.get(z.id) ?? 0) / Math.max(1e-9, this.#areas.get(z.id) ?? 1) }))
+      : // Without zones, the busiest cells, named by their corner in metres (cell_<x>_<y>).
+        cells.map((c) => ({ zone: `cell_${round(c.cx * o.heat_map_cell_m, 3)}_${round(c.cy * o.heat_map_cell_m, 3)}`, d: c.v }));
     const maxD = Math.max(0, ...density.map((d) => d.d));
     return {
       period: { start: this.#first === null ? null : isoTime(this.#first), end: this.#last === null ? null : isoTime(this.#last) },
@@ -242,7 +249,7 @@ export class RetailAnalyzer {
         })),
         conversion_funnel: funnel,
         heat_map: {
-          high_traffic_areas: density.filter((d) => d.d > 0).sort((a, b) => b.d - a.d).map((d) => ({ zone: d.zone, intensity: maxD ? round(d.d / maxD, 3) : 0 })),
+          high_traffic_areas: density.filter((d) => d.d > 0).sort((a, b) => b.d - a.d).slice(0, o.zones.length || HEAT_MAP_TOP_CELLS).map((d) => ({ zone: d.zone, intensity: maxD ? round(d.d / maxD, 3) : 0 })),
           grid: { origin: { x: round(minX * o.heat_map_cell_m, 3), y: round(minY * o.heat_map_cell_m, 3) }, cell_size_m: o.heat_map_cell_m, columns: maxX - minX + 1, rows: maxY - minY + 1, person_seconds: grid },
         },
       },
