@@ -15,3 +15,4 @@ export {
   readFrames, readEvents, readAlerts, summaryFromStorage, occupancyFromStorage, eventsFromStorage, type AnalyticsStorage, type ReadLimits,
 } from './storage-readers.js';
 export { PeriodReportTokens, activityMinutes, storedFrames, type PeriodReportRequest, type PeriodReportService, type ReportStorage } from './period-report.js';
+export { FrameClock, analyzerNode, type FrameAnalyzer } from './frame-clock.js';

@@ -1,5 +1,5 @@
 import type { Alert, AnalyticsEvent, PoseFrame } from '@wiflow/core';
-import { AlertGate, alertFromEvent, countedPersons, createEvent, isoTime, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
+import { AlertGate, FrameClock, alertFromEvent, countedPersons, createEvent, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
 import { RetailErrors } from './errors.js';
 import { parseRetailOptions, type RetailOptions, type RetailOptionsInput } from './options.js';
 
@@ -57,9 +57,7 @@ export class RetailAnalyzer {
   readonly #gate: AlertGate;
   readonly #areas: Map<string, number>;
   #visitDurations: number[] = [];
-  #first: number | null = null;
-  #last: number | null = null;
-  #lastFrame = new Map<string, number>();
+  readonly #clock = new FrameClock();
 
   constructor(options: RetailOptionsInput = {}) {
     this.options = parseRetailOptions(options);
@@ -76,12 +74,7 @@ export class RetailAnalyzer {
     const t = frame.timestamp;
     const env = frame.environmentId;
     const out = { events: [] as AnalyticsEvent[], alerts: [] as Alert[] };
-    this.#first ??= t;
-    this.#last = t;
-    const prev = this.#lastFrame.get(env);
-    const gap = prev === undefined ? 0 : (t - prev) / 1000;
-    const dt = gap > 0 && gap <= o.max_frame_gap_seconds ? gap : 0;
-    this.#lastFrame.set(env, t);
+    const dt = this.#clock.step(frame, o.max_frame_gap_seconds * 1000) / 1000;
     const hour = this.#hourKey(t);
     const inZoneCount = new Map<string, number>();
     const seen = new Set<string>();
@@ -186,7 +179,7 @@ export class RetailAnalyzer {
   /** The retail metrics record so far (open visits counted up to the latest frame). */
   metrics(): RetailMetricsRecord {
     const o = this.options;
-    const now = this.#last ?? 0;
+    const now = this.#clock.last ?? 0;
     const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)];
     const totalVisits = [...this.#visitors.values()].reduce((s, v) => s + v.visits, 0);
     let peakHour: string | null = null;
@@ -234,7 +227,7 @@ export class RetailAnalyzer {
         cells.map((c) => ({ zone: `cell_${round(c.cx * o.heat_map_cell_m, 3)}_${round(c.cy * o.heat_map_cell_m, 3)}`, d: c.v }));
     const maxD = Math.max(0, ...density.map((d) => d.d));
     return {
-      period: { start: this.#first === null ? null : isoTime(this.#first), end: this.#last === null ? null : isoTime(this.#last) },
+      period: this.#clock.period(),
       metrics: {
         traffic: {
           total_visitors: totalVisits,

@@ -1,35 +1,21 @@
 import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createLogger, type Alert, type PoseFrame } from '@wiflow/core';
+import type { Alert, PoseFrame } from '@wiflow/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AlertFeedKind, ClusterFeed, NatsConfig, NatsService, PoseFeedKind, encodeValue } from '../index.js';
-import { NATS_SERVER, startNatsServer } from '../nats-server.test-helper.js';
+import { AlertFeedKind, ClusterFeed, PoseFeedKind, encodeValue } from '../index.js';
+import { NATS_SERVER, startNatsServer, type NatsTestServer } from '../nats-server.test-helper.js';
 
 if (!NATS_SERVER) console.warn('cluster feed test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
 // Moved here from the pose API with the feed itself (issue 23): the API only plugs the feeds in.
 describe.skipIf(!NATS_SERVER)('cluster feeds of pose frames and alerts (real nats-server)', () => {
-  let server: Awaited<ReturnType<typeof startNatsServer>>;
-  const connections: NatsConnection[] = [];
-  const services: NatsService[] = [];
+  let server: NatsTestServer;
   beforeAll(async () => {
-    server = await startNatsServer();
-    // The streams, as every runtime with @wiflow/plugin-nats creates them.
-    const service = new NatsService(NatsConfig.parse({ url: server.url }), createLogger({ level: 'error' }));
-    services.push(service);
-    await service.get();
+    server = await startNatsServer({ streams: true });
   });
-  afterAll(async () => {
-    for (const nc of connections) await nc.close();
-    for (const s of services) await s.close();
-    await server?.stop();
-  });
+  afterAll(() => server?.stop());
 
   it('every API instance sees every pose frame and alert live; the shared storage consumers write each once', async () => {
-    const a = await connect({ servers: server.url });
-    const b = await connect({ servers: server.url });
-    const publisher = await connect({ servers: server.url });
-    connections.push(a, b, publisher);
+    const [a, b, publisher] = await Promise.all([server.connect(), server.connect(), server.connect()]);
     const poseFeeds = [new ClusterFeed(a, PoseFeedKind, { batch: 8 }), new ClusterFeed(b, PoseFeedKind, { batch: 8 })];
     const alertFeeds = [new ClusterFeed(a, AlertFeedKind, { batch: 8 }), new ClusterFeed(b, AlertFeedKind, { batch: 8 })];
     const live: PoseFrame[][] = [[], []];

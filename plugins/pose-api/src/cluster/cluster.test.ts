@@ -1,7 +1,5 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createLogger } from '@wiflow/core';
-import natsPlugin, { NatsConfig, NatsRateLimitStore, NatsService } from '@wiflow/plugin-nats';
-import { NATS_SERVER, startNatsServer } from '@wiflow/plugin-nats/testing';
+import natsPlugin, { NatsRateLimitStore } from '@wiflow/plugin-nats';
+import { NATS_SERVER, startNatsServer, type NatsTestServer } from '@wiflow/plugin-nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ContractChecker } from '../contract.test-support.js';
@@ -17,26 +15,14 @@ describe('cluster mode misconfigured', () => {
 if (!NATS_SERVER) console.warn('pose-api cluster tests skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
 describe.skipIf(!NATS_SERVER)('pose API cluster parts (real nats-server)', () => {
-  let server: Awaited<ReturnType<typeof startNatsServer>>;
-  const connections: NatsConnection[] = [];
-  const services: NatsService[] = [];
+  let server: NatsTestServer;
   beforeAll(async () => {
-    server = await startNatsServer();
-    // The streams, as every runtime with @wiflow/plugin-nats creates them.
-    const service = new NatsService(NatsConfig.parse({ url: server.url }), createLogger({ level: 'error' }));
-    services.push(service);
-    await service.get();
+    server = await startNatsServer({ streams: true });
   });
-  afterAll(async () => {
-    for (const nc of connections) await nc.close();
-    for (const s of services) await s.close();
-    await server?.stop();
-  });
+  afterAll(() => server?.stop());
 
   it('two API instances counting the same caller concurrently lose no hit, and windows are separate', async () => {
-    const a = await connect({ servers: server.url });
-    const b = await connect({ servers: server.url });
-    connections.push(a, b);
+    const [a, b] = await Promise.all([server.connect(), server.connect()]);
     const now = 1_700_000_000_000;
     const limiterA = new RateLimiter(new NatsRateLimitStore(a), () => now);
     const limiterB = new RateLimiter(new NatsRateLimitStore(b), () => now);

@@ -47,6 +47,38 @@ function periodReport<R, Q extends PeriodReportRequest = PeriodReportRequest>(se
 }
 
 /**
+ * GET /analytics/<domain> (spec convention A): the domain plugin's period report of the asked
+ * range, shaped into the spec's record (period, date, environment_id, metrics).
+ */
+function domainReportRoute<R>(
+  services: ApiServices,
+  domain: keyof typeof REPORT_PLUGINS,
+  spec: { title: string; metrics: z.ZodObject; query?: z.ZodObject; request?: (query: Record<string, unknown>) => object; shape?: (report: R) => unknown },
+): RouteDefinition {
+  const Report = z.object({ period: z.string(), date: z.string(), environment_id: z.string().nullable(), metrics: spec.metrics });
+  return defineRoute({
+    method: 'get',
+    path: `/analytics/${domain}`,
+    summary: `${spec.title} analytics`,
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'A',
+    access: 'viewer',
+    category: 'analytics',
+    query: spec.query ?? PeriodQuery,
+    success: { status: 200, description: `${spec.title} metrics of the period`, A: Report, B: Report },
+    errors: [422, 503],
+    async handler({ query }) {
+      const asked = query as z.output<typeof PeriodQuery> & Record<string, unknown>;
+      const storage = await services.storageForReading();
+      const { start, end } = periodRange(asked);
+      const report = await periodReport<R>(services, domain).report(storage, { start, end, environmentId: asked.environment_id, ...spec.request?.(asked) });
+      return { body: { period: asked.period, date: iso(end).slice(0, 10), environment_id: asked.environment_id ?? null, metrics: spec.shape ? spec.shape(report) : report } };
+    },
+  });
+}
+
+/**
  * When the peak occupancy was first seen: the first second of the peak bucket with that many
  * people, never before the query's start or the first stored frame (a bucket start is
  * aligned to the interval, so it can lie before the data, or before the server existed).
@@ -117,10 +149,8 @@ function alertAsEvent(a: StoredAlert): z.output<typeof ActivityEvent> {
 /** Analytics routes (healthcare, retail, security in A; summary, events, occupancy in B; all served in both). */
 export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
   const HealthcareMetrics = ['fall_events', 'activity_summary', 'mobility_score', 'sleep_quality'] as const satisfies readonly HealthcareReportMetric[];
-  const Healthcare = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const healthcare = domainReportRoute<HealthcarePeriodRecord>(services, 'healthcare', {
+    title: 'Healthcare',
     metrics: z.object({
       fall_events: z
         .object({
@@ -132,16 +162,6 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
       mobility_score: NN.optional(),
       sleep_quality: z.object({ total_sleep_hours: NN, sleep_efficiency: NN, restlessness_events: I.nullable() }).optional(),
     }),
-  });
-  const healthcare = defineRoute({
-    method: 'get',
-    path: '/analytics/healthcare',
-    summary: 'Healthcare analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
     query: PeriodQuery.extend({
       metrics: z
         .string()
@@ -149,88 +169,32 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
         .refine((v) => v.split(',').every((m) => (HealthcareMetrics as readonly string[]).includes(m)), { message: `each metric must be one of ${HealthcareMetrics.join(', ')}` })
         .optional(),
     }),
-    success: { status: 200, description: 'Healthcare metrics of the period', A: Healthcare, B: Healthcare },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const metrics = query.metrics ? (query.metrics.split(',') as HealthcareReportMetric[]) : [...HealthcareMetrics];
-      const report = await periodReport<HealthcarePeriodRecord, HealthcarePeriodRequest>(services, 'healthcare').report(storage, { start, end, environmentId: query.environment_id, metrics });
-      return { body: { period: query.period, date: iso(end).slice(0, 10), environment_id: query.environment_id ?? null, metrics: report } };
-    },
+    request: (query): Pick<HealthcarePeriodRequest, 'metrics'> => ({ metrics: typeof query.metrics === 'string' ? (query.metrics.split(',') as HealthcareReportMetric[]) : HealthcareMetrics }),
   });
 
-  const Retail = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const retail = domainReportRoute<RetailMetricsRecord>(services, 'retail', {
+    title: 'Retail',
     metrics: z.object({
       traffic: z.object({ total_visitors: I, unique_visitors: I, peak_hour: z.string().nullable(), peak_count: I, average_dwell_time_minutes: NN }),
       zones: z.array(z.object({ zone_id: z.string(), zone_name: z.string(), visitor_count: I, avg_dwell_time_minutes: NN, conversion_rate: NN })),
       conversion_funnel: z.record(z.string(), I),
       heat_map: z.object({ high_traffic_areas: z.array(z.object({ zone: z.string(), intensity: N })) }),
     }),
-  });
-  const retail = defineRoute({
-    method: 'get',
-    path: '/analytics/retail',
-    summary: 'Retail analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
-    query: PeriodQuery,
-    success: { status: 200, description: 'Retail metrics of the period', A: Retail, B: Retail },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const { metrics } = await periodReport<RetailMetricsRecord>(services, 'retail').report(storage, { start, end, environmentId: query.environment_id });
-      return {
-        body: {
-          period: query.period,
-          date: iso(end).slice(0, 10),
-          environment_id: query.environment_id ?? null,
-          metrics: {
-            traffic: metrics.traffic,
-            zones: metrics.zones.map((z) => ({ zone_id: z.zone_id, zone_name: z.zone_name, visitor_count: z.visitor_count, avg_dwell_time_minutes: z.avg_dwell_time_minutes, conversion_rate: z.conversion_rate })),
-            conversion_funnel: metrics.conversion_funnel,
-            heat_map: { high_traffic_areas: metrics.heat_map.high_traffic_areas },
-          },
-        },
-      };
-    },
+    shape: ({ metrics }) => ({
+      traffic: metrics.traffic,
+      zones: metrics.zones.map((z) => ({ zone_id: z.zone_id, zone_name: z.zone_name, visitor_count: z.visitor_count, avg_dwell_time_minutes: z.avg_dwell_time_minutes, conversion_rate: z.conversion_rate })),
+      conversion_funnel: metrics.conversion_funnel,
+      heat_map: { high_traffic_areas: metrics.heat_map.high_traffic_areas },
+    }),
   });
 
-  const Security = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const security = domainReportRoute<SecurityPeriodRecord>(services, 'security', {
+    title: 'Security',
     metrics: z.object({
       intrusion_events: z.object({ count: I, events: z.array(z.object({ timestamp: z.string(), zone: z.string().nullable(), person_count: I.nullable(), threat_level: z.string(), response_time_seconds: NN })) }),
       perimeter_monitoring: z.object({ total_detections: I, authorized_entries: I, unauthorized_attempts: I, false_positives: I }),
       crowd_analysis: z.object({ max_occupancy: I, average_occupancy: NN, crowd_formation_events: I }),
     }),
-  });
-  const security = defineRoute({
-    method: 'get',
-    path: '/analytics/security',
-    summary: 'Security analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
-    query: PeriodQuery,
-    success: { status: 200, description: 'Security metrics of the period', A: Security, B: Security },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const metrics = await periodReport<SecurityPeriodRecord>(services, 'security').report(storage, { start, end, environmentId: query.environment_id });
-      return { body: { period: query.period, date: iso(end).slice(0, 10), environment_id: query.environment_id ?? null, metrics } };
-    },
   });
 
   const GRANULARITY = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
