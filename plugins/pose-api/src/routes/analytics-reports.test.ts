@@ -88,3 +88,19 @@ describe('GET /analytics/retail shapes the retail plugin\'s period report (SQLit
     expect(plugin.heat_map.high_traffic_areas.length).toBeLessThanOrEqual(10);
   });
 });
+
+describe('GET /analytics/<domain> without the domain plugin', () => {
+  it('answers 503 naming the plugin that computes the report, for each domain', async () => {
+    const s = await startTestServer({ withoutDomainPlugins: true });
+    try {
+      const token = await s.token('viewer');
+      for (const [domain, plugin] of [['healthcare', '@wiflow/plugin-healthcare'], ['retail', '@wiflow/plugin-retail'], ['security', '@wiflow/plugin-security']]) {
+        const res = await s.http.get(`/api/v1/analytics/${domain}`).query({ period: 'hour' }).set('Authorization', `Bearer ${token}`);
+        expect(res.status).toBe(503);
+        expect(JSON.stringify(res.body)).toContain(plugin);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
