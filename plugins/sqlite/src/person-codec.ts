@@ -22,7 +22,7 @@ function isPlainVector(v: unknown): boolean {
 }
 
 /**
- * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody in core):
+ * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody of @wiflow/storage-kit):
  * 2D and 3D keypoints in one blob: an 8-byte header (flags, counts), the name indexes when
  * they are not plain COCO order, then doubles: [x, y, confidence, visible] per 2D keypoint
  * and [x, y, z, confidence] per 3D keypoint. Exact (doubles) and several times cheaper to

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The runtime `privacy` section is declared once, in core (snake_case keys accepted). */
+/** The runtime `privacy` section is declared once, in @wiflow/storage-kit (snake_case keys accepted). */
 export { PrivacyConfigSchema, toPrivacySettings } from '@wiflow/storage-kit';
 
 /** SQLite options read from the core `storage` config section (extra keys beside `kind`). */
