@@ -38,7 +38,7 @@ export type {
   FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,
   ApiKeyRepository, RefreshTokenRepository, SettingRepository,
 } from './storage/storage.js';
-export { makePage, type PageRequest, type Page, type CursorRequest, type CursorPage, type SortOrder, type TimeRange } from './storage/paging.js';
+export type { PageRequest, Page, CursorRequest, CursorPage, SortOrder, TimeRange } from './storage/paging.js';
 export { StorageErrors, storageErrorCatalogue } from './storage/errors.js';
 export type {
   JsonValue, PoseQuery, StoredPoseFrame, StoredPerson, PersonRecord, AvailableRange, PoseAggregateQuery, PoseAggregateBucket, PoseAggregateResult,
@@ -50,12 +50,5 @@ export type {
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';
-export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './storage/paging.js';
-export { generateToken, hashToken } from './storage/secret-token.js';
-export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
-export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson, type FramesSummary } from './storage/pose-aggregator.js';
-export { PrivacyConfigSchema, toPrivacySettings } from './storage/privacy-config.js';
-export { encodePersonBody, decodePersonBody, isPersonBody, storedPersonForm, keypointNameIndexes, COCO_2D as PERSON_BODY_COCO_2D, COCO_3D as PERSON_BODY_COCO_3D, type ByteAllocator, type DecodedPersonBody } from './storage/person-body.js';
-export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './storage/record-builders.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
 export { eventProblem, alertProblem } from './types/checks.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { decodeValue } from '@wiflow/plugin-nats';
-import { NATS_SERVER, ingestFlow, pipelineEvents, prepareRooms, startNatsServer, startWiflow, workerFlow, type WiflowProcess } from '@wiflow/plugin-nats/testing';
+import { NATS_SERVER, clusterWorkspace, ingestFlow, publishedSets, startNatsServer, startWiflow, workerFlow, type WiflowProcess } from '@wiflow/plugin-nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
@@ -76,13 +76,7 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
   });
 
   it('frames of 4 rooms are processed once (a worker killed mid-stream), reach both API instances live, are stored once, and the cluster is reported', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-serve-'));
-    const setup = await prepareRooms(dir, 4);
-    const write = (name: string, body: unknown) => {
-      const file = path.join(dir, name);
-      writeFileSync(file, JSON.stringify(body));
-      return file;
-    };
+    const { dir, setup, write } = await clusterWorkspace('wiflow-cluster-serve-', 4);
     const password = 'cluster-admin-password-1';
     const env = { WIFLOW_NATS_URL: nats.url, WIFLOW_JWT_SECRET: 'a-cluster-wide-signing-secret-of-32+-chars', WIFLOW_ADMIN_PASSWORD: password };
     // One config file per API instance: the same but for the storage writer. A shared rate
@@ -134,8 +128,7 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
     const killedAt = await poseCount();
 
     await ingest.waitFor('pipeline_ended', 90_000);
-    const ended = pipelineEvents(ingest.output()).find((e) => e.event === 'pipeline_ended')!;
-    const published = setup.rooms.reduce((n, _r, i) => n + (ended.counters![`pub${i}`].stats!.published ?? 0), 0);
+    const published = publishedSets(ingest.output(), setup);
     expect(published).toBeGreaterThan(killedAt);
 
     // Exactly once: every published window set is one pose frame (worker B redoes A's unacknowledged sets after ackWait).

@@ -14,3 +14,5 @@ export { sceneFrames, simulateScene, SCENE_FALL_TYPES, type SceneSpec, type Scen
 export {
   readFrames, readEvents, readAlerts, summaryFromStorage, occupancyFromStorage, eventsFromStorage, type AnalyticsStorage, type ReadLimits,
 } from './storage-readers.js';
+export { PeriodReportTokens, activityMinutes, storedFrames, type PeriodReportRequest, type PeriodReportService, type ReportStorage } from './period-report.js';
+export { FrameClock, analyzerNode, type FrameAnalyzer } from './frame-clock.js';

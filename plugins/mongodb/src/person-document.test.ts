@@ -1,5 +1,6 @@
 import { BSON } from 'mongodb';
-import { COCO_KEYPOINTS, storedPersonForm, type PoseFrame, type StoredPerson } from '@wiflow/core';
+import { COCO_KEYPOINTS, type PoseFrame, type StoredPerson } from '@wiflow/core';
+import { storedPersonForm } from '@wiflow/storage-kit';
 import { makePerson } from '@wiflow/storage-conformance';
 import { describe, expect, it } from 'vitest';
 import { encodePerson, personOf, type PersonDoc } from './repositories/pose-repository.js';

@@ -1,2 +1,2 @@
-/** The runtime `privacy` section is declared once, in core (snake_case keys accepted). */
-export { PrivacyConfigSchema, toPrivacySettings } from '@wiflow/core';
+/** The runtime `privacy` section is declared once, in @wiflow/storage-kit (snake_case keys accepted). */
+export { PrivacyConfigSchema, toPrivacySettings } from '@wiflow/storage-kit';

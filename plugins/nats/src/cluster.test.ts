@@ -1,14 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeValue } from './codec.js';
 import { NATS_SERVER, startNatsServer } from './nats-server.test-helper.js';
 import { PUBLISHER_HEADER } from './nodes/publish.js';
-import { ingestFlow, pipelineEvents, prepareRooms, startWiflow, workerFlow, type WiflowProcess } from './bench/cluster-harness.js';
-import { writeFileSync } from 'node:fs';
+import { clusterWorkspace, ingestFlow, publishedSets, startWiflow, workerFlow, type WiflowProcess } from './bench/cluster-harness.js';
 
 if (!NATS_SERVER) console.warn('NATS cluster test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
@@ -40,13 +36,7 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
   });
 
   it('ingest → 2 pose workers (one killed mid-stream) → every instant of 4 rooms comes out exactly once', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-'));
-    const setup = await prepareRooms(dir, 4);
-    const write = (name: string, body: unknown) => {
-      const file = path.join(dir, name);
-      writeFileSync(file, JSON.stringify(body));
-      return file;
-    };
+    const { dir, setup, write } = await clusterWorkspace('wiflow-cluster-', 4);
     const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
     const ingestFile = write('ingest.json', ingestFlow(setup, 12, { realtime: true }) /* paced: 12 s, so the kill lands mid-stream */);
     const base = { dir, natsUrl: server.url };
@@ -71,8 +61,7 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
     const killedAt = await poseCount();
 
     await ingest.waitFor('pipeline_ended', 90_000);
-    const ended = pipelineEvents(ingest.output()).find((e) => e.event === 'pipeline_ended')!;
-    const published = setup.rooms.reduce((n, _r, i) => n + (ended.counters![`pub${i}`].stats!.published ?? 0), 0);
+    const published = publishedSets(ingest.output(), setup);
     expect(published).toBeGreaterThan(killedAt);
 
     // Every published window set becomes one pose frame (worker B finishes A's unacknowledged sets after ackWait).

@@ -15,6 +15,9 @@ export { natsSubscribeNode, NatsSubscribeConfig } from './nodes/subscribe.js';
 export { ClusterConfig, resolveClusterSettings, type ClusterSettings, type ClusterConfigValue } from './cluster/cluster-config.js';
 export { ClusterHeartbeat, HEARTBEAT_SUBJECT, type InstanceHeartbeat, type ClusterMember } from './cluster/cluster-heartbeat.js';
 export { ClusterService, CLUSTER_SERVICE, type InstanceReport } from './cluster/cluster-service.js';
+export { PoseClusterLink, type PoseClusterLinkOptions } from './cluster/pose-cluster-link.js';
+export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';
+export { NatsRateLimitStore } from './cluster/nats-rate-limit-store.js';
 
 /** The plugin's name (tap name of its hooks). */
 export const PLUGIN_NAME = '@wiflow/plugin-nats';

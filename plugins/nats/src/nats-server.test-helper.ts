@@ -3,6 +3,10 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { createLogger } from '@wiflow/core';
+import { NatsConfig } from './config.js';
+import { NatsService } from './service.js';
 
 /** Where Debian installs nats-server; tests skip (saying so) when it is absent. */
 export const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
@@ -20,8 +24,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Start a real nats-server with JetStream on loopback; resolves when it accepts clients. */
-export async function startNatsServer(): Promise<{ url: string; process: ChildProcess; stop(): Promise<void> }> {
+/** A nats-server started for a test. */
+export interface NatsTestServer {
+  url: string;
+  process: ChildProcess;
+  /** A client connection, closed by `stop`. */
+  connect(): Promise<NatsConnection>;
+  /** Close the connections `connect` made (and the streams' service), then stop the server. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Start a real nats-server with JetStream on loopback; resolves when it accepts clients (with
+ * `streams`, once the wiflow streams exist, as every runtime with this plugin creates them).
+ */
+export async function startNatsServer(options: { streams?: boolean } = {}): Promise<NatsTestServer> {
   if (!NATS_SERVER) throw new Error('nats-server is not installed (apt-get install nats-server)');
   const port = await freePort();
   const storeDir = mkdtempSync(path.join(tmpdir(), 'wiflow-nats-'));
@@ -36,13 +53,26 @@ export async function startNatsServer(): Promise<{ url: string; process: ChildPr
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
   });
+  const url = `nats://127.0.0.1:${port}`;
+  const connections: NatsConnection[] = [];
+  const streams = options.streams ? new NatsService(NatsConfig.parse({ url }), createLogger({ level: 'error' })) : undefined;
+  await streams?.get();
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url,
     process: child,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    async connect() {
+      const nc = await connect({ servers: url });
+      connections.push(nc);
+      return nc;
+    },
+    async stop() {
+      for (const nc of connections.splice(0)) await nc.close();
+      await streams?.close();
+      if (child.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    },
   };
 }

@@ -156,7 +156,7 @@ export const PoseConfigSchema = z
 export type PoseConfig = z.output<typeof PoseConfigSchema>;
 
 /** The runtime `privacy` section storage honours: one schema, in core (declared here when no storage plugin declared it). */
-export { PrivacyConfigSchema } from '@wiflow/core';
+export { PrivacyConfigSchema } from '@wiflow/storage-kit';
 
 /** Config paths whose change only takes effect after a restart of the pipeline. */
 export const RESTART_PREFIXES = ['neural_network', 'hardware', 'environment.id', 'detection.tracking_max_age', 'detection.tracking_min_hits', 'api.pipeline'];

@@ -90,6 +90,9 @@ export const ApiErrors = {
   pipelineFailed: define('WIFLOW_API_PIPELINE_FAILED', 'SYSTEM_ERROR', 500, (reason: string) => `the pipeline failed to start: ${reason}`),
   /** No storage service is available. */
   storageUnavailable: define('WIFLOW_API_STORAGE_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, () => 'no storage is configured; this endpoint needs one (install @wiflow/plugin-sqlite)'),
+  /** A domain analytics route whose plugin (the owner of its period report) is not loaded. */
+  reportUnavailable: define('WIFLOW_API_REPORT_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, (domain: string, plugin: string) =>
+    `${domain} analytics are unavailable: ${plugin}, which computes them, is not loaded`),
   /** Cluster mode is on but the cluster cannot be used (no @wiflow/plugin-nats, NATS unreachable). */
   clusterUnavailable: define('WIFLOW_API_CLUSTER_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, (reason: string) => `cluster mode is unavailable: ${reason}`),
   /** The node types POST /pose/process needs are not installed. */

@@ -7,6 +7,9 @@ import supertest from 'supertest';
 import { z } from 'zod';
 import { Runtime, createLogger, defineNode, definePlugin, type CsiFrame, type WiflowPlugin } from '@wiflow/core';
 import { syntheticFrame, syntheticSourcePlugin } from './bench/synthetic-source.js';
+import healthcarePlugin from '@wiflow/plugin-healthcare';
+import retailPlugin from '@wiflow/plugin-retail';
+import securityPlugin from '@wiflow/plugin-security';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
@@ -59,7 +62,7 @@ export interface TestServer {
 }
 
 /** Start a runtime with SQLite, the fixture source and the pose API on 127.0.0.1:0. */
-export async function startTestServer(options: { dataDir?: string; convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[]; plugins?: WiflowPlugin[] } = {}): Promise<TestServer> {
+export async function startTestServer(options: { dataDir?: string; convention?: 'A' | 'B'; config?: Record<string, unknown>; env?: Record<string, string>; alertEvery?: number; intervalMs?: number; logLines?: string[]; plugins?: WiflowPlugin[]; withoutDomainPlugins?: boolean } = {}): Promise<TestServer> {
   // A given dataDir is another start of a server on the same data (restart tests).
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'wiflow-pose-api-'));
   const flowFile = path.join(dataDir, 'pipeline.json');
@@ -89,7 +92,7 @@ export async function startTestServer(options: { dataDir?: string; convention?: 
     discover: false,
     logger: options.logLines ? createLogger({ level: 'debug', write: (line) => options.logLines!.push(line) }) : createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.withoutDomainPlugins ? [] : [healthcarePlugin, retailPlugin, securityPlugin]), ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.resolve<PoseApi>(PoseApiToken);

@@ -248,8 +248,6 @@ export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.
 export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
 export type { ApiServices } from './services.js';
 export { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
-export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';
 export { ClusterStatusSchema, ClusterInstanceSchema, clusterStatus, type ClusterStatus } from './cluster/cluster-status.js';
-export { NatsRateLimitStore } from './cluster/nats-rate-limit-store.js';
 export { type HubOutlet } from './hub/pose-hub.js';
 export { registerAuthCommands } from './cli/commands.js';

@@ -1,5 +1,5 @@
 import type { Alert, AnalyticsEvent, PoseFrame } from '@wiflow/core';
-import { AlertGate, alertFromEvent, countedPersons, createEvent, isoTime, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
+import { AlertGate, FrameClock, alertFromEvent, countedPersons, createEvent, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
 import { RetailErrors } from './errors.js';
 import { parseRetailOptions, type RetailOptions, type RetailOptionsInput } from './options.js';
 
@@ -36,11 +36,15 @@ interface VisitorState {
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
+/** Cells listed as high-traffic areas when no zone is declared. */
+const HEAT_MAP_TOP_CELLS = 10;
+
 /**
  * Retail analytics over tracked pose frames: store visits (a track's presence; unseen for
  * revisit_gap_seconds ends a visit), zone visits with dwell (shorter than min_dwell_seconds
  * is a pass-through; gaps under exit_grace_seconds are bridged), the ordered conversion
- * funnel, peak hour, a person-seconds heat map, and capacity alerts.
+ * funnel, peak hour, a person-seconds heat map (high-traffic areas: zones by person-seconds
+ * per m², or without zones the ten busiest cells), and capacity alerts.
  */
 export class RetailAnalyzer {
   readonly options: RetailOptions;
@@ -53,9 +57,7 @@ export class RetailAnalyzer {
   readonly #gate: AlertGate;
   readonly #areas: Map<string, number>;
   #visitDurations: number[] = [];
-  #first: number | null = null;
-  #last: number | null = null;
-  #lastFrame = new Map<string, number>();
+  readonly #clock = new FrameClock();
 
   constructor(options: RetailOptionsInput = {}) {
     this.options = parseRetailOptions(options);
@@ -72,12 +74,7 @@ export class RetailAnalyzer {
     const t = frame.timestamp;
     const env = frame.environmentId;
     const out = { events: [] as AnalyticsEvent[], alerts: [] as Alert[] };
-    this.#first ??= t;
-    this.#last = t;
-    const prev = this.#lastFrame.get(env);
-    const gap = prev === undefined ? 0 : (t - prev) / 1000;
-    const dt = gap > 0 && gap <= o.max_frame_gap_seconds ? gap : 0;
-    this.#lastFrame.set(env, t);
+    const dt = this.#clock.step(frame, o.max_frame_gap_seconds * 1000) / 1000;
     const hour = this.#hourKey(t);
     const inZoneCount = new Map<string, number>();
     const seen = new Set<string>();
@@ -182,7 +179,7 @@ export class RetailAnalyzer {
   /** The retail metrics record so far (open visits counted up to the latest frame). */
   metrics(): RetailMetricsRecord {
     const o = this.options;
-    const now = this.#last ?? 0;
+    const now = this.#clock.last ?? 0;
     const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)];
     const totalVisits = [...this.#visitors.values()].reduce((s, v) => s + v.visits, 0);
     let peakHour: string | null = null;
@@ -224,10 +221,13 @@ export class RetailAnalyzer {
     const maxY = cells.length ? Math.max(...cells.map((c) => c.cy)) : -1;
     const grid = Array.from({ length: maxY - minY + 1 }, () => new Array<number>(maxX - minX + 1).fill(0));
     for (const c of cells) grid[c.cy - minY][c.cx - minX] = round(c.v, 1);
-    const density = o.zones.map((z) => ({ zone: z.id, d: (this.#zoneSeconds.get(z.id) ?? 0) / Math.max(1e-9, this.#areas.get(z.id) ?? 1) }));
+    const density = o.zones.length
+      ? o.zones.map((z) => ({ zone: z.id, d: (this.#zoneSeconds.get(z.id) ?? 0) / Math.max(1e-9, this.#areas.get(z.id) ?? 1) }))
+      : // Without zones, the busiest cells, named by their corner in metres (cell_<x>_<y>).
+        cells.map((c) => ({ zone: `cell_${round(c.cx * o.heat_map_cell_m, 3)}_${round(c.cy * o.heat_map_cell_m, 3)}`, d: c.v }));
     const maxD = Math.max(0, ...density.map((d) => d.d));
     return {
-      period: { start: this.#first === null ? null : isoTime(this.#first), end: this.#last === null ? null : isoTime(this.#last) },
+      period: this.#clock.period(),
       metrics: {
         traffic: {
           total_visitors: totalVisits,
@@ -242,7 +242,7 @@ export class RetailAnalyzer {
         })),
         conversion_funnel: funnel,
         heat_map: {
-          high_traffic_areas: density.filter((d) => d.d > 0).sort((a, b) => b.d - a.d).map((d) => ({ zone: d.zone, intensity: maxD ? round(d.d / maxD, 3) : 0 })),
+          high_traffic_areas: density.filter((d) => d.d > 0).sort((a, b) => b.d - a.d).slice(0, o.zones.length || HEAT_MAP_TOP_CELLS).map((d) => ({ zone: d.zone, intensity: maxD ? round(d.d / maxD, 3) : 0 })),
           grid: { origin: { x: round(minX * o.heat_map_cell_m, 3), y: round(minY * o.heat_map_cell_m, 3) }, cell_size_m: o.heat_map_cell_m, columns: maxX - minX + 1, rows: maxY - minY + 1, person_seconds: grid },
         },
       },

@@ -1,4 +1,5 @@
-import { DataTypes, defineNode, type PoseFrame } from '@wiflow/core';
+import { DataTypes, defineNode } from '@wiflow/core';
+import { analyzerNode } from '@wiflow/analytics-common';
 import { RetailAnalyzer } from './analyzer.js';
 import { RetailOptionsSchema } from './options.js';
 
@@ -16,25 +17,6 @@ export const retailNode = defineNode({
   },
   config: RetailOptionsSchema,
   create(ctx) {
-    const analyzer = new RetailAnalyzer(ctx.config);
-    let lastReport: number | null = null;
-    let frames = 0;
-    return {
-      receive(_port, value) {
-        const frame = value as PoseFrame;
-        const out = analyzer.update(frame);
-        frames++;
-        for (const e of out.events) ctx.emit('events', e);
-        for (const a of out.alerts) ctx.emit('alerts', a);
-        lastReport ??= frame.timestamp;
-        if (frame.timestamp - lastReport >= ctx.config.report_interval_seconds * 1000) {
-          lastReport = frame.timestamp;
-          ctx.emit('metrics', analyzer.metrics());
-        }
-      },
-      flush() {
-        if (frames > 0) ctx.emit('metrics', analyzer.metrics());
-      },
-    };
+    return analyzerNode(ctx, new RetailAnalyzer(ctx.config), ctx.config.report_interval_seconds);
   },
 });

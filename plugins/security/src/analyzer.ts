@@ -1,5 +1,5 @@
 import type { Alert, AnalyticsEvent, Person, PoseFrame, Severity } from '@wiflow/core';
-import { AlertGate, alertFromEvent, createEvent, inTimeWindows, isoTime, pointInPolygon, projectionFraction, signedDistanceToLine, sortedFrames } from '@wiflow/analytics-common';
+import { AlertGate, FrameClock, alertFromEvent, createEvent, inTimeWindows, isoTime, pointInPolygon, projectionFraction, signedDistanceToLine, sortedFrames } from '@wiflow/analytics-common';
 import type { AccessService } from './access.js';
 import { SecurityErrors } from './errors.js';
 import { parseSecurityOptions, type SecurityOptions, type SecurityOptionsInput } from './options.js';
@@ -47,9 +47,7 @@ export class SecurityAnalyzer {
   #maxOccupancy = 0;
   #personMs = 0;
   #observedMs = 0;
-  #first: number | null = null;
-  #last: number | null = null;
-  readonly #lastFrame = new Map<string, number>();
+  readonly #clock = new FrameClock();
 
   constructor(options: SecurityOptionsInput = {}, access: AccessService | null = null) {
     this.options = parseSecurityOptions(options);
@@ -64,12 +62,7 @@ export class SecurityAnalyzer {
     const t = frame.timestamp;
     const env = frame.environmentId;
     const out = { events: [] as AnalyticsEvent[], alerts: [] as Alert[] };
-    this.#first ??= t;
-    this.#last = t;
-    const prev = this.#lastFrame.get(env);
-    const gap = prev === undefined ? 0 : t - prev;
-    const dt = gap > 0 && gap <= o.max_frame_gap_seconds * 1000 ? gap : 0;
-    this.#lastFrame.set(env, t);
+    const dt = this.#clock.step(frame, o.max_frame_gap_seconds * 1000);
 
     const tracked = frame.persons.filter((p) => p.trackId !== null && p.trackId !== undefined);
     const confirmed = tracked.filter((p) => p.trackStatus !== 'tentative' && p.trackStatus !== 'ended');
@@ -228,7 +221,7 @@ export class SecurityAnalyzer {
   /** The security metrics record so far. */
   metrics(): SecurityMetricsRecord {
     return {
-      period: { start: this.#first === null ? null : isoTime(this.#first), end: this.#last === null ? null : isoTime(this.#last) },
+      period: this.#clock.period(),
       metrics: {
         intrusion_events: { count: this.#intrusions.length, events: this.#intrusions.map((e) => ({ ...e })) },
         perimeter_monitoring: { ...this.#perimeter },

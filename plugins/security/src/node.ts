@@ -1,4 +1,5 @@
-import { DataTypes, defineNode, type PoseFrame } from '@wiflow/core';
+import { DataTypes, defineNode } from '@wiflow/core';
+import { analyzerNode } from '@wiflow/analytics-common';
 import { ACCESS_SERVICE, type AccessService } from './access.js';
 import { SecurityAnalyzer } from './analyzer.js';
 import { SecurityOptionsSchema } from './options.js';
@@ -23,25 +24,6 @@ export const securityNode = defineNode({
     } catch {
       access = null; // no plugin service in this runtime: only authorised zones authorise
     }
-    const analyzer = new SecurityAnalyzer(ctx.config, access);
-    let lastReport: number | null = null;
-    let frames = 0;
-    return {
-      receive(_port, value) {
-        const frame = value as PoseFrame;
-        const out = analyzer.update(frame);
-        frames++;
-        for (const e of out.events) ctx.emit('events', e);
-        for (const a of out.alerts) ctx.emit('alerts', a);
-        lastReport ??= frame.timestamp;
-        if (frame.timestamp - lastReport >= ctx.config.report_interval_seconds * 1000) {
-          lastReport = frame.timestamp;
-          ctx.emit('metrics', analyzer.metrics());
-        }
-      },
-      flush() {
-        if (frames > 0) ctx.emit('metrics', analyzer.metrics());
-      },
-    };
+    return analyzerNode(ctx, new SecurityAnalyzer(ctx.config, access), ctx.config.report_interval_seconds);
   },
 });

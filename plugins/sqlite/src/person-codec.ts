@@ -1,4 +1,5 @@
-import { COCO_KEYPOINTS, PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, type ByteAllocator, type DecodedPersonBody, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
+import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
+import { PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, personColumns, type ByteAllocator, type DecodedPersonBody, type PersonColumns } from '@wiflow/storage-kit';
 
 const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
 
@@ -21,7 +22,7 @@ function isPlainVector(v: unknown): boolean {
 }
 
 /**
- * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody in core):
+ * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody of @wiflow/storage-kit):
  * 2D and 3D keypoints in one blob: an 8-byte header (flags, counts), the name indexes when
  * they are not plain COCO order, then doubles: [x, y, confidence, visible] per 2D keypoint
  * and [x, y, z, confidence] per 3D keypoint. Exact (doubles) and several times cheaper to
@@ -82,17 +83,8 @@ export function decodeKeypoints(blob: Buffer): { keypoints: Keypoint[]; keypoint
 }
 
 /** A person split into the columns of `pose_persons`. */
-export interface EncodedPerson {
-  personId: number | null;
-  trackId: number | null;
-  confidence: number;
-  activity: string | null;
-  trackStatus: string | null;
-  x: number;
-  y: number;
-  cx: number;
-  cy: number;
-  /** Keypoints, box and velocity (see encodePersonBody in core), or null when they went to `extra`. */
+export interface EncodedPerson extends PersonColumns {
+  /** Keypoints, box and velocity (see encodePersonBody in @wiflow/storage-kit), or null when they went to `extra`. */
   body: Uint8Array | null;
   /** JSON of every other field (trackAge, dense pose, and what the blob could not hold), or null when there is none. */
   extra: string | null;
@@ -102,7 +94,7 @@ const COLUMN_FIELDS = new Set(['id', 'trackId', 'confidence', 'activity', 'track
 
 /** Split a person into columns (bodies from `alloc`, see ByteAllocator). */
 export function encodePerson(person: Person | StoredPerson, alloc: ByteAllocator = freshBytes): EncodedPerson {
-  const { keypoints, keypoints3d, boundingBox, velocity, activity, trackStatus, position } = person;
+  const { keypoints, keypoints3d, boundingBox, velocity, activity, trackStatus } = person;
   let extra: Record<string, unknown> | null = null;
   for (const key in person) {
     if (!COLUMN_FIELDS.has(key)) (extra ??= {})[key] = (person as unknown as Record<string, unknown>)[key];
@@ -117,17 +109,8 @@ export function encodePerson(person: Person | StoredPerson, alloc: ByteAllocator
   if ((!body || !isPlainVector(velocity)) && velocity !== undefined) (extra ??= {}).velocity = velocity;
   if (activity === undefined) (extra ??= {}).noActivity = true;
   if (trackStatus === undefined) (extra ??= {}).noTrackStatus = true;
-  const box = boundingBox;
   return {
-    personId: person.id ?? null,
-    trackId: person.trackId ?? null,
-    confidence: person.confidence,
-    activity: activity ?? null,
-    trackStatus: trackStatus ?? null,
-    x: position?.x ?? 0,
-    y: position?.y ?? 0,
-    cx: box ? box.x + box.width / 2 : 0,
-    cy: box ? box.y + box.height / 2 : 0,
+    ...personColumns(person),
     body,
     extra: extra === null ? null : JSON.stringify(extra),
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The runtime `privacy` section is declared once, in core (snake_case keys accepted). */
-export { PrivacyConfigSchema, toPrivacySettings } from '@wiflow/core';
+/** The runtime `privacy` section is declared once, in @wiflow/storage-kit (snake_case keys accepted). */
+export { PrivacyConfigSchema, toPrivacySettings } from '@wiflow/storage-kit';
 
 /** SQLite options read from the core `storage` config section (extra keys beside `kind`). */
 export const SqliteStorageConfigSchema = z.object({

@@ -1,4 +1,4 @@
-import { decodeCursor } from '@wiflow/core';
+import { decodeCursor } from '@wiflow/storage-kit';
 
 /** Collects SQL conditions and their parameters. */
 export class SqlWhere {

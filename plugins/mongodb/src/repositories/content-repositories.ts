@@ -1,11 +1,6 @@
 import type { Document } from 'mongodb';
 import {
   StorageErrors,
-  buildFile,
-  buildMessage,
-  checkPageRequest,
-  checkTimeRange,
-  makePage,
   type FileCreate,
   type FileQuery,
   type FileRecord,
@@ -17,6 +12,13 @@ import {
   type Page,
   type PageRequest,
 } from '@wiflow/core';
+import {
+  buildFile,
+  buildMessage,
+  checkPageRequest,
+  checkTimeRange,
+  makePage,
+} from '@wiflow/storage-kit';
 import { duplicateKeyFields, type MongoContext } from '../context.js';
 
 /** Messages (collection `messages`, _id = message id). */

@@ -1,12 +1,6 @@
 import type { Document } from 'mongodb';
 import {
   StorageErrors,
-  buildFlow,
-  buildProject,
-  checkPageRequest,
-  makePage,
-  patchFlow,
-  patchProject,
   type FlowCreate,
   type FlowPatch,
   type FlowQuery,
@@ -23,6 +17,14 @@ import {
   type ProjectRepository,
   type RevisionRepository,
 } from '@wiflow/core';
+import {
+  buildFlow,
+  buildProject,
+  checkPageRequest,
+  makePage,
+  patchFlow,
+  patchProject,
+} from '@wiflow/storage-kit';
 import { duplicateKeyFields, userKey, type MongoContext } from '../context.js';
 
 function rethrowDuplicate(error: unknown, what: string, fields: { id?: string; name?: string | null; endpointName?: string | null }): never {

@@ -2,11 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Document } from 'mongodb';
 import {
   StorageErrors,
-  checkPageRequest,
-  generateToken,
   hashSecret,
-  hashToken,
-  makePage,
   verifySecret,
   type ApiKeyCreate,
   type ApiKeyRecord,
@@ -25,6 +21,12 @@ import {
   type UserRecord,
   type UserRepository,
 } from '@wiflow/core';
+import {
+  checkPageRequest,
+  generateToken,
+  hashToken,
+  makePage,
+} from '@wiflow/storage-kit';
 import { duplicateKeyFields, type MongoContext } from '../context.js';
 
 let dummyHash: string | null = null;

@@ -1,21 +1,6 @@
 import { Binary, type Filter, type Document, type AnyBulkWriteOperation } from 'mongodb';
 import {
-  DEFAULT_AGGREGATE_INTERVAL_MS,
-  PoseAggregator,
-  decodePersonBody,
-  encodePersonBody,
   StorageErrors,
-  anonymizePerson,
-  checkCursorRequest,
-  checkPageRequest,
-  checkPoseFrame,
-  checkTimeRange,
-  decodeCursor,
-  encodeCursor,
-  hasPersonFilter,
-  makePage,
-  personMatches,
-  type AggregatePerson,
   type AvailableRange,
   type CursorPage,
   type CursorRequest,
@@ -30,6 +15,25 @@ import {
   type StoredPerson,
   type StoredPoseFrame,
 } from '@wiflow/core';
+import {
+  DEFAULT_AGGREGATE_INTERVAL_MS,
+  PoseAggregator,
+  decodePersonBody,
+  encodePersonBody,
+  anonymizePerson,
+  checkCursorRequest,
+  checkPageRequest,
+  checkPoseFrame,
+  checkTimeRange,
+  decodeCursor,
+  encodeCursor,
+  hasPersonFilter,
+  makePage,
+  personColumns,
+  personMatches,
+  type AggregatePerson,
+  type PersonColumns,
+} from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
 
 /** A pose frame document (time-series collection `pose_frames`, metaField `env`). */
@@ -50,25 +54,16 @@ interface FrameDoc {
 /**
  * A person document (time-series collection `pose_persons`, metaField `env`). Keypoints,
  * bounding box and velocity are one binary `body` in the same layout as plugin-sqlite's
- * (core's encodePersonBody: keypoints float32, box and velocity float64), about 520 bytes
+ * (@wiflow/storage-kit's encodePersonBody: keypoints float32, box and velocity float64), about 520 bytes
  * instead of ~3 KB of BSON sub-documents; `person` holds every other field. Documents
  * written before the body existed have the whole person in `person` and no `body`.
  */
-export interface PersonDoc {
+export interface PersonDoc extends PersonColumns {
   ts: Date;
   env: string;
   seq: number;
   frameSeq: number;
   frameId: number;
-  personId: number | null;
-  trackId: number | null;
-  confidence: number;
-  activity: string | null;
-  trackStatus: string | null;
-  x: number;
-  y: number;
-  cx: number;
-  cy: number;
   body?: Binary | null;
   person: StoredPerson;
 }
@@ -190,15 +185,7 @@ export function encodePerson(person: StoredPerson, frame: PoseFrame, seq: number
     seq,
     frameSeq,
     frameId: frame.frameId,
-    personId: person.id ?? null,
-    trackId: person.trackId ?? null,
-    confidence: person.confidence,
-    activity: person.activity ?? null,
-    trackStatus: person.trackStatus ?? null,
-    x: person.position?.x ?? 0,
-    y: person.position?.y ?? 0,
-    cx: box ? box.x + box.width / 2 : 0,
-    cy: box ? box.y + box.height / 2 : 0,
+    ...personColumns(person),
     body: bytes ? new Binary(bytes) : null,
     person: rest,
   };

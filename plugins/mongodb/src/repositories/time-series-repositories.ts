@@ -1,12 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import {
   StorageErrors,
-  checkCursorRequest,
-  checkPageRequest,
-  checkTimeRange,
-  decodeCursor,
-  encodeCursor,
-  makePage,
   type Alert,
   type AlertQuery,
   type AlertRepository,
@@ -24,6 +18,14 @@ import {
   type StoredAlert,
   type StoredEvent,
 } from '@wiflow/core';
+import {
+  checkCursorRequest,
+  checkPageRequest,
+  checkTimeRange,
+  decodeCursor,
+  encodeCursor,
+  makePage,
+} from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
 
 function checkOrder(order: SortOrder | undefined): SortOrder {

@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
-import { StorageErrors, checkPageRequest, checkTimeRange, makePage, summarizeTrack, type Page, type PageRequest, type TrackQuery, type TrackRepository, type TrackSummary } from '@wiflow/core';
+import { StorageErrors, type Page, type PageRequest, type TrackQuery, type TrackRepository, type TrackSummary } from '@wiflow/core';
+import { checkPageRequest, checkTimeRange, makePage, summarizeTrack } from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
 
 /** Tracks summarised from `pose_persons`. */

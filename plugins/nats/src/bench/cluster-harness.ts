@@ -2,7 +2,8 @@
 // (src/bench/scaling.ts): simulated rooms the shipped pose model can take, the flows of the
 // ingest, worker and API runtimes, and `wiflow` child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,18 @@ interface PoseModule {
 }
 interface SimModule {
   planDataset(options: Record<string, unknown>): { sessions: { split: string; scenario: Record<string, unknown> }[] };
+}
+
+/** A fresh temporary folder with `rooms` prepared rooms (see prepareRooms), and a writer of JSON files into it (returns the path). */
+export async function clusterWorkspace(prefix: string, rooms: number): Promise<{ dir: string; setup: ModelSetup; write(name: string, body: unknown): string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const setup = await prepareRooms(dir, rooms);
+  const write = (name: string, body: unknown) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, JSON.stringify(body));
+    return file;
+  };
+  return { dir, setup, write };
 }
 
 /**
@@ -176,4 +189,11 @@ export function pipelineEvents(output: string): { event: string; counters?: Reco
     .split('\n')
     .filter((l) => l.startsWith('{"event"'))
     .map((l) => JSON.parse(l) as { event: string });
+}
+
+/** The window sets an ingest runtime (`ingestFlow`) published over all its rooms, from its `pipeline_ended` counters. */
+export function publishedSets(ingestOutput: string, setup: ModelSetup): number {
+  const ended = pipelineEvents(ingestOutput).find((e) => e.event === 'pipeline_ended');
+  if (!ended) throw new Error('the ingest runtime has not ended its pipeline');
+  return setup.rooms.reduce((n, _room, i) => n + (ended.counters![`pub${i}`].stats!.published ?? 0), 0);
 }

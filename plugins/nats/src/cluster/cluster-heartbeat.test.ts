@@ -1,7 +1,6 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterHeartbeat, resolveClusterSettings } from '../index.js';
-import { NATS_SERVER, startNatsServer } from '../nats-server.test-helper.js';
+import { NATS_SERVER, startNatsServer, type NatsTestServer } from '../nats-server.test-helper.js';
 
 if (!NATS_SERVER) console.warn('cluster heartbeat test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
@@ -20,20 +19,14 @@ function heard(hb: ClusterHeartbeat, n: number): Promise<void> {
 }
 
 describe.skipIf(!NATS_SERVER)('cluster heartbeats (real nats-server)', () => {
-  let server: Awaited<ReturnType<typeof startNatsServer>>;
-  const connections: NatsConnection[] = [];
+  let server: NatsTestServer;
   beforeAll(async () => {
     server = await startNatsServer();
   });
-  afterAll(async () => {
-    for (const nc of connections) await nc.close();
-    await server?.stop();
-  });
+  afterAll(() => server?.stop());
 
   it('instances announce heartbeats; each sees the whole cluster, and a silent one is reported down', async () => {
-    const a = await connect({ servers: server.url });
-    const b = await connect({ servers: server.url });
-    connections.push(a, b);
+    const [a, b] = await Promise.all([server.connect(), server.connect()]);
     let clock = 1_700_000_000_000;
     const now = () => clock;
     const api = new ClusterHeartbeat(a, () => ({ instanceId: 'api-1', role: 'api', pid: 1, host: 'h', components: { api: 'running' }, counters: { frames_per_second: 20 } }), { intervalMs: 60_000, now });
@@ -61,9 +54,7 @@ describe.skipIf(!NATS_SERVER)('cluster heartbeats (real nats-server)', () => {
   }, 30_000);
 
   it('an instance that leaves gracefully is forgotten, not reported down', async () => {
-    const a = await connect({ servers: server.url });
-    const b = await connect({ servers: server.url });
-    connections.push(a, b);
+    const [a, b] = await Promise.all([server.connect(), server.connect()]);
     const observer = new ClusterHeartbeat(a, () => ({ instanceId: 'observer', role: 'api', pid: 1, host: 'h', components: {}, counters: {} }), { intervalMs: 60_000 });
     const leaver = new ClusterHeartbeat(b, () => ({ instanceId: 'leaver', role: 'worker', pid: 2, host: 'h', components: {}, counters: {} }), { intervalMs: 60_000 });
     await observer.start();

@@ -4,6 +4,7 @@ import type { Logger, Runtime } from '@wiflow/core';
 import type { NatsService } from '../service.js';
 import { ClusterHeartbeat, type ClusterMember, type InstanceHeartbeat } from './cluster-heartbeat.js';
 import type { ClusterSettings } from './cluster-config.js';
+import { PoseClusterLink, type PoseClusterLinkOptions } from './pose-cluster-link.js';
 
 /** Token of the ClusterService in the runtime container. */
 export const CLUSTER_SERVICE = Symbol.for('wiflow.nats.ClusterService');
@@ -102,6 +103,15 @@ export class ClusterService {
     await heartbeat.start();
     this.#heartbeat = heartbeat;
     this.logger.info('joined the cluster', { instanceId: this.settings.instanceId, role: this.describe().role });
+  }
+
+  /**
+   * The pose API's link to the cluster (live feeds, shared storage consumers, outlet, shared
+   * rate-limit counters); rejects when NATS cannot be reached.
+   */
+  async openPoseLink(options: Omit<PoseClusterLinkOptions, 'ackWaitMs'> = {}): Promise<PoseClusterLink> {
+    const connection = await this.nats.get();
+    return new PoseClusterLink(connection, { ...options, ackWaitMs: this.nats.ackWaitMs });
   }
 
   /** Every member heard from (this one included), with up/down status; empty before start. */

@@ -4,9 +4,8 @@
 // flight over 1,000 callers (throughput), and 32 in flight on one caller (compare-and-set conflicts).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { connect } from '@nats-io/transport-node';
+import { NatsRateLimitStore } from '@wiflow/plugin-nats';
 import { startNatsServer } from '@wiflow/plugin-nats/testing';
-import { NatsRateLimitStore } from '../cluster/nats-rate-limit-store.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from '../limits/rate-limiter.js';
 
 const checks = Number(process.env.BENCH_CHECKS ?? 2000);
@@ -38,7 +37,7 @@ async function measure(store: RateLimitStore, inFlight: number, callers: number,
 }
 
 const server = await startNatsServer();
-const nc = await connect({ servers: server.url });
+const nc = await server.connect();
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`rate-limit bench: ${checks} checks per case, ${rounds} rounds, nproc ${os.cpus().length}, load before ${load()}`);
 const cases = [
@@ -67,5 +66,4 @@ console.log('| case | store | checks/s | mean latency ms | API process CPU µs/c
 console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(`load after ${load()}`);
-await nc.close();
 await server.stop();

@@ -1,12 +1,9 @@
-import { hostname } from 'node:os';
-import { headers as natsHeaders } from '@nats-io/transport-node';
-import type { Alert, Logger, PoseFrame, Runtime } from '@wiflow/core';
-import { CLUSTER_SERVICE, NATS_SERVICE, PUBLISHER_HEADER, Subjects, encodeValue, fillMessageId, type ClusterService, type NatsService } from '@wiflow/plugin-nats';
+import type { Logger, Runtime } from '@wiflow/core';
+import { CLUSTER_SERVICE, type ClusterService, type FeedCounters, type PoseClusterLink } from '@wiflow/plugin-nats';
 import { ApiErrors } from '../errors.js';
+import type { RateLimitStore } from '../limits/rate-limiter.js';
 import type { ApiServices } from '../services.js';
-import { AlertFeedKind, ClusterFeed, PoseFeedKind } from './cluster-feed.js';
 import { clusterStatus, type ClusterStatus } from './cluster-status.js';
-import { NatsRateLimitStore } from './nats-rate-limit-store.js';
 
 /**
  * Whether the runtime's config turns cluster mode on: the NATS plugin's resolved settings
@@ -22,7 +19,8 @@ export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): bool
 }
 
 /**
- * The pose API of one `wiflow serve` in a cluster (config `cluster.enabled`):
+ * The pose API of one `wiflow serve` in a cluster (config `cluster.enabled`), wired through
+ * the seams @wiflow/plugin-nats's `PoseClusterLink` fills (the wire format stays there):
  * - rate-limit counters in a NATS KV bucket shared by every API instance;
  * - the hub fed by the cluster's live feeds of pose.> and alerts.> (what any worker or API
  *   instance publishes), so GET /pose/latest and /ws/pose show the whole cluster;
@@ -33,15 +31,13 @@ export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): bool
  * - a heartbeat that says this instance is an API instance, with its figures.
  */
 export class ClusterMode {
-  #poses: ClusterFeed<PoseFrame> | undefined;
-  #alerts: ClusterFeed<Alert> | undefined;
+  #link: PoseClusterLink | undefined;
   #unreport: (() => void) | undefined;
   #writer = false;
 
   constructor(
     private readonly api: ApiServices & { stream: { clients: Set<unknown> } },
     readonly cluster: ClusterService,
-    private readonly nats: NatsService,
     private readonly logger: Logger,
   ) {}
 
@@ -49,7 +45,7 @@ export class ClusterMode {
   static of(api: ApiServices & { stream: { clients: Set<unknown> } }, logger: Logger): ClusterMode {
     const runtime = api.runtime;
     if (!runtime.container.isRegistered(CLUSTER_SERVICE, true)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
-    return new ClusterMode(api, runtime.resolve<ClusterService>(CLUSTER_SERVICE), runtime.resolve<NatsService>(NATS_SERVICE), logger);
+    return new ClusterMode(api, runtime.resolve<ClusterService>(CLUSTER_SERVICE), logger);
   }
 
   /** Whether this instance writes the cluster's frames and alerts to its storage. */
@@ -58,51 +54,40 @@ export class ClusterMode {
   }
 
   /** Feed counters (status, tests). */
-  get counters(): { poses: ClusterFeed<PoseFrame>['counters'] | undefined; alerts: ClusterFeed<Alert>['counters'] | undefined } {
-    return { poses: this.#poses?.counters, alerts: this.#alerts?.counters };
+  get counters(): { poses: FeedCounters | undefined; alerts: FeedCounters | undefined } {
+    return { poses: this.#link?.poses.counters, alerts: this.#link?.alerts.counters };
   }
 
   /** Wire everything; resolves once the consumers are in place. */
   async start(): Promise<void> {
     const { hub, runtime } = this.api;
-    let connection: Awaited<ReturnType<NatsService['get']>>;
+    // Counters live at least as long as the longest configured window.
+    const windows = Object.values(this.api.apiConfig().rateLimits).flatMap((v) => (typeof v === 'object' && v ? [v.windowSeconds] : []));
+    let link: PoseClusterLink;
     try {
-      connection = await this.nats.get();
+      link = await this.cluster.openPoseLink({ batch: this.api.apiConfig().hub.batchSize, rateLimitTtlMs: Math.max(3600, ...windows) * 1000 + 60_000 });
     } catch (error) {
       throw ApiErrors.clusterUnavailable(`cannot reach NATS: ${(error as Error).message}`);
     }
-    const { nc, js } = connection;
-    // Counters live at least as long as the longest configured window.
-    const windows = Object.values(this.api.apiConfig().rateLimits).flatMap((v) => (typeof v === 'object' && v ? [v.windowSeconds] : []));
-    this.api.limiter.use(new NatsRateLimitStore(nc, { ttlMs: Math.max(3600, ...windows) * 1000 + 60_000 }));
-    const batch = this.api.apiConfig().hub.batchSize;
-    this.#poses = new ClusterFeed(nc, PoseFeedKind, { batch, ackWaitMs: Math.max(30_000, this.nats.ackWaitMs) });
-    this.#alerts = new ClusterFeed(nc, AlertFeedKind, { batch, ackWaitMs: Math.max(30_000, this.nats.ackWaitMs) });
-    await this.#poses.live((frame) => hub.acceptFrame(frame));
-    await this.#alerts.live((alert) => hub.acceptAlert(alert));
+    this.#link = link;
+    this.api.limiter.use(answeringNotReady(link.rateLimits));
+    await link.poses.live((frame) => hub.acceptFrame(frame));
+    await link.alerts.live((alert) => hub.acceptAlert(alert));
     this.#writer = this.cluster.settings.storageWriter && runtime.hasStorage;
     if (this.#writer) {
-      await this.#poses.store((frames) => hub.writeFrames(frames));
-      await this.#alerts.store((alerts) => hub.writeAlerts(alerts));
+      await link.poses.store((frames) => hub.writeFrames(frames));
+      await link.alerts.store((alerts) => hub.writeAlerts(alerts));
     }
-    const headers = natsHeaders();
-    headers.set(PUBLISHER_HEADER, `${hostname()}:${process.pid}`);
-    const publish = async (subject: string, messageId: string, value: unknown) => {
-      await js.publish(subject, encodeValue(value), { headers, msgID: `${subject}:${messageId}` });
-    };
-    hub.route({
-      frame: (frame) => publish(Subjects.pose(frame.environmentId), fillMessageId('{environment}.{timestamp}', frame), frame),
-      alert: (alert) => publish(Subjects.alerts(alert.environmentId), fillMessageId('{alertId}', alert), alert),
-    });
+    hub.route(link.outlet);
     this.#unreport = this.cluster.report(() => ({
       role: 'api',
       components: { pose_api: 'running', pipeline: this.api.system.state, storage_writer: this.#writer ? 'running' : 'off' },
       counters: {
-        frames_live: this.#poses?.counters.live ?? 0,
-        frames_stored: this.#poses?.counters.stored ?? 0,
-        alerts_live: this.#alerts?.counters.live ?? 0,
-        alerts_stored: this.#alerts?.counters.stored ?? 0,
-        store_errors: (this.#poses?.counters.storeErrors ?? 0) + (this.#alerts?.counters.storeErrors ?? 0),
+        frames_live: link.poses.counters.live,
+        frames_stored: link.poses.counters.stored,
+        alerts_live: link.alerts.counters.live,
+        alerts_stored: link.alerts.counters.stored,
+        store_errors: link.poses.counters.storeErrors + link.alerts.counters.storeErrors,
         websocket_clients: this.api.stream.clients.size,
       },
     }));
@@ -125,6 +110,20 @@ export class ClusterMode {
   async stop(): Promise<void> {
     this.api.hub.route(undefined);
     this.#unreport?.();
-    await Promise.all([this.#poses?.stop(), this.#alerts?.stop()]);
+    await this.#link?.stop();
   }
+}
+
+/** The shared counters, their failures answered 503 SYSTEM_NOT_READY rather than 500 while NATS is unreachable. */
+function answeringNotReady(store: RateLimitStore): RateLimitStore {
+  return {
+    hit: async (key, windowMs, now) => {
+      try {
+        return await store.hit(key, windowMs, now);
+      } catch (error) {
+        throw ApiErrors.clusterUnavailable((error as Error).message);
+      }
+    },
+    reset: () => store.reset(),
+  };
 }

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { AnalyticsEvent, PoseAggregateBucket, Storage, StoredAlert } from '@wiflow/core';
+import { activityMinutes, PeriodReportTokens, type PeriodReportRequest, type PeriodReportService } from '@wiflow/analytics-common';
+import type { HealthcarePeriodRecord, HealthcarePeriodRequest, HealthcareReportMetric } from '@wiflow/plugin-healthcare';
+import type { RetailMetricsRecord } from '@wiflow/plugin-retail';
+import type { SecurityPeriodRecord } from '@wiflow/plugin-security';
 import { ApiErrors } from '../errors.js';
 import { defineRoute, iso, parseTime, TimeParam, type RouteDefinition } from '../http/route.js';
 import { PaginationB } from '../schemas/pose.js';
@@ -10,8 +14,6 @@ const Env = z.string().min(1).max(128);
 const N = z.number();
 const NN = z.number().nullable();
 const I = z.number().int();
-/** Largest number of events listed inside an analytics answer (counts are exact). */
-const EVENT_LIST_LIMIT = 1000;
 
 const PeriodQuery = z.object({
   period: z.enum(['hour', 'day', 'week', 'month']).default('day'),
@@ -34,11 +36,46 @@ function requiredRange(q: { start_time: string; end_time: string }): { start: nu
   return { start, end };
 }
 
-/** Person-minutes per activity: every minute bucket with frames counts its mean persons × activity share × 1 min. */
-function activityMinutes(buckets: PoseAggregateBucket[]): Record<string, number> {
-  const minutes: Record<string, number> = {};
-  for (const b of buckets) for (const [activity, share] of Object.entries(b.activities)) minutes[activity] = (minutes[activity] ?? 0) + b.avgPersonCount * share;
-  return minutes;
+/** The plugins whose period reports the domain routes shape. */
+const REPORT_PLUGINS = { healthcare: '@wiflow/plugin-healthcare', retail: '@wiflow/plugin-retail', security: '@wiflow/plugin-security' } as const;
+
+/** A domain plugin's period report service; reportUnavailable when the plugin is not loaded. */
+function periodReport<R, Q extends PeriodReportRequest = PeriodReportRequest>(services: ApiServices, domain: keyof typeof REPORT_PLUGINS): PeriodReportService<R, Q> {
+  const token = PeriodReportTokens[domain];
+  if (!services.runtime.container.isRegistered(token, true)) throw ApiErrors.reportUnavailable(domain, REPORT_PLUGINS[domain]);
+  return services.runtime.resolve<PeriodReportService<R, Q>>(token);
+}
+
+/**
+ * GET /analytics/<domain> (spec convention A): the domain plugin's period report of the asked
+ * range, shaped into the spec's record (period, date, environment_id, metrics).
+ */
+function domainReportRoute<R>(
+  services: ApiServices,
+  domain: keyof typeof REPORT_PLUGINS,
+  spec: { title: string; metrics: z.ZodObject; query?: z.ZodObject; request?: (query: Record<string, unknown>) => object; shape?: (report: R) => unknown },
+): RouteDefinition {
+  const Report = z.object({ period: z.string(), date: z.string(), environment_id: z.string().nullable(), metrics: spec.metrics });
+  return defineRoute({
+    method: 'get',
+    path: `/analytics/${domain}`,
+    summary: `${spec.title} analytics`,
+    tags: ['analytics'],
+    spec: true,
+    specConvention: 'A',
+    access: 'viewer',
+    category: 'analytics',
+    query: spec.query ?? PeriodQuery,
+    success: { status: 200, description: `${spec.title} metrics of the period`, A: Report, B: Report },
+    errors: [422, 503],
+    async handler({ query }) {
+      const asked = query as z.output<typeof PeriodQuery> & Record<string, unknown>;
+      const storage = await services.storageForReading();
+      const { start, end } = periodRange(asked);
+      const report = await periodReport<R>(services, domain).report(storage, { start, end, environmentId: asked.environment_id, ...spec.request?.(asked) });
+      return { body: { period: asked.period, date: iso(end).slice(0, 10), environment_id: asked.environment_id ?? null, metrics: spec.shape ? spec.shape(report) : report } };
+    },
+  });
 }
 
 /**
@@ -53,11 +90,6 @@ async function peakTime(storage: Storage, peak: PoseAggregateBucket, intervalMs:
   const first = seconds.buckets.find((b) => b.frameCount > 0 && b.maxPersonCount === peak.maxPersonCount);
   const range = await storage.poses.availableRange(environmentId);
   return Math.max(first?.start ?? from, from, range?.earliest ?? from);
-}
-
-async function allEvents(storage: Storage, query: Parameters<Storage['events']['find']>[0]): Promise<{ items: AnalyticsEvent[]; total: number }> {
-  const page = await storage.events.find(query, { page: 1, perPage: EVENT_LIST_LIMIT });
-  return { items: page.items, total: page.total };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -116,11 +148,9 @@ function alertAsEvent(a: StoredAlert): z.output<typeof ActivityEvent> {
 
 /** Analytics routes (healthcare, retail, security in A; summary, events, occupancy in B; all served in both). */
 export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
-  const HealthcareMetrics = ['fall_events', 'activity_summary', 'mobility_score', 'sleep_quality'] as const;
-  const Healthcare = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const HealthcareMetrics = ['fall_events', 'activity_summary', 'mobility_score', 'sleep_quality'] as const satisfies readonly HealthcareReportMetric[];
+  const healthcare = domainReportRoute<HealthcarePeriodRecord>(services, 'healthcare', {
+    title: 'Healthcare',
     metrics: z.object({
       fall_events: z
         .object({
@@ -132,16 +162,6 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
       mobility_score: NN.optional(),
       sleep_quality: z.object({ total_sleep_hours: NN, sleep_efficiency: NN, restlessness_events: I.nullable() }).optional(),
     }),
-  });
-  const healthcare = defineRoute({
-    method: 'get',
-    path: '/analytics/healthcare',
-    summary: 'Healthcare analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
     query: PeriodQuery.extend({
       metrics: z
         .string()
@@ -149,179 +169,32 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
         .refine((v) => v.split(',').every((m) => (HealthcareMetrics as readonly string[]).includes(m)), { message: `each metric must be one of ${HealthcareMetrics.join(', ')}` })
         .optional(),
     }),
-    success: { status: 200, description: 'Healthcare metrics of the period', A: Healthcare, B: Healthcare },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const wanted = new Set<string>(query.metrics ? query.metrics.split(',') : HealthcareMetrics);
-      const metrics: Record<string, unknown> = {};
-      if (wanted.has('fall_events')) {
-        const falls = await allEvents(storage, { start, end, environmentId: query.environment_id, types: ['fall_detection'], order: 'desc' });
-        metrics.fall_events = {
-          count: falls.total,
-          events: falls.items.map((e) => ({ timestamp: iso(e.timestamp), person_id: e.personId, severity: e.severity, response_time_seconds: num(e.metadata.response_time_seconds), location: e.location })),
-        };
-      }
-      if (wanted.has('activity_summary') || wanted.has('mobility_score')) {
-        const agg = await storage.poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs: 60_000 });
-        const minutes = activityMinutes(agg.buckets);
-        const m = (a: string) => minutes[a] ?? 0;
-        if (wanted.has('activity_summary')) metrics.activity_summary = { walking_minutes: m('walking'), sitting_minutes: m('sitting'), lying_minutes: m('lying'), standing_minutes: m('standing') };
-        const present = m('walking') + m('standing') + m('sitting') + m('lying');
-        if (wanted.has('mobility_score')) metrics.mobility_score = present > 0 ? (100 * (m('walking') + 0.5 * m('standing'))) / present : null;
-      }
-      if (wanted.has('sleep_quality')) metrics.sleep_quality = { total_sleep_hours: null, sleep_efficiency: null, restlessness_events: null };
-      return { body: { period: query.period, date: iso(end).slice(0, 10), environment_id: query.environment_id ?? null, metrics } };
-    },
+    request: (query): Pick<HealthcarePeriodRequest, 'metrics'> => ({ metrics: typeof query.metrics === 'string' ? (query.metrics.split(',') as HealthcareReportMetric[]) : HealthcareMetrics }),
   });
 
-  const Retail = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const retail = domainReportRoute<RetailMetricsRecord>(services, 'retail', {
+    title: 'Retail',
     metrics: z.object({
       traffic: z.object({ total_visitors: I, unique_visitors: I, peak_hour: z.string().nullable(), peak_count: I, average_dwell_time_minutes: NN }),
       zones: z.array(z.object({ zone_id: z.string(), zone_name: z.string(), visitor_count: I, avg_dwell_time_minutes: NN, conversion_rate: NN })),
       conversion_funnel: z.record(z.string(), I),
       heat_map: z.object({ high_traffic_areas: z.array(z.object({ zone: z.string(), intensity: N })) }),
     }),
-  });
-  const retail = defineRoute({
-    method: 'get',
-    path: '/analytics/retail',
-    summary: 'Retail analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
-    query: PeriodQuery,
-    success: { status: 200, description: 'Retail metrics of the period', A: Retail, B: Retail },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const environmentId = query.environment_id;
-      const tracks = await storage.tracks.list({ start, end, environmentId }, { page: 1, perPage: 1000 });
-      const hourly = await storage.poses.aggregate({ start, end, environmentId, intervalMs: 3_600_000 });
-      const peak = hourly.buckets.reduce<PoseAggregateBucket | null>((best, b) => (!best || b.maxPersonCount > best.maxPersonCount ? b : best), null);
-      const dwell = tracks.items.length ? tracks.items.reduce((a, t) => a + t.durationSeconds, 0) / tracks.items.length / 60 : null;
-      const zoneEvents = await allEvents(storage, { start, end, environmentId, types: ['zone_entry', 'zone_exit', 'zone_dwell'] });
-      const zones = new Map<string, { name: string; visitors: Set<string>; dwell: number[]; conversions: number }>();
-      for (const e of zoneEvents.items) {
-        const id = typeof e.metadata.zone_id === 'string' ? e.metadata.zone_id : null;
-        if (!id) continue;
-        const zone = zones.get(id) ?? { name: typeof e.metadata.zone_name === 'string' ? e.metadata.zone_name : id, visitors: new Set(), dwell: [], conversions: 0 };
-        if (e.type === 'zone_entry') zone.visitors.add(String(e.trackId ?? e.personId ?? e.eventId));
-        const seconds = num(e.metadata.dwell_seconds);
-        if (seconds !== null) zone.dwell.push(seconds);
-        if (e.metadata.converted === true) zone.conversions++;
-        zones.set(id, zone);
-      }
-      const funnel = await allEvents(storage, { start, end, environmentId, types: ['funnel_stage'] });
-      const conversionFunnel: Record<string, number> = {};
-      for (const e of funnel.items) if (typeof e.metadata.stage === 'string') conversionFunnel[e.metadata.stage] = (conversionFunnel[e.metadata.stage] ?? 0) + 1;
-      // Heat map: person floor positions on a 1 m grid.
-      const cells = new Map<string, number>();
-      let cursor: string | null = null;
-      let scanned = 0;
-      do {
-        const page = await storage.poses.scanRecords({ start, end, environmentId }, { cursor, limit: 1000 });
-        for (const r of page.items) {
-          const key = `cell_${Math.floor(r.position.x)}_${Math.floor(r.position.y)}`;
-          cells.set(key, (cells.get(key) ?? 0) + 1);
-        }
-        scanned += page.items.length;
-        cursor = page.nextCursor;
-      } while (cursor && scanned < 50_000);
-      const top = Math.max(0, ...cells.values());
-      const areas = [...cells.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([zone, count]) => ({ zone, intensity: top ? count / top : 0 }));
-      return {
-        body: {
-          period: query.period,
-          date: iso(end).slice(0, 10),
-          environment_id: environmentId ?? null,
-          metrics: {
-            traffic: { total_visitors: tracks.total, unique_visitors: tracks.total, peak_hour: peak ? iso(peak.start).slice(11, 16) : null, peak_count: peak?.maxPersonCount ?? 0, average_dwell_time_minutes: dwell },
-            zones: [...zones.entries()].map(([id, z]) => ({
-              zone_id: id,
-              zone_name: z.name,
-              visitor_count: z.visitors.size,
-              avg_dwell_time_minutes: z.dwell.length ? z.dwell.reduce((a, b) => a + b, 0) / z.dwell.length / 60 : null,
-              conversion_rate: z.visitors.size ? z.conversions / z.visitors.size : null,
-            })),
-            conversion_funnel: conversionFunnel,
-            heat_map: { high_traffic_areas: areas },
-          },
-        },
-      };
-    },
+    shape: ({ metrics }) => ({
+      traffic: metrics.traffic,
+      zones: metrics.zones.map((z) => ({ zone_id: z.zone_id, zone_name: z.zone_name, visitor_count: z.visitor_count, avg_dwell_time_minutes: z.avg_dwell_time_minutes, conversion_rate: z.conversion_rate })),
+      conversion_funnel: metrics.conversion_funnel,
+      heat_map: { high_traffic_areas: metrics.heat_map.high_traffic_areas },
+    }),
   });
 
-  const Security = z.object({
-    period: z.string(),
-    date: z.string(),
-    environment_id: z.string().nullable(),
+  const security = domainReportRoute<SecurityPeriodRecord>(services, 'security', {
+    title: 'Security',
     metrics: z.object({
       intrusion_events: z.object({ count: I, events: z.array(z.object({ timestamp: z.string(), zone: z.string().nullable(), person_count: I.nullable(), threat_level: z.string(), response_time_seconds: NN })) }),
       perimeter_monitoring: z.object({ total_detections: I, authorized_entries: I, unauthorized_attempts: I, false_positives: I }),
       crowd_analysis: z.object({ max_occupancy: I, average_occupancy: NN, crowd_formation_events: I }),
     }),
-  });
-  const security = defineRoute({
-    method: 'get',
-    path: '/analytics/security',
-    summary: 'Security analytics',
-    tags: ['analytics'],
-    spec: true,
-    specConvention: 'A',
-    access: 'viewer',
-    category: 'analytics',
-    query: PeriodQuery,
-    success: { status: 200, description: 'Security metrics of the period', A: Security, B: Security },
-    errors: [422, 503],
-    async handler({ query }) {
-      const storage = await services.storageForReading();
-      const { start, end } = periodRange(query as Parameters<typeof periodRange>[0]);
-      const environmentId = query.environment_id;
-      const intrusions = await allEvents(storage, { start, end, environmentId, types: ['intrusion'], order: 'desc' });
-      const perimeter = await allEvents(storage, { start, end, environmentId, types: ['perimeter_crossing'] });
-      const crowd = await storage.events.countByType({ start, end, environmentId, types: ['crowd_formation'] });
-      const falsePositives = await storage.alerts.find({ start, end, environmentId, acknowledged: true }, { page: 1, perPage: EVENT_LIST_LIMIT });
-      const agg = await storage.poses.aggregate({ start, end, environmentId, intervalMs: 3_600_000 });
-      const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
-      return {
-        body: {
-          period: query.period,
-          date: iso(end).slice(0, 10),
-          environment_id: environmentId ?? null,
-          metrics: {
-            intrusion_events: {
-              count: intrusions.total,
-              events: intrusions.items.map((e) => ({
-                timestamp: iso(e.timestamp),
-                zone: typeof e.metadata.zone === 'string' ? e.metadata.zone : typeof e.metadata.zone_id === 'string' ? e.metadata.zone_id : null,
-                person_count: num(e.metadata.person_count),
-                threat_level: e.severity,
-                response_time_seconds: num(e.metadata.response_time_seconds),
-              })),
-            },
-            perimeter_monitoring: {
-              total_detections: perimeter.total,
-              authorized_entries: perimeter.items.filter((e) => e.metadata.authorized === true).length,
-              unauthorized_attempts: perimeter.items.filter((e) => e.metadata.authorized === false).length,
-              false_positives: falsePositives.items.filter((a) => (a.data as Record<string, unknown>).false_positive === true).length,
-            },
-            crowd_analysis: {
-              max_occupancy: agg.buckets.reduce((a, b) => Math.max(a, b.maxPersonCount), 0),
-              average_occupancy: frames ? agg.buckets.reduce((a, b) => a + b.avgPersonCount * b.frameCount, 0) / frames : null,
-              crowd_formation_events: crowd.crowd_formation ?? 0,
-            },
-          },
-        },
-      };
-    },
   });
 
   const GRANULARITY = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;

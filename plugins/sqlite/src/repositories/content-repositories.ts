@@ -1,10 +1,5 @@
 import {
   StorageErrors,
-  buildFile,
-  buildMessage,
-  checkPageRequest,
-  checkTimeRange,
-  makePage,
   type FileCreate,
   type FileQuery,
   type FileRecord,
@@ -16,6 +11,13 @@ import {
   type Page,
   type PageRequest,
 } from '@wiflow/core';
+import {
+  buildFile,
+  buildMessage,
+  checkPageRequest,
+  checkTimeRange,
+  makePage,
+} from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { SqlWhere } from '../sql-where.js';
 

@@ -1,11 +1,5 @@
 import {
   StorageErrors,
-  buildFlow,
-  buildProject,
-  checkPageRequest,
-  makePage,
-  patchFlow,
-  patchProject,
   type FlowCreate,
   type FlowPatch,
   type FlowQuery,
@@ -22,6 +16,14 @@ import {
   type ProjectRepository,
   type RevisionRepository,
 } from '@wiflow/core';
+import {
+  buildFlow,
+  buildProject,
+  checkPageRequest,
+  makePage,
+  patchFlow,
+  patchProject,
+} from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { userKey } from '../context.js';
 import { SqlWhere } from '../sql-where.js';

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   StorageErrors,
-  checkPageRequest,
-  generateToken,
   hashSecret,
-  hashToken,
-  makePage,
   verifySecret,
   type ApiKeyCreate,
   type ApiKeyRecord,
@@ -24,6 +20,12 @@ import {
   type UserRecord,
   type UserRepository,
 } from '@wiflow/core';
+import {
+  checkPageRequest,
+  generateToken,
+  hashToken,
+  makePage,
+} from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 
 // Verifying against a dummy hash when a username is unknown keeps the answer time the same

@@ -1,18 +1,5 @@
 import {
-  DEFAULT_AGGREGATE_INTERVAL_MS,
-  PoseAggregator,
-  anonymizePerson,
-  checkPoseFrame,
   StorageErrors,
-  checkCursorRequest,
-  checkPageRequest,
-  checkTimeRange,
-  decodeCursor,
-  encodeCursor,
-  hasPersonFilter,
-  makePage,
-  personMatches,
-  type AggregatePerson,
   type AvailableRange,
   type CursorPage,
   type CursorRequest,
@@ -27,6 +14,21 @@ import {
   type StoredPerson,
   type StoredPoseFrame,
 } from '@wiflow/core';
+import {
+  DEFAULT_AGGREGATE_INTERVAL_MS,
+  PoseAggregator,
+  anonymizePerson,
+  checkPoseFrame,
+  checkCursorRequest,
+  checkPageRequest,
+  checkTimeRange,
+  decodeCursor,
+  encodeCursor,
+  hasPersonFilter,
+  makePage,
+  personMatches,
+  type AggregatePerson,
+} from '@wiflow/storage-kit';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../context.js';
 import { PERSON_COLUMNS, decodePerson, decodePersonSummary, encodePerson, encodePersonSummary, type PersonRow } from '../person-codec.js';

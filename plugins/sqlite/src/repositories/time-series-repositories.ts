@@ -1,10 +1,5 @@
 import {
   StorageErrors,
-  checkCursorRequest,
-  checkPageRequest,
-  checkTimeRange,
-  encodeCursor,
-  makePage,
   type Alert,
   type AlertQuery,
   type AlertRepository,
@@ -22,6 +17,13 @@ import {
   type StoredAlert,
   type StoredEvent,
 } from '@wiflow/core';
+import {
+  checkCursorRequest,
+  checkPageRequest,
+  checkTimeRange,
+  encodeCursor,
+  makePage,
+} from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { SqlWhere } from '../sql-where.js';
 import { Write, type WriteBatchBuilder } from '../writer/write-statements.js';

@@ -1,16 +1,18 @@
 import {
   StorageErrors,
-  checkPageRequest,
-  checkTimeRange,
-  makePage,
-  summarizeTrack,
   type Page,
   type PageRequest,
-  type TrackPoint,
   type TrackQuery,
   type TrackRepository,
   type TrackSummary,
 } from '@wiflow/core';
+import {
+  checkPageRequest,
+  checkTimeRange,
+  makePage,
+  summarizeTrack,
+  type TrackPoint,
+} from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { minuteOf } from '../pose-rollups.js';
 

@@ -1,4 +1,5 @@
 // Studio-side views of the server's state: deployments, recent jobs, MCP tools, rooms.
+import type { JobStatus } from '@wiflow/core';
 import { api } from './client';
 
 /** A deployment as GET /api/v1/studio/deployments lists it (older servers send only id, flow_id, started_at, counters). */
@@ -16,7 +17,7 @@ export interface DeploymentInfo {
 export interface JobInfo {
   job_id: string;
   flow_id: string | null;
-  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+  status: JobStatus;
   source: string | null;
   created_at: string;
   started_at: string | null;

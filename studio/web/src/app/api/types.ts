@@ -1,25 +1,12 @@
-// Shapes the studio reads from the server (node registry, flows, jobs, counters).
+// Shapes the studio reads from the server (node registry, flows, jobs, counters). Core's types
+// come from @wiflow/core as type-only imports (erased from the bundle), never copied.
 import type { Edge, Node } from '@xyflow/react';
+import type { FlowProblem, NodeCounters, NodeTypeDescription, PortSpec } from '@wiflow/core';
 
-export interface PortSpec {
-  type: string | string[];
-  description?: string;
-  required?: boolean;
-}
+export type { FlowProblem, NodeCounters, PortSpec };
 
-/** A node type from GET /api/v1/studio/node-types (core's NodeTypeDescription). */
-export interface NodeTypeInfo {
-  type: string;
-  title: string;
-  category: string;
-  description: string;
-  plugin: string;
-  source: boolean;
-  inputs: Record<string, PortSpec>;
-  outputs: Record<string, PortSpec>;
-  configSchema: JsonSchema;
-  secrets: string[];
-}
+/** A node type from GET /api/v1/studio/node-types: core's NodeTypeDescription, its config schema read as JSON Schema. */
+export type NodeTypeInfo = Omit<NodeTypeDescription, 'configSchema'> & { configSchema: JsonSchema };
 
 export interface JsonSchema {
   type?: string | string[];
@@ -65,24 +52,4 @@ export interface FlowRecord {
   folder_id?: string | null;
   updated_at?: string;
   [key: string]: unknown;
-}
-
-export interface FlowProblem {
-  code: string;
-  message: string;
-  nodeId?: string;
-  edgeId?: string;
-  port?: string;
-  field?: string;
-}
-
-export interface NodeCounters {
-  in: number;
-  out: number;
-  dropped: number;
-  errors: number;
-  queued: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  lastError: string | null;
 }

@@ -1,10 +1,10 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
-import type { WiflowNode } from '../api/types';
+import type { PortSpec, WiflowNode } from '../api/types';
 import { NodeTypesContext } from './NodeTypesContext';
 
-function typeLabel(t: string | string[]): string {
-  return Array.isArray(t) ? t.join('|') : t;
+function typeLabel(t: PortSpec['type']): string {
+  return typeof t === 'string' ? t : t.join('|');
 }
 
 /** Height of one port row (px at zoom 1); the ports block and handle offsets follow it. */

@@ -1,4 +1,4 @@
-import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D } from '../types/pose.js';
+import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D } from '@wiflow/core';
 
 const NAME_INDEX = new Map<string, number>(COCO_KEYPOINTS.map((name, i) => [name, i]));
 /** Layout flag (byte 0): the 2D keypoints are exactly COCO order, no name indexes stored. Older SQLite blobs use the same value. */

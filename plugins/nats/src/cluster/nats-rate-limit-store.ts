@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ApiErrors } from '../errors.js';
-import type { RateLimitStore, WindowState } from '../limits/rate-limiter.js';
+
+/** A counter after one hit: hits in the window (this one included), when the window ends (ms); the pose API's `WindowState`. */
+type WindowState = { count: number; resetAt: number };
 
 /** Hits of one counter waiting for this instance's next update of it. */
 interface CounterQueue {
@@ -22,7 +23,7 @@ interface CounterQueue {
  * storage `settings` repository, which would keep every window as a database document and
  * cost two database round trips per request).
  */
-export class NatsRateLimitStore implements RateLimitStore {
+export class NatsRateLimitStore {
   #kv: Promise<KV> | undefined;
   readonly #queues = new Map<string, CounterQueue>();
 
@@ -40,6 +41,7 @@ export class NatsRateLimitStore implements RateLimitStore {
     return this.#kv;
   }
 
+  /** Count one hit of `key` in the fixed window of `windowMs` that contains `now`; rejects while NATS is unreachable. */
   hit(key: string, windowMs: number, now: number): Promise<WindowState> {
     const start = Math.floor(now / windowMs) * windowMs;
     // KV keys allow only [-/_=.a-zA-Z0-9]: callers (API keys, addresses) are hashed.
@@ -61,8 +63,8 @@ export class NatsRateLimitStore implements RateLimitStore {
         const total = await this.#add(id, taken.length);
         taken.forEach((hit, i) => hit.resolve({ count: total - taken.length + 1 + i, resetAt: queue.resetAt }));
       } catch (error) {
-        // Answer 503 SYSTEM_NOT_READY rather than 500 while NATS is unreachable.
-        const failure = ApiErrors.clusterUnavailable(`rate-limit counters: ${(error as Error).message}`);
+        // The caller tells these from a refusal (the pose API answers 503 SYSTEM_NOT_READY).
+        const failure = new Error(`rate-limit counters: ${(error as Error).message}`, { cause: error });
         for (const hit of taken) hit.reject(failure);
       }
     }
@@ -91,6 +93,7 @@ export class NatsRateLimitStore implements RateLimitStore {
     throw new Error(`counter ${id}: ${retries} conflicting updates in a row`);
   }
 
+  /** Forget every counter. */
   async reset(): Promise<void> {
     const kv = await this.#bucket();
     for await (const key of await kv.keys()) await kv.purge(key);

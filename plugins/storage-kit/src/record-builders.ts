@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Person, PoseFrame } from '../types/pose.js';
-import { StorageErrors } from './errors.js';
-import type {
-  FileCreate,
-  FileRecord,
-  FlowCreate,
-  FlowFields,
-  FlowPatch,
-  FlowRecord,
-  MessageCreate,
-  MessageRecord,
-  PoseQuery,
-  ProjectCreate,
-  ProjectFields,
-  ProjectRecord,
-  StoredPerson,
-} from './records.js';
+import {
+  StorageErrors,
+  type Person,
+  type PoseFrame,
+  type FileCreate,
+  type FileRecord,
+  type FlowCreate,
+  type FlowFields,
+  type FlowPatch,
+  type FlowRecord,
+  type MessageCreate,
+  type MessageRecord,
+  type PoseQuery,
+  type ProjectCreate,
+  type ProjectFields,
+  type ProjectRecord,
+  type StoredPerson,
+} from '@wiflow/core';
 
 // Builders every storage implementation uses, so defaults and validation are the same
 // whatever the backend.

@@ -1,6 +1,4 @@
-import type { Activity } from '../types/pose.js';
-import { StorageErrors } from './errors.js';
-import type { PoseAggregateBucket, PoseAggregateQuery, PoseAggregateResult } from './records.js';
+import { StorageErrors, type Activity, type PoseAggregateBucket, type PoseAggregateQuery, type PoseAggregateResult } from '@wiflow/core';
 
 /** One person of a frame as the aggregator sees it. */
 export interface AggregatePerson {

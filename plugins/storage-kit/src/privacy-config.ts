@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PrivacySettings } from './records.js';
+import type { PrivacySettings } from '@wiflow/core';
 
 /** The pose spec names these keys in snake_case; runtime config sections are camelCase. Both are accepted. */
 const SNAKE_TO_CAMEL: Record<string, string> = {

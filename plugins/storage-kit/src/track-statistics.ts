@@ -1,4 +1,4 @@
-import type { TrackSummary } from './records.js';
+import type { TrackSummary } from '@wiflow/core';
 
 /** Speed (m/s) under which a step between two records counts as stationary. */
 export const STATIONARY_SPEED = 0.1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PrivacyConfigSchema, toPrivacySettings } from '../index.js';
+import { PrivacyConfigSchema, toPrivacySettings } from './index.js';
 
 describe('privacy config section', () => {
   it('reads the spec snake_case keys and the runtime camelCase keys alike', () => {

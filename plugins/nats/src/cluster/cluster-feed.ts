@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Alert, PoseFrame } from '@wiflow/core';
-import { decodeValue } from '@wiflow/plugin-nats';
+import { decodeValue } from '../codec.js';
 
 /** What a feed carries: its stream, the shared storage consumer's name, and how to tell a value from junk. */
 export interface FeedKind<T> {
@@ -42,13 +42,14 @@ export interface FeedCounters {
 }
 
 /**
- * One stream of a cluster as one API instance sees it:
+ * One stream of a cluster as one API instance sees it (the pose API reaches it through
+ * `PoseClusterLink`, never directly):
  * - `live(onValue)`: this instance's own (ordered, ephemeral) consumer starting at new
  *   messages, so every instance sees every value (latest per environment, WebSocket fan-out);
  * - `store(append)`: the one durable consumer shared by every storage writer, so each value is
  *   written once whichever writer takes it; acknowledged only after the write succeeded, a
  *   failed write redelivered.
- * The stream itself is created (with its retention limits) by @wiflow/plugin-nats's NatsService.
+ * The stream itself is created (with its retention limits) by NatsService.
  */
 export class ClusterFeed<T> {
   readonly #running: ConsumerMessages[] = [];
@@ -135,6 +136,7 @@ export class ClusterFeed<T> {
     })();
   }
 
+  /** Close both consumers. */
   async stop(): Promise<void> {
     await Promise.all(this.#running.splice(0).map((m) => m.close().catch(() => undefined)));
   }
