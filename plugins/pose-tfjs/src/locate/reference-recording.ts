@@ -141,7 +141,7 @@ export class EmptyRoomRecording {
         snrDb = floor > 0 ? 10 * Math.log10(channel / floor) : null;
         if (snrDb !== null && snrDb < q.minSnrDb) problems.push(`the reference's noise floor is only ${snrDb.toFixed(1)} dB under the channel (at least ${q.minSnrDb} dB): move the radios closer or raise the transmit power`);
         link.blocks.forEach((b, i) => {
-          const moving = (b.coherence > q.motionCoherence && b.dynamicPower > floor * 1.2) || b.dynamicPower > floor * q.motionPowerFactor;
+          const moving = b.coherence > q.motionCoherence || b.dynamicPower > floor * q.motionPowerFactor;
           // A second whose mean sits apart from the rest: something stood there, then moved (the block mean's own noise is floor / packets).
           const step = floor > 0 ? (changePower(b.mean, mean) - floor / b.packets) / floor : 0;
           if (moving || step > q.maxStepNoiseFloors) motionSeconds.push(i);
