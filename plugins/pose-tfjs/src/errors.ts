@@ -11,7 +11,7 @@ export const PoseErrors = {
   labelsInvalid: defineError('WIFLOW_POSE_LABELS_INVALID', 422, (reason: string) => `calibration labels rejected: ${reason}`),
   checkpointInvalid: defineError('WIFLOW_POSE_CHECKPOINT_INVALID', 422, (directory: string, reason: string) => `cannot resume from ${directory}: ${reason}`),
   referenceMissing: defineError('WIFLOW_POSE_REFERENCE_MISSING', 422, (subject: string, what: string) =>
-    `${subject}: ${what}; record the empty room with \`wiflow locate reference record\` or the studio's Installer page`),
+    `${subject}: ${what}; record the empty room with \`wiflow locate record\` or the studio's Installer page`),
   referenceMismatch: defineError('WIFLOW_POSE_REFERENCE_MISMATCH', 422, (link: string, field: string, reference: string, actual: string) =>
     `link ${link}: field ${field} of the empty-room reference is ${reference}, the link has ${actual}; re-record the reference for this hardware`),
   referenceRefused: defineError('WIFLOW_POSE_REFERENCE_REFUSED', 422, (environmentId: string, reasons: string) => `empty-room recording of ${environmentId} refused: ${reasons}`),

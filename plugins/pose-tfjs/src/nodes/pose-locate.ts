@@ -57,7 +57,13 @@ export const poseLocateNode = defineNode({
       const resolved = await ctx.files.resolve(file, 'read').catch((error: Error) => {
         throw PoseErrors.referenceMissing(`references[${i}] (${file})`, error.message);
       });
-      const reference = readReference(resolved);
+      let reference: EmptyRoomReference;
+      try {
+        reference = readReference(resolved);
+      } catch (error) {
+        if ((error as { code?: string }).code === PoseErrors.referenceMissing.code) throw PoseErrors.referenceMissing(`references[${i}] (${file})`, 'the file does not exist');
+        throw error;
+      }
       references.push(reference);
       referenceFiles.set(reference, { file, writable: await ctx.files.resolve(file, 'write').catch(() => null) });
     }
