@@ -116,4 +116,16 @@ describe('empty-room references over HTTP', () => {
     await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.empty_room_reference.status === 'fresh', 60_000);
     expect((await call('get', '/health/detailed', 'viewer')).body.components.empty_room_reference.stale_links).toEqual([]);
   }, 120_000);
+
+  it('a reference that does not fit a link stops the start with last_error naming the link and field, never a silent fallback', async () => {
+    expect((await call('post', '/system/stop', 'operator', {})).status).toBe(202);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.status === 'stopped', 20_000);
+    const reference = readReference(referenceFile);
+    writeReference(referenceFile, { ...reference, links: reference.links.map((l) => ({ ...l, nrx: 2, re: l.re.slice(0, 2 * 3 * l.subcarriers.length), im: l.im.slice(0, 2 * 3 * l.subcarriers.length) })) });
+    expect((await call('post', '/system/start', 'operator', {})).status).toBeLessThan(300);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.status === 'stopped', 20_000);
+    const status = (await call('get', '/system/status', 'viewer')).body;
+    expect(status.last_error).toMatch(/link router->laptop: field nrx \(receive antennas\) of the empty-room reference is 2, the link has 3/);
+    expect(status.empty_room_reference.status).toBe('stopped');
+  }, 60_000);
 });
