@@ -22,19 +22,28 @@ export interface ChannelBlock {
   time: number;
 }
 
-/** Collects aligned packets of one link into `ChannelBlock`s of `blockMs` of packet time (at least `minPackets`). */
+/**
+ * Collects aligned packets of one link into `ChannelBlock`s of `blockMs` of packet time (at
+ * least `minPackets`). With `maxPacketsPerBlock`, only every n-th packet is aligned (n from the
+ * last block's count): alignment is the costly part, and a block's statistics are per-packet
+ * averages that a sample measures as well.
+ */
 export class ChannelBlockMeter {
   #re: Float64Array[] = [];
   #im: Float64Array[] = [];
   #powerDb: number[] = [];
   #start: number | null = null;
   #last = 0;
+  /** Packets seen in the current block, taken or not, and every how many one is taken. */
+  #seen = 0;
+  #stride = 1;
 
   constructor(
     private readonly anchor: ComplexPacket,
     private readonly subcarriers: ArrayLike<number>,
     private readonly blockMs = 1000,
     private readonly minPackets = 5,
+    private readonly maxPacketsPerBlock = Infinity,
   ) {}
 
   /** Add a packet; returns the block it closed: the packets of the `blockMs` before it (a block closes when the first packet past its span arrives). */
@@ -42,19 +51,22 @@ export class ChannelBlockMeter {
     let closed: ChannelBlock | null = null;
     if (this.#start !== null && time - this.#start >= this.blockMs) {
       if (this.#re.length >= this.minPackets) closed = measureBlock(this.#re, this.#im, this.subcarriers.length, this.#powerDb, this.#last);
+      this.#stride = Math.max(1, Math.ceil(this.#seen / this.maxPacketsPerBlock));
+      this.#seen = 0;
       this.#start = null;
       this.#re = [];
       this.#im = [];
       this.#powerDb = [];
     }
+    this.#start ??= time;
+    this.#last = time;
+    if (this.#seen++ % this.#stride !== 0) return closed;
     let power = 0;
     for (let j = 0; j < csi.re.length; j++) power += csi.re[j] ** 2 + csi.im[j] ** 2;
     this.#powerDb.push(10 * Math.log10(Math.max(power / csi.re.length, Number.MIN_VALUE)));
     const aligned = alignPacket(csi, this.anchor, this.subcarriers);
     this.#re.push(aligned.re);
     this.#im.push(aligned.im);
-    this.#start ??= time;
-    this.#last = time;
     return closed;
   }
 }

@@ -21,6 +21,8 @@ export const StalenessSettingsSchema = z.object({
    * of the noise); a sofa moved 3 m about 12, a door left open about 6 (simulator, 25 dB SNR).
    */
   staleNoiseFloors: z.number().positive().default(2),
+  /** Packets per second and link measured (the others skipped): at 100 Hz, 10 keeps the check to a tenth of the alignments the locator makes. */
+  packetsPerSecond: z.number().int().min(5).default(10),
 });
 
 /** Thresholds of stale-reference detection. */
@@ -72,7 +74,7 @@ export class ReferenceStaleness {
       const key = linkKey(link);
       this.#links.set(key, {
         reference: link,
-        meter: new ChannelBlockMeter({ re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, Int16Array.from(link.subcarriers)),
+        meter: new ChannelBlockMeter({ re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, Int16Array.from(link.subcarriers), 1000, 5, this.settings.packetsPerSecond),
         stretch: [],
         judged: { link: key, status: 'unchecked', changeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
       });
