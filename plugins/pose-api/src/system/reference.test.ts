@@ -3,7 +3,10 @@
 // one from the live CSI (operator or admin), checks it, writes it over the flow's reference
 // file and puts it to use; bad requests get the spec's envelope naming the field.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import csiPlugin from '@wiflow/plugin-csi';
 import posePlugin, { environmentFromScenario, readReference, simulateReference, writeReference } from '@wiflow/plugin-pose-tfjs';
 import simPlugin, * as sim from '@wiflow/plugin-sim';
@@ -27,6 +30,7 @@ const scenario = {
   drift: { referenceSeed: 9, moved: [{ clutter: 'bench', to: [3.8, 0.6, 0.4] }] },
 };
 
+const run = promisify(execFile);
 let server: TestServer;
 let referenceFile: string;
 const call = async (method: 'get' | 'post', url: string, role: 'viewer' | 'operator' | 'admin', body?: unknown) => {
@@ -115,6 +119,19 @@ describe('empty-room references over HTTP', () => {
     // The new reference is the room as it is: judged fresh once still for 20 s.
     await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.empty_room_reference.status === 'fresh', 60_000);
     expect((await call('get', '/health/detailed', 'viewer')).body.components.empty_room_reference.stale_links).toEqual([]);
+  }, 120_000);
+
+  it('`wiflow locate record --source <server>` records through the running pipeline and prints progress and the check', async () => {
+    // The real CLI in its own process, as an installer runs it next to the server.
+    const wiflow = (...args: string[]) => run(process.execPath, [fileURLToPath(new URL('../../../../core/bin/wiflow.js', import.meta.url)), 'locate', 'record', '--source', server.url, ...args], { env: { ...process.env, WIFLOW_LOG_LEVEL: 'error' } });
+    const operator = await server.token('operator');
+    const { stdout } = await wiflow('--environment', 'hall', '--seconds', '5', '--token', operator);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Leave the room now and keep doors, fans and pets still: recording 5 s of hall from ${server.url}`);
+    expect(stdout).toMatch(/router->laptop: \d+ packets, .*: ok\npassed\nthe server stored in .*hall-reference\.json and in use/);
+    expect(readReference(referenceFile).source).toBe('live: locate, 5 s');
+    await expect(wiflow('--environment', 'kitchen', '--token', operator)).rejects.toMatchObject({ stderr: expect.stringMatching(/422 environment kitchen: no running pose.locate node senses it/) });
+    await expect(wiflow('--environment', 'hall', '--token', await server.token('viewer'))).rejects.toMatchObject({ stderr: expect.stringMatching(/403 this operation needs the operator role/) });
   }, 120_000);
 
   it('a reference that does not fit a link stops the start with last_error naming the link and field, never a silent fallback', async () => {

@@ -48,16 +48,23 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
   locate
     .command('record')
     .description('guided recording of the empty room: leave the room, record, check the quality (packets, rate, AGC, noise floor, motion), write the reference only if it passes')
-    .requiredOption('--environment <file>', 'environment geometry (JSON) or simulator scenario (JSON/YAML)')
-    .requiredOption('--source <source>', 'a capture file of the radios (any format @wiflow/plugin-csi reads), or sim: the scenario given as --environment, run as if live')
+    .requiredOption('--environment <file|id>', 'environment geometry (JSON) or simulator scenario (JSON/YAML); with a server as --source, the environment id')
+    .requiredOption('--source <source>', 'a capture file of the radios (any format @wiflow/plugin-csi reads); sim: the scenario given as --environment, run as if live; or a wiflow server URL (http://127.0.0.1:8000): its running pipeline records from the live receivers and stores the reference itself')
     .option('--seconds <n>', 'seconds of empty room to record', (v) => Number(v), DEFAULT_RECORDING_SECONDS)
-    .requiredOption('--out <file>', 'reference file to write (wiflow-empty-room/1 JSON)')
-    .action(async (opts: { environment: string; source: string; seconds: number; out: string }) => {
+    .option('--out <file>', 'reference file to write (wiflow-empty-room/1 JSON); not with a server, which writes the flow\'s own file')
+    .option('--token <token>', 'with a server: an operator\'s or admin\'s access token (default: WIFLOW_TOKEN)')
+    .action(async (opts: { environment: string; source: string; seconds: number; out?: string; token?: string }) => {
       if (!(opts.seconds > 0)) throw new Error(`--seconds must be a positive number, got ${String(opts.seconds)}`);
+      if (/^https?:\/\//.test(opts.source)) {
+        if (opts.out) throw new Error('--out is not for a server source: the server writes the flow\'s own reference file (its answer says where)');
+        await recordThroughServer(cli, opts.source, opts.environment, opts.seconds, opts.token ?? process.env.WIFLOW_TOKEN);
+        return;
+      }
+      if (!opts.out) throw new Error('give --out <file>: where to write the reference');
       await cli.runtime();
       const environment = await readEnvironment(opts.environment);
       const recording = new EmptyRoomRecording(environment, opts.source === 'sim' ? `simulator: ${path.basename(opts.environment)}, ${opts.seconds} s` : path.basename(opts.source));
-      cli.print(`Leave the room now and keep doors, fans and pets still: recording ${opts.seconds} s of ${environment.id} (${environment.links.length} link${environment.links.length === 1 ? '' : 's'}) from ${opts.source}`);
+      cli.print(leaveTheRoom(environment.id, opts.seconds, opts.source, environment.links.length));
       let first: number | null = null, tenths = 0;
       for await (const frame of await openSource(opts.source, opts.environment)) {
         first ??= frame.time;
@@ -66,7 +73,7 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
         const done = Math.floor((10 * (frame.time - first)) / 1000 / opts.seconds);
         if (done > tenths) {
           tenths = done;
-          cli.print(`  recording ${'#'.repeat(done)}${'.'.repeat(10 - done)} ${((opts.seconds * done) / 10).toFixed(opts.seconds < 20 ? 1 : 0)}/${opts.seconds} s`);
+          cli.print(progressLine(done / 10, opts.seconds));
         }
       }
       const report = recording.report();
@@ -76,6 +83,59 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
       writeReference(path.resolve(opts.out), reference);
       cli.print(`wrote ${opts.out}: ${reference.links.map((l) => `${l.tx}->${l.rx} ${l.packets} packets`).join(', ')}; give it to pose.locate (references) for ${environment.id}`);
     });
+}
+
+function leaveTheRoom(environmentId: string, seconds: number, source: string, links?: number): string {
+  return `Leave the room now and keep doors, fans and pets still: recording ${seconds} s of ${environmentId}${links === undefined ? '' : ` (${links} link${links === 1 ? '' : 's'})`} from ${source}`;
+}
+
+function progressLine(fraction: number, seconds: number): string {
+  const done = Math.round(fraction * 10);
+  return `  recording ${'#'.repeat(done)}${'.'.repeat(10 - done)} ${(seconds * fraction).toFixed(seconds < 20 ? 1 : 0)}/${seconds} s`;
+}
+
+/** A recording as the pose API answers it (GET /api/v1/system/reference/{id}). */
+interface ServerRecording {
+  recording_id: string;
+  state: 'recording' | 'stored' | 'refused' | 'failed';
+  progress: number;
+  quality: { passed: boolean; seconds: number; links: { link: string; packets: number; rate_hz: number | null; power_spread_db: number | null; agc_values: number[] | null; snr_db: number | null; motion_seconds: number[]; problems: string[] }[] } | null;
+  stored_in: string | null;
+  message: string;
+}
+
+/** Record through a running server: its pose.locate node records the live CSI; this follows the progress once a second. */
+async function recordThroughServer(cli: CliContext, server: string, environmentId: string, seconds: number, token: string | undefined): Promise<void> {
+  if (!token) throw new Error('recording through a server needs an operator\'s access token: --token or WIFLOW_TOKEN (POST /api/v1/auth/token)');
+  const call = async (pathname: string, body?: unknown): Promise<ServerRecording> => {
+    const response = await fetch(new URL(`/api/v1${pathname}`, server), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const parsed = (await response.json().catch(() => null)) as { error?: { message?: string }; data?: ServerRecording } & Partial<ServerRecording> | null;
+    if (!response.ok) throw new Error(`${server}: ${response.status} ${parsed?.error?.message ?? response.statusText}`);
+    // Convention B wraps the answer in {success, data}.
+    return (parsed?.data ?? parsed) as ServerRecording;
+  };
+  let view = await call('/system/reference', { environment_id: environmentId, seconds });
+  cli.print(leaveTheRoom(environmentId, seconds, server));
+  let tenths = 0;
+  while (view.state === 'recording') {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    view = await call(`/system/reference/${encodeURIComponent(view.recording_id)}`);
+    const done = Math.floor(view.progress * 10);
+    if (done > tenths && done < 10) {
+      tenths = done;
+      cli.print(progressLine(done / 10, seconds));
+    }
+  }
+  if (view.quality) {
+    const q = view.quality;
+    for (const line of formatRecordingReport({ environmentId, seconds: q.seconds, passed: q.passed, links: q.links.map((l) => ({ link: l.link, packets: l.packets, rateHz: l.rate_hz, powerSpreadDb: l.power_spread_db, agcValues: l.agc_values, snrDb: l.snr_db, motionSeconds: l.motion_seconds, problems: l.problems })) })) cli.print(line);
+  }
+  if (view.state !== 'stored') throw new Error(`${server}: recording ${view.state}: ${view.message}`);
+  cli.print(`the server ${view.message}`);
 }
 
 /**
