@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import * as sim from '@wiflow/plugin-sim';
 import { describe, expect, it } from 'vitest';
 import { ReferenceStaleness, simulateReference, type LinkStaleness } from '../index.js';
@@ -37,9 +38,12 @@ function watch(scenario: Record<string, unknown>, seconds: number): LinkStalenes
   const reference = simulateReference(sim as never, validated as never, 10);
   const staleness = new ReferenceStaleness(reference);
   const states: LinkStaleness[][] = [];
+  let start: number | null = null;
   for (const tick of new sim.Simulator(validated).run(seconds)) {
     for (const frame of tick.frames) staleness.push(frame);
-    if (Number.isInteger(Math.round(tick.time * 1000) / 1000)) states.push(staleness.status());
+    start ??= tick.time;
+    // One sample a second of simulated time (tick times are epoch milliseconds).
+    if ((tick.time - start) % 1000 === 0) states.push(staleness.status());
   }
   states.push(staleness.status());
   return states;
@@ -54,17 +58,38 @@ describe('stale empty-room reference', () => {
     expect(last.changeNoiseFloors).toBeLessThan(0.5);
   }, 120_000);
 
+  it('the demo home (two people walking, sitting, lying, falling; three links) raises no stale link over two minutes', () => {
+    const home = sim.loadScenario(fileURLToPath(new URL('../../../../examples/scenarios/home-monitored.yaml', import.meta.url)));
+    const reference = simulateReference(sim as never, home as never, 10);
+    const staleness = new ReferenceStaleness(reference);
+    const stale = new Set<string>();
+    for (const tick of new sim.Simulator(home).run(120)) {
+      for (const frame of tick.frames) staleness.push(frame);
+      for (const l of staleness.status()) if (l.status === 'stale') stale.add(l.link);
+    }
+    expect([...stale]).toEqual([]);
+  }, 120_000);
+
   it('a reference recorded before the sofa moved is flagged stale once the room is still, with the change in noise floors', () => {
     const states = watch({ ...room, drift: { referenceSeed: 9, moved: [{ clutter: 'sofa', to: [3.8, 0.6, 0.4] }] } }, 25);
     const last = states.at(-1)![0];
     expect(last).toMatchObject({ link: 'router->laptop', status: 'stale' });
     expect(last.changeNoiseFloors).toBeGreaterThan(5);
-    // Not before the room was still for the whole stretch.
-    expect(states.slice(0, 15).flat().every((s) => s.status === 'unchecked')).toBe(true);
+    // Not before the room was still for the whole stretch (20 s).
+    expect(states.length).toBeGreaterThan(24);
+    expect(states.slice(0, 19).flat().every((s) => s.status === 'unchecked')).toBe(true);
   }, 60_000);
 
   it('a re-plugged receiver (new chain phases) is flagged stale', () => {
     const last = watch({ ...room, drift: { referenceSeed: 9, replugged: ['laptop'] } }, 25).at(-1)![0];
     expect(last.status).toBe('stale');
+  }, 60_000);
+
+  it('a door left open that was shut when the reference was recorded is flagged stale; shut as then, fresh', () => {
+    const door = { kind: 'door', id: 'front-door', hinge: [5, 3.2], closedYawDeg: 90, widthM: 0.8, material: 'wood', swings: [] };
+    const open = watch({ ...room, drift: { referenceSeed: 9 }, distractors: [{ ...door, openDeg: 80, referenceOpenDeg: 0 }] }, 25).at(-1)![0];
+    expect(open.status).toBe('stale');
+    const shut = watch({ ...room, drift: { referenceSeed: 9 }, distractors: [{ ...door, openDeg: 0, referenceOpenDeg: 0 }] }, 25).at(-1)![0];
+    expect(shut.status).toBe('fresh');
   }, 60_000);
 });
