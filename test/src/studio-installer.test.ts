@@ -86,11 +86,13 @@ describe.skipIf(!hasChromium)('studio Installer page', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('names the stale links and says how to re-record', async () => {
-    await page.click('[data-testid=nav-installer]');
+  it('every page warns of the stale links and leads to the Installer page, which names them and says how to re-record', async () => {
+    // The room must be still for 20 s (real time) before a link is judged; the banner asks every 15 s.
+    await page.getByTestId('stale-banner').waitFor({ timeout: 90_000 });
+    expect(await page.getByTestId('stale-banner').textContent()).toMatch(/^Stale empty-room reference on router->(laptop|tv-box) \(hall\).*re-record it on the Installer page\.$/);
+    await page.getByTestId('stale-banner').getByRole('link', { name: 'Installer page' }).click();
     await page.getByTestId('installer-page').waitFor();
-    // The room must be still for 20 s (real time) before a link is judged.
-    await page.getByTestId('installer-stale').first().waitFor({ timeout: 90_000 });
+    await page.getByTestId('installer-stale').first().waitFor();
     const warnings = await page.getByTestId('installer-stale').allTextContents();
     expect(warnings.join('\n')).toMatch(/Link router->(laptop|tv-box) of hall: the empty room changed since its reference was recorded \(\d+\.\d noise floors\).*If the room was empty, record the reference again below/);
     expect(await page.getByTestId('installer-links').textContent()).toMatch(/router->laptop.*router->tv-box/);
@@ -110,6 +112,12 @@ describe.skipIf(!hasChromium)('studio Installer page', () => {
     expect(readReference(referenceFile).source).toBe('live: locate, 6 s');
     // The new reference is the room as it is now: no link is stale any more.
     await expect.poll(() => page.getByTestId('installer-stale').count(), { timeout: 10_000 }).toBe(0);
+    // Elsewhere too: the banner is gone once the pages read the references again.
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/system/references'));
+    await page.click('[data-testid=nav-flows]');
+    await page.getByTestId('flow-list').waitFor();
+    expect((await (await answered).json()).rooms[0].links.map((l: { status: string }) => l.status)).not.toContain('stale');
+    expect(await page.getByTestId('stale-banner').count()).toBe(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'studio-installer-recorded-1024.png') });
     expect(errors).toEqual([]);
   }, 120_000);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getToken, setTokens } from './api/client';
+import { StaleReferenceBanner } from './components/StaleReferenceBanner';
 import { go, useHashRoute } from './hooks/useHashRoute';
 import { EditorView } from './views/EditorView';
 import { FlowListView } from './views/FlowListView';
@@ -31,6 +32,7 @@ export function App() {
         <span className="spacer" />
         <button onClick={() => (setTokens(null), setLoggedIn(false))}>Log out</button>
       </nav>
+      {page === 'installer' ? null : <StaleReferenceBanner />}
       {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'jobs' ? <JobsView /> : page === 'installer' ? <InstallerView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
     </div>
   );
