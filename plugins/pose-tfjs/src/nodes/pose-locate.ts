@@ -26,7 +26,7 @@ function resolveDesk(resolve: <T>(token: string) => T): ReferenceDesk | null {
 export const PoseLocateConfig = z.object({
   model: z.string().default('').describe('locator model directory (locator.json); empty = the shipped wiflow-locate-v1'),
   environments: z.array(EnvironmentGeometrySchema).default([]).describe('geometry of each environment: room, links with their antenna arrays (txArray, rxArray), virtual camera'),
-  references: z.array(z.string()).default([]).describe('empty-room reference files (wiflow-empty-room/1), one per environment: `wiflow locate reference` records them'),
+  references: z.array(z.string()).default([]).describe('empty-room reference files (wiflow-empty-room/1), one per environment: `wiflow locate record` or the studio\'s Installer page records them (a recording there replaces the file)'),
   scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('a simulator scenario (file or object) to take an environment from, with its empty-room reference simulated'),
   densePose: z.enum(['none', 'parts', 'parts+iuv']).default('parts').describe('derived dense pose: none, convention A (parts with UV), or A plus convention B IUV images'),
   presenceThreshold: z.number().min(0).max(1).optional().describe("override the model's presence threshold"),
@@ -97,6 +97,7 @@ export const poseLocateNode = defineNode({
       referenceFile: referenceFiles.get(rooms.get(environment.id)!.reference)?.writable ?? null,
       staleness: () => rooms.get(environment.id)!.staleness.status(),
       use(reference) {
+        // A new locator: its packet history and frame numbering start again (the pose API's hub renumbers frames that go back).
         useReference(reference);
         locator = new PoseLocator(model, environments, environments.map((e) => rooms.get(e.id)!.reference), options);
       },
