@@ -3,6 +3,7 @@ import type { CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { EmptyRoomRecording, type RecordingQuality, type RecordingReport } from './reference-recording.js';
+import { checkReferenceFitsEnvironment } from './reference-check.js';
 import type { LinkStaleness } from './reference-staleness.js';
 import { writeReference, type EmptyRoomReference } from './reference.js';
 
@@ -124,6 +125,8 @@ export class ReferenceDesk {
     try {
       const { reference, report } = entry.recording.finish();
       entry.view.report = report;
+      // The environment's antenna arrays must take it before it replaces anything.
+      checkReferenceFitsEnvironment(entry.binding.environment, reference);
       if (entry.binding.referenceFile) writeReference(entry.binding.referenceFile, reference);
       entry.binding.use(reference);
       entry.view.storedIn = entry.binding.referenceFile;

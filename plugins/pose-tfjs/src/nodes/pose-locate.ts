@@ -108,9 +108,10 @@ export const poseLocateNode = defineNode({
         const csi = value as CsiFrame;
         const room = byLink.get(linkKey(csi.link));
         if (room) {
+          // A recording takes the frames before they are checked against the old reference: new radios (another channel, bandwidth) are recorded to fit them.
+          desk?.offer(room.environmentId, csi);
           checkFrameFitsReference(csi, room.reference.links.find((l) => l.tx === csi.link.tx && l.rx === csi.link.rx)!);
           room.staleness.push(csi);
-          desk?.offer(room.environmentId, csi);
         }
         const frame = locator.push(csi);
         if (!frame) return;
