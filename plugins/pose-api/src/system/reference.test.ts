@@ -98,6 +98,7 @@ describe('empty-room references over HTTP', () => {
     const unknown = await call('post', '/system/reference', 'operator', { environment_id: 'kitchen' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.message).toMatch(/environment kitchen: no running pose.locate node senses it \(running: hall\)/);
+    expect(unknown.body.error.details).toMatchObject({ field: 'environment_id', environment_id: 'kitchen' });
     expect((await call('get', '/system/reference/no-such-recording', 'viewer')).status).toBe(404);
   });
 

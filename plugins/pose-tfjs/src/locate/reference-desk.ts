@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CsiFrame } from '@wiflow/core';
+import { WiflowError, type CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { EmptyRoomRecording, type RecordingQuality, type RecordingReport } from './reference-recording.js';
@@ -94,7 +94,10 @@ export class ReferenceDesk {
   /** Start recording an environment's empty room from the frames its node sees. */
   start(environmentId: string, seconds = DEFAULT_RECORDING_SECONDS, quality: Partial<RecordingQuality> = {}): RecordingView {
     const binding = this.#rooms.get(environmentId);
-    if (!binding) throw PoseErrors.referenceMissing(`environment ${environmentId}`, `no running pose.locate node senses it (running: ${[...this.#rooms.keys()].join(', ') || 'none'}); start the pipeline first`);
+    if (!binding) {
+      const error = PoseErrors.referenceMissing(`environment ${environmentId}`, `no running pose.locate node senses it (running: ${[...this.#rooms.keys()].join(', ') || 'none'}); start the pipeline first`);
+      throw new WiflowError(error.code, error.message, error.status, { field: 'environment_id', environment_id: environmentId });
+    }
     if (this.#active.has(environmentId)) throw PoseErrors.referenceBusy(environmentId);
     const view: RecordingView = { id: randomUUID(), environmentId, state: 'recording', seconds, progress: 0, startedAt: Date.now(), finishedAt: null, report: null, storedIn: null, message: 'leave the room: recording the empty room' };
     const entry: Recording = { view, recording: new EmptyRoomRecording(binding.environment, `live: ${binding.nodeId}, ${seconds} s`, quality), binding, firstTime: null };
