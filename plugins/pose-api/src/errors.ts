@@ -104,6 +104,9 @@ export const ApiErrors = {
   modelFailed: define('WIFLOW_API_MODEL_FAILED', 'MODEL_ERROR', 500, (reason: string) => `pose processing failed: ${reason}`),
   /** Processing took longer than its timeout. */
   timeout: define('WIFLOW_API_TIMEOUT', 'SYSTEM_ERROR', 504, (ms: number) => `processing exceeded ${ms} ms`),
+  /** The empty-room reference routes need the pose plugin (@wiflow/plugin-pose-tfjs) in this runtime. */
+  referencesUnavailable: define('WIFLOW_API_REFERENCES_UNAVAILABLE', 'SYSTEM_NOT_READY', 503, () =>
+    'empty-room references are unavailable: the pose plugin (@wiflow/plugin-pose-tfjs) is not loaded'),
   /** Anything unexpected. */
   internal: define('WIFLOW_API_INTERNAL', 'SYSTEM_ERROR', 500, () => 'internal error'),
 } as const;

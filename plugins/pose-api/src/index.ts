@@ -15,6 +15,7 @@ import { configRoutes } from './routes/config.js';
 import { healthRoutes } from './routes/health.js';
 import { poseRoutes } from './routes/pose.js';
 import { systemRoutes } from './routes/system.js';
+import { referenceRoutes } from './routes/reference.js';
 import type { ApiServices } from './services.js';
 import { PoseProcessor } from './system/pose-processor.js';
 import { ResourceMonitor } from './system/resource-monitor.js';
@@ -108,7 +109,7 @@ export class PoseApi implements ApiServices {
 
   /** Every route, built once. */
   routes(): RouteDefinition[] {
-    this.#routes ??= [...authRoutes(this), ...poseRoutes(this), ...systemRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
+    this.#routes ??= [...authRoutes(this), ...poseRoutes(this), ...systemRoutes(this), ...referenceRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
     return this.#routes;
   }
 

@@ -10,6 +10,12 @@ export const PoseErrors = {
   datasetInvalid: defineError('WIFLOW_POSE_DATASET_INVALID', 422, (reason: string) => `dataset rejected: ${reason}`),
   labelsInvalid: defineError('WIFLOW_POSE_LABELS_INVALID', 422, (reason: string) => `calibration labels rejected: ${reason}`),
   checkpointInvalid: defineError('WIFLOW_POSE_CHECKPOINT_INVALID', 422, (directory: string, reason: string) => `cannot resume from ${directory}: ${reason}`),
+  referenceMissing: defineError('WIFLOW_POSE_REFERENCE_MISSING', 422, (subject: string, what: string) =>
+    `${subject}: ${what}; record the empty room with \`wiflow locate record\` or the studio's Installer page`),
+  referenceMismatch: defineError('WIFLOW_POSE_REFERENCE_MISMATCH', 422, (link: string, field: string, reference: string, actual: string) =>
+    `link ${link}: field ${field} of the empty-room reference is ${reference}, the link has ${actual}; re-record the reference for this hardware`),
+  referenceRefused: defineError('WIFLOW_POSE_REFERENCE_REFUSED', 422, (environmentId: string, reasons: string) => `empty-room recording of ${environmentId} refused: ${reasons}`),
+  referenceBusy: defineError('WIFLOW_POSE_REFERENCE_BUSY', 409, (environmentId: string) => `an empty-room recording of ${environmentId} is already running`),
   simulatorMissing: defineError('WIFLOW_POSE_SIMULATOR_MISSING', 500, (reason: string) => `the simulator (@wiflow/plugin-sim) is needed here: ${reason}`),
 } as const;
 

@@ -3,6 +3,7 @@ import { definePlugin } from '@wiflow/core';
 import { registerPoseCommands } from './cli/commands.js';
 import { poseEstimateNode } from './nodes/pose-estimate.js';
 import { poseLocateNode } from './nodes/pose-locate.js';
+import { REFERENCE_DESK, ReferenceDesk } from './locate/reference-desk.js';
 
 export { setupBackend, backendReport, type BackendReport, type BackendOptions, type PoseBackendName } from './backend/backend.js';
 export { registerWasmConv2DBackpropFilter } from './backend/conv2d-backprop-filter.js';
@@ -34,6 +35,10 @@ export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
 export { PoseLocator, type LocatedInstant, type PoseLocatorOptions } from './locate/locator.js';
 export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
 export { alignPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
+export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';
+export { EmptyRoomRecording, RecordingQualitySchema, type RecordingQuality, type RecordingReport, type LinkQuality } from './locate/reference-recording.js';
+export { ReferenceStaleness, StalenessSettingsSchema, type StalenessSettings, type LinkStaleness } from './locate/reference-staleness.js';
+export { ReferenceDesk, REFERENCE_DESK, DEFAULT_RECORDING_SECONDS, type RoomBinding, type RecordingView } from './locate/reference-desk.js';
 export { calibrateLink, arrayElements, type LinkCalibration } from './locate/calibration.js';
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
 export { evaluateLocator, fitLocator, locateSplit, simulateReference, withRealism, DEFAULT_LOCATOR, REFERENCE_SECONDS, type RealismLevel } from './locate/simulated.js';
@@ -48,6 +53,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.registerNode(poseEstimateNode);
     ctx.registerNode(poseLocateNode);
+    ctx.registerService(REFERENCE_DESK, () => new ReferenceDesk());
     ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerPoseCommands(program, cli));
   },
 });

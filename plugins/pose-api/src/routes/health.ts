@@ -4,6 +4,7 @@ import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
 import { nodeFailing } from '../system/system-controller.js';
 import { ClusterStatusSchema } from '../cluster/cluster-status.js';
+import { referenceStatus, ReferenceStatusSchema } from '../system/reference-status.js';
 
 const NN = z.number().nullable();
 const Health = z.object({ status: z.enum(['healthy', 'degraded', 'unhealthy']), timestamp: z.string(), version: z.string(), uptime: z.number().int() });
@@ -22,6 +23,7 @@ const Detailed = z.object({
     cluster: ClusterStatusSchema.extend({ status: z.enum(['healthy', 'degraded']).describe('degraded while an instance is down') })
       .optional()
       .describe('Cluster mode only: every instance from its heartbeats (extension)'),
+    empty_room_reference: ReferenceStatusSchema.describe("pose.locate's empty-room references per link; degraded while one is stale (extension)"),
   }),
   metrics: z.object({ cpu_usage: z.number(), memory_usage: z.number(), disk_usage: NN, network_io: z.object({ bytes_in: z.number().int(), bytes_out: z.number().int() }) }),
 });
@@ -95,10 +97,11 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
       const stateOf = (list: typeof nodes) => (!running ? 'stopped' : list.length ? (list.some(nodeFailing) ? 'unhealthy' : 'healthy') : 'not_configured');
       const cluster = services.clusterStatus();
       const clusterDegraded = cluster !== null && cluster.instances_down > 0;
+      const references = referenceStatus(nodes, running);
       const status = overall(database.status);
       return {
         body: {
-          overall_status: status === 'healthy' && clusterDegraded ? 'degraded' : status,
+          overall_status: status === 'healthy' && (clusterDegraded || references.status === 'stale') ? 'degraded' : status,
           timestamp: new Date().toISOString(),
           version: runtime.version,
           uptime: uptime(),
@@ -109,6 +112,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
             neural_network: { status: stateOf(model), nodes: model.map((n) => n.type), inference_time_ms: model.length ? model.reduce((a, n) => a + n.counters.latencyMeanMs, 0) : null, errors: model.reduce((a, n) => a + n.counters.errors, 0) },
             csi_processor: { status: stateOf(csi), nodes: csi.map((n) => n.type), messages_in: csi.reduce((a, n) => a + n.counters.in, 0), dropped: csi.reduce((a, n) => a + n.counters.dropped, 0) },
             ...(cluster ? { cluster: { status: clusterDegraded ? ('degraded' as const) : ('healthy' as const), ...cluster } } : {}),
+            empty_room_reference: references,
           },
           metrics: { cpu_usage: r.cpuUsage * 100, memory_usage: r.memoryUsage * 100, disk_usage: r.diskUsage === null ? null : r.diskUsage * 100, network_io: { bytes_in: r.networkBytesIn, bytes_out: r.networkBytesOut } },
         },

@@ -5,6 +5,7 @@ import { nodeFailing, systemProblem, type ComponentNode } from '../system/system
 import { PoseConfigSchema } from '../config.js';
 import { ApiErrors } from '../errors.js';
 import { ClusterStatusSchema } from '../cluster/cluster-status.js';
+import { referenceStatus, ReferenceStatusSchema } from '../system/reference-status.js';
 
 const Step = z.object({ step: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'failed']), progress: z.number().min(0).max(1) });
 const NumOrNull = z.number().nullable();
@@ -45,6 +46,7 @@ const StatusA = z.object({
   counters: z.object({ frames_published: z.number().int(), frames_written: z.number().int(), node_errors: z.number().int(), dropped: z.number().int() }),
   last_error: z.string().nullable(),
   cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
+  empty_room_reference: ReferenceStatusSchema.describe("pose.locate's empty-room references: each link fresh, stale or not yet checked, and how to re-record (extension)"),
 });
 const StatusB = z.object({
   status: State,
@@ -60,6 +62,7 @@ const StatusB = z.object({
   performance: z.object({ frames_processed: z.number(), average_fps: z.number(), average_latency_ms: NumOrNull, cpu_usage: z.number(), memory_usage: z.number(), gpu_usage: NumOrNull }),
   last_error: z.string().nullable(),
   cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
+  empty_room_reference: ReferenceStatusSchema.describe("pose.locate's empty-room references: each link fresh, stale or not yet checked, and how to re-record (extension)"),
 });
 
 /** System control and status routes. */
@@ -115,6 +118,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         counters: { frames_published: hub.counters.framesPublished, frames_written: hub.counters.framesWritten, node_errors: totals.errors, dropped: totals.dropped },
         last_error: systemProblem(system.lastError, nodes),
         ...clusterPart,
+        empty_room_reference: referenceStatus(nodes, running),
       };
     }
     let database = { status: 'not_configured', connection_pool: null as string | null };
@@ -144,6 +148,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
       },
       last_error: systemProblem(system.lastError, nodes),
       ...clusterPart,
+      empty_room_reference: referenceStatus(nodes, running),
     };
   }
 

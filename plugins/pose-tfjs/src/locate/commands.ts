@@ -10,6 +10,7 @@ import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js
 import { loadSim } from '../sim/pose-dataset.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
 import { ReferenceRecorder, writeReference } from './reference.js';
+import { registerCheckCommand, registerRecordCommand } from './record-command.js';
 import { evaluateLocator, fitLocator, simulateReference } from './simulated.js';
 import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
@@ -53,6 +54,8 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       writeReference(path.resolve(opts.out), reference);
       cli.print(`wrote ${opts.out}: ${reference.links.map((l) => `${l.tx}->${l.rx} ${l.packets} packets`).join(', ')}`);
     });
+  registerRecordCommand(locate, cli, readEnvironment);
+  registerCheckCommand(locate, cli, readEnvironment);
 
   locate
     .command('fit')

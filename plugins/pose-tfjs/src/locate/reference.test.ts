@@ -83,7 +83,7 @@ describe('empty-room reference', () => {
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ format: 'wiflow-empty-room/1', environmentId: 'x', links: [{ tx: 'a', rx: 'b', centerFrequencyHz: 5e9, subcarriers: [1, 2], ntx: 1, nrx: 1, packets: 3, re: [1], im: [1], noisePower: 0.1 }] }));
     expect(() => readReference(bad)).toThrow(/bad\.json is not an empty-room reference: .*ntx × nrx × subcarriers/);
-    expect(() => readReference(path.join(dir, 'missing.json'))).toThrow(/cannot read the empty-room reference .*missing\.json/);
+    expect(() => readReference(path.join(dir, 'missing.json'))).toThrow(expect.objectContaining({ code: 'WIFLOW_POSE_REFERENCE_MISSING', message: expect.stringMatching(/reference file .*missing\.json: it does not exist; record/) }));
   });
 
   it('the imager refuses frames that do not fit the reference, and environments without antenna arrays, saying why', () => {

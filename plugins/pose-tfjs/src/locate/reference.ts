@@ -97,6 +97,8 @@ export const LinkReferenceSchema = z.object({
   tx: z.string().min(1),
   rx: z.string().min(1),
   centerFrequencyHz: z.number().positive(),
+  /** Channel bandwidth of the recording in Hz; null (or absent, in files written before it was kept) when the source did not report it. */
+  bandwidthHz: z.number().positive().nullable().default(null),
   subcarriers: z.array(z.number().int()).min(2),
   ntx: z.number().int().positive(),
   nrx: z.number().int().positive(),
@@ -134,6 +136,7 @@ interface LinkAccumulator {
   tx: string;
   rx: string;
   centerFrequencyHz: number | null;
+  bandwidthHz: number | null;
   subcarriers: Int16Array;
   ntx: number;
   nrx: number;
@@ -160,7 +163,7 @@ export class ReferenceRecorder {
     let acc = this.#links.get(key);
     if (!acc) {
       acc = {
-        tx: frame.link.tx, rx: frame.link.rx, centerFrequencyHz: frame.centerFrequencyHz, subcarriers: Int16Array.from(frame.subcarriers), ntx: frame.ntx, nrx: frame.nrx,
+        tx: frame.link.tx, rx: frame.link.rx, centerFrequencyHz: frame.centerFrequencyHz, bandwidthHz: frame.bandwidthHz, subcarriers: Int16Array.from(frame.subcarriers), ntx: frame.ntx, nrx: frame.nrx,
         first: { re: Float64Array.from(frame.csi.re), im: Float64Array.from(frame.csi.im) },
         sumRe: new Float64Array(n), sumIm: new Float64Array(n), aligned: [], slopeSum: 0, packets: 0,
       };
@@ -202,7 +205,7 @@ export class ReferenceRecorder {
         for (let j = 0; j < p.re.length; j++) noise += (p.re[j] - acc.sumRe[j] / acc.packets) ** 2 + (p.im[j] - acc.sumIm[j] / acc.packets) ** 2;
       }
       const noisePower = Math.max(noise / (acc.aligned.length * acc.sumRe.length), Number.MIN_VALUE);
-      links.push({ tx: acc.tx, rx: acc.rx, centerFrequencyHz: acc.centerFrequencyHz, subcarriers: Array.from(acc.subcarriers), ntx: acc.ntx, nrx: acc.nrx, packets: acc.packets, re, im, noisePower });
+      links.push({ tx: acc.tx, rx: acc.rx, centerFrequencyHz: acc.centerFrequencyHz, bandwidthHz: acc.bandwidthHz, subcarriers: Array.from(acc.subcarriers), ntx: acc.ntx, nrx: acc.nrx, packets: acc.packets, re, im, noisePower });
     }
     return { format: 'wiflow-empty-room/1', environmentId: this.environmentId, source: this.source, links };
   }
@@ -214,6 +217,7 @@ export function readReference(file: string): EmptyRoomReference {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw PoseErrors.referenceMissing(`reference file ${file}`, 'it does not exist');
     throw PoseErrors.datasetInvalid(`cannot read the empty-room reference ${file}: ${(error as Error).message}`);
   }
   const parsed = EmptyRoomReferenceSchema.safeParse(raw);

@@ -4,17 +4,29 @@ import { PoseErrors } from '../errors.js';
 import { PoseLocator } from '../locate/locator.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.js';
 import { readReference, type EmptyRoomReference } from '../locate/reference.js';
+import { checkFrameFitsReference, linkKey, referenceForEnvironment } from '../locate/reference-check.js';
+import { REFERENCE_DESK, type ReferenceDesk } from '../locate/reference-desk.js';
+import { ReferenceStaleness } from '../locate/reference-staleness.js';
 import { simulateReference } from '../locate/simulated.js';
 import { resolveLocatorModelFolder } from './model-files.js';
 import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenario, type ScenarioGeometry } from '../sim/environment-from-scenario.js';
 import { loadSim } from '../sim/pose-dataset.js';
 
+/** The runtime's reference desk, or null where the pose plugin's service is not registered (a bare test runtime). */
+function resolveDesk(resolve: <T>(token: string) => T): ReferenceDesk | null {
+  try {
+    return resolve<ReferenceDesk>(REFERENCE_DESK);
+  } catch {
+    return null;
+  }
+}
+
 /** Config of `pose.locate`. */
 export const PoseLocateConfig = z.object({
   model: z.string().default('').describe('locator model directory (locator.json); empty = the shipped wiflow-locate-v1'),
   environments: z.array(EnvironmentGeometrySchema).default([]).describe('geometry of each environment: room, links with their antenna arrays (txArray, rxArray), virtual camera'),
-  references: z.array(z.string()).default([]).describe('empty-room reference files (wiflow-empty-room/1), one per environment: `wiflow locate reference` records them'),
+  references: z.array(z.string()).default([]).describe('empty-room reference files (wiflow-empty-room/1), one per environment: `wiflow locate record` or the studio\'s Installer page records them (a recording there replaces the file)'),
   scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('a simulator scenario (file or object) to take an environment from, with its empty-room reference simulated'),
   densePose: z.enum(['none', 'parts', 'parts+iuv']).default('parts').describe('derived dense pose: none, convention A (parts with UV), or A plus convention B IUV images'),
   presenceThreshold: z.number().min(0).max(1).optional().describe("override the model's presence threshold"),
@@ -39,7 +51,22 @@ export const poseLocateNode = defineNode({
     const model = loadLocatorModel(ctx.config.model ? await resolveLocatorModelFolder(ctx.files, ctx.config.model) : SHIPPED_LOCATOR_DIR);
     const environments: EnvironmentGeometry[] = [...ctx.config.environments];
     const references: EmptyRoomReference[] = [];
-    for (const file of ctx.config.references) references.push(readReference(await ctx.files.resolve(file, 'read')));
+    // Which file each reference came from, and whether the installer may replace it (not in a read-only root).
+    const referenceFiles = new Map<EmptyRoomReference, { file: string; writable: string | null }>();
+    for (const [i, file] of ctx.config.references.entries()) {
+      const resolved = await ctx.files.resolve(file, 'read').catch((error: Error) => {
+        throw PoseErrors.referenceMissing(`references[${i}] (${file})`, error.message);
+      });
+      let reference: EmptyRoomReference;
+      try {
+        reference = readReference(resolved);
+      } catch (error) {
+        if ((error as { code?: string }).code === PoseErrors.referenceMissing.code) throw PoseErrors.referenceMissing(`references[${i}] (${file})`, 'the file does not exist');
+        throw error;
+      }
+      references.push(reference);
+      referenceFiles.set(reference, { file, writable: await ctx.files.resolve(file, 'write').catch(() => null) });
+    }
     if (ctx.config.scenario !== undefined) {
       const sim = (await loadSim()) as Awaited<ReturnType<typeof loadSim>> & { loadScenario?: (file: string) => ScenarioGeometry; validateScenario?: (input: unknown) => ScenarioGeometry };
       const scenario = typeof ctx.config.scenario === 'string'
@@ -49,16 +76,61 @@ export const poseLocateNode = defineNode({
       environments.push(environmentFromScenario(scenario));
       references.push(simulateReference(sim, scenario as never));
     }
-    const locator = new PoseLocator(model, environments, references, { densePose: ctx.config.densePose, presenceThreshold: ctx.config.presenceThreshold, processingMode: ctx.mode === 'stream' ? 'realtime' : 'job' });
+    // Every environment's reference checked before anything runs: missing or not fitting fails the flow here, naming link and field.
+    const inUse = environments.map((environment) => referenceForEnvironment(environment, references));
+    const options = { densePose: ctx.config.densePose, presenceThreshold: ctx.config.presenceThreshold, processingMode: ctx.mode === 'stream' ? ('realtime' as const) : ('job' as const) };
+    let locator = new PoseLocator(model, environments, inUse, options);
+    const rooms = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
+    const byLink = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
+    const useReference = (reference: EmptyRoomReference) => {
+      const room = { environmentId: reference.environmentId, reference, staleness: new ReferenceStaleness(reference) };
+      rooms.set(reference.environmentId, room);
+      for (const link of reference.links) byLink.set(linkKey(link), room);
+    };
+    inUse.forEach(useReference);
+    // Live pipelines offer their rooms to the installer's desk (recording, staleness); jobs do not.
+    const desk = ctx.mode === 'stream' ? resolveDesk(ctx.resolve.bind(ctx)) : null;
+    const detach = desk ? environments.map((environment) => desk.attach({
+      environment,
+      nodeId: ctx.id,
+      referenceSource: referenceFiles.get(rooms.get(environment.id)!.reference)?.file ?? rooms.get(environment.id)!.reference.source,
+      referenceFile: referenceFiles.get(rooms.get(environment.id)!.reference)?.writable ?? null,
+      staleness: () => rooms.get(environment.id)!.staleness.status(),
+      use(reference) {
+        // A new locator: its packet history and frame numbering start again (the pose API's hub renumbers frames that go back).
+        useReference(reference);
+        locator = new PoseLocator(model, environments, environments.map((e) => rooms.get(e.id)!.reference), options);
+      },
+    })) : [];
     let frames = 0;
     return {
       async receive(_port, value) {
-        const frame = locator.push(value as CsiFrame);
+        const csi = value as CsiFrame;
+        const room = byLink.get(linkKey(csi.link));
+        if (room) {
+          // A recording takes the frames before they are checked against the old reference: new radios (another channel, bandwidth) are recorded to fit them.
+          desk?.offer(room.environmentId, csi);
+          checkFrameFitsReference(csi, room.reference.links.find((l) => l.tx === csi.link.tx && l.rx === csi.link.rx)!);
+          room.staleness.push(csi);
+        }
+        const frame = locator.push(csi);
         if (!frame) return;
         frames++;
         await ctx.emit('poses', frame);
       },
-      stats: () => ({ frames, modelId: model.spec.modelId, modelHash: model.hash.slice(0, 12) }),
+      close() {
+        for (const withdraw of detach) withdraw();
+      },
+      stats: () => {
+        const states = [...rooms.values()].flatMap((r) => r.staleness.status().map((l) => ({ environment_id: r.environmentId, ...l })));
+        return {
+          frames,
+          modelId: model.spec.modelId,
+          modelHash: model.hash.slice(0, 12),
+          staleReferenceLinks: states.filter((l) => l.status === 'stale').map((l) => l.link).join(', '),
+          referenceStates: JSON.stringify(states),
+        };
+      },
     };
   },
 });

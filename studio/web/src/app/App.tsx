@@ -1,14 +1,16 @@
 import { useEffect, useState } from 'react';
 import { getToken, setTokens } from './api/client';
+import { StaleReferenceBanner } from './components/StaleReferenceBanner';
 import { go, useHashRoute } from './hooks/useHashRoute';
 import { EditorView } from './views/EditorView';
 import { FlowListView } from './views/FlowListView';
+import { InstallerView } from './views/InstallerView';
 import { JobsView } from './views/JobsView';
 import { LiveView } from './views/LiveView';
 import { LoginView } from './views/LoginView';
 import { McpView } from './views/McpView';
 
-/** The studio shell: login, then flows, editor, live view and MCP pages by hash route. */
+/** The studio shell: login, then flows, editor, live view, jobs, installer and MCP pages by hash route. */
 export function App() {
   const [loggedIn, setLoggedIn] = useState(Boolean(getToken()));
   const route = useHashRoute();
@@ -26,10 +28,12 @@ export function App() {
         <a href="#/flows" className={page === 'flows' || page === 'mcp' || !page ? 'active' : ''} data-testid="nav-flows">Flows</a>
         <a href="#/live" className={page === 'live' ? 'active' : ''} data-testid="nav-live">Live</a>
         <a href="#/jobs" className={page === 'jobs' ? 'active' : ''} data-testid="nav-jobs">Jobs</a>
+        <a href="#/installer" className={page === 'installer' ? 'active' : ''} data-testid="nav-installer">Installer</a>
         <span className="spacer" />
         <button onClick={() => (setTokens(null), setLoggedIn(false))}>Log out</button>
       </nav>
-      {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'jobs' ? <JobsView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
+      {page === 'installer' ? null : <StaleReferenceBanner />}
+      {page === 'flows' && id ? <EditorView key={id} flowId={id} /> : page === 'live' ? <LiveView /> : page === 'jobs' ? <JobsView /> : page === 'installer' ? <InstallerView /> : page === 'mcp' && id ? <McpView projectId={id} /> : <FlowListView />}
     </div>
   );
 }

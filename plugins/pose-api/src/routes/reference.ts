@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { Runtime } from '@wiflow/core';
+import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
+import type { ApiServices } from '../services.js';
+import { ApiErrors } from '../errors.js';
+import { ReferenceLinkSchema, referenceStatus } from '../system/reference-status.js';
+
+/**
+ * The pose plugin's reference desk as this API uses it (token `pose.empty-room-references`).
+ * Declared here by shape: the API does not depend on the pose plugin; without it the routes
+ * answer 503.
+ */
+interface ReferenceDeskPort {
+  rooms(): { environmentId: string; nodeId: string; links: string[]; referenceSource: string; referenceFile: string | null; recording: RecordingViewPort | null }[];
+  start(environmentId: string, seconds?: number): RecordingViewPort;
+  recording(id: string): RecordingViewPort | null;
+}
+interface RecordingViewPort {
+  id: string;
+  environmentId: string;
+  state: 'recording' | 'stored' | 'refused' | 'failed';
+  seconds: number;
+  progress: number;
+  startedAt: number;
+  finishedAt: number | null;
+  report: { passed: boolean; seconds: number; links: { link: string; packets: number; rateHz: number | null; powerSpreadDb: number | null; agcValues: number[] | null; snrDb: number | null; motionSeconds: number[]; problems: string[] }[] } | null;
+  storedIn: string | null;
+  message: string;
+}
+
+const REFERENCE_DESK = 'pose.empty-room-references';
+
+function desk(runtime: Runtime): ReferenceDeskPort {
+  try {
+    return runtime.resolve<ReferenceDeskPort>(REFERENCE_DESK);
+  } catch {
+    throw ApiErrors.referencesUnavailable();
+  }
+}
+
+const LinkQuality = z.object({
+  link: z.string(),
+  packets: z.number().int(),
+  rate_hz: z.number().nullable(),
+  power_spread_db: z.number().nullable().describe('spread of the per-second received power: an AGC step shows here'),
+  agc_values: z.array(z.number()).nullable().describe('gain settings the receiver reported (null: it reports none)'),
+  snr_db: z.number().nullable().describe("channel power over the recording's noise floor"),
+  motion_seconds: z.array(z.number().int()).describe('seconds of the recording in which something moved'),
+  problems: z.array(z.string()),
+});
+const Recording = z.object({
+  recording_id: z.string(),
+  environment_id: z.string(),
+  state: z.enum(['recording', 'stored', 'refused', 'failed']),
+  seconds: z.number(),
+  progress: z.number().min(0).max(1),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  quality: z.object({ passed: z.boolean(), seconds: z.number(), links: z.array(LinkQuality) }).nullable().describe('the quality check (while recording: of what was recorded so far)'),
+  stored_in: z.string().nullable().describe('the reference file written (null: kept in memory only, see message)'),
+  message: z.string(),
+});
+const Room = z.object({
+  environment_id: z.string(),
+  node_id: z.string(),
+  links: z.array(ReferenceLinkSchema),
+  reference_source: z.string(),
+  reference_file: z.string().nullable().describe('the file a new recording replaces (null: none, or not writable: the new reference is used until the pipeline stops)'),
+  recording: Recording.nullable(),
+});
+
+function recordingBody(view: RecordingViewPort): z.output<typeof Recording> {
+  return {
+    recording_id: view.id,
+    environment_id: view.environmentId,
+    state: view.state,
+    seconds: view.seconds,
+    progress: view.progress,
+    started_at: iso(view.startedAt),
+    finished_at: view.finishedAt === null ? null : iso(view.finishedAt),
+    quality: view.report && {
+      passed: view.report.passed,
+      seconds: view.report.seconds,
+      links: view.report.links.map((l) => ({ link: l.link, packets: l.packets, rate_hz: l.rateHz, power_spread_db: l.powerSpreadDb, agc_values: l.agcValues, snr_db: l.snrDb, motion_seconds: l.motionSeconds, problems: l.problems })),
+    },
+    stored_in: view.storedIn,
+    message: view.message,
+  };
+}
+
+/**
+ * The installer's empty-room references (extensions, not in the spec): which rooms the running
+ * pipeline senses with how fresh each link's reference is, and a guided recording of a new
+ * one from the live CSI. Here and not in the flow service because this API runs the system
+ * pipeline whose `pose.locate` node owns the environments and uses the reference, and it
+ * already reports the system's state (/system/status).
+ */
+export function referenceRoutes(services: ApiServices): RouteDefinition[] {
+  const list = defineRoute({
+    method: 'get',
+    path: '/system/references',
+    summary: 'Empty-room references of the running pipeline (extension)',
+    description: 'Every environment a running pose.locate node senses, with each link\'s stale-reference state and any recording in progress.',
+    tags: ['system'],
+    spec: false,
+    access: 'viewer',
+    category: 'pose_read',
+    success: { status: 200, description: 'Rooms and their references', A: z.object({ rooms: z.array(Room) }), B: z.object({ rooms: z.array(Room) }) },
+    errors: [503],
+    async handler() {
+      const links = referenceStatus(services.system.components(), services.system.running).links;
+      const rooms = desk(services.runtime).rooms().map((r) => ({
+        environment_id: r.environmentId,
+        node_id: r.nodeId,
+        links: links.filter((l) => l.environment_id === r.environmentId),
+        reference_source: r.referenceSource,
+        reference_file: r.referenceFile,
+        recording: r.recording && recordingBody(r.recording),
+      }));
+      return { body: { rooms } };
+    },
+  });
+
+  const start = defineRoute({
+    method: 'post',
+    path: '/system/reference',
+    summary: 'Record an empty-room reference from the live CSI (extension)',
+    description: 'Starts a guided recording of an environment: everybody leaves the room for `seconds`; the recording is checked (packets, rate, AGC, noise floor, motion) and, when it passes, written over the flow\'s reference file and used at once. Poll GET /system/reference/{recording_id}.',
+    tags: ['system'],
+    spec: false,
+    access: 'operator',
+    category: 'config',
+    body: z.object({
+      environment_id: z.string().min(1).max(200).describe('the environment to record (GET /system/references lists them)'),
+      seconds: z.number().min(5).max(300).default(30).describe('seconds of empty room'),
+    }).strict(),
+    success: { status: 202, description: 'Recording started', A: Recording, B: Recording },
+    errors: [409, 422, 503],
+    async handler({ body }) {
+      if (!services.system.running) throw ApiErrors.systemNotReady(services.system.state);
+      const view = desk(services.runtime).start(body.environment_id, body.seconds);
+      return { status: 202, body: recordingBody(view) };
+    },
+  });
+
+  const get = defineRoute({
+    method: 'get',
+    path: '/system/reference/{recording_id}',
+    summary: 'A recording of an empty-room reference: progress and quality check (extension)',
+    tags: ['system'],
+    spec: false,
+    access: 'viewer',
+    category: 'pose_read',
+    params: z.object({ recording_id: z.string().min(1).max(100) }),
+    success: { status: 200, description: 'The recording', A: Recording, B: Recording },
+    errors: [404, 503],
+    async handler({ params }) {
+      const view = desk(services.runtime).recording(params.recording_id);
+      if (!view) throw ApiErrors.notFound('recording', params.recording_id);
+      return { body: recordingBody(view) };
+    },
+  });
+
+  return [list, start, get];
+}

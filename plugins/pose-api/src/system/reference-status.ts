@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { ComponentNode } from './system-controller.js';
+
+/** One link's empty-room reference as the pipeline judges it (extension of /system/status and /health/detailed). */
+export const ReferenceLinkSchema = z.object({
+  environment_id: z.string(),
+  link: z.string().describe('transmitter->receiver'),
+  status: z.enum(['unchecked', 'fresh', 'stale']).describe('unchecked until the room was still for 20 s; stale: the still room differs from the reference by more than its noise allows'),
+  change_noise_floors: z.number().nullable().describe("the still room's change against the reference, in the reference's noise floors (null while unchecked)"),
+  still_seconds: z.number().int().describe('still seconds in a row now'),
+  checked_at: z.string().nullable().describe('when the link was last judged (null while unchecked)'),
+});
+
+/** The empty-room reference part of the status (extension). */
+export const ReferenceStatusSchema = z.object({
+  status: z.enum(['not_configured', 'stopped', 'unchecked', 'fresh', 'stale']).describe('stale when any link is; not_configured without a pose.locate node'),
+  stale_links: z.array(z.string()).describe('environment_id/link of every stale link'),
+  links: z.array(ReferenceLinkSchema),
+  message: z.string().nullable().describe('what a stale reference means and how to re-record it (null unless stale)'),
+});
+
+/** The empty-room reference part of the status. */
+export type ReferenceStatus = z.output<typeof ReferenceStatusSchema>;
+
+/** What `pose.locate` reports in its `referenceStates` stat (a JSON string: node stats are scalars). */
+const NodeStatesSchema = z.array(z.object({
+  environment_id: z.string(),
+  link: z.string(),
+  status: z.enum(['unchecked', 'fresh', 'stale']),
+  changeNoiseFloors: z.number().nullable(),
+  stillSeconds: z.number().int(),
+  checkedAt: z.number().nullable(),
+}));
+
+/**
+ * The empty-room references of the running pipeline, from the stats of its nodes that report
+ * them (`pose.locate`: `referenceStates`). A stat that does not parse is left out rather than
+ * guessed at.
+ */
+export function referenceStatus(nodes: ComponentNode[], running: boolean): ReferenceStatus {
+  const links: ReferenceStatus['links'] = [];
+  let reporting = 0;
+  for (const node of nodes) {
+    const raw = node.counters.stats?.referenceStates;
+    if (typeof raw !== 'string') continue;
+    let parsed: z.output<typeof NodeStatesSchema>;
+    try {
+      parsed = NodeStatesSchema.parse(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    reporting++;
+    for (const l of parsed) {
+      links.push({ environment_id: l.environment_id, link: l.link, status: l.status, change_noise_floors: l.changeNoiseFloors, still_seconds: l.stillSeconds, checked_at: l.checkedAt === null ? null : new Date(l.checkedAt).toISOString() });
+    }
+  }
+  const stale = links.filter((l) => l.status === 'stale');
+  const status = !running ? 'stopped' : reporting === 0 ? 'not_configured' : stale.length ? 'stale' : links.some((l) => l.status === 'unchecked') ? 'unchecked' : 'fresh';
+  return {
+    status,
+    stale_links: stale.map((l) => `${l.environment_id}/${l.link}`),
+    links,
+    message: stale.length
+      ? `the empty room changed since its reference was recorded on ${stale.map((l) => `${l.link} (${l.environment_id}, ${l.change_noise_floors?.toFixed(1)} noise floors)`).join(', ')}: furniture moved, a door left open or shut, or a radio re-plugged. If the room was empty, re-record the reference: studio Installer page, POST /api/v1/system/reference, or \`wiflow locate record\``
+      : null,
+  };
+}

@@ -1,0 +1,149 @@
+// The installer's empty-room reference over real HTTP: a stale reference shows in
+// /system/status and /health/detailed naming the link; POST /system/reference records a new
+// one from the live CSI (operator or admin), checks it, writes it over the flow's reference
+// file and puts it to use; bad requests get the spec's envelope naming the field.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import csiPlugin from '@wiflow/plugin-csi';
+import posePlugin, { environmentFromScenario, readReference, simulateReference, writeReference } from '@wiflow/plugin-pose-tfjs';
+import simPlugin, * as sim from '@wiflow/plugin-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
+
+/** A hall whose bench was moved after the reference was recorded; nobody in it. */
+const scenario = {
+  version: 1,
+  name: 'hall',
+  environmentId: 'hall',
+  seed: 11,
+  room: { width: 5, depth: 4, height: 2.7 },
+  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
+  radios: [
+    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
+    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
+  ],
+  impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5 },
+  clutter: [{ label: 'bench', position: [1.5, 3.2, 0.4], rcs: 1.5 }],
+  drift: { referenceSeed: 9, moved: [{ clutter: 'bench', to: [3.8, 0.6, 0.4] }] },
+};
+
+const run = promisify(execFile);
+let server: TestServer;
+let referenceFile: string;
+const call = async (method: 'get' | 'post', url: string, role: 'viewer' | 'operator' | 'admin', body?: unknown) => {
+  const request = server.http[method](`/api/v1${url}`).set('Authorization', `Bearer ${await server.token(role)}`);
+  return body === undefined ? request : request.send(body as object);
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ plugins: [simPlugin, csiPlugin, posePlugin] });
+  const validated = sim.validateScenario(scenario);
+  referenceFile = path.join(server.dataDir, 'hall-reference.json');
+  // Recorded at installation: the bench where it stood.
+  writeReference(referenceFile, simulateReference(sim as never, validated as never, 10));
+  const environment = environmentFromScenario(validated as never);
+  writeFileSync(path.join(server.dataDir, 'pipeline.json'), JSON.stringify({
+    id: 'hall-pipeline',
+    name: 'hall',
+    data: {
+      nodes: [
+        // Faster than real time: the test waits for tens of simulated seconds.
+        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: false, durationS: 3600 } } },
+        { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environment], references: [referenceFile], densePose: 'none' } } },
+        { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
+      ],
+      edges: [
+        { id: 'e1', source: 'sim', sourceHandle: 'frames', target: 'locate', targetHandle: 'frames' },
+        { id: 'e2', source: 'locate', sourceHandle: 'poses', target: 'publish', targetHandle: 'poses' },
+      ],
+    },
+  }));
+}, 60_000);
+afterAll(() => server?.close());
+
+describe('empty-room references over HTTP', () => {
+  it('before the pipeline runs: status says stopped, and a recording is refused as not ready', async () => {
+    expect((await call('get', '/system/status', 'viewer')).body.empty_room_reference).toEqual({ status: 'stopped', stale_links: [], links: [], message: null });
+    const refused = await call('post', '/system/reference', 'operator', { environment_id: 'hall' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('SYSTEM_NOT_READY');
+  });
+
+  it('a reference recorded before the bench moved is reported stale in /system/status and /health/detailed, naming the link', async () => {
+    expect((await call('post', '/system/start', 'operator', {})).status).toBeLessThan(300);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.status !== 'starting', 20_000);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.empty_room_reference.status === 'stale', 60_000);
+    const status = (await call('get', '/system/status', 'viewer')).body.empty_room_reference;
+    expect(status.stale_links).toEqual(['hall/router->laptop']);
+    expect(status.links[0]).toMatchObject({ environment_id: 'hall', link: 'router->laptop', status: 'stale' });
+    expect(status.links[0].change_noise_floors).toBeGreaterThan(2);
+    expect(status.message).toMatch(/router->laptop \(hall, .* noise floors\): furniture moved.*re-record the reference: studio Installer page, POST \/api\/v1\/system\/reference/);
+    const health = (await call('get', '/health/detailed', 'viewer')).body;
+    expect(health.components.empty_room_reference.status).toBe('stale');
+    expect(health.overall_status).toBe('degraded');
+    const rooms = (await call('get', '/system/references', 'viewer')).body.rooms;
+    expect(rooms).toEqual([expect.objectContaining({ environment_id: 'hall', node_id: 'locate', reference_file: referenceFile, recording: null })]);
+  }, 90_000);
+
+  it('refuses viewers, bad bodies and unknown environments with the envelope, naming the field', async () => {
+    const viewer = await call('post', '/system/reference', 'viewer', { environment_id: 'hall' });
+    expect(viewer.status).toBe(403);
+    expect(viewer.body.error.code).toBe('AUTHORIZATION_ERROR');
+    const short = await call('post', '/system/reference', 'operator', { environment_id: 'hall', seconds: 1 });
+    expect(short.status).toBe(422);
+    expect(short.body.error.details.field_errors.map((f: { field: string }) => f.field)).toEqual(['seconds']);
+    const unknown = await call('post', '/system/reference', 'operator', { environment_id: 'kitchen' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.message).toMatch(/environment kitchen: no running pose.locate node senses it \(running: hall\)/);
+    expect(unknown.body.error.details).toMatchObject({ field: 'environment_id', environment_id: 'kitchen' });
+    expect((await call('get', '/system/reference/no-such-recording', 'viewer')).status).toBe(404);
+  });
+
+  it('an operator records the empty room: progress, quality check, the file replaced, the reference in use and fresh', async () => {
+    const before = readFileSync(referenceFile, 'utf8');
+    const started = await call('post', '/system/reference', 'operator', { environment_id: 'hall', seconds: 6 });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ environment_id: 'hall', state: 'recording', seconds: 6, stored_in: null });
+    const busy = await call('post', '/system/reference', 'admin', { environment_id: 'hall' });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.message).toMatch(/already running/);
+    const id = started.body.recording_id as string;
+    let last: any;
+    await waitFor(async () => (last = (await call('get', `/system/reference/${id}`, 'viewer')).body).state !== 'recording', 60_000);
+    expect(last).toMatchObject({ state: 'stored', progress: 1, stored_in: referenceFile, quality: { passed: true } });
+    expect(last.quality.links).toEqual([expect.objectContaining({ link: 'router->laptop', motion_seconds: [], problems: [] })]);
+    expect(readFileSync(referenceFile, 'utf8')).not.toBe(before);
+    expect(readReference(referenceFile).source).toBe('live: locate, 6 s');
+    // The new reference is the room as it is: judged fresh once still for 20 s.
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.empty_room_reference.status === 'fresh', 60_000);
+    expect((await call('get', '/health/detailed', 'viewer')).body.components.empty_room_reference.stale_links).toEqual([]);
+  }, 120_000);
+
+  it('`wiflow locate record --source <server>` records through the running pipeline and prints progress and the check', async () => {
+    // The real CLI in its own process, as an installer runs it next to the server.
+    const wiflow = (...args: string[]) => run(process.execPath, [fileURLToPath(new URL('../../../../core/bin/wiflow.js', import.meta.url)), 'locate', 'record', '--source', server.url, ...args], { env: { ...process.env, WIFLOW_LOG_LEVEL: 'error' } });
+    const operator = await server.token('operator');
+    const { stdout } = await wiflow('--environment', 'hall', '--seconds', '5', '--token', operator);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Leave the room now and keep doors, fans and pets still: recording 5 s of hall from ${server.url}`);
+    expect(stdout).toMatch(/router->laptop: \d+ packets, .*: ok\npassed\nthe server stored in .*hall-reference\.json and in use/);
+    expect(readReference(referenceFile).source).toBe('live: locate, 5 s');
+    await expect(wiflow('--environment', 'kitchen', '--token', operator)).rejects.toMatchObject({ stderr: expect.stringMatching(/422 environment kitchen: no running pose.locate node senses it/) });
+    await expect(wiflow('--environment', 'hall', '--token', await server.token('viewer'))).rejects.toMatchObject({ stderr: expect.stringMatching(/403 this operation needs the operator role/) });
+  }, 120_000);
+
+  it('a reference that does not fit a link stops the start with last_error naming the link and field, never a silent fallback', async () => {
+    expect((await call('post', '/system/stop', 'operator', {})).status).toBe(202);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.status === 'stopped', 20_000);
+    const reference = readReference(referenceFile);
+    writeReference(referenceFile, { ...reference, links: reference.links.map((l) => ({ ...l, nrx: 2, re: l.re.slice(0, 2 * 3 * l.subcarriers.length), im: l.im.slice(0, 2 * 3 * l.subcarriers.length) })) });
+    expect((await call('post', '/system/start', 'operator', {})).status).toBeLessThan(300);
+    await waitFor(async () => (await call('get', '/system/status', 'viewer')).body.status === 'stopped', 20_000);
+    const status = (await call('get', '/system/status', 'viewer')).body;
+    expect(status.last_error).toMatch(/link router->laptop: field nrx \(receive antennas\) of the empty-room reference is 2, the link has 3/);
+    expect(status.empty_room_reference.status).toBe('stopped');
+  }, 60_000);
+});

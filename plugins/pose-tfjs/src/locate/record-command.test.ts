@@ -1,0 +1,92 @@
+// `wiflow locate record` (guided recording with its quality check) and
+// `wiflow locate check` (a reference that does not fit says which link and field).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openRecordingSink, Simulator, validateScenario } from '@wiflow/plugin-sim';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReference, registerPoseCommands } from '../index.js';
+
+const room = {
+  version: 1,
+  name: 'hall',
+  environmentId: 'hall',
+  seed: 11,
+  room: { width: 5, depth: 4, height: 2.7 },
+  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
+  radios: [
+    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
+    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
+  ],
+  impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5, packetLoss: 0.01, timingJitterUs: 200 },
+  clutter: [{ label: 'bench', position: [1.5, 3.2, 0.4], rcs: 1.5 }],
+};
+const walker = { id: 1, height: 1.7, girth: 1, start: { x: 1.5, y: 1.5, yawDeg: 0 }, loop: true, script: [{ action: 'walk', path: [[3.5, 1.2], [3.2, 3.0], [1.5, 1.5]], speed: 0.9 }] };
+
+let dir: string;
+const file = (name: string) => path.join(dir, name);
+
+function cli(lines: string[] = []) {
+  const p = new Command('wiflow').exitOverride().configureOutput({ writeErr: () => undefined });
+  registerPoseCommands(p, { runtime: async () => ({ dataDir: dir }) as never, print: (l) => lines.push(l) });
+  return (...args: string[]) => p.parseAsync(['node', 'wiflow', ...args]);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wiflow-record-'));
+  writeFileSync(file('hall.json'), JSON.stringify(room));
+  writeFileSync(file('hall-walking.json'), JSON.stringify({ ...room, people: [walker] }));
+  writeFileSync(file('hall-2-antennas.json'), JSON.stringify({ ...room, radios: [room.radios[0], { ...room.radios[1], antennas: 2 }] }));
+  writeFileSync(file('hall-second-receiver.json'), JSON.stringify({ ...room, radios: [...room.radios, { id: 'tv-box', role: 'rx', device: 'intel5300', position: [2.5, 0.2, 0.8], yawDeg: 90, antennas: 3 }] }));
+  // A capture of the empty hall as the radios would write it (the simulator's wiflow recording).
+  const sink = await openRecordingSink(file('empty-hall.wfr'), { scenario: 'hall' });
+  for (const tick of new Simulator(validateScenario(room)).run(12)) for (const frame of tick.frames) await sink.write(frame);
+  await sink.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('wiflow locate record', () => {
+  it('tells the installer to leave, shows progress, passes the quality check of an empty room and writes the reference', async () => {
+    const lines: string[] = [];
+    await cli(lines)('locate', 'record', '--environment', file('hall.json'), '--source', file('empty-hall.wfr'), '--seconds', '10', '--out', file('ref.json'));
+    expect(lines[0]).toMatch(/^Leave the room now .* recording 10 s of hall \(1 link\)/);
+    expect(lines.filter((l) => /recording #+\.* \d+\.0\/10 s/.test(l))).toHaveLength(9);
+    expect(lines.join('\n')).toMatch(/router->laptop: 200 packets, (19|20)\.\d packets\/s, .*noise floor \d+\.\d dB under the channel: ok\npassed\nwrote/);
+    const reference = readReference(file('ref.json'));
+    expect(reference.environmentId).toBe('hall');
+    expect(reference.links[0]).toMatchObject({ tx: 'router', rx: 'laptop', ntx: 3, nrx: 3, bandwidthHz: 20e6 });
+  }, 60_000);
+
+  it('refuses a recording with someone walking, saying so per link, and writes nothing', async () => {
+    const lines: string[] = [];
+    const run = cli(lines)('locate', 'record', '--environment', file('hall-walking.json'), '--source', 'sim', '--seconds', '8', '--out', file('walking.json'));
+    await expect(run).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_REFUSED', message: expect.stringMatching(/link router->laptop: .*motion in the room during seconds 0, 1, 2(, \d)+ of the recording/) });
+    expect(lines.join('\n')).toMatch(/router->laptop: .*FAILED: .*motion.*\nrefused: nothing written/);
+    expect(existsSync(file('walking.json'))).toBe(false);
+  }, 60_000);
+
+  it('the older form (--capture) keeps working', async () => {
+    await cli()('locate', 'reference', '--environment', file('hall.json'), '--capture', file('empty-hall.wfr'), '--out', file('old-form.json'));
+    expect(readReference(file('old-form.json')).links).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('wiflow locate check', () => {
+  it('a fitting reference passes, against the environment and a capture of its radios', async () => {
+    const lines: string[] = [];
+    await cli(lines)('locate', 'check', '--environment', file('hall.json'), '--reference', file('ref.json'), '--capture', file('empty-hall.wfr'));
+    expect(lines).toEqual([expect.stringMatching(/ref\.json fits hall: router->laptop 3×3×30 20 MHz; 1 link of .* checked/)]);
+  });
+
+  it('a reference that does not fit names the link and the field: antennas, a link it lacks, bandwidth, a missing file', async () => {
+    const check = (environment: string, reference: string, ...more: string[]) => cli()('locate', 'check', '--environment', file(environment), '--reference', file(reference), ...more);
+    await expect(check('hall-2-antennas.json', 'ref.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISMATCH', message: expect.stringMatching(/^link router->laptop: field nrx \(receive antennas\) of the empty-room reference is 3, the link has 2/), details: { link: 'router->laptop', field: 'nrx (receive antennas)' } });
+    await expect(check('hall-second-receiver.json', 'ref.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISSING', message: expect.stringMatching(/environment hall: link router->tv-box has no entry in the empty-room reference \(field links/) });
+    const wide = JSON.parse(readFileSync(file('ref.json'), 'utf8'));
+    wide.links[0].bandwidthHz = 40e6;
+    writeFileSync(file('ref-40.json'), JSON.stringify(wide));
+    await expect(check('hall.json', 'ref-40.json', '--capture', file('empty-hall.wfr'))).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISMATCH', message: expect.stringMatching(/link router->laptop: field bandwidthHz of the empty-room reference is 40 MHz, the link has 20 MHz/) });
+    await expect(check('hall.json', 'nothing.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISSING', message: expect.stringMatching(/nothing\.json: it does not exist/) });
+  });
+});

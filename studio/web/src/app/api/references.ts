@@ -1,0 +1,61 @@
+// The pose API's empty-room reference routes (GET /system/references, POST /system/reference, GET /system/reference/{id}).
+import { api, unwrap } from './client';
+
+/** One link's reference as the pipeline judges it. */
+export interface ReferenceLink {
+  environment_id: string;
+  link: string;
+  status: 'unchecked' | 'fresh' | 'stale';
+  change_noise_floors: number | null;
+  still_seconds: number;
+  checked_at: string | null;
+}
+
+/** The quality check of one link of a recording. */
+export interface LinkQuality {
+  link: string;
+  packets: number;
+  rate_hz: number | null;
+  power_spread_db: number | null;
+  agc_values: number[] | null;
+  snr_db: number | null;
+  motion_seconds: number[];
+  problems: string[];
+}
+
+/** A recording of an empty room. */
+export interface ReferenceRecording {
+  recording_id: string;
+  environment_id: string;
+  state: 'recording' | 'stored' | 'refused' | 'failed';
+  seconds: number;
+  progress: number;
+  quality: { passed: boolean; seconds: number; links: LinkQuality[] } | null;
+  stored_in: string | null;
+  message: string;
+}
+
+/** A room a running pose.locate node senses. */
+export interface ReferenceRoom {
+  environment_id: string;
+  node_id: string;
+  links: ReferenceLink[];
+  reference_source: string;
+  reference_file: string | null;
+  recording: ReferenceRecording | null;
+}
+
+/** The rooms of the running pipeline and their references. */
+export async function listReferenceRooms(): Promise<ReferenceRoom[]> {
+  return unwrap<{ rooms: ReferenceRoom[] }>(await api('/api/v1/system/references')).rooms;
+}
+
+/** Start recording an environment's empty room (operator or admin). */
+export async function startReferenceRecording(environmentId: string, seconds: number): Promise<ReferenceRecording> {
+  return unwrap<ReferenceRecording>(await api('/api/v1/system/reference', { method: 'POST', json: { environment_id: environmentId, seconds } }));
+}
+
+/** A recording's progress and quality check. */
+export async function getReferenceRecording(id: string): Promise<ReferenceRecording> {
+  return unwrap<ReferenceRecording>(await api(`/api/v1/system/reference/${encodeURIComponent(id)}`));
+}
