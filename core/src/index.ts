@@ -10,7 +10,7 @@ export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErro
 export { defineNode, NODE_CAPABILITIES, type NodeCapability, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
 export { arePortsCompatible, portTypes, type PortSpec } from './nodes/ports.js';
 export { NodeRegistry, type RegisteredNode, type NodeTypeDescription } from './nodes/registry.js';
-export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext } from './plugins/define-plugin.js';
+export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext, type PluginServices, type PluginConfig, type PluginConfigSchemas } from './plugins/define-plugin.js';
 export { discoverPlugins, apiMajor, type DiscoveredPlugin } from './plugins/discovery.js';
 export { PluginHost, type PluginReport, type PluginFilter } from './plugins/plugin-host.js';
 export type { FlowNode, FlowEdge, FlowData, FlowDocument, OverflowPolicy } from './flows/flow.js';
@@ -29,6 +29,7 @@ export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from 
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';
+export { Services, serviceToken, type ServiceToken, type ServiceReader } from './runtime/services.js';
 export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSealer } from './nodes/sealed-secrets.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
 export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';

@@ -20,6 +20,6 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(healthcareNode);
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerHealthcareCli(program, cli));
+    ctx.registerCommand((program, cli) => registerHealthcareCli(program, cli));
   },
 });

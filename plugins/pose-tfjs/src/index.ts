@@ -48,6 +48,6 @@ export default definePlugin({
   setup(ctx) {
     ctx.registerNode(poseEstimateNode);
     ctx.registerNode(poseLocateNode);
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerPoseCommands(program, cli));
+    ctx.registerCommand((program, cli) => registerPoseCommands(program, cli));
   },
 });

@@ -17,6 +17,6 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(securityNode);
-    ctx.registerService(ACCESS_SERVICE, () => new AccessService());
+    ctx.services.provide(ACCESS_SERVICE, () => new AccessService());
   },
 });
