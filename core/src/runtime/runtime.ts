@@ -182,20 +182,24 @@ export class Runtime {
     return address;
   }
 
-  /** Compile a flow against this runtime's registry (every problem at once); `access` limits the capabilities its nodes may need. */
-  compile(data: FlowData, access: RunAccess = {}): CompileResult {
+  /**
+   * Compile a flow against this runtime's registry (every problem at once); `access` limits the
+   * capabilities its nodes may need; `inputs` (a job's) are written into the config fields their
+   * io.input nodes bind (flow-interface.ts).
+   */
+  compile(data: FlowData, access: RunAccess = {}, inputs?: Readonly<Record<string, unknown>>): CompileResult {
     const engine = this.config.get<{ queueCapacity: number; overflow: 'block' | 'drop-oldest' }>('engine');
     return new FlowCompiler(this.registry, {
       defaultCapacity: engine.queueCapacity,
       defaultOverflow: engine.overflow,
       allowedCapabilities: access.capabilities,
       capabilityHolder: access.holder,
-    }).compile(data);
+    }).compile(data, inputs);
   }
 
   /** Compile (or throw the problems: capability refusals as 403, others as 422) and apply the compileFlow hook. */
-  async prepare(data: FlowData, access: RunAccess = {}) {
-    const result = this.compile(data, access);
+  async prepare(data: FlowData, access: RunAccess = {}, inputs?: Readonly<Record<string, unknown>>) {
+    const result = this.compile(data, access, inputs);
     if (!result.ok) {
       const denied = result.problems.filter((p) => p.code === 'capability_denied');
       const error = denied.length ? CoreErrors.capabilityDenied(denied.map((p) => p.message).join('; ')) : CoreErrors.flowInvalid(result.problems.length);
@@ -205,10 +209,14 @@ export class Runtime {
     return this.hooks.compileFlow.promise(result.flow);
   }
 
-  /** Run a flow as a job (within `access` when given: capabilities and file roots). */
+  /**
+   * Run a flow as a job (within `access` when given: capabilities and file roots): the one path
+   * of `wiflow run`, the flow service's run and build APIs and MCP tools. Inputs reach io.input
+   * nodes and the config fields they bind.
+   */
   async runJob(data: FlowData, request: Omit<JobRequest, 'flow'> & { access?: RunAccess } = {}): Promise<Job> {
     const { access, ...rest } = request;
-    const flow = await this.prepare(data, access);
+    const flow = await this.prepare(data, access, rest.inputs ?? {});
     return this.jobs.submit({ ...rest, files: access?.files ?? rest.files, flow });
   }
 

@@ -111,7 +111,7 @@ export { FlowEventStore, FLOW_EVENT_TYPES, type FlowEvent } from './flows/flow-e
 export { FlowCreateSchema, FlowUpdateSchema, toFlowRead, toFlowHeader } from './flows/flow-model.js';
 export { FileStore } from './files/file-store.js';
 export { sanitizeFileName } from './files/upload.js';
-export { FlowRunner, flowInputs, flowOutputs } from './jobs/flow-runner.js';
+export { FlowRunner } from './jobs/flow-runner.js';
 export { applyTweaks } from './jobs/tweaks.js';
 export { InputValueRequestSchema } from './jobs/run-model.js';
 export { McpSessions } from './mcp/mcp-routes.js';
