@@ -54,14 +54,21 @@ export function createPluginContext(parts: PluginHostParts, plugin: WiflowPlugin
     if (closed) throw CoreErrors.pluginLoadFailed(name, `cannot register ${what}: its setup failed and was rolled back`);
   };
 
+  type Tapper = Record<TapMethod, (options: unknown, fn: unknown) => void>;
+  /** The tap methods of `tapper` (a hook, or what its `withOptions` returns), each recording its tap on `hook`. */
+  const trackedTap = (hook: AnyHook, tapper: Tapper, method: TapMethod) => (options: unknown, fn: unknown) => {
+    open(`a ${method} on a hook`);
+    tapper[method](options, fn);
+    taps.push({ hook, fn });
+  };
   const trackedHook = (hook: AnyHook): AnyHook =>
     new Proxy(hook, {
       get(target, property) {
-        if (TAP_METHODS.has(property)) {
-          return (options: unknown, fn: unknown) => {
-            open(`a ${String(property)} on a hook`);
-            (target as unknown as Record<TapMethod, (o: unknown, f: unknown) => void>)[property as TapMethod](options, fn);
-            taps.push({ hook: target, fn });
+        if (TAP_METHODS.has(property)) return trackedTap(target, target as unknown as Tapper, property as TapMethod);
+        if (property === 'withOptions') {
+          return (options: unknown) => {
+            const inner = (target.withOptions as (o: unknown) => Tapper)(options);
+            return { ...inner, tap: trackedTap(target, inner, 'tap'), tapAsync: trackedTap(target, inner, 'tapAsync'), tapPromise: trackedTap(target, inner, 'tapPromise') };
           };
         }
         if (property === 'intercept') {

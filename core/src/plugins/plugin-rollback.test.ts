@@ -28,6 +28,7 @@ function failingPlugin(effects: string[]) {
     setup(ctx) {
       ctx.hooks.start.tapPromise('failing-plugin', async () => void effects.push('start tap ran'));
       ctx.hooks.nodeError.tap('failing-plugin', () => void effects.push('nodeError tap ran'));
+      ctx.hooks.beforeStop.withOptions({ stage: -10 }).tapPromise('failing-plugin', async () => void effects.push('beforeStop tap (withOptions) ran'));
       ctx.hooks.compileFlow.tapPromise('failing-plugin', async (flow) => {
         effects.push('compileFlow tap ran');
         return flow;
