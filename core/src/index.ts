@@ -10,13 +10,13 @@ export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErro
 export { defineNode, NODE_CAPABILITIES, type NodeCapability, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
 export { arePortsCompatible, portTypes, type PortSpec } from './nodes/ports.js';
 export { NodeRegistry, type RegisteredNode, type NodeTypeDescription } from './nodes/registry.js';
-export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext } from './plugins/define-plugin.js';
+export { definePlugin, PLUGIN_API_VERSION, type WiflowPlugin, type PluginContext, type PluginServices, type PluginConfig, type PluginConfigSchemas } from './plugins/define-plugin.js';
 export { discoverPlugins, apiMajor, type DiscoveredPlugin } from './plugins/discovery.js';
 export { PluginHost, type PluginReport, type PluginFilter } from './plugins/plugin-host.js';
 export type { FlowNode, FlowEdge, FlowData, FlowDocument, OverflowPolicy } from './flows/flow.js';
 export { flowEnvironments } from './flows/flow-environments.js';
 export { FlowCompiler, type FlowProblem, type CompiledFlow, type CompiledNode, type CompiledEdge, type CompileResult, type CompileOptions } from './flows/compiler.js';
-export { flowIoSchemas } from './flows/io-schema.js';
+export { flowInterface, flowIoSchemas, applyBindings, parseInputText, undeclaredInputProblem, FLOW_INPUT_NODE, FLOW_OUTPUT_NODE, FLOW_VALUE_TYPES, type FlowInterface, type FlowInput, type FlowOutput, type FlowBinding, type FlowValueType } from './flows/flow-interface.js';
 export { ioPlugin, ioInputNode, ioOutputNode, IoInputConfig, IoOutputConfig, IoValueTypes } from './builtin/io-plugin.js';
 export { LatencyHistogram } from './engine/latency-histogram.js';
 export { EdgeQueue } from './engine/edge-queue.js';
@@ -29,6 +29,7 @@ export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from 
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';
+export { Services, serviceToken, type ServiceToken, type ServiceReader } from './runtime/services.js';
 export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSealer } from './nodes/sealed-secrets.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
 export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';

@@ -89,9 +89,8 @@ describe('example flows', () => {
     });
     expect((await record.done).status).toBe('completed');
     const flow = loadFlow('estimate-poses-from-csi.json');
-    // The flow service binds the uploaded file to csi.file's path (data.bind); here the path is set directly.
-    const data: FlowData = { ...flow.data, nodes: flow.data.nodes.map((n) => (n.id === 'reader' ? { ...n, data: { ...n.data, config: { ...n.data.config, path: capture } } } : n)).filter((n) => n.id !== 'capture') };
-    const job = await rt.runJob(data, { timeoutMs: 120_000 });
+    // The capture input is bound to csi.file's path (data.bind); the compiler writes it there.
+    const job = await rt.runJob(flow.data, { inputs: { capture }, timeoutMs: 120_000 });
     const result = await job.done;
     expect(result.status, result.error ?? '').toBe('completed');
     const poses = result.outputs.poses as PoseFrame[];

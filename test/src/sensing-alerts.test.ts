@@ -68,7 +68,7 @@ async function startProduct() {
   });
   cleanups.push(() => runtime.stop(5000));
   const { url } = await runtime.listen(0, '127.0.0.1');
-  const api = runtime.resolve<PoseApi>(PoseApiToken);
+  const api = runtime.services.get(PoseApiToken);
   const admin = await runtime.storage.users.create({ username: 'carer', password: 'carer-password-123', roles: ['admin'] });
   const token = api.auth.signAccessToken(admin).token;
   const registered = await fetch(`${url}/api/v1/webhooks`, {
@@ -135,7 +135,7 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
     const result = await runFlow(p.runtime, flow, { sensing, poses: [] });
     expect(result.status, result.error ?? '').toBe('completed');
     const published: any[] = [];
-    const unsubscribe = p.runtime.resolve<PoseHub>(PoseHubToken).subscribe({ frame: (f) => published.push(f) });
+    const unsubscribe = p.runtime.services.get(PoseHubToken).subscribe({ frame: (f) => published.push(f) });
     cleanups.push(unsubscribe);
     const posed = await runFlow(p.runtime, buildFlow({ poses: ['test.feed', { input: 'poses' }], publish: ['pose.publish', {}] }, ['poses.out -> publish.poses']), { poses });
     expect(posed.status, posed.error ?? '').toBe('completed');

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { defineNode } from '../nodes/define-node.js';
 import { definePlugin } from '../plugins/define-plugin.js';
 import { CoreErrors } from '../errors.js';
+import { FLOW_INPUT_NODE, FLOW_OUTPUT_NODE, FLOW_VALUE_TYPES } from '../flows/flow-interface.js';
 
-/** Value kinds a job input can declare; they become JSON Schema types for forms and MCP tools. */
-export const IoValueTypes = ['text', 'number', 'integer', 'boolean', 'json', 'file'] as const;
+/** Value kinds a job input can declare (the flow interface's FLOW_VALUE_TYPES). */
+export const IoValueTypes = FLOW_VALUE_TYPES;
 
 /** Config of an `io.input` node. */
 export const IoInputConfig = z.object({
@@ -26,7 +27,7 @@ export const IoOutputConfig = z.object({
 
 /** The job's entry point: emits the caller's value for `name` once. */
 export const ioInputNode = defineNode({
-  type: 'io.input',
+  type: FLOW_INPUT_NODE,
   title: 'Job input',
   category: 'io',
   description: 'A value passed in when the flow runs as a job (a form field in the studio, an argument of the MCP tool).',
@@ -52,7 +53,7 @@ export const ioInputNode = defineNode({
 
 /** The job's exit: every value arriving becomes (part of) the job output `name`. */
 export const ioOutputNode = defineNode({
-  type: 'io.output',
+  type: FLOW_OUTPUT_NODE,
   title: 'Job output',
   category: 'io',
   description: 'Collects values into the job result under a name (the MCP tool result field).',

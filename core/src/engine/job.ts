@@ -1,3 +1,4 @@
+import type { ServiceReader } from '../runtime/services.js';
 import { randomUUID } from 'node:crypto';
 import { CoreErrors } from '../errors.js';
 import type { FileAccess } from '../security/file-access.js';
@@ -88,7 +89,7 @@ export class Job {
   }
 
   /** Start the pipeline (called by the manager when a slot is free). */
-  async run(hooks: RuntimeHooks, resolve: <T>(token: string | symbol) => T, defaultTimeoutMs: number): Promise<void> {
+  async run(hooks: RuntimeHooks, services: ServiceReader, defaultTimeoutMs: number): Promise<void> {
     if (this.finished) return;
     this.status = 'in_progress';
     this.startedAt = Date.now();
@@ -97,7 +98,7 @@ export class Job {
       runId: this.id,
       mode: 'job',
       hooks,
-      resolve,
+      services,
       inputs: this.request.inputs ?? {},
       files: this.request.files,
       onEvent: (e) => this.log.append(e.event, e.data),
@@ -167,7 +168,7 @@ export class JobManager {
 
   constructor(
     private readonly hooks: RuntimeHooks,
-    private readonly resolve: <T>(token: string | symbol) => T,
+    private readonly services: ServiceReader,
     limits: Partial<JobLimits> = {},
   ) {
     this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, ...limits };
@@ -238,7 +239,7 @@ export class JobManager {
       }
       this.#queue.splice(i, 1);
       this.#running.add(job);
-      void job.run(this.hooks, this.resolve, this.limits.defaultTimeoutMs).catch((error) => job.cancel(String(error)));
+      void job.run(this.hooks, this.services, this.limits.defaultTimeoutMs).catch((error) => job.cancel(String(error)));
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ServiceReader } from '../runtime/services.js';
 import { FileAccess } from '../security/file-access.js';
 import { performance } from 'node:perf_hooks';
 import { errorMessage } from '../errors.js';
@@ -21,7 +22,8 @@ export interface PipelineOptions {
   runId: string;
   mode: 'stream' | 'job';
   hooks: RuntimeHooks;
-  resolve: <T>(token: string | symbol) => T;
+  /** Services the nodes reach by typed token. */
+  services: ServiceReader;
   /** Job inputs by io.input name. */
   inputs?: Record<string, unknown>;
   /** Receives job events (progress, node logs); stream mode may ignore them. */
@@ -148,7 +150,7 @@ export class Pipeline {
       idle: () => this.#waitIdle(),
       progress: (fraction, message) => options.onEvent?.({ event: 'progress', data: { node_id: node.id, fraction, message } }),
       log: (event) => options.onEvent?.({ event: event.event, data: { node_id: node.id, ...(event.data as object) } }),
-      resolve: options.resolve,
+      services: options.services,
       setOutput: (name, value, collect) => options.onOutput?.(name, value, collect),
       files: options.files ?? FileAccess.unconfined,
     };

@@ -1,8 +1,9 @@
-import type { NodeDefinition } from '../nodes/define-node.js';
+import { nodeConfigJsonSchema, type NodeDefinition } from '../nodes/define-node.js';
 import { arePortsCompatible, portTypes } from '../nodes/ports.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { describeConfigIssue } from './config-issues.js';
 import type { FlowData, FlowEdge, OverflowPolicy } from './flow.js';
+import { applyBindings, flowInterface, type FlowBinding } from './flow-interface.js';
 
 /** How a problem names a node: its title, type and id, so people find it on the canvas and in the JSON. */
 function nodeLabel(id: string, type: string, title: string | undefined): string {
@@ -77,9 +78,14 @@ export interface CompileOptions {
 export class FlowCompiler {
   constructor(private readonly registry: NodeRegistry, private readonly options: CompileOptions = {}) {}
 
-  /** Check everything and report every problem, each naming node, edge, port and reason. */
-  compile(data: FlowData): CompileResult {
+  /**
+   * Check everything and report every problem, each naming node, edge, port and reason. With
+   * `inputs` (a job run), bound inputs are written into their target nodes' config first, so
+   * the node's own schema validates the value it will run with.
+   */
+  compile(given: FlowData, inputs?: Readonly<Record<string, unknown>>): CompileResult {
     const problems: FlowProblem[] = [];
+    const data = inputs ? applyBindings(given, inputs) : given;
     const nodes = new Map<string, CompiledNode>();
     const seenEdges = new Set<string>();
 
@@ -149,9 +155,25 @@ export class FlowCompiler {
       }
     }
 
+    for (const binding of flowInterface(data).bindings) this.#checkBinding(binding, nodes, data, problems);
+
     const layers = this.#layer(nodes, edges, problems);
     if (problems.length > 0) return { ok: false, problems };
     return { ok: true, problems: [], flow: { nodes: layers.flat().map((id) => nodes.get(id)!), edges, layers } };
+  }
+
+  /** A binding must name a node of the flow and a config field its type has. */
+  #checkBinding(binding: FlowBinding, nodes: Map<string, CompiledNode>, data: FlowData, problems: FlowProblem[]): void {
+    if (!(data.nodes ?? []).some((n) => n.id === binding.node)) {
+      problems.push({ code: 'dangling_edge', nodeId: binding.inputNodeId, message: `input ${binding.input} is bound to node ${binding.node}, which is not in the flow` });
+      return;
+    }
+    const target = nodes.get(binding.node);
+    if (!target) return; // its unknown type is reported already
+    const schema = nodeConfigJsonSchema(target.definition) as { properties?: Record<string, unknown> };
+    if (!schema.properties?.[binding.field]) {
+      problems.push({ code: 'invalid_config', nodeId: binding.node, field: binding.field, message: `input ${binding.input} is bound to ${target.definition.type} config field "${binding.field}", which does not exist` });
+    }
   }
 
   #checkEdge(edge: FlowEdge, nodes: Map<string, CompiledNode>, data: FlowData, problems: FlowProblem[]): CompiledEdge | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ServiceReader } from '../runtime/services.js';
 import type { FileAccess } from '../security/file-access.js';
 import type { PortSpec } from './ports.js';
 
@@ -39,8 +40,8 @@ export interface NodeContext<C = unknown> {
   log(event: { event: string; data?: unknown }): void;
   /** Job mode: set a named job output ('last' keeps the latest value, 'all' collects a list). */
   setOutput(name: string, value: unknown, collect: 'last' | 'all'): void;
-  /** Resolve a runtime service by token. */
-  resolve<T>(token: string | symbol): T;
+  /** Runtime services by typed token (`ctx.services.get(Tokens.Config)`). */
+  readonly services: ServiceReader;
   /** Inputs of the job (job mode only), by io.input name. */
   readonly jobInputs: Readonly<Record<string, unknown>>;
   /** Where this run may open files: nodes with `fs.*` capabilities resolve every path through it. */

@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { CoreErrors, errorMessage } from '../errors.js';
-import type { Runtime } from '../runtime/runtime.js';
-import { PLUGIN_API_VERSION, type PluginContext, type WiflowPlugin } from './define-plugin.js';
+import { PLUGIN_API_VERSION, type WiflowPlugin } from './define-plugin.js';
 import { apiMajor, discoverPlugins, type DiscoveredPlugin } from './discovery.js';
+import { createPluginContext, type PluginHostParts } from './plugin-context.js';
 
 /** What happened to one plugin. */
 export interface PluginReport {
@@ -22,11 +22,15 @@ export interface PluginFilter {
   deny?: string[];
 }
 
-/** Loads plugins: discovered packages, then explicit ones; reports failures and skips them. */
+/**
+ * Loads plugins: discovered packages, then explicit ones. Each setup gets its own context;
+ * a setup that throws is rolled back (taps, services, routes, commands, node types, config
+ * sections), reported and skipped.
+ */
 export class PluginHost {
   readonly reports: PluginReport[] = [];
 
-  constructor(private readonly runtime: Runtime, private readonly makeContext: (name: string, nodeTypes: string[]) => PluginContext) {}
+  constructor(private readonly parts: PluginHostParts) {}
 
   /** Discover installed plugins, import and set up each allowed one. Never throws for one plugin. */
   async loadDiscovered(searchFrom: string[], filter: PluginFilter): Promise<void> {
@@ -40,7 +44,8 @@ export class PluginHost {
       }
       const major = apiMajor(meta.apiVersion);
       if (major !== PLUGIN_API_VERSION) {
-        this.#failed(meta, CoreErrors.pluginIncompatible(meta.name, meta.apiVersion || '(none)', String(PLUGIN_API_VERSION)).message);
+        const error = major < PLUGIN_API_VERSION ? CoreErrors.pluginApiOutdated(meta.name, meta.apiVersion, String(PLUGIN_API_VERSION)) : CoreErrors.pluginIncompatible(meta.name, meta.apiVersion || '(none)', String(PLUGIN_API_VERSION));
+        this.#failed(meta, error.message);
         continue;
       }
       try {
@@ -59,23 +64,23 @@ export class PluginHost {
 
   /** Set up one plugin object; failures are reported, the runtime lives on. */
   async setup(plugin: WiflowPlugin, version: string, location: string): Promise<PluginReport> {
-    const nodeTypes: string[] = [];
-    const report: PluginReport = { name: plugin.name, version, location, status: 'loaded', reason: null, nodeTypes };
+    const ledger = createPluginContext(this.parts, plugin);
+    const report: PluginReport = { name: plugin.name, version, location, status: 'loaded', reason: null, nodeTypes: ledger.nodeTypes };
     const missing = (plugin.dependencies ?? []).filter((d) => !this.reports.some((r) => r.name === d && r.status === 'loaded'));
     if (missing.length > 0) {
       report.status = 'failed';
       report.reason = `missing dependencies: ${missing.join(', ')}`;
     } else {
       try {
-        await plugin.setup(this.makeContext(plugin.name, nodeTypes));
+        ledger.declareConfig();
+        await plugin.setup(ledger.context);
       } catch (error) {
         report.status = 'failed';
         report.reason = CoreErrors.pluginLoadFailed(plugin.name, errorMessage(error)).message;
-        for (const type of nodeTypes) this.runtime.registry.unregister(type);
-        nodeTypes.length = 0;
+        ledger.rollback();
       }
     }
-    if (report.status === 'failed') this.runtime.logger.warn(`plugin skipped: ${report.reason}`, { plugin: plugin.name });
+    if (report.status === 'failed') this.parts.logger.warn(`plugin skipped: ${report.reason}`, { plugin: plugin.name });
     this.reports.push(report);
     return report;
   }
@@ -87,7 +92,7 @@ export class PluginHost {
   }
 
   #failed(meta: DiscoveredPlugin, reason: string): void {
-    this.runtime.logger.warn(`plugin skipped: ${reason}`, { plugin: meta.name });
+    this.parts.logger.warn(`plugin skipped: ${reason}`, { plugin: meta.name });
     this.reports.push({ name: meta.name, version: meta.version, location: meta.directory, status: 'failed', reason, nodeTypes: [] });
   }
 

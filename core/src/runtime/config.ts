@@ -96,6 +96,18 @@ export class ConfigStore extends EventEmitter {
     if (!parsed.success) throw CoreErrors.configInvalid(`${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
   }
 
+  /** The schema declared for a section, if any. */
+  schemaOf(name: string): z.ZodType | undefined {
+    return this.#sections.get(name);
+  }
+
+  /** Put back a section's earlier schema, or remove the section when it had none (a failed plugin's rollback). */
+  restoreSection(name: string, previous: z.ZodType | undefined): void {
+    if (previous) this.#sections.set(name, previous);
+    else this.#sections.delete(name);
+    this.#cache.delete(name);
+  }
+
   /** The validated value of a section (defaults applied). */
   get<T = unknown>(name: string): T {
     if (this.#cache.has(name)) return this.#cache.get(name) as T;

@@ -1,9 +1,7 @@
-import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { ioPlugin } from '../builtin/io-plugin.js';
 import { CoreErrors } from '../errors.js';
 import { FlowCompiler, type CompileResult } from '../flows/compiler.js';
@@ -13,7 +11,7 @@ import { HttpHost } from '../http/http-host.js';
 import { Job, JobManager, type JobRequest } from '../engine/job.js';
 import { Pipeline, type PipelineOutcome } from '../engine/pipeline.js';
 import { NodeRegistry } from '../nodes/registry.js';
-import type { PluginContext, WiflowPlugin } from '../plugins/define-plugin.js';
+import type { WiflowPlugin } from '../plugins/define-plugin.js';
 import { PluginHost, type PluginReport } from '../plugins/plugin-host.js';
 import type { FileAccess } from '../security/file-access.js';
 import { SecretBox } from '../security/secret-box.js';
@@ -21,6 +19,7 @@ import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
 import { LogBuffer } from './log-buffer.js';
 import { createLogger, recordingLogger, type Logger, type LogLevel } from './logger.js';
+import { Services } from './services.js';
 import { Tokens } from './tokens.js';
 
 /** How to build a runtime. */
@@ -34,7 +33,8 @@ export interface RuntimeOptions {
   /** Where discovery starts looking for node_modules (default: cwd and core's own location). */
   searchFrom?: string[];
   /** Plugins passed directly (tests, embedding), set up after discovered ones. */
-  plugins?: WiflowPlugin[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each plugin has its own config type
+  plugins?: WiflowPlugin<any>[];
   logger?: Logger;
 }
 
@@ -70,11 +70,12 @@ const corePackage = JSON.parse(readFileSync(new URL('../../package.json', import
 export const WIFLOW_VERSION: string = corePackage.version;
 
 /**
- * One wiflow runtime: a tsyringe child container, the frozen hooks, the plugin host and
+ * One wiflow runtime: its services (typed tokens), the frozen hooks, the plugin host and
  * node registry, the flow compiler and engine, and the HTTP host.
  */
 export class Runtime {
-  readonly container: DependencyContainer = rootContainer.createChildContainer();
+  /** Services by typed token: the one way plugins, nodes and hosts reach them. */
+  readonly services = new Services();
   readonly hooks: RuntimeHooks = createRuntimeHooks();
   readonly registry = new NodeRegistry();
   readonly config: ConfigStore;
@@ -103,20 +104,28 @@ export class Runtime {
       this.logs.configure({ capacity: next.bufferSize, level: next.level });
     });
     this.logger = recordingLogger(options.logger ?? createLogger(), this.logs);
-    this.container.register(Tokens.Runtime, { useValue: this });
-    this.container.register(Tokens.Logger, { useValue: this.logger });
-    this.container.register(Tokens.Config, { useValue: this.config });
-    this.container.register(Tokens.SecretBox, { useFactory: instanceCachingFactory(() => SecretBox.fromDataDir(this.dataDir)) });
+    this.services.provideValue(Tokens.Runtime, this);
+    this.services.provideValue(Tokens.Logger, this.logger);
+    this.services.provideValue(Tokens.Config, this.config);
+    this.services.provide(Tokens.SecretBox, () => SecretBox.fromDataDir(this.dataDir));
     const jobs = this.config.get<{ maxConcurrent: number; maxPerUser: number; maxPerFlow: number; timeoutMs: number }>('jobs');
-    this.jobs = new JobManager(this.hooks, (t) => this.resolve(t), { ...jobs, defaultTimeoutMs: jobs.timeoutMs });
-    this.container.register(Tokens.Jobs, { useValue: this.jobs });
+    this.jobs = new JobManager(this.hooks, this.services.reader(), { ...jobs, defaultTimeoutMs: jobs.timeoutMs });
+    this.services.provideValue(Tokens.Jobs, this.jobs);
     this.http = new HttpHost(this);
   }
 
   /** Build a runtime: core's built-in plugins, then discovered and explicit plugins. */
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const runtime = new Runtime(options);
-    runtime.#plugins = new PluginHost(runtime, (name, nodeTypes) => runtime.#pluginContext(name, nodeTypes));
+    runtime.#plugins = new PluginHost({
+      hooks: runtime.hooks,
+      services: runtime.services,
+      registry: runtime.registry,
+      config: runtime.config,
+      logger: runtime.logger,
+      dataDir: runtime.dataDir,
+      storage: () => runtime.#storage,
+    });
     await runtime.#plugins.setup(ioPlugin, WIFLOW_VERSION, 'builtin');
     if (options.discover !== false) {
       const here = path.dirname(fileURLToPath(import.meta.url));
@@ -147,12 +156,6 @@ export class Runtime {
     return this.#storage !== undefined;
   }
 
-  /** Resolve a service by token. */
-  resolve<T>(token: string | symbol): T {
-    if (!this.container.isRegistered(token, true)) throw CoreErrors.serviceMissing(String(token.toString()));
-    return this.container.resolve<T>(token);
-  }
-
   /** Resolve storage through the hook, run start hooks, freeze the registry. */
   async start(): Promise<void> {
     if (this.#state !== 'created') return;
@@ -162,7 +165,7 @@ export class Runtime {
     this.#storage = await this.hooks.resolveStorage.promise({ kind, dataDir: this.dataDir, runtime: this });
     if (this.#storage) {
       await this.#storage.open();
-      this.container.register(Tokens.Storage, { useValue: this.#storage });
+      this.services.provideValue(Tokens.Storage, this.#storage);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
     }
@@ -179,20 +182,24 @@ export class Runtime {
     return address;
   }
 
-  /** Compile a flow against this runtime's registry (every problem at once); `access` limits the capabilities its nodes may need. */
-  compile(data: FlowData, access: RunAccess = {}): CompileResult {
+  /**
+   * Compile a flow against this runtime's registry (every problem at once); `access` limits the
+   * capabilities its nodes may need; `inputs` (a job's) are written into the config fields their
+   * io.input nodes bind (flow-interface.ts).
+   */
+  compile(data: FlowData, access: RunAccess = {}, inputs?: Readonly<Record<string, unknown>>): CompileResult {
     const engine = this.config.get<{ queueCapacity: number; overflow: 'block' | 'drop-oldest' }>('engine');
     return new FlowCompiler(this.registry, {
       defaultCapacity: engine.queueCapacity,
       defaultOverflow: engine.overflow,
       allowedCapabilities: access.capabilities,
       capabilityHolder: access.holder,
-    }).compile(data);
+    }).compile(data, inputs);
   }
 
   /** Compile (or throw the problems: capability refusals as 403, others as 422) and apply the compileFlow hook. */
-  async prepare(data: FlowData, access: RunAccess = {}) {
-    const result = this.compile(data, access);
+  async prepare(data: FlowData, access: RunAccess = {}, inputs?: Readonly<Record<string, unknown>>) {
+    const result = this.compile(data, access, inputs);
     if (!result.ok) {
       const denied = result.problems.filter((p) => p.code === 'capability_denied');
       const error = denied.length ? CoreErrors.capabilityDenied(denied.map((p) => p.message).join('; ')) : CoreErrors.flowInvalid(result.problems.length);
@@ -202,10 +209,14 @@ export class Runtime {
     return this.hooks.compileFlow.promise(result.flow);
   }
 
-  /** Run a flow as a job (within `access` when given: capabilities and file roots). */
+  /**
+   * Run a flow as a job (within `access` when given: capabilities and file roots): the one path
+   * of `wiflow run`, the flow service's run and build APIs and MCP tools. Inputs reach io.input
+   * nodes and the config fields they bind.
+   */
   async runJob(data: FlowData, request: Omit<JobRequest, 'flow'> & { access?: RunAccess } = {}): Promise<Job> {
     const { access, ...rest } = request;
-    const flow = await this.prepare(data, access);
+    const flow = await this.prepare(data, access, rest.inputs ?? {});
     return this.jobs.submit({ ...rest, files: access?.files ?? rest.files, flow });
   }
 
@@ -214,7 +225,7 @@ export class Runtime {
     const flow = await this.prepare(data, options.access);
     const id = options.id ?? randomUUID();
     if (this.pipelines.has(id)) await this.undeploy(id);
-    const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, resolve: (t) => this.resolve(t), files: options.access?.files });
+    const pipeline = new Pipeline(flow, { runId: id, mode: 'stream', hooks: this.hooks, services: this.services.reader(), files: options.access?.files });
     const deployed: DeployedPipeline = { id, flowId: options.flowId ?? null, name: options.name ?? null, source: options.source ?? null, data, pipeline, startedAt: Date.now(), outcome: null };
     void pipeline.done.then((outcome) => (deployed.outcome = outcome));
     this.pipelines.set(id, deployed);
@@ -260,22 +271,5 @@ export class Runtime {
     ]);
     if (timer) clearTimeout(timer);
     this.#state = 'stopped';
-  }
-
-  #pluginContext(name: string, nodeTypes: string[]): PluginContext {
-    return {
-      name,
-      hooks: this.hooks,
-      runtime: this,
-      logger: this.logger.child(name),
-      registerNode: (definition) => {
-        this.registry.register(definition, name);
-        nodeTypes.push(definition.type);
-      },
-      registerService: (token, factory) => {
-        this.container.register(token, { useFactory: instanceCachingFactory(() => factory(this)) });
-      },
-      configSection: (section, schema) => this.config.section(section, schema),
-    };
   }
 }

@@ -1,13 +1,15 @@
 // @wiflow/core/testing: the plugin author kit — run one node or a small flow in-process.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Command } from 'commander';
 import { z } from 'zod';
 import type { FlowData, FlowEdge, FlowNode } from '../flows/flow.js';
 import type { JobSnapshot } from '../engine/job.js';
 import type { NodeCounters } from '../engine/node-runner.js';
 import { defineNode, type NodeDefinition } from '../nodes/define-node.js';
 import { definePlugin, type WiflowPlugin } from '../plugins/define-plugin.js';
+import type { PluginReport } from '../plugins/plugin-host.js';
 import { createLogger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
 
@@ -73,6 +75,39 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     plugins: [testingPlugin, ...(options.plugins ?? [])],
     logger: createLogger({ level: (process.env.WIFLOW_LOG_LEVEL as 'debug' | undefined) ?? 'silent' }),
   });
+}
+
+/**
+ * Install a plugin package (a folder with its package.json and built entry) into a fresh
+ * `node_modules` and build a runtime that discovers it as `wiflow serve` would: package.json
+ * `wiflow` key and keyword, apiVersion check, import, setup. Only that plugin loads
+ * (`plugins.allow`); `report` says whether it loaded, and why not.
+ */
+export async function loadInstalledPlugin(packageDir: string, options: { config?: Record<string, unknown>; dataDir?: string } = {}): Promise<{ runtime: Runtime; report: PluginReport | undefined }> {
+  const { name } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { name: string };
+  const root = mkdtempSync(path.join(tmpdir(), 'wiflow-installed-'));
+  const target = path.join(root, 'node_modules', name);
+  mkdirSync(path.dirname(target), { recursive: true });
+  // A link, as npm workspaces and `npm link` install: the plugin resolves its own dependencies from where it lives.
+  symlinkSync(path.resolve(packageDir), target, 'dir');
+  const runtime = await Runtime.create({
+    dataDir: options.dataDir ?? path.join(root, 'data'),
+    searchFrom: [root],
+    config: { ...options.config, plugins: { allow: [name] } },
+    logger: createLogger({ level: (process.env.WIFLOW_LOG_LEVEL as 'debug' | undefined) ?? 'silent' }),
+  });
+  return { runtime, report: runtime.plugins.find((r) => r.name === name) };
+}
+
+/**
+ * The `wiflow` program's plugin commands for a runtime, as the CLI registers them (through
+ * `hooks.cli`); `print` receives what commands print. Run one with
+ * `await program.parseAsync(['my-command', ...args], { from: 'user' })`.
+ */
+export function pluginCommands(runtime: Runtime, print: (line: string) => void = () => {}): Command {
+  const program = new Command('wiflow').exitOverride();
+  runtime.hooks.cli.call(program, { runtime: async () => runtime, print });
+  return program;
 }
 
 /** What `runNode` returns. */

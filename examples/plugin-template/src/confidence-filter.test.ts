@@ -38,6 +38,6 @@ describe('template.confidence-filter', () => {
   it('is discovered when installed (it is a workspace package linked into node_modules)', () => {
     const here = path.dirname(fileURLToPath(import.meta.url));
     const found = discoverPlugins([here]).find((p) => p.name === 'wiflow-plugin-template');
-    expect(found?.apiVersion).toBe('1');
+    expect(found?.apiVersion).toBe('2');
   });
 });

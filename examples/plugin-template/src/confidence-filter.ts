@@ -1,5 +1,6 @@
 import { defineNode, type PoseFrame } from '@wiflow/core';
 import { z } from 'zod';
+import { FilterStatsToken } from './filter-stats.js';
 
 /** Config of `template.confidence-filter`. */
 export const ConfidenceFilterConfig = z.object({
@@ -17,12 +18,14 @@ export const confidenceFilterNode = defineNode({
   outputs: { poses: { type: 'PoseFrame' } },
   config: ConfidenceFilterConfig,
   create(ctx) {
+    const totals = ctx.services.get(FilterStatsToken);
     let removed = 0;
     return {
       receive(_port, value) {
         const frame = value as PoseFrame;
         const persons = frame.persons.filter((p) => p.confidence >= ctx.config.minConfidence);
         removed += frame.persons.length - persons.length;
+        totals.add(frame.persons.length - persons.length);
         if (persons.length === 0 && ctx.config.dropEmpty) return;
         ctx.emit('poses', { ...frame, persons });
       },

@@ -1,12 +1,36 @@
 import { definePlugin } from '@wiflow/core';
+import { z } from 'zod';
 import { confidenceFilterNode } from './confidence-filter.js';
+import { FilterStats, FilterStatsToken } from './filter-stats.js';
 
 export { confidenceFilterNode, ConfidenceFilterConfig } from './confidence-filter.js';
+export { FilterStats, FilterStatsToken } from './filter-stats.js';
 
-/** The plugin: the name must be the package name. */
+/** The plugin's own config section (`template` in the runtime config): declared once, parsed and typed in `ctx.config.template`. */
+export const TemplateConfig = z
+  .object({ statsRoute: z.boolean().default(true).describe('Serve the filter totals at GET /template/stats') })
+  .prefault({});
+
+/**
+ * The plugin: the name must be the package name. Everything `setup` registers through `ctx`
+ * (node types, services, routes, commands, hook taps, the config section) is undone if it throws.
+ */
 export default definePlugin({
   name: 'wiflow-plugin-template',
+  config: { template: TemplateConfig },
   setup(ctx) {
     ctx.registerNode(confidenceFilterNode);
+    ctx.services.provide(FilterStatsToken, () => new FilterStats());
+    if (ctx.config.template.statsRoute) {
+      ctx.registerRoutes((http) => {
+        http.app.get('/template/stats', (_req, res) => void res.json(ctx.services.get(FilterStatsToken).snapshot()));
+      });
+    }
+    ctx.registerCommand((program, cli) => {
+      program
+        .command('template-stats')
+        .description('print what the confidence filters removed in this process')
+        .action(() => cli.print(JSON.stringify(ctx.services.get(FilterStatsToken).snapshot())));
+    });
   },
 });

@@ -1,4 +1,4 @@
-import type { PoseAggregateBucket, PoseFrame, PoseQuery, Storage } from '@wiflow/core';
+import { serviceToken, type PoseAggregateBucket, type PoseFrame, type PoseQuery, type Storage } from '@wiflow/core';
 
 /** What a period report is asked for: a range of stored data (ms since the epoch, inclusive). */
 export interface PeriodReportRequest {
@@ -22,9 +22,10 @@ export interface PeriodReportService<R, Q extends PeriodReportRequest = PeriodRe
 
 /** Service tokens of the domain plugins' period reports (resolved by the pose API). */
 export const PeriodReportTokens = Object.freeze({
-  healthcare: Symbol.for('wiflow.analytics.HealthcarePeriodReport'),
-  retail: Symbol.for('wiflow.analytics.RetailPeriodReport'),
-  security: Symbol.for('wiflow.analytics.SecurityPeriodReport'),
+  // The report's shape is the domain plugin's; the pose API names it where it reads one.
+  healthcare: serviceToken<PeriodReportService<unknown, any>>('wiflow.analytics.HealthcarePeriodReport'),
+  retail: serviceToken<PeriodReportService<unknown, any>>('wiflow.analytics.RetailPeriodReport'),
+  security: serviceToken<PeriodReportService<unknown, any>>('wiflow.analytics.SecurityPeriodReport'),
 });
 
 /**

@@ -43,6 +43,6 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     for (const node of csiNodes) ctx.registerNode(node);
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerCsiCommands(program, cli));
+    ctx.registerCommand((program, cli) => registerCsiCommands(program, cli));
   },
 });

@@ -26,7 +26,7 @@ describe('flow: untracked poses → tracker.track → healthcare.monitor', () =>
     expect(Math.abs(falls[0].timestamp - fallStart.time)).toBeLessThan(1500);
     const transitions = result.outputs.tracks as { transition: string }[];
     expect(transitions.filter((t) => t.transition === 'confirmed')).toHaveLength(2);
-    expect(runtime.resolve<TrackerService>(TRACKER_SERVICE).trackerCount).toBe(0); // unregistered at close
+    expect(runtime.services.get(TRACKER_SERVICE).trackerCount).toBe(0); // unregistered at close
     await runtime.stop();
   }, 60_000);
 });

@@ -24,7 +24,7 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(healthcareNode);
-    ctx.registerService(PeriodReportTokens.healthcare, () => new HealthcarePeriodReport());
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerHealthcareCli(program, cli));
+    ctx.services.provide(PeriodReportTokens.healthcare, () => new HealthcarePeriodReport());
+    ctx.registerCommand((program, cli) => registerHealthcareCli(program, cli));
   },
 });

@@ -23,8 +23,8 @@ export function createMongoStorage(runtime: Runtime, env: NodeJS.ProcessEnv = pr
     retentionIntervalMs: connection.retentionIntervalMs,
     privacy: () => toPrivacySettings(runtime.config.get('privacy')),
     sealer: {
-      seal: (plain) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).seal(plain),
-      open: (sealed) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).open(sealed),
+      seal: (plain) => runtime.services.get(Tokens.SecretBox).seal(plain),
+      open: (sealed) => runtime.services.get(Tokens.SecretBox).open(sealed),
     },
     onError: (error) => runtime.logger.error(`mongodb background write failed: ${error instanceof Error ? error.message : String(error)}`),
   });
@@ -33,8 +33,8 @@ export function createMongoStorage(runtime: Runtime, env: NodeJS.ProcessEnv = pr
 /** MongoDB storage for deployments that outgrow one machine. */
 export default definePlugin({
   name: PLUGIN_NAME,
+  config: { privacy: PrivacyConfigSchema },
   setup(ctx) {
-    ctx.configSection('privacy', PrivacyConfigSchema);
     ctx.hooks.resolveStorage.tapPromise(PLUGIN_NAME, async (request) => {
       if (request.kind !== 'mongodb') return undefined;
       return createMongoStorage(request.runtime);

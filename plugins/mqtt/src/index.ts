@@ -9,11 +9,11 @@ const PLUGIN_NAME = '@wiflow/plugin-mqtt';
 /** plugin-mqtt: the `mqtt.publish` node, the shared MqttService and the `streaming` switches. */
 const mqttPlugin = definePlugin({
   name: PLUGIN_NAME,
+  config: { streaming: StreamingConfigSchema },
   setup(ctx) {
-    ctx.configSection('streaming', StreamingConfigSchema);
     // The service is created on first use; stopping closes it only if it exists.
     let service: MqttService | undefined;
-    ctx.registerService(MqttTokens.Service, () => (service = new MqttService(ctx.logger)));
+    ctx.services.provide(MqttTokens.Service, () => (service = new MqttService(ctx.logger)));
     ctx.registerNode(mqttPublishNode);
     ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
       await service?.close();

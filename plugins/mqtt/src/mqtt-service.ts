@@ -1,11 +1,11 @@
-import type { Logger } from '@wiflow/core';
+import { serviceToken, type Logger } from '@wiflow/core';
 import { MqttErrors } from './errors.js';
 import { connectionKey, MqttConnection, type BrokerSettings, type ConnectionStats } from './mqtt-connection.js';
 
 /** Tokens of the services plugin-mqtt registers. */
 export const MqttTokens = Object.freeze({
   /** The MqttService: one shared client per broker connection settings. */
-  Service: Symbol.for('wiflow.mqtt.Service'),
+  Service: serviceToken<MqttService>('wiflow.mqtt.Service'),
 });
 
 /**

@@ -28,7 +28,7 @@ async function subscribe(url: string, topics = ['wiflow/#', 'homeassistant/#'], 
 
 /** The one shared connection of a runtime's MqttService. */
 function onlyConnection(runtime: Runtime): MqttConnection {
-  const connections = runtime.resolve<MqttService>(MqttTokens.Service).connections();
+  const connections = runtime.services.get(MqttTokens.Service).connections();
   expect(connections).toHaveLength(1);
   return connections[0];
 }
@@ -299,7 +299,7 @@ describe('mqtt.publish with aedes (in-process broker)', () => {
     if (!connection.connected) await once(connection, 'connect');
     expect(broker.broker.connectedClients).toBe(1);
     await runtime.undeploy(deployed.id);
-    expect(runtime.resolve<MqttService>(MqttTokens.Service).connections()).toHaveLength(0);
+    expect(runtime.services.get(MqttTokens.Service).connections()).toHaveLength(0);
   });
 
   it('publishes nothing while streaming.mqtt_enabled is off, and follows the switch live', async () => {

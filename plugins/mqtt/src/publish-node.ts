@@ -92,8 +92,8 @@ export const mqttPublishNode = defineNode({
   secrets: ['password'],
   create(ctx) {
     const cfg = ctx.config;
-    const service = ctx.resolve<MqttService>(MqttTokens.Service);
-    const config = ctx.resolve<ConfigStore>(Tokens.Config);
+    const service = ctx.services.get(MqttTokens.Service);
+    const config = ctx.services.get(Tokens.Config);
     const environments = new Map<string, EnvironmentState>();
     let connection: MqttConnection | undefined;
     // Figures of the shared client as this node last saw them (kept after close for job results).

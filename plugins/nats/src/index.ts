@@ -1,4 +1,4 @@
-import { definePlugin } from '@wiflow/core';
+import { definePlugin, Tokens } from '@wiflow/core';
 import { ClusterConfig, resolveClusterSettings } from './cluster/cluster-config.js';
 import { CLUSTER_SERVICE, ClusterService } from './cluster/cluster-service.js';
 import { NatsConfig, type NatsSettings } from './config.js';
@@ -25,20 +25,19 @@ export const PLUGIN_NAME = '@wiflow/plugin-nats';
 /** The NATS JetStream transport plugin; with `cluster.enabled` the runtime also joins the cluster (heartbeats). */
 export default definePlugin({
   name: PLUGIN_NAME,
+  config: { nats: NatsConfig, cluster: ClusterConfig },
   setup(ctx) {
-    ctx.configSection('nats', NatsConfig);
-    ctx.configSection('cluster', ClusterConfig);
     let service: NatsService | undefined;
     let cluster: ClusterService | undefined;
-    ctx.registerService(NATS_SERVICE, (runtime) => (service = new NatsService(runtime.config.get<NatsSettings>('nats'), ctx.logger)));
-    ctx.registerService(CLUSTER_SERVICE, (runtime) => {
-      cluster = new ClusterService(runtime, runtime.resolve<NatsService>(NATS_SERVICE), resolveClusterSettings(runtime.config.get('cluster')), ctx.logger);
+    ctx.services.provide(NATS_SERVICE, () => (service = new NatsService(ctx.config.nats as NatsSettings, ctx.logger)));
+    ctx.services.provide(CLUSTER_SERVICE, () => {
+      cluster = new ClusterService(ctx.services.get(Tokens.Runtime), ctx.services.get(NATS_SERVICE), resolveClusterSettings(ctx.config.cluster), ctx.logger);
       return cluster;
     });
     ctx.registerNode(natsPublishNode);
     ctx.registerNode(natsSubscribeNode);
-    ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
-      const members = runtime.resolve<ClusterService>(CLUSTER_SERVICE);
+    ctx.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+      const members = ctx.services.get(CLUSTER_SERVICE);
       // Fails the start when NATS cannot be reached: an instance that cannot join is no use to the cluster.
       if (members.enabled) await members.start();
     });

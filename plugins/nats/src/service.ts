@@ -1,11 +1,12 @@
+import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { DiscardPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import type { Logger } from '@wiflow/core';
 import type { NatsSettings } from './config.js';
 import { streamKind, Streams } from './subjects.js';
 
-/** Token of the NatsService in the runtime container. */
-export const NATS_SERVICE = Symbol.for('wiflow.nats.NatsService');
+/** Token of the NatsService (`services.get`). */
+export const NATS_SERVICE: ServiceToken<NatsService> = serviceToken<NatsService>('wiflow.nats.NatsService');
 
 /** The limits JetStream stores for a stream (nanoseconds, bytes; 0 / -1: none). */
 export function streamLimits(stream: string, settings: NatsSettings): Pick<StreamConfig, 'max_age' | 'max_bytes' | 'duplicate_window' | 'discard'> {

@@ -57,7 +57,7 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
       plugins: [sqlitePlugin, simPlugin, csiPlugin, posePlugin, trackerPlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
     });
     const address = await runtime.listen(0, '127.0.0.1');
-    const api = runtime.resolve<PoseApi>(PoseApiToken);
+    const api = runtime.services.get(PoseApiToken);
     const token = api.auth.signAccessToken((await runtime.storage.users.getByUsername('admin'))!).token;
     const http = supertest(address.url);
     const auth = { Authorization: `Bearer ${token}` };

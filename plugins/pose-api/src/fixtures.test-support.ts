@@ -95,7 +95,7 @@ export async function startTestServer(options: { dataDir?: string; convention?: 
     plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.withoutDomainPlugins ? [] : [healthcarePlugin, retailPlugin, securityPlugin]), ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
-  const api = runtime.resolve<PoseApi>(PoseApiToken);
+  const api = runtime.services.get(PoseApiToken);
   const adminPassword = printed.find((l) => /^wiflow: \S+$/.test(l))?.slice('wiflow: '.length) ?? options.env?.WIFLOW_ADMIN_PASSWORD ?? '';
   const tokens = new Map<string, string>();
   const server: TestServer = {

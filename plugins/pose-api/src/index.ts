@@ -1,4 +1,4 @@
-import { definePlugin, type Runtime, type Storage, type WiflowPlugin } from '@wiflow/core';
+import { definePlugin, serviceToken, Tokens, type Runtime, type ServiceToken, type Storage, type WiflowPlugin } from '@wiflow/core';
 import { AuthService } from './auth/auth-service.js';
 import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
 import { ApiErrors } from './errors.js';
@@ -30,7 +30,7 @@ import type { ClusterStatus } from './cluster/cluster-status.js';
 export const PLUGIN_NAME = '@wiflow/plugin-pose-api';
 
 /** Service token of the PoseApi (routes, stream, system controller) of a runtime. */
-export const PoseApiToken = Symbol.for('wiflow.pose-api.PoseApi');
+export const PoseApiToken: ServiceToken<PoseApi> = serviceToken<PoseApi>('wiflow.pose-api.PoseApi');
 
 /** Options for embedding (tests, cluster mode). */
 export interface PoseApiOptions {
@@ -128,22 +128,19 @@ export class PoseApi implements ApiServices {
 export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin {
   return definePlugin({
     name: PLUGIN_NAME,
+    // Storage honours `privacy`; the storage plugins declare the same section with the same keys, so it exists without one too.
+    config: { api: ApiConfigSchema, pose: PoseConfigSchema, privacy: PrivacyConfigSchema },
     setup(ctx) {
-      ctx.configSection('api', ApiConfigSchema);
-      ctx.configSection('pose', PoseConfigSchema);
-      const api = new PoseApi(ctx.runtime, options);
-      ctx.registerService(PoseApiToken, () => api);
-      ctx.registerService(PoseHubToken, () => api.hub);
+      // A host plugin: it deploys the pipeline, reports on jobs and owns the server, so it holds the runtime.
+      const api = new PoseApi(ctx.services.get(Tokens.Runtime), options);
+      ctx.services.provide(PoseApiToken, () => api);
+      ctx.services.provide(PoseHubToken, () => api.hub);
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
       ctx.registerNode(poseOccupancyNode);
       const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
 
-      ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerAuthCommands(program, cli));
-      ctx.hooks.pluginsLoaded.tap(PLUGIN_NAME, () => {
-        // Storage honours the `privacy` section; declare it when no storage plugin did.
-        if (!('privacy' in ctx.runtime.config.all())) ctx.runtime.config.section('privacy', PrivacyConfigSchema);
-      });
+      ctx.registerCommand((program, cli) => registerAuthCommands(program, cli));
       ctx.hooks.authenticate.tapPromise(PLUGIN_NAME, (request) => api.auth.authenticate(request));
       ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
         void api.auth;
@@ -153,7 +150,7 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
         api.resources.onTick(() => api.system.sampleRates());
         startMetricsRecorder(api);
       });
-      ctx.hooks.http.tapPromise(PLUGIN_NAME, async (http) => {
+      ctx.registerRoutes((http) => {
         const router = buildApiRouter(api, api.routes());
         http.app.get('/api/v1/openapi.json', (req, res) => {
           const asked = typeof req.query.convention === 'string' ? req.query.convention.toUpperCase() : undefined;

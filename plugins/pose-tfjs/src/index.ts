@@ -53,7 +53,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.registerNode(poseEstimateNode);
     ctx.registerNode(poseLocateNode);
-    ctx.registerService(REFERENCE_DESK, () => new ReferenceDesk());
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerPoseCommands(program, cli));
+    ctx.services.provide(REFERENCE_DESK, () => new ReferenceDesk());
+    ctx.registerCommand((program, cli) => registerPoseCommands(program, cli));
   },
 });

@@ -17,9 +17,9 @@ export const PLUGIN_NAME = '@wiflow/plugin-retail';
 /** The retail plugin: node `retail.analytics`, config section `retail`, service `PeriodReportTokens.retail`. */
 export default definePlugin({
   name: PLUGIN_NAME,
+  config: { retail: RetailReportConfigSchema },
   setup(ctx) {
     ctx.registerNode(retailNode);
-    ctx.configSection('retail', RetailReportConfigSchema);
-    ctx.registerService(PeriodReportTokens.retail, (runtime) => new RetailPeriodReport(() => runtime.config.get<RetailOptionsInput>('retail')));
+    ctx.services.provide(PeriodReportTokens.retail, () => new RetailPeriodReport(() => ctx.config.retail as RetailOptionsInput));
   },
 });

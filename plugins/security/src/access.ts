@@ -1,7 +1,8 @@
+import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { SecurityErrors } from './errors.js';
 
-/** Token of the access service (`runtime.resolve<AccessService>(ACCESS_SERVICE)`). */
-export const ACCESS_SERVICE = 'security.access';
+/** Token of the access service (`services.get(ACCESS_SERVICE)`). */
+export const ACCESS_SERVICE: ServiceToken<AccessService> = serviceToken<AccessService>('security.access');
 
 /** A grant of access. */
 export interface AccessGrant {

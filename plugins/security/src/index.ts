@@ -20,7 +20,7 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(securityNode);
-    ctx.registerService(ACCESS_SERVICE, () => new AccessService());
-    ctx.registerService(PeriodReportTokens.security, () => new SecurityPeriodReport());
+    ctx.services.provide(ACCESS_SERVICE, () => new AccessService());
+    ctx.services.provide(PeriodReportTokens.security, () => new SecurityPeriodReport());
   },
 });

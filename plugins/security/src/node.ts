@@ -20,7 +20,7 @@ export const securityNode = defineNode({
   create(ctx) {
     let access: AccessService | null = null;
     try {
-      access = ctx.resolve<AccessService>(ACCESS_SERVICE);
+      access = ctx.services.get(ACCESS_SERVICE);
     } catch {
       access = null; // no plugin service in this runtime: only authorised zones authorise
     }

@@ -25,7 +25,7 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     for (const node of sensingNodes) ctx.registerNode(node);
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
+    ctx.registerCommand((program, cli) => {
       registerSenseCommand(program, (line) => cli.print(line));
       registerEvalRealCommand(program, (line) => cli.print(line));
     });

@@ -12,7 +12,7 @@ const simPlugin = definePlugin({
   setup(ctx) {
     ctx.registerNode(simSourceNode);
     ctx.registerNode(truthPosesNode);
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => {
+    ctx.registerCommand((program, cli) => {
       registerSimulateCommand(program, cli);
       registerDatasetCommand(program, cli);
       registerRealismCommand(program, cli);

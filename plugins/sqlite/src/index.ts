@@ -25,8 +25,8 @@ export function createSqliteStorage(runtime: Runtime, dataDir: string): SqliteSt
     // Resolved on first use: the key file (<dataDir>/secret.key, 0600, unless WIFLOW_SECRET_KEY is set) is created when a
     // flow first holds a node secret or encryption is turned on.
     sealer: {
-      seal: (plain) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).seal(plain),
-      open: (sealed) => runtime.container.resolve<SecretBox>(Tokens.SecretBox).open(sealed),
+      seal: (plain) => runtime.services.get(Tokens.SecretBox).seal(plain),
+      open: (sealed) => runtime.services.get(Tokens.SecretBox).open(sealed),
     },
     secretFieldsOf: (nodeType) => runtime.registry.get(nodeType)?.secrets ?? [],
     onError: (error) => runtime.logger.error(`sqlite background write failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -36,13 +36,13 @@ export function createSqliteStorage(runtime: Runtime, dataDir: string): SqliteSt
 /** The embedded default storage: one SQLite file under the data directory. */
 export default definePlugin({
   name: PLUGIN_NAME,
+  // The pose API declares the same section with the same keys; whichever registers last, the values agree.
+  config: { privacy: PrivacyConfigSchema },
   setup(ctx) {
-    // The pose API declares the same section with the same keys; whichever registers last, the values agree.
-    ctx.configSection('privacy', PrivacyConfigSchema);
     ctx.hooks.resolveStorage.tapPromise(PLUGIN_NAME, async (request) => {
       if (request.kind !== 'sqlite') return undefined;
       return createSqliteStorage(request.runtime, request.dataDir);
     });
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerBackupCommand(program, cli));
+    ctx.registerCommand((program, cli) => registerBackupCommand(program, cli));
   },
 });

@@ -25,7 +25,7 @@ export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(trackNode);
-    ctx.registerService(TRACKER_SERVICE, () => new TrackerService());
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerTrackerCli(program, cli));
+    ctx.services.provide(TRACKER_SERVICE, () => new TrackerService());
+    ctx.registerCommand((program, cli) => registerTrackerCli(program, cli));
   },
 });

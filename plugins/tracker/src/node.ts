@@ -27,7 +27,7 @@ export const trackNode = defineNode({
     const key = `${ctx.id}#${++instanceCounter}`;
     let service: TrackerService | null = null;
     try {
-      service = ctx.resolve<TrackerService>(TRACKER_SERVICE);
+      service = ctx.services.get(TRACKER_SERVICE);
       service.register(key, tracker);
     } catch {
       service = null; // running without the plugin's service (e.g. a bare test runtime): tracks stay local

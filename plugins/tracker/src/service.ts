@@ -1,8 +1,8 @@
-import type { TrackSummary } from '@wiflow/core';
+import { serviceToken, type ServiceToken, type TrackSummary } from '@wiflow/core';
 import type { MultiPersonTracker, TrackStatus } from './tracker.js';
 
-/** Token of the tracker service (`runtime.resolve<TrackerService>(TRACKER_SERVICE)`). */
-export const TRACKER_SERVICE = 'tracker.tracks';
+/** Token of the tracker service (`services.get(TRACKER_SERVICE)`). */
+export const TRACKER_SERVICE: ServiceToken<TrackerService> = serviceToken<TrackerService>('tracker.tracks');
 
 /**
  * Live tracks of every running `tracker.track` node, for the pose API

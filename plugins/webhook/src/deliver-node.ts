@@ -28,8 +28,8 @@ export const webhookDeliverNode = defineNode({
   config: WebhookDeliverConfig,
   capabilities: ['net.connect'],
   create(ctx) {
-    const dispatcher = ctx.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
-    const config = ctx.resolve<ConfigStore>(Tokens.Config);
+    const dispatcher = ctx.services.get(WebhookTokens.Dispatcher);
+    const config = ctx.services.get(Tokens.Config);
     const only = ctx.config.webhookIds.length > 0 ? ctx.config.webhookIds : undefined;
     const counts = { events: 0, alerts: 0, deliveries: 0, unmatched: 0, skippedDisabled: 0 };
 

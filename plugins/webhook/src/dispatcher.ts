@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorMessage, WIFLOW_VERSION, type Logger, type SecretBox } from '@wiflow/core';
+import { errorMessage, serviceToken, WIFLOW_VERSION, type Logger, type SecretBox } from '@wiflow/core';
 import type { WebhookConfig } from './config.js';
 import { WebhookErrors } from './errors.js';
 import { matchesEventType, type WebhookPayload } from './payload.js';
@@ -10,7 +10,7 @@ import type { DeliveryRecord, WebhookRecord, WebhookStore } from './store.js';
 /** Tokens of the services plugin-webhook registers. */
 export const WebhookTokens = Object.freeze({
   /** The WebhookDispatcher. */
-  Dispatcher: Symbol.for('wiflow.webhook.Dispatcher'),
+  Dispatcher: serviceToken<WebhookDispatcher>('wiflow.webhook.Dispatcher'),
 });
 
 /** Live figures of one endpoint. */

@@ -1,5 +1,5 @@
 // Public entry of @wiflow/plugin-webhook: each export named on purpose.
-import { definePlugin, Tokens, type SecretBox } from '@wiflow/core';
+import { definePlugin, Tokens } from '@wiflow/core';
 import { createWebhookRouter, WEBHOOK_API_PATH } from './api.js';
 import { WebhookConfigSchema, type WebhookConfig } from './config.js';
 import { webhookDeliverNode } from './deliver-node.js';
@@ -14,25 +14,24 @@ const PLUGIN_NAME = '@wiflow/plugin-webhook';
  */
 const webhookPlugin = definePlugin({
   name: PLUGIN_NAME,
+  config: { webhooks: WebhookConfigSchema },
   setup(ctx) {
-    const runtime = ctx.runtime;
-    ctx.configSection('webhooks', WebhookConfigSchema);
-    const config = () => runtime.config.get<WebhookConfig>('webhooks');
-    const secretBox = () => runtime.resolve<SecretBox>(Tokens.SecretBox);
+    const config = (): WebhookConfig => ctx.config.webhooks;
+    const secretBox = () => ctx.services.get(Tokens.SecretBox);
     // Registrations live in the storage's settings documents; without storage (persistence
     // off for the whole runtime) they are kept in memory and a warning says so.
     let store: WebhookStore | undefined;
     const getStore = (): WebhookStore => {
       if (store) return store;
-      if (runtime.hasStorage) return (store = new WebhookStore(runtime.storage.settings));
+      if (ctx.hasStorage) return (store = new WebhookStore(ctx.storage.settings));
       ctx.logger.warn('no storage: webhook registrations and delivery logs are kept in memory only');
       return (store = new WebhookStore(new MemorySettingRepository()));
     };
     let dispatcher: WebhookDispatcher | undefined;
-    ctx.registerService(WebhookTokens.Dispatcher, () => (dispatcher = new WebhookDispatcher({ store: getStore, secretBox, config, logger: ctx.logger })));
+    ctx.services.provide(WebhookTokens.Dispatcher, () => (dispatcher = new WebhookDispatcher({ store: getStore, secretBox, config, logger: ctx.logger })));
     ctx.registerNode(webhookDeliverNode);
-    ctx.hooks.http.tap(PLUGIN_NAME, (http) => {
-      http.app.use(WEBHOOK_API_PATH, createWebhookRouter({ runtime, store: getStore, dispatcher: () => runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher), secretBox, config }));
+    ctx.registerRoutes((http) => {
+      http.app.use(WEBHOOK_API_PATH, createWebhookRouter({ runtime: http.runtime, store: getStore, dispatcher: () => ctx.services.get(WebhookTokens.Dispatcher), secretBox, config }));
     });
     ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
       await dispatcher?.close(5000);

@@ -117,7 +117,7 @@ describe('webhook registration API', () => {
     const stored = await server.runtime.storage.settings.get('webhooks', id);
     const sealed = (stored!.value as { secretSealed: string }).secretSealed;
     expect(sealed).not.toContain(SECRET);
-    expect(server.runtime.resolve<SecretBox>(Tokens.SecretBox).open(sealed)).toBe(SECRET);
+    expect(server.runtime.services.get(Tokens.SecretBox).open(sealed)).toBe(SECRET);
     await server.runtime.storage.flush();
     for (const file of readdirSync(server.dataDir)) {
       expect(readFileSync(path.join(server.dataDir, file)).includes(Buffer.from(SECRET)), `${file} holds the clear secret`).toBe(false);
@@ -170,7 +170,7 @@ describe('webhook deliveries', () => {
     expect(alertBody.type).toBe('alert.fall_detection');
     expect(alertBody.data).toMatchObject({ alert_id: 'alert-fall_detection', alert_type: 'fall_detection', severity: 'critical', actions_required: ['check on person'], timestamp: '2026-01-01T12:00:02.000Z' });
 
-    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = server.runtime.services.get(WebhookTokens.Dispatcher);
     expect(await dispatcher.idle(5000)).toBe(true);
     const log = await server.api('GET', `/${id}/deliveries`);
     expect(log.status).toBe(200);
@@ -189,7 +189,7 @@ describe('webhook deliveries', () => {
     const receiver = await startReceiver();
     receiver.respond = (req) => (req.json.type === 'alert.intrusion' ? 500 : 410);
     const id = await register(server, receiver.url);
-    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = server.runtime.services.get(WebhookTokens.Dispatcher);
     await dispatcher.dispatch('alert.intrusion', 'shop', { alert_id: 'a1' });
     await dispatcher.dispatch('event.zone_entry', 'shop', { event_id: 'e1' });
     expect(await dispatcher.idle(10_000)).toBe(true);
@@ -211,7 +211,7 @@ describe('webhook deliveries', () => {
     const dead = await register(server, deadUrl);
     const slow = await register(server, receiver.url);
     receiver.respond = (_req, attempt) => (attempt === 1 ? { status: 429, headers: { 'retry-after': '1' } } : 200);
-    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = server.runtime.services.get(WebhookTokens.Dispatcher);
     await dispatcher.dispatch('alert.intrusion', 'shop', {});
     expect(await dispatcher.idle(10_000)).toBe(true);
     const deadLog = (await server.api('GET', `/${dead}/deliveries`)).json.deliveries[0];
@@ -226,7 +226,7 @@ describe('webhook deliveries', () => {
     const server = await startServer({ rateLimit: { events: 3, windowSeconds: 1 } });
     const receiver = await startReceiver();
     const id = await register(server, receiver.url);
-    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = server.runtime.services.get(WebhookTokens.Dispatcher);
     const started = Date.now();
     for (let i = 0; i < 5; i++) await dispatcher.dispatch('alert.intrusion', 'shop', { n: i });
     await receiver.until(() => receiver.accepted().length === 5, 'five deliveries');
@@ -238,7 +238,7 @@ describe('webhook deliveries', () => {
     const tight = await startServer({ rateLimit: { events: 1, windowSeconds: 60 }, queueLimit: 2 });
     const tightReceiver = await startReceiver();
     const tightId = await register(tight, tightReceiver.url);
-    const tightDispatcher = tight.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const tightDispatcher = tight.runtime.services.get(WebhookTokens.Dispatcher);
     for (let i = 0; i < 5; i++) await tightDispatcher.dispatch('alert.intrusion', 'shop', { n: i });
     await tightReceiver.until(() => tightReceiver.accepted().length === 1, 'the one delivery the window allows');
     expect((tightReceiver.accepted()[0].json.data as { n: number }).n).toBe(0);
@@ -271,7 +271,7 @@ describe('webhook deliveries', () => {
     const receiver = await startReceiver();
     receiver.respond = () => 503;
     const id = await register(first, receiver.url);
-    const dispatcher = first.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = first.runtime.services.get(WebhookTokens.Dispatcher);
     await dispatcher.dispatch('alert.intrusion', 'shop', {});
     await receiver.until(() => receiver.requests.length === 1, 'first attempt');
     await expect.poll(() => dispatcher.endpointStats(id)?.retrying).toBe(1);
@@ -288,7 +288,7 @@ describe('webhook deliveries', () => {
     const receiver = await startReceiver();
     receiver.respond = () => 500;
     const id = await register(server, receiver.url);
-    const dispatcher = server.runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+    const dispatcher = server.runtime.services.get(WebhookTokens.Dispatcher);
     await dispatcher.dispatch('alert.intrusion', 'shop', {});
     await expect.poll(() => dispatcher.endpointStats(id)?.retrying).toBe(1);
     expect((await server.api('DELETE', `/${id}`)).status).toBe(204);

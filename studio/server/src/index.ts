@@ -1,4 +1,4 @@
-import { definePlugin, type Runtime } from '@wiflow/core';
+import { definePlugin, serviceToken, Tokens, type ServiceToken } from '@wiflow/core';
 import type { Router } from 'express';
 import { StudioConfigSchema } from './config.js';
 import { StudioContext } from './context.js';
@@ -34,12 +34,8 @@ export interface StudioServer {
   mounts: { path: string; router: Router }[];
 }
 
-const servers = new WeakMap<Runtime, StudioServer>();
-
-/** The studio server parts of a runtime the plugin was set up in (undefined otherwise). */
-export function studioServerOf(runtime: Runtime): StudioServer | undefined {
-  return servers.get(runtime);
-}
+/** Service token of the studio server's parts (`runtime.services.get(StudioServerToken)`). */
+export const StudioServerToken: ServiceToken<StudioServer> = serviceToken<StudioServer>('wiflow.studio.Server');
 
 /**
  * The flow service (Langflow-shaped paths: flows, projects, build, run, webhook, files,
@@ -48,25 +44,26 @@ export function studioServerOf(runtime: Runtime): StudioServer | undefined {
  */
 const studioServerPlugin = definePlugin({
   name: PLUGIN_NAME,
+  config: { studio: StudioConfigSchema },
   setup(ctx) {
-    ctx.configSection('studio', StudioConfigSchema);
-    const context = new StudioContext(ctx.runtime);
+    // A host plugin: it stores, runs and deploys flows, so it holds the runtime.
+    const context = new StudioContext(ctx.services.get(Tokens.Runtime));
     const flows = new FlowService(context);
     const files = new FileStore(context);
     const runner = new FlowRunner(context, files);
     const mcpSessions = new McpSessions();
     const mounts: StudioServer['mounts'] = [];
-    servers.set(ctx.runtime, { context, flows, files, runner, mcpSessions, mounts });
+    ctx.services.provide(StudioServerToken, () => ({ context, flows, files, runner, mcpSessions, mounts }));
     const logs = logRoutes(context);
 
-    ctx.hooks.http.tap(PLUGIN_NAME, ({ app }) => {
+    ctx.registerRoutes(({ app, runtime }) => {
       const onError = errorHandler(ctx.logger, () => context.config.maxFileSizeUploadMb);
       const { build, publicBuild } = buildRoutes(context, runner);
       const { run, webhook } = runRoutes(context, runner);
       const { v1, v2 } = fileRoutes(context, files);
       const { studio, health } = studioRoutes(context, flows);
       const projects = projectRoutes(context, flows);
-      const limited = rateLimit(ctx.runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
+      const limited = rateLimit(runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [
         ['/api/v1/flows', flowRoutes(context, flows)],
         ['/api/v1/projects', projects],
@@ -93,7 +90,7 @@ const studioServerPlugin = definePlugin({
     // Example flows go into the owner's default project once, when the server is first ready.
     ctx.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
       const dir = context.config.examplesDir;
-      if (!dir || !ctx.runtime.hasStorage) return;
+      if (!dir || !ctx.hasStorage) return;
       await loadExampleFlows(context, flows, dir, context.config.examplesOwner, ctx.logger).catch((error: Error) => ctx.logger.warn(`example flows not loaded: ${error.message}`));
     });
 
@@ -114,7 +111,7 @@ export { FlowEventStore, FLOW_EVENT_TYPES, type FlowEvent } from './flows/flow-e
 export { FlowCreateSchema, FlowUpdateSchema, toFlowRead, toFlowHeader } from './flows/flow-model.js';
 export { FileStore } from './files/file-store.js';
 export { sanitizeFileName } from './files/upload.js';
-export { FlowRunner, flowInputs, flowOutputs } from './jobs/flow-runner.js';
+export { FlowRunner } from './jobs/flow-runner.js';
 export { applyTweaks } from './jobs/tweaks.js';
 export { InputValueRequestSchema } from './jobs/run-model.js';
 export { McpSessions } from './mcp/mcp-routes.js';

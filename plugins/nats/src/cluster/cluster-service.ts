@@ -1,3 +1,4 @@
+import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger, Runtime } from '@wiflow/core';
@@ -6,8 +7,8 @@ import { ClusterHeartbeat, type ClusterMember, type InstanceHeartbeat } from './
 import type { ClusterSettings } from './cluster-config.js';
 import { PoseClusterLink, type PoseClusterLinkOptions } from './pose-cluster-link.js';
 
-/** Token of the ClusterService in the runtime container. */
-export const CLUSTER_SERVICE = Symbol.for('wiflow.nats.ClusterService');
+/** Token of the ClusterService (`services.get`). */
+export const CLUSTER_SERVICE: ServiceToken<ClusterService> = serviceToken<ClusterService>('wiflow.nats.ClusterService');
 
 /** What a component adds to this instance's heartbeat. */
 export interface InstanceReport {

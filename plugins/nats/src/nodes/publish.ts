@@ -38,7 +38,7 @@ export const natsPublishNode = defineNode({
   config: NatsPublishConfig,
   capabilities: ['net.connect'],
   create(ctx) {
-    const service = ctx.resolve<NatsService>(NATS_SERVICE);
+    const service = ctx.services.get(NATS_SERVICE);
     const publisher = `${hostname()}:${process.pid}`;
     const pending = new Map<string, Map<string, unknown>>();
     /** Earliest and latest `time` of each pending set. */

@@ -37,7 +37,7 @@ export const natsSubscribeNode = defineNode({
   capabilities: ['net.connect'],
   source: true,
   create(ctx) {
-    const service = ctx.resolve<NatsService>(NATS_SERVICE);
+    const service = ctx.services.get(NATS_SERVICE);
     let received = 0;
     let acked = 0;
     let redelivered = 0;

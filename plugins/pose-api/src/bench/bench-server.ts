@@ -37,7 +37,7 @@ export async function startBenchServer(options: { intervalMs: number; persons?: 
     plugins: [syntheticSourcePlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
-  const api = runtime.resolve<PoseApi>(PoseApiToken);
+  const api = runtime.services.get(PoseApiToken);
   const token = api.auth.signAccessToken({ id: 'bench', username: 'bench', roles: ['viewer'] }).token;
   return { runtime, api, url: address.url, token };
 }

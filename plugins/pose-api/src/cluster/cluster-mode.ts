@@ -12,7 +12,7 @@ import { clusterStatus, type ClusterStatus } from './cluster-status.js';
  * silently serving alone.
  */
 export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): boolean {
-  if (runtime.container.isRegistered(CLUSTER_SERVICE, true)) return runtime.resolve<ClusterService>(CLUSTER_SERVICE).enabled;
+  if (runtime.services.has(CLUSTER_SERVICE)) return runtime.services.get(CLUSTER_SERVICE).enabled;
   const fromEnv = env.WIFLOW_CLUSTER;
   if (fromEnv !== undefined && fromEnv !== '') return /^(1|true|yes|on)$/i.test(fromEnv);
   return runtime.config.get<{ enabled?: unknown } | undefined>('cluster')?.enabled === true;
@@ -44,8 +44,8 @@ export class ClusterMode {
   /** The cluster parts of a runtime whose config asks for cluster mode; throws clusterUnavailable when @wiflow/plugin-nats is not loaded. */
   static of(api: ApiServices & { stream: { clients: Set<unknown> } }, logger: Logger): ClusterMode {
     const runtime = api.runtime;
-    if (!runtime.container.isRegistered(CLUSTER_SERVICE, true)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
-    return new ClusterMode(api, runtime.resolve<ClusterService>(CLUSTER_SERVICE), logger);
+    if (!runtime.services.has(CLUSTER_SERVICE)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
+    return new ClusterMode(api, runtime.services.get(CLUSTER_SERVICE), logger);
   }
 
   /** Whether this instance writes the cluster's frames and alerts to its storage. */

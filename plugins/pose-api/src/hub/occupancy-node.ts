@@ -69,8 +69,8 @@ export const poseOccupancyNode = defineNode({
   outputs: { occupancy: { type: 'json', description: 'Count, positions, zones and the frame it comes from' } },
   config: OccupancyNodeConfig,
   create(ctx) {
-    const hub = ctx.resolve<PoseHub>(PoseHubToken);
-    const runtime = ctx.resolve<Runtime>(Tokens.Runtime);
+    const hub = ctx.services.get(PoseHubToken);
+    const runtime = ctx.services.get(Tokens.Runtime);
     return {
       receive(_port, value) {
         const environmentId = String(value ?? '');

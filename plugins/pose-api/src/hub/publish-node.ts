@@ -1,9 +1,10 @@
+import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { z } from 'zod';
 import { defineNode, type Alert, type AnalyticsEvent, type PoseFrame, type SensingFrame } from '@wiflow/core';
 import type { PoseHub } from './pose-hub.js';
 
 /** Service token of the runtime's PoseHub. */
-export const PoseHubToken = Symbol.for('wiflow.pose-api.PoseHub');
+export const PoseHubToken: ServiceToken<PoseHub> = serviceToken<PoseHub>('wiflow.pose-api.PoseHub');
 
 /** `pose.publish`: the pipeline's sink for the pose API and /ws/pose. */
 export const posePublishNode = defineNode({
@@ -20,7 +21,7 @@ export const posePublishNode = defineNode({
   outputs: {},
   config: z.object({}),
   create(ctx) {
-    const hub = ctx.resolve<PoseHub>(PoseHubToken);
+    const hub = ctx.services.get(PoseHubToken);
     return {
       receive(port, value) {
         if (port === 'poses') return hub.publishFrame(value as PoseFrame);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Runtime } from '@wiflow/core';
+import { serviceToken, type Runtime } from '@wiflow/core';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
@@ -28,11 +28,11 @@ interface RecordingViewPort {
   message: string;
 }
 
-const REFERENCE_DESK = 'pose.empty-room-references';
+const REFERENCE_DESK = serviceToken<ReferenceDeskPort>('wiflow.pose.EmptyRoomReferences');
 
 function desk(runtime: Runtime): ReferenceDeskPort {
   try {
-    return runtime.resolve<ReferenceDeskPort>(REFERENCE_DESK);
+    return runtime.services.get(REFERENCE_DESK);
   } catch {
     throw ApiErrors.referencesUnavailable();
   }

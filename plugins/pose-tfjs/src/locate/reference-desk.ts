@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WiflowError, type CsiFrame } from '@wiflow/core';
+import { WiflowError, serviceToken, type CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { EmptyRoomRecording, type RecordingQuality, type RecordingReport } from './reference-recording.js';
@@ -8,7 +8,7 @@ import type { LinkStaleness } from './reference-staleness.js';
 import { writeReference, type EmptyRoomReference } from './reference.js';
 
 /** The token under which the pose plugin registers its `ReferenceDesk` (APIs resolve it from the runtime). */
-export const REFERENCE_DESK = 'pose.empty-room-references';
+export const REFERENCE_DESK = serviceToken<ReferenceDesk>('wiflow.pose.EmptyRoomReferences');
 
 /** Seconds of empty room an installer records unless told otherwise. */
 export const DEFAULT_RECORDING_SECONDS = 30;

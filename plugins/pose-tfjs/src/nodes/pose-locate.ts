@@ -1,4 +1,4 @@
-import { DataTypes, defineNode, type CsiFrame } from '@wiflow/core';
+import { DataTypes, defineNode, type CsiFrame, type ServiceReader } from '@wiflow/core';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import { PoseLocator } from '../locate/locator.js';
@@ -14,12 +14,8 @@ import { environmentFromScenario, type ScenarioGeometry } from '../sim/environme
 import { loadSim } from '../sim/pose-dataset.js';
 
 /** The runtime's reference desk, or null where the pose plugin's service is not registered (a bare test runtime). */
-function resolveDesk(resolve: <T>(token: string) => T): ReferenceDesk | null {
-  try {
-    return resolve<ReferenceDesk>(REFERENCE_DESK);
-  } catch {
-    return null;
-  }
+function resolveDesk(services: ServiceReader): ReferenceDesk | null {
+  return services.has(REFERENCE_DESK) ? services.get(REFERENCE_DESK) : null;
 }
 
 /** Config of `pose.locate`. */
@@ -89,7 +85,7 @@ export const poseLocateNode = defineNode({
     };
     inUse.forEach(useReference);
     // Live pipelines offer their rooms to the installer's desk (recording, staleness); jobs do not.
-    const desk = ctx.mode === 'stream' ? resolveDesk(ctx.resolve.bind(ctx)) : null;
+    const desk = ctx.mode === 'stream' ? resolveDesk(ctx.services) : null;
     const detach = desk ? environments.map((environment) => desk.attach({
       environment,
       nodeId: ctx.id,

@@ -84,9 +84,9 @@ async function rawFetch(url: string, n: number): Promise<number> {
 async function dispatcher(url: string, n: number, plugins: WiflowPlugin[], rx: Awaited<ReturnType<typeof receiver>>): Promise<{ ms: number; deliveredMs: number; logged: number }> {
   const runtime = await createTestRuntime({ plugins: [...plugins, webhookPlugin], config: { webhooks: { concurrency: CONCURRENCY, rateLimit: { events: 10_000_000, windowSeconds: 3600 }, queueLimit: n, logLimit: n } } });
   await runtime.start();
-  const service = runtime.resolve<WebhookDispatcher>(WebhookTokens.Dispatcher);
+  const service = runtime.services.get(WebhookTokens.Dispatcher);
   // Register as the API does: a sealed secret, then the dispatcher's live endpoint.
-  const record = { id: 'wh_bench', url, eventTypes: ['alert.*'], description: null, active: true, secretSealed: runtime.resolve<SecretBox>(Tokens.SecretBox).seal(SECRET), createdAt: Date.now(), updatedAt: Date.now(), createdBy: 'bench' };
+  const record = { id: 'wh_bench', url, eventTypes: ['alert.*'], description: null, active: true, secretSealed: runtime.services.get(Tokens.SecretBox).seal(SECRET), createdAt: Date.now(), updatedAt: Date.now(), createdBy: 'bench' };
   await service.load();
   service.upsert(record);
   rx.reset();

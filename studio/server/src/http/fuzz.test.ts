@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { studioServerOf } from '../index.js';
+import { StudioServerToken } from '../index.js';
 import { startChildStudio, type ChildStudio } from '../testing/child-studio.js';
 import { startTestStudio } from '../testing/test-plugins.js';
 
@@ -19,7 +19,7 @@ async function listRoutes(): Promise<RouteEntry[]> {
   const studio = await startTestStudio();
   try {
     const out: RouteEntry[] = [];
-    for (const { path: base, router } of studioServerOf(studio.runtime)!.mounts) {
+    for (const { path: base, router } of studio.runtime.services.get(StudioServerToken).mounts) {
       for (const layer of (router as Router & { stack: { route?: { path: string | string[]; methods: Record<string, boolean> } }[] }).stack) {
         if (!layer.route) continue;
         for (const sub of ([] as string[]).concat(layer.route.path)) {

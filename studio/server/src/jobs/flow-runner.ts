@@ -1,28 +1,11 @@
 
-import { WiflowError, type Logger, type FlowData, type FlowNode, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
+import { flowInterface, parseInputText, undeclaredInputProblem, WiflowError, type Logger, type FlowData, type FlowInput, type FlowOutput, type FlowRecord, type Job, type JobSnapshot, type MessageRecord } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import type { FileStore } from '../files/file-store.js';
-import { applyBindings, asFlowData, bindingProblems, mergeFlowSecrets } from '../flows/flow-data.js';
+import { asFlowData, mergeFlowSecrets } from '../flows/flow-data.js';
 import type { InputValueRequest } from './run-model.js';
 import { applyTweaks } from './tweaks.js';
-
-/** An io.input node of a flow. */
-export interface FlowInput {
-  nodeId: string;
-  name: string;
-  valueType: string;
-  required: boolean;
-  hasDefault: boolean;
-}
-
-/** An io.output node of a flow. */
-export interface FlowOutput {
-  nodeId: string;
-  name: string;
-  title: string;
-  collect: 'last' | 'all';
-}
 
 /** What starts a run. */
 export interface RunRequest {
@@ -57,47 +40,11 @@ export interface StartedRun {
   inputValue: string | null;
 }
 
-function configOf(node: FlowNode): Record<string, unknown> {
-  return (node.data?.config ?? {}) as Record<string, unknown>;
-}
-
-/** The io.input nodes of a flow. */
-export function flowInputs(data: FlowData): FlowInput[] {
-  return data.nodes
-    .filter((n) => n.data?.nodeType === 'io.input' && typeof configOf(n).name === 'string')
-    .map((n) => {
-      const c = configOf(n);
-      return { nodeId: n.id, name: c.name as string, valueType: (c.valueType as string) ?? 'text', required: c.required !== false, hasDefault: c.default !== undefined };
-    });
-}
-
-/** The io.output nodes of a flow. */
-export function flowOutputs(data: FlowData): FlowOutput[] {
-  return data.nodes
-    .filter((n) => n.data?.nodeType === 'io.output' && typeof configOf(n).name === 'string')
-    .map((n) => ({ nodeId: n.id, name: configOf(n).name as string, title: (n.data.title as string | undefined) ?? (configOf(n).name as string), collect: configOf(n).collect === 'last' ? 'last' : 'all' }));
-}
-
-function coerce(value: string, valueType: string, field: string): unknown {
-  switch (valueType) {
-    case 'number':
-    case 'integer': {
-      const n = Number(value);
-      if (value.trim() === '' || !Number.isFinite(n) || (valueType === 'integer' && !Number.isInteger(n))) throw StudioErrors.invalidBody(`${field}: "${value}" is not ${valueType === 'integer' ? 'an integer' : 'a number'}`);
-      return n;
-    }
-    case 'boolean':
-      if (value === 'true' || value === 'false') return value === 'true';
-      throw StudioErrors.invalidBody(`${field}: "${value}" is not true or false`);
-    case 'json':
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
-    default:
-      return value;
-  }
+/** A Langflow `input_value` (text) read as the kind its input declares; 422 naming the field when it does not parse. */
+function coerce(input: FlowInput, value: string): unknown {
+  const parsed = parseInputText(input, value);
+  if ('error' in parsed) throw StudioErrors.invalidBody(`inputs.${input.name}: ${parsed.error}`);
+  return parsed.value;
 }
 
 /** Runs stored flows as jobs: tweaks, inputs (files resolved), limits and timeouts; shapes results and stores messages. */
@@ -111,7 +58,8 @@ export class FlowRunner {
   /** Work out the job inputs of a run from its request. */
   async inputsFor(userId: string, data: FlowData, request: Pick<RunRequest, 'inputRequest' | 'named' | 'files'> & { onlyFlowId?: string }): Promise<Record<string, unknown>> {
     const inputs: Record<string, unknown> = {};
-    const declared = flowInputs(data);
+    const iface = flowInterface(data);
+    const declared = iface.inputs;
     const ir = request.inputRequest;
     if (ir && ir.input_value != null) {
       const components = ir.components ?? [];
@@ -121,7 +69,7 @@ export class FlowRunner {
       const textOnly = type !== 'any' && candidates.some((i) => i.valueType === 'text');
       for (const input of candidates) {
         if (textOnly && input.valueType !== 'text') continue;
-        inputs[input.name] = coerce(ir.input_value, input.valueType, `inputs.${input.name}`);
+        inputs[input.name] = coerce(input, ir.input_value);
       }
     }
     const fileInputs = declared.filter((i) => i.valueType === 'file');
@@ -129,7 +77,8 @@ export class FlowRunner {
       if (fileInputs[i]) inputs[fileInputs[i].name] = ref;
     });
     for (const [name, value] of Object.entries(request.named ?? {})) {
-      if (!declared.some((d) => d.name === name)) throw StudioErrors.invalidBody(`inputs.${name}: this flow has no input named ${name} (inputs: ${declared.map((d) => d.name).join(', ') || 'none'})`);
+      const undeclared = undeclaredInputProblem(iface, name);
+      if (undeclared) throw StudioErrors.invalidBody(`inputs.${name}: ${undeclared}`);
       inputs[name] = value;
     }
     for (const input of fileInputs) {
@@ -147,19 +96,13 @@ export class FlowRunner {
     if (!raw) throw StudioErrors.invalidFlow(1);
     const tweaked = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
     const inputs = await this.inputsFor(request.userId, tweaked, { ...request, onlyFlowId: request.filesOfFlowOnly ? request.flow.id : undefined });
-    const bindingIssues = bindingProblems(this.studio.runtime, tweaked);
-    if (bindingIssues.length) {
-      const error = StudioErrors.invalidFlow(bindingIssues.length);
-      Object.assign(error, { details: { problems: bindingIssues } });
-      throw error;
-    }
-    const data = applyBindings(tweaked, inputs);
+    // Bindings are checked and applied by the compiler inside runJob, as for `wiflow run`.
     const sessionId = request.sessionId || request.inputRequest?.session || request.flow.id;
     const limit = this.studio.config.maxRunTimeoutMs;
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
     let job: Job;
     try {
-      job = await this.studio.runtime.runJob(data, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+      job = await this.studio.runtime.runJob(tweaked, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
     } catch (error) {
       if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
         const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);
@@ -169,7 +112,7 @@ export class FlowRunner {
       throw error;
     }
     const inputValue = request.inputRequest?.input_value ?? null;
-    return { job, flow: request.flow, data, sessionId, inputValue };
+    return { job, flow: request.flow, data: tweaked, sessionId, inputValue };
   }
 
   /** 429 when the user (or everyone together) already has as many unfinished jobs as `studio.quotas` allows. */
@@ -190,7 +133,7 @@ export class FlowRunner {
   /** The io.output nodes a result covers: all, or those named (node id or output name) in `filter`. */
   selectedOutputs(run: StartedRun, filter?: string[] | null): FlowOutput[] {
     const wanted = (filter ?? []).filter(Boolean);
-    return flowOutputs(run.data).filter((o) => !wanted.length || wanted.includes(o.nodeId) || wanted.includes(o.name));
+    return flowInterface(run.data).outputs.filter((o) => !wanted.length || wanted.includes(o.nodeId) || wanted.includes(o.name));
   }
 
   /**

@@ -1,12 +1,12 @@
 import { param } from '../http/params.js';
 import express, { Router, type Request, type Response } from 'express';
-import type { FlowRecord, Principal } from '@wiflow/core';
+import { flowInterface, type FlowRecord, type Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate, principalOf, requireUser } from '../http/auth.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
-import { flowInputs, type FlowRunner, type RunRequest } from './flow-runner.js';
+import type { FlowRunner, RunRequest } from './flow-runner.js';
 import { ExperimentalRunBodySchema, SimplifiedAPIRequestSchema } from './run-model.js';
 import { framingOf, streamRuns } from './run-stream.js';
 
@@ -91,7 +91,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
     if (studio.config.webhookAuthEnable && flow.userId !== principal?.userId) throw StudioErrors.flowNotFound(param(req, 'flow'));
     if (!flow.webhook) throw StudioErrors.webhookDisabled(flow.id);
     if (!flow.userId) throw StudioErrors.flowNotFound(param(req, 'flow'));
-    const declared = flowInputs({ nodes: (flow.data?.nodes as never[]) ?? [], edges: [] });
+    const declared = flowInterface(flow.data).inputs;
     const payload: unknown = req.body;
     const named: Record<string, unknown> = {};
     if (declared.some((d) => d.name === 'payload')) named.payload = payload;

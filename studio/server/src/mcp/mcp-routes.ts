@@ -109,7 +109,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   const router = Router();
   const json = jsonBody('10mb');
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
+  const box = () => studio.runtime.services.get(Tokens.SecretBox);
   const oauth = new OAuthValidator(() => studio.config.mcp.oauthCacheMs);
   studio.onProjectChange((projectId) => sessions.notifyToolsChanged(projectId));
 

@@ -9,7 +9,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { flowIoSchemas, type CsiFrame, type Job, type WiflowPlugin } from '@wiflow/core';
-import { studioServerOf } from '../index.js';
+import { StudioServerToken } from '../index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainFlow, startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
 import { ANONYMOUS_MCP_PRINCIPAL } from './auth-settings.js';
@@ -151,7 +151,7 @@ describe('MCP over Streamable HTTP (SDK client)', () => {
 
   it('honours cancellation: aborting the request cancels the job', async () => {
     const client = await connect('streamable');
-    const runner = studioServerOf(s.runtime)!.runner;
+    const runner = s.runtime.services.get(StudioServerToken).runner;
     const started: Job[] = [];
     const original = runner.start.bind(runner);
     runner.start = async (request) => {
@@ -208,7 +208,7 @@ describe('MCP over Streamable HTTP (SDK client)', () => {
 
 describe('MCP session housekeeping', () => {
   it('closes Streamable HTTP sessions idle past the limit; the client then gets 404', async () => {
-    const sessions = studioServerOf(s.runtime)!.mcpSessions;
+    const sessions = s.runtime.services.get(StudioServerToken).mcpSessions;
     const client = await connect('streamable');
     await client.listTools();
     const before = sessions.size;

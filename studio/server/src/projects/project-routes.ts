@@ -50,7 +50,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
   const router = Router();
   const json = jsonBody('50mb');
   router.use(requireUser(studio.runtime, () => studio.config.autoLogin), writesNeedOperator());
-  const box = () => studio.runtime.resolve<SecretBox>(Tokens.SecretBox);
+  const box = () => studio.runtime.services.get(Tokens.SecretBox);
 
   /** Move flows (owned by the user) into a project. */
   async function moveInto(principal: Principal, projectId: string, ids: string[]): Promise<void> {

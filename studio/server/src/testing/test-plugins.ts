@@ -214,9 +214,9 @@ export const testAuthPlugin: WiflowPlugin = definePlugin({
     ctx.hooks.authenticate.tapPromise('studio-test-auth', async ({ apiKey, bearer }) => {
       if (bearer) return testBearerTokens.get(bearer);
       if (!apiKey) return undefined;
-      const record = await ctx.runtime.storage.apiKeys.verify(apiKey);
+      const record = await ctx.storage.apiKeys.verify(apiKey);
       if (!record) return undefined;
-      const user = await ctx.runtime.storage.users.get(record.userId);
+      const user = await ctx.storage.users.get(record.userId);
       return user ? { userId: user.id, username: user.username, roles: user.roles, via: 'apikey' } : undefined;
     });
   },

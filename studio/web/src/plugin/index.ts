@@ -23,7 +23,7 @@ function wantsPage(req: Request): boolean {
 export default definePlugin({
   name: '@wiflow/studio-web',
   setup(ctx) {
-    ctx.hooks.http.tap(ctx.name, (http) => {
+    ctx.registerRoutes((http) => {
       if (!existsSync(path.join(STUDIO_APP_DIR, 'index.html'))) {
         ctx.logger.warn(`studio app not built (${STUDIO_APP_DIR} has no index.html): run npm run build -w @wiflow/studio-web`);
         return;

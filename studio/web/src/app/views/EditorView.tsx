@@ -11,6 +11,7 @@ import {
   type Connection,
   type IsValidConnection,
 } from '@xyflow/react';
+import { flowInterface } from '@wiflow/core/flow-interface';
 import { arePortsCompatible } from '@wiflow/core/ports';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../api/client';
@@ -568,7 +569,8 @@ function ProblemsList({ problems, onPick }: { problems: FlowProblem[]; onPick: (
 
 /** Run the flow as a job: a form built from its io.input nodes, the event log, the outputs. */
 function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; nodes: WiflowNode[]; byType: Map<string, NodeTypeInfo>; onBeforeRun: () => Promise<void> }) {
-  const inputs = nodes.filter((n) => n.data.nodeType === 'io.input');
+  // The flow's interface as core reads it for `wiflow run`, the run API and MCP tools.
+  const inputs = flowInterface({ nodes }).inputs;
   const [values, setValues] = useState<Record<string, string>>({});
   const [log, setLog] = useState<string[]>([]);
   const [result, setResult] = useState<unknown>(null);
@@ -579,11 +581,9 @@ function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; node
     setResult(null);
     await onBeforeRun();
     const named: Record<string, unknown> = {};
-    for (const n of inputs) {
-      const name = String(n.data.config.name ?? n.id);
+    for (const { name, valueType } of inputs) {
       const raw = values[name];
       if (raw === undefined || raw === '') continue;
-      const valueType = String(n.data.config.valueType ?? 'text');
       named[name] = valueType === 'text' || valueType === 'file' ? raw : (() => { try { return JSON.parse(raw); } catch { return raw; } })();
     }
     try {
@@ -601,13 +601,12 @@ function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; node
     <div data-testid="run-panel">
       <h3>Run as a job</h3>
       {inputs.length === 0 ? <p className="muted">This flow has no io.input nodes: it runs without inputs.</p> : null}
-      {inputs.map((n) => {
-        const name = String(n.data.config.name ?? n.id);
-        const valueType = String(n.data.config.valueType ?? 'text');
-        const required = n.data.config.required !== false && n.data.config.default === undefined;
+      {inputs.map((input) => {
+        const { name, valueType } = input;
+        const required = input.required && !input.hasDefault;
         const set = (value: string) => setValues({ ...values, [name]: value });
         return (
-          <label key={n.id}>
+          <label key={input.nodeId}>
             <span>
               {name}
               {required ? ' *' : ''} <small className="muted">({valueType})</small>
@@ -622,11 +621,11 @@ function RunPanel({ flow, nodes, byType, onBeforeRun }: { flow: FlowRecord; node
                 step={valueType === 'integer' ? 1 : 'any'}
                 data-testid={`run-input-${name}`}
                 value={values[name] ?? ''}
-                placeholder={valueType === 'file' ? 'file id (POST /api/v2/files) or <flow id>/<name>' : n.data.config.default !== undefined ? String(n.data.config.default) : ''}
+                placeholder={valueType === 'file' ? 'file id (POST /api/v2/files) or <flow id>/<name>' : input.hasDefault ? String(input.default) : ''}
                 onChange={(e) => set(e.target.value)}
               />
             )}
-            {n.data.config.description ? <small className="muted">{String(n.data.config.description)}</small> : null}
+            {input.description ? <small className="muted">{input.description}</small> : null}
           </label>
         );
       })}
