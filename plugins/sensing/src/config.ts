@@ -27,6 +27,8 @@ export const SensingConfigSchema = z.object({
   kindProbeFrames: z.number().int().min(1).max(1000).default(40),
   /** A fall candidate's movement peak must be this many times the context's 20th percentile. */
   fallPeakRatio: z.number().min(1).default(2),
+  /** Seconds of history the link's own movement floor is learned over (its 10th percentile; see `pairFloor`). */
+  floorWindowSeconds: z.number().min(10).max(3600).default(300),
 });
 
 /** Settings of the per-link sensing. */
@@ -38,6 +40,14 @@ export interface SensingModels {
   motion: Record<string, LogisticModel>;
   /** Fall classifier over a movement burst's features. */
   fall: LogisticModel;
+  /** Fall classifiers of radio families that have their own (simulated radios); the others use `fall`. */
+  fallByFamily?: Record<string, LogisticModel>;
+  /**
+   * Which per-second movement series a family's fall candidates are read from: `spread` (the normalised
+   * amplitudes; the default, what the real-capture models were fitted on) or `pairSpread` (the phase between
+   * receive chains, for radios whose bodies change the whole band alike, as the simulator's do).
+   */
+  fallSignalByFamily?: Record<string, 'spread' | 'pairSpread'>;
 }
 
 /** Estimator id of this package's sensing. */

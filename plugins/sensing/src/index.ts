@@ -2,6 +2,7 @@
 import { definePlugin } from '@wiflow/core';
 import { registerSenseCommand } from './cli/sense-command.js';
 import { registerEvalRealCommand } from './cli/eval-real-command.js';
+import { registerEvalSimCommand } from './cli/eval-sim-command.js';
 import { sensingNodes } from './nodes/sensing-nodes.js';
 
 export { SenseErrorCodes, senseErrorCatalogue } from './errors.js';
@@ -20,7 +21,7 @@ export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_R
 /** The plugin's name, used when tapping hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-sensing';
 
-/** The sensing plugin: `sense.link` and `sense.room` nodes, `wiflow sense` and `wiflow eval-real`. */
+/** The sensing plugin: `sense.link`, `sense.room` and `sense.alerts` nodes, `wiflow sense`, `wiflow eval-real` and `wiflow eval-sense-sim`. */
 export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
@@ -28,6 +29,10 @@ export default definePlugin({
     ctx.registerCommand((program, cli) => {
       registerSenseCommand(program, (line) => cli.print(line));
       registerEvalRealCommand(program, (line) => cli.print(line));
+      registerEvalSimCommand(program, (line) => cli.print(line));
     });
   },
 });
+export { registerEvalSimCommand } from './cli/eval-sim-command.js';
+export { evaluateSim, fitSimModels, runSimSession, scoreSimRuns, formatSimEvaluation, type SimEvaluation, type SimEvalOptions, type SimResult, type SimSessionRun } from './eval/sim-eval.js';
+export { simSessions, SIM_SIZES, type SimSession, type SimSessionKind, type SimSplit, type SimSessionSizes } from './eval/sim-sessions.js';

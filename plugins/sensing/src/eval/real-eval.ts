@@ -102,7 +102,8 @@ function fitMotionOn(files: FileFeatures[], positive: (f: FileFeatures) => boole
 
 /** Motion feature sets the nested selection chooses from. */
 const [SPREAD, SPREAD_OVER_STEP, SPREAD_OVER_NOISE, STEP_OVER_NOISE] = MOTION_FEATURES;
-const MOTION_FEATURE_SETS = [MOTION_FEATURES, [SPREAD], [SPREAD_OVER_NOISE], [STEP_OVER_NOISE], [SPREAD, SPREAD_OVER_NOISE], [SPREAD_OVER_STEP, SPREAD_OVER_NOISE], [SPREAD_OVER_NOISE, STEP_OVER_NOISE], [SPREAD, STEP_OVER_NOISE]];
+// The real radios' choice is among the four amplitude features it was evaluated with; the group-spread features are the simulated radios'.
+const MOTION_FEATURE_SETS = [[SPREAD, SPREAD_OVER_STEP, SPREAD_OVER_NOISE, STEP_OVER_NOISE], [SPREAD], [SPREAD_OVER_NOISE], [STEP_OVER_NOISE], [SPREAD, SPREAD_OVER_NOISE], [SPREAD_OVER_STEP, SPREAD_OVER_NOISE], [SPREAD_OVER_NOISE, STEP_OVER_NOISE], [SPREAD, STEP_OVER_NOISE]];
 
 /** Motion probability of one second's full feature vector. */
 const motionProbability = (model: LogisticModel, row: number[]) => predictLogistic(model, pickFeatures(model, MOTION_FEATURES, row));
@@ -137,6 +138,10 @@ function fitMotion(files: FileFeatures[], positive: (f: FileFeatures) => boolean
 }
 
 /** The main movement burst of a file: the candidate with the strongest peak. */
+/** The real radios' fall model reads the five burst features it was evaluated with (the sixth, what came before, is the simulated radios'). */
+const REAL_FALL_FEATURES = FALL_FEATURES.slice(0, 5);
+const realFallInputs = (c: FallCandidate) => c.features.slice(0, 5);
+
 const mainCandidate = (f: FileFeatures) => f.candidates.reduce<FallCandidate | null>((best, c) => (!best || c.peak > best.peak ? c : best), null);
 
 function fitFall(files: FileFeatures[]): LogisticModel {
@@ -145,13 +150,13 @@ function fitFall(files: FileFeatures[]): LogisticModel {
   for (const f of files) {
     const c = mainCandidate(f);
     if (!c) continue;
-    rows.push(c.features);
+    rows.push(realFallInputs(c));
     labels.push(f.label === 'fall' ? 1 : 0);
   }
-  return fitLogistic(FALL_FEATURES, rows, labels);
+  return fitLogistic(REAL_FALL_FEATURES, rows, labels);
 }
 
-const fileFallScore = (model: LogisticModel, f: FileFeatures) => f.candidates.reduce((m, c) => Math.max(m, predictLogistic(model, c.features)), 0);
+const fileFallScore = (model: LogisticModel, f: FileFeatures) => f.candidates.reduce((m, c) => Math.max(m, predictLogistic(model, realFallInputs(c))), 0);
 
 const THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 

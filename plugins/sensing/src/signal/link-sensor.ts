@@ -11,6 +11,22 @@ export interface MotionFeatures {
   step: number;
   /** Mean over channels of the mean absolute step between consecutive packets, over √(packets per slot): the noise a slot keeps. */
   packetStep: number;
+  /** Mean over subcarrier groups of the standard deviation over the window of the group's mean amplitude: averaging a group's subcarriers keeps a body's change (correlated across neighbouring subcarriers) and shrinks independent noise. */
+  groupSpread: number;
+  /**
+   * Mean over the conjugate products of each receive chain with the first (per subcarrier group, unit phasors)
+   * of their standard deviation over the window: the change of the phase between antennas, which AGC, the
+   * receiver's random phase and its timing offset leave alone and a moving body does not (a body path
+   * changes the whole band alike, which the per-packet normalisation takes for gain). With one receive
+   * chain there is no pair and this is `groupSpread`.
+   */
+  pairSpread: number;
+  /**
+   * The link's own floor of `pairSpread`: its 10th percentile over the last `floorWindowSeconds` seconds
+   * (learned online, so it settles on the still periods: noise, a fan that keeps turning, the chip's own
+   * jitter). Dividing by it makes the threshold transfer across radios, rooms and steady distractors.
+   */
+  pairFloor: number;
 }
 
 /** A movement burst considered for a fall, with the features the fall classifier reads. */
@@ -25,18 +41,22 @@ export interface FallCandidate {
 }
 
 /** Names of the fall classifier's features, in order. */
-export const FALL_FEATURES = ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base'];
+export const FALL_FEATURES = ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base', 'log_before_over_peak', 'log_change_over_floor'];
 /** Names of the motion classifier's features, in order. */
-export const MOTION_FEATURES = ['log_spread', 'log_spread_over_step', 'log_spread_over_packet_step', 'log_step_over_packet_step'];
+export const MOTION_FEATURES = ['log_spread', 'log_spread_over_step', 'log_spread_over_packet_step', 'log_step_over_packet_step', 'log_group_spread', 'log_group_spread_over_packet_step', 'log_pair_spread', 'log_pair_spread_over_packet_step', 'log_pair_spread_over_floor'];
 
-/** Radio family whose motion model applies to a frame's format. */
+/**
+ * Radio family whose models apply to a frame's format: `sim` for the simulator's frames (whatever chip it
+ * imitates: its amplitude statistics are its own, docs/simulator.md §7), `intel5300`, and `int8` for ESP32
+ * and every other format.
+ */
 export function radioFamily(format: string): string {
-  return format === 'intel5300' ? 'intel5300' : 'int8';
+  return format === 'intel5300' || format === 'sim' ? format : 'int8';
 }
 
 /** Motion classifier inputs from a second's features. */
 export function motionInputs(features: MotionFeatures): number[] {
-  return [Math.log(features.spread + 1e-6), Math.log((features.spread + 1e-6) / (features.step + 1e-6)), Math.log((features.spread + 1e-6) / (features.packetStep + 1e-6)), Math.log((features.step + 1e-6) / (features.packetStep + 1e-6))];
+  return [Math.log(features.spread + 1e-6), Math.log((features.spread + 1e-6) / (features.step + 1e-6)), Math.log((features.spread + 1e-6) / (features.packetStep + 1e-6)), Math.log((features.step + 1e-6) / (features.packetStep + 1e-6)), Math.log(features.groupSpread + 1e-6), Math.log((features.groupSpread + 1e-6) / (features.packetStep + 1e-6)), Math.log(features.pairSpread + 1e-6), Math.log((features.pairSpread + 1e-6) / (features.packetStep + 1e-6)), Math.log((features.pairSpread + 1e-6) / (features.pairFloor + 1e-6))];
 }
 
 /** Options of a `LinkSensor`. */
@@ -129,11 +149,15 @@ export class LinkSensor {
   #stillRun = 0;
   #movingRun = 0;
   #out: SensingFrame[] = [];
+  #pairHistory: Float64Array;
+  #pairHistoryCount = 0;
+  #lastPairFloor = 0;
 
   constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
     this.#slotUs = 1e6 / options.config.gridRateHz;
     this.#lostRing = new Uint8Array(Math.ceil(options.config.breathingWindowSeconds * options.config.gridRateHz) + 1);
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
+    this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -316,7 +340,9 @@ export class LinkSensor {
   /** Spread over the last second, every half second: the series fall candidates are read from. */
   #halfStep(slotEnd: number): void {
     const rate = this.options.config.gridRateHz;
-    const spread = this.#spread(Math.min(rate, this.#motionRing!.count)).spread;
+    const features = this.#spread(Math.min(rate, this.#motionRing!.count));
+    // The phase between chains is read against the link's own floor, so a burst's size means the same in every room.
+    const spread = this.options.models.fallSignalByFamily?.[radioFamily(this.#format)] === 'pairSpread' ? features.pairSpread / (this.#lastPairFloor || features.pairSpread || 1) : features.spread;
     this.#halfSpread.push({ second: slotEnd / rate, spread });
     if (this.#halfSpread.length > 64) {
       const dropped = this.#halfSpread.shift()!;
@@ -329,7 +355,7 @@ export class LinkSensor {
     const ring = this.#motionRing!;
     const width = ring.width;
     const n = Math.min(slots, ring.count);
-    if (n < 2) return { spread: 0, step: 0, packetStep: 0 };
+    if (n < 2) return { spread: 0, step: 0, packetStep: 0, groupSpread: 0, pairSpread: 0, pairFloor: 0 };
     let stepSum = 0;
     let stepCount = 0;
     let packets = 0;
@@ -361,7 +387,25 @@ export class LinkSensor {
       spread += Math.sqrt(v / n);
       step += d / (n - 1);
     }
-    return { spread: spread / width, step: step / width, packetStep: stepCount ? stepSum / stepCount / Math.sqrt(perSlot) : 0 };
+    const breath = this.#breathRing!;
+    const amplitudeChannels = this.#streams * this.#groups.length;
+    const breathOffsets = new Array<number>(n);
+    for (let i = 0; i < n; i++) breathOffsets[i] = breath.offset(i);
+    const channelSpread = (c: number) => {
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += breath.data[breathOffsets[i] + c];
+      mean /= n;
+      let v = 0;
+      for (let i = 0; i < n; i++) v += (breath.data[breathOffsets[i] + c] - mean) ** 2;
+      return Math.sqrt(v / n);
+    };
+    let groupSpread = 0;
+    for (let c = 0; c < amplitudeChannels; c++) groupSpread += channelSpread(c);
+    groupSpread /= Math.max(1, amplitudeChannels);
+    let pairSpread = 0;
+    for (let c = amplitudeChannels; c < breath.width; c++) pairSpread += channelSpread(c);
+    pairSpread = breath.width > amplitudeChannels ? pairSpread / (breath.width - amplitudeChannels) : groupSpread;
+    return { spread: spread / width, step: step / width, packetStep: stepCount ? stepSum / stepCount / Math.sqrt(perSlot) : 0, groupSpread, pairSpread, pairFloor: pairSpread };
   }
 
   #evaluateFalls(final: boolean): void {
@@ -375,10 +419,12 @@ export class LinkSensor {
       if (!final && series.length - 1 - p < after) break;
       const from = Math.max(0, p - before);
       const to = Math.min(series.length - 1, p + after);
+      // Judged once, with its context complete: a point looked at again after older points left the bounded
+      // history could become a "maximum" late and raise a fall long after it happened.
+      this.#evaluated.add(key);
       let isMax = true;
       for (let i = Math.max(0, p - 8); i <= to; i++) if (series[i].spread > series[p].spread) isMax = false;
       if (!isMax) continue;
-      this.#evaluated.add(key);
       const context = series.slice(from, to + 1).map((s) => s.spread);
       const sorted = [...context].sort((a, b) => a - b);
       const base = sorted[Math.floor(0.2 * (sorted.length - 1))] || 1e-6;
@@ -387,12 +433,17 @@ export class LinkSensor {
       const tail = series.slice(p + 2, to + 1).map((s) => s.spread).sort((a, b) => a - b);
       const afterLevel = tail.length ? tail[tail.length >> 1] : series[to].spread;
       const active = context.filter((v) => v > base + 0.5 * (peak - base)).length / context.length;
-      const features = [Math.log(peak + 1e-6), Math.log(base + 1e-6), Math.log(afterLevel + 1e-6) - Math.log(peak + 1e-6), active, Math.log((peak + 1e-6) / (base + 1e-6))];
-      const probability = predictLogistic(models.fall, features);
+      // What came before: a fall interrupts walking or standing, a fidget or a turn in bed interrupts stillness.
+      const lead = series.slice(Math.max(0, p - 8), Math.max(0, p - 2)).map((x) => x.spread).sort((a, b) => a - b);
+      const beforeLevel = lead.length ? lead[lead.length >> 1] : base;
+      const change = this.#stateChange(Math.round(series[p].second * config.gridRateHz));
+      const features = [Math.log(peak + 1e-6), Math.log(base + 1e-6), Math.log(afterLevel + 1e-6) - Math.log(peak + 1e-6), active, Math.log((peak + 1e-6) / (base + 1e-6)), Math.log(beforeLevel + 1e-6) - Math.log(peak + 1e-6), Math.log((change + 1e-6) / (this.#lastPairFloor + 1e-6))];
+      const fallModel = models.fallByFamily?.[radioFamily(this.#format)] ?? models.fall;
+      const probability = predictLogistic(fallModel, pickFeatures(fallModel, FALL_FEATURES, features));
       const second = series[p].second;
       const candidate: FallCandidate = { time: this.#originMs + second * 1000, second, peak, features, probability };
       this.options.onFallCandidate?.(candidate);
-      if (probability >= models.fall.threshold) this.#pendingFalls.push({ time: candidate.time, confidence: probability });
+      if (probability >= fallModel.threshold) this.#pendingFalls.push({ time: candidate.time, confidence: probability });
     }
   }
 
@@ -400,6 +451,7 @@ export class LinkSensor {
     const { config, models } = this.options;
     const rate = config.gridRateHz;
     const features = this.#spread(Math.round(config.motionWindowSeconds * rate));
+    features.pairFloor = this.#pairFloor(features.pairSpread);
     this.options.onMotionFeatures?.(second, features);
     const model = models.motion[radioFamily(this.#format)] ?? models.motion.int8;
     const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, motionInputs(features)));
@@ -471,6 +523,50 @@ export class LinkSensor {
       configHash: this.options.configHash,
       provenance: this.#provenance,
     });
+  }
+
+  /**
+   * How far the channel settled from where it was: the RMS over the conjugate-product channels (amplitude
+   * groups with one chain) of the mean 1.5–3.5 s after slot `at` minus the mean 1–3 s before it. A fall
+   * leaves the body somewhere else (on the floor); a fidget returns to where it was.
+   */
+  #stateChange(at: number): number {
+    const ring = this.#breathRing!;
+    const rate = this.options.config.gridRateHz;
+    const amplitudeChannels = this.#streams * this.#groups.length;
+    const from = ring.width > amplitudeChannels ? amplitudeChannels : 0;
+    const to = ring.width > amplitudeChannels ? ring.width : amplitudeChannels;
+    const mean = (start: number, end: number, c: number) => {
+      let sum = 0;
+      let n = 0;
+      for (let slot = start; slot < end; slot++) {
+        const back = this.#current - 1 - slot;
+        if (back < 0 || back >= ring.count) continue;
+        sum += ring.data[ring.offset(back) + c];
+        n++;
+      }
+      return n ? sum / n : NaN;
+    };
+    let total = 0;
+    let channels = 0;
+    for (let c = from; c < to; c++) {
+      const d = mean(at + Math.round(1.5 * rate), at + Math.round(3.5 * rate), c) - mean(at - 3 * rate, at - rate, c);
+      if (Number.isFinite(d)) {
+        total += d * d;
+        channels++;
+      }
+    }
+    return channels ? Math.sqrt(total / channels) : 0;
+  }
+
+  /** Add a second's pair spread to the link's history and return the history's 10th percentile. */
+  #pairFloor(pairSpread: number): number {
+    const history = this.#pairHistory;
+    history[this.#pairHistoryCount++ % history.length] = pairSpread;
+    const n = Math.min(this.#pairHistoryCount, history.length);
+    const sorted = history.slice(0, n).sort();
+    this.#lastPairFloor = sorted[Math.floor(0.1 * (n - 1))];
+    return this.#lastPairFloor;
   }
 
   #packetRate(second: number, seconds: number): number {

@@ -1,0 +1,25 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { evaluateSim, formatSimEvaluation } from '../eval/sim-eval.js';
+
+/** Register `wiflow eval-sense-sim`: the sensing scored end to end on unseen simulated rooms. */
+export function registerEvalSimCommand(program: Command, print: (line: string) => void): void {
+  program
+    .command('eval-sense-sim')
+    .description('score presence of a still person, false presence with a fan, a cat and a door, falls and breathing end to end on unseen simulated rooms (the test split)')
+    .option('--small', 'the CI subset: 3 test rooms, shorter sessions (about a minute)')
+    .option('--json', 'print the results as JSON')
+    .option('--fit', 'first fit the simulated radios\' models on the training rooms (choices on the validation rooms), score those, and print them')
+    .option('--out <file>', 'also write the markdown table to this file')
+    .action((options: { small?: boolean; json?: boolean; fit?: boolean; out?: string }) => {
+      const evaluation = evaluateSim({ small: options.small, fit: options.fit, log: options.json ? undefined : print });
+      const table = formatSimEvaluation(evaluation);
+      if (options.json) print(JSON.stringify({ split: evaluation.split, small: evaluation.small, rooms: evaluation.rooms, sessions: evaluation.sessions, simulatedSeconds: evaluation.simulatedSeconds, results: evaluation.results }, null, 2));
+      else {
+        print(`${evaluation.rooms} unseen rooms, ${evaluation.sessions} sessions, ${evaluation.simulatedSeconds} simulated seconds`);
+        for (const line of table) print(line);
+      }
+      if (options.out) writeFileSync(options.out, `${table.join('\n')}\n`);
+      if (options.fit) print(JSON.stringify({ motion: { sim: evaluation.models.motion.sim }, fallByFamily: evaluation.models.fallByFamily, fallSignalByFamily: evaluation.models.fallSignalByFamily }, null, 2));
+    });
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SensingFrame } from '@wiflow/core';
+import { describe, expect, it } from 'vitest';
+import { evaluateSim, scoreSimRuns, simSessions, SIM_SIZES, type SimSessionRun } from '../index.js';
+
+const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'sim-small.expected.json'), 'utf8')) as { tolerance: Record<string, number>; results: Record<string, number | null> };
+
+/** A room frame of second `s`, `start` ms being the session's start. */
+function frame(start: number, s: number, over: Partial<SensingFrame> = {}): SensingFrame {
+  return {
+    time: start + (s + 1) * 1000, second: s, scope: 'room', environmentId: 'r', link: null, presence: false, state: 'empty', motion: 0,
+    breathingBpm: null, breathingReason: 'empty', breathingQuality: null, activity: null, falls: [], lostFraction: 0,
+    estimatorId: 'wiflow-sense-v1', configHash: 'x', provenance: 'simulated', ...over,
+  };
+}
+
+function run(kind: SimSessionRun['session']['kind'], seconds: number, frames: (s: number) => Partial<SensingFrame>, truth: Partial<SimSessionRun> = {}): SimSessionRun {
+  const start = 1_000_000;
+  return {
+    session: { split: 'test', room: 0, kind, detail: kind, scenario: {} as never, seconds, breathingBpm: kind === 'still' ? 15 : null },
+    room: Array.from({ length: seconds }, (_, s) => frame(start, s, frames(s))),
+    present: Array.from({ length: seconds }, () => kind !== 'empty'), moving: Array.from({ length: seconds }, () => false),
+    falls: [], fallLike: [], motionRows: [], candidates: [], ...truth,
+  };
+}
+
+describe('simulated evaluation: scoring against the simulator\'s truth', () => {
+  it('counts still seconds found, false presence episodes, matched and false falls, and the breathing error', () => {
+    const start = 1_000_000;
+    const still = run('still', 100, (s) => ({ presence: s < 90, state: 'still', breathingBpm: s >= 40 ? 16 : null }));
+    // Two separate present stretches in an empty room are two episodes.
+    const empty = run('empty', 200, (s) => ({ presence: (s >= 50 && s < 60) || s === 150 }));
+    // One fall at 20–21 s found at 21.5 s; one raised at 40 s far from any fall.
+    const fall = run('fall', 60, (s) => ({ falls: s === 21 ? [{ time: start + 21_500, confidence: 0.9 }] : s === 40 ? [{ time: start + 40_000, confidence: 0.9 }] : [] }), { falls: [{ start: 20, end: 21, kind: 'forward' }] });
+    const missed = run('fall', 60, () => ({}), { falls: [{ start: 30, end: 31, kind: 'knees' }] });
+    const results = Object.fromEntries(scoreSimRuns([still, empty, fall, missed]).map((r) => [r.name, r.value]));
+    expect(results['still person present: recall']).toBeCloseTo(80 / 90, 3);
+    expect(results['empty room with distractors: false presence per day']).toBeCloseTo((2 / 190) * 86_400, 1);
+    expect(results['falls: sensitivity']).toBe(0.5);
+    expect(results['falls: false alarms per day']).toBeCloseTo((1 / 420) * 86_400, 1);
+    expect(results['breathing of a still person: median error (bpm)']).toBe(1);
+  });
+
+  it('keeps the splits apart: no room of the test split is a training or validation room', () => {
+    const signature = (s: { scenario: { room: unknown; radios: unknown; clutter: unknown } }) => JSON.stringify([s.scenario.room, s.scenario.radios, s.scenario.clutter]);
+    const sizes = { ...SIM_SIZES.small, rooms: 2 };
+    const test = new Set(simSessions('test', sizes).map(signature));
+    for (const split of ['train', 'validation'] as const) for (const s of simSessions(split, sizes)) expect(test.has(signature(s))).toBe(false);
+  });
+
+  it('reproduces the recorded --small figures (unseen test rooms, shipped models) within tolerance', { timeout: 600_000 }, () => {
+    const evaluation = evaluateSim({ small: true });
+    const got = Object.fromEntries(evaluation.results.map((r) => [r.name, r.value]));
+    expect(Object.keys(got).sort()).toEqual(Object.keys(expected.results).sort());
+    for (const [name, value] of Object.entries(expected.results)) {
+      if (value === null) expect(got[name], name).toBeNull();
+      else expect(Math.abs((got[name] ?? NaN) - value), name).toBeLessThanOrEqual(expected.tolerance[name]);
+    }
+  });
+});

@@ -1,0 +1,331 @@
+import type { SensingFrame } from '@wiflow/core';
+import { Simulator } from '@wiflow/plugin-sim';
+import { SensingConfigSchema, sensingConfigHash, type SensingModels } from '../config.js';
+import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
+import { fitLogistic, predictLogistic, type LogisticModel } from '../model/logistic.js';
+import { combineRoomSecond } from '../room.js';
+import { FALL_FEATURES, LinkSensor, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
+import { SIM_SIZES, simSessions, type SimSession, type SimSplit } from './sim-sessions.js';
+
+/** A truth fall (or fall-like movement) of a session, in seconds from its start. */
+interface TruthWindow {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+/** What one session gave: the room's seconds, the truth per second, and (when fitting) the links' features. */
+export interface SimSessionRun {
+  session: SimSession;
+  room: SensingFrame[];
+  /** Per second from the start: someone present, someone moving (mean keypoint speed ≥ 0.2 m/s). */
+  present: boolean[];
+  moving: boolean[];
+  falls: TruthWindow[];
+  fallLike: TruthWindow[];
+  /** Per link and second: the motion inputs (`MOTION_FEATURES` order). */
+  motionRows: { second: number; row: number[] }[];
+  candidates: FallCandidate[];
+}
+
+const MOVING_SPEED = 0.2;
+
+/** Simulate one session and sense it end to end (CSI frames in, room sensing frames out). */
+export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS): SimSessionRun {
+  const config = SensingConfigSchema.parse({});
+  const configHash = sensingConfigHash(config, models);
+  const sim = new Simulator(session.scenario);
+  const start = sim.startTimeMs;
+  const sensors = new Map<string, LinkSensor>();
+  const links: SensingFrame[] = [];
+  const motionRows: SimSessionRun['motionRows'] = [];
+  const candidates: FallCandidate[] = [];
+  const speed: number[] = [];
+  const present: boolean[] = [];
+  const open = new Map<string, number>();
+  const falls: TruthWindow[] = [];
+  const fallLike: TruthWindow[] = [];
+  let previous: number[][] | null = null;
+  let previousT = 0;
+  for (const tick of sim.run(session.seconds)) {
+    const t = (tick.truth.time - start) / 1000;
+    const second = Math.floor(t);
+    const person = tick.truth.persons[0];
+    if (person) {
+      present[second] = true;
+      if (previous && t > previousT) {
+        let sum = 0;
+        for (let k = 0; k < person.keypoints3d.length; k++) sum += Math.hypot(person.keypoints3d[k][0] - previous[k][0], person.keypoints3d[k][1] - previous[k][1], person.keypoints3d[k][2] - previous[k][2]);
+        speed[second] = Math.max(speed[second] ?? 0, sum / person.keypoints3d.length / (t - previousT));
+      }
+      previous = person.keypoints3d;
+    } else {
+      present[second] ||= false;
+      previous = null;
+    }
+    previousT = t;
+    for (const e of tick.truth.events) {
+      const at = (e.time - start) / 1000;
+      if (e.type === 'fall_start' || e.type === 'fall_like_start') open.set(e.type, at);
+      if (e.type === 'fall_end') falls.push({ start: open.get('fall_start') ?? at, end: at, kind: String(e.detail?.fallType ?? '') });
+      if (e.type === 'fall_like_end') fallLike.push({ start: open.get('fall_like_start') ?? at, end: at, kind: String(e.detail?.kind ?? '') });
+    }
+    for (const frame of tick.frames) {
+      const key = `${frame.link.tx}>${frame.link.rx}`;
+      let sensor = sensors.get(key);
+      if (!sensor) {
+        sensor = new LinkSensor(frame.link, {
+          environmentId: session.scenario.environmentId, config, models, configHash,
+          onMotionFeatures: (s, f) => motionRows.push({ second: s, row: motionInputs(f) }),
+          onFallCandidate: (c) => candidates.push(c),
+        });
+        sensors.set(key, sensor);
+      }
+      for (const f of sensor.push(frame)) links.push(f);
+    }
+  }
+  for (const sensor of sensors.values()) for (const f of sensor.finish()) links.push(f);
+  const bySecond = new Map<number, SensingFrame[]>();
+  for (const f of links) bySecond.set(f.second, [...(bySecond.get(f.second) ?? []), f]);
+  const room = [...bySecond.keys()].sort((a, b) => a - b).map((s) => combineRoomSecond(bySecond.get(s)!));
+  for (const c of candidates) c.second = (c.time - start) / 1000;
+  const seconds = Math.ceil(session.seconds);
+  const moving = Array.from({ length: seconds }, (_, s) => (speed[s] ?? 0) >= MOVING_SPEED);
+  return { session, room, present: Array.from({ length: seconds }, (_, s) => present[s] ?? false), moving, falls, fallLike, motionRows, candidates };
+}
+
+/** A fall found by the sensing matches a truth fall when its peak is within this window around the truth (s). */
+const FALL_MATCH = { before: 2, after: 3 };
+
+const matches = (t: number, w: TruthWindow) => t >= w.start - FALL_MATCH.before && t <= w.end + FALL_MATCH.after;
+
+/** One figure of the simulated evaluation. */
+export interface SimResult {
+  name: string;
+  value: number | null;
+  goal: string;
+  met: boolean | null;
+  detail: string;
+}
+
+/** What `evaluateSim` measured. */
+export interface SimEvaluation {
+  split: SimSplit;
+  small: boolean;
+  rooms: number;
+  sessions: number;
+  simulatedSeconds: number;
+  results: SimResult[];
+  /** The models that were scored (the shipped ones, or with `fit` the ones fitted on the training rooms). */
+  models: SensingModels;
+}
+
+const DAY = 86_400;
+
+/** Score runs of one split against the simulator's truth. */
+export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
+  const startOf = (run: SimSessionRun) => (run.room.length ? run.room[0].time - (run.room[0].second + 1) * 1000 : 0);
+  // Still person present: every second of a still session from 10 s on (the link locks its packet kind first).
+  let stillSeconds = 0;
+  let stillFound = 0;
+  const stillMisses: string[] = [];
+  const bpmErrors: number[] = [];
+  let rated = 0;
+  let stillOnly = 0;
+  for (const run of runs.filter((r) => r.session.kind === 'still')) {
+    let missed = 0;
+    const errors: number[] = [];
+    for (const f of run.room) {
+      if (f.second < 10 || !run.present[f.second]) continue;
+      stillSeconds++;
+      if (f.presence) stillFound++;
+      else missed++;
+      if (!run.moving[f.second] && f.second >= 30) {
+        stillOnly++;
+        if (f.breathingBpm !== null) {
+          rated++;
+          errors.push(Math.abs(f.breathingBpm - (run.session.breathingBpm ?? NaN)));
+        }
+      }
+    }
+    if (missed) stillMisses.push(`room ${run.session.room} ${run.session.detail}: ${missed} s missed`);
+    if (errors.length) bpmErrors.push(errors.sort((a, b) => a - b)[errors.length >> 1]);
+  }
+  // Empty room with distractors: episodes of presence (a run of present seconds counts once).
+  let emptySeconds = 0;
+  let episodes = 0;
+  let presentSeconds = 0;
+  for (const run of runs.filter((r) => r.session.kind === 'empty')) {
+    let was = false;
+    for (const f of run.room) {
+      if (f.second < 10) continue;
+      emptySeconds++;
+      if (f.presence) presentSeconds++;
+      if (f.presence && !was) episodes++;
+      was = f.presence;
+    }
+  }
+  // Falls: a truth fall is found when a room fall lies within its window; every other room fall is a false alarm.
+  let fallsTotal = 0;
+  let fallsFound = 0;
+  let falseAlarms = 0;
+  let totalSeconds = 0;
+  const missedFalls: string[] = [];
+  const alarmsBy = new Map<string, number>();
+  for (const run of runs) {
+    totalSeconds += run.room.length;
+    const start = startOf(run);
+    const raised = run.room.flatMap((f) => f.falls.map((x) => (x.time - start) / 1000));
+    for (const w of run.falls) {
+      fallsTotal++;
+      if (raised.some((t) => matches(t, w))) fallsFound++;
+      else missedFalls.push(`room ${run.session.room} ${w.kind}`);
+    }
+    for (const t of raised) {
+      if (run.falls.some((w) => matches(t, w))) continue;
+      falseAlarms++;
+      const label = run.session.kind === 'fall-like' ? run.session.detail : run.session.kind;
+      alarmsBy.set(label, (alarmsBy.get(label) ?? 0) + 1);
+    }
+  }
+  const recall = stillSeconds ? stillFound / stillSeconds : null;
+  const perDay = emptySeconds ? (episodes / emptySeconds) * DAY : null;
+  const sensitivity = fallsTotal ? fallsFound / fallsTotal : null;
+  const alarmsPerDay = totalSeconds ? (falseAlarms / totalSeconds) * DAY : null;
+  const bpmError = bpmErrors.length ? bpmErrors.sort((a, b) => a - b)[bpmErrors.length >> 1] : null;
+  const stillRuns = runs.filter((r) => r.session.kind === 'still').length;
+  const r3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
+  return [
+    { name: 'still person present: recall', value: r3(recall), goal: '≥ 0.99', met: recall === null ? null : recall >= 0.99, detail: `${stillFound}/${stillSeconds} s; ${stillMisses.join('; ') || 'no miss'}` },
+    { name: 'empty room with distractors: false presence per day', value: r3(perDay), goal: '≤ 1', met: perDay === null ? null : perDay <= 1, detail: `${episodes} episodes (${presentSeconds} present s) in ${emptySeconds} s` },
+    { name: 'falls: sensitivity', value: r3(sensitivity), goal: '≥ 0.90', met: sensitivity === null ? null : sensitivity >= 0.9, detail: `${fallsFound}/${fallsTotal}; missed ${missedFalls.join(', ') || 'none'}` },
+    { name: 'falls: false alarms per day', value: r3(alarmsPerDay), goal: '≤ 1', met: alarmsPerDay === null ? null : alarmsPerDay <= 1, detail: `${falseAlarms} in ${totalSeconds} s (${[...alarmsBy].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})` },
+    { name: 'breathing of a still person: median error (bpm)', value: r3(bpmError), goal: '≤ 1', met: bpmError === null ? null : bpmError <= 1, detail: `median over ${bpmErrors.length}/${stillRuns} still sessions of each one's median error; a rate in ${rated}/${stillOnly} still seconds from 30 s on` },
+  ];
+}
+
+/** Motion feature sets the validation rooms choose from for the simulated radios. */
+const [SPREAD, , SPREAD_OVER_NOISE, , , , PAIR_SPREAD, PAIR_OVER_NOISE, PAIR_OVER_FLOOR] = MOTION_FEATURES;
+const SIM_MOTION_SETS = [[PAIR_OVER_FLOOR], [PAIR_OVER_FLOOR, PAIR_OVER_NOISE], [PAIR_OVER_FLOOR, PAIR_SPREAD], [PAIR_OVER_NOISE], [PAIR_SPREAD, PAIR_OVER_NOISE], [SPREAD, SPREAD_OVER_NOISE], MOTION_FEATURES];
+
+function motionData(runs: SimSessionRun[], names: string[]): { rows: number[][]; labels: number[] } {
+  const idx = names.map((n) => MOTION_FEATURES.indexOf(n));
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  for (const run of runs) for (const m of run.motionRows) {
+    if (m.second < 3 || m.second >= run.moving.length) continue;
+    // Label a second by the truth over the motion window (the second and the one before).
+    const moving = run.moving[m.second] || run.moving[m.second - 1];
+    const still = !run.moving[m.second] && !run.moving[m.second - 1] && !run.moving[m.second - 2];
+    if (!moving && !still) continue;
+    rows.push(idx.map((i) => m.row[i]));
+    labels.push(moving ? 1 : 0);
+  }
+  return { rows, labels };
+}
+
+const balancedAccuracy = (model: LogisticModel, data: { rows: number[][]; labels: number[] }) => {
+  const right = [0, 0];
+  const count = [0, 0];
+  data.rows.forEach((r, i) => {
+    count[data.labels[i]]++;
+    if ((predictLogistic(model, r) >= model.threshold ? 1 : 0) === data.labels[i]) right[data.labels[i]]++;
+  });
+  return (right[0] / Math.max(1, count[0]) + right[1] / Math.max(1, count[1])) / 2;
+};
+
+/** A candidate is a fall when its peak lies in a truth fall's window; candidates near fall-like movements and elsewhere are negatives. */
+function fallData(runs: SimSessionRun[]): { rows: number[][]; labels: number[] } {
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  for (const run of runs) for (const c of run.candidates) {
+    rows.push(c.features);
+    labels.push(run.falls.some((w) => matches(c.second, w)) ? 1 : 0);
+  }
+  return { rows, labels };
+}
+
+const FALL_THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99];
+
+/** Progress lines while simulating (the full evaluation takes minutes). */
+export type SimLog = (line: string) => void;
+
+function runAll(sessions: SimSession[], models: SensingModels, log?: SimLog): SimSessionRun[] {
+  const runs: SimSessionRun[] = [];
+  for (const s of sessions) {
+    runs.push(runSimSession(s, models));
+    log?.(`  ${s.split} room ${s.room} ${s.kind} ${s.detail}: ${s.seconds} s`);
+  }
+  return runs;
+}
+
+/**
+ * Fit the simulated radios' motion and fall models on the training rooms and choose the motion feature set
+ * and the fall threshold on the validation rooms (balanced per-second accuracy; the lowest threshold
+ * whose false alarms stay within 1 per simulated day, else the highest tried). The test rooms are not seen.
+ */
+export function fitSimModels(log?: SimLog, small = false): SensingModels {
+  const sizes = small ? SIM_SIZES.small : SIM_SIZES.full;
+  // Fall candidates of the simulated radios come from the phase between chains (see `fallSignalByFamily`).
+  const gather: SensingModels = { ...DEFAULT_SENSING_MODELS, fallSignalByFamily: { ...(DEFAULT_SENSING_MODELS.fallSignalByFamily ?? {}), sim: 'pairSpread' } };
+  const train = runAll(simSessions('train', sizes), gather, log);
+  const validation = runAll(simSessions('validation', { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) }), gather, log);
+  let motion: LogisticModel | null = null;
+  let best = -1;
+  for (const names of SIM_MOTION_SETS) {
+    const model = fitLogistic(names, ...Object.values(motionData(train, names)) as [number[][], number[]]);
+    const score = balancedAccuracy(model, motionData(validation, names));
+    log?.(`  motion ${names.join(' + ')}: validation balanced accuracy ${score.toFixed(3)}`);
+    if (score > best) [motion, best] = [model, score];
+  }
+  const trainFalls = fallData(train);
+  const fall = fitLogistic(FALL_FEATURES, trainFalls.rows, trainFalls.labels);
+  const validationSeconds = validation.reduce((s, r) => s + r.session.seconds, 0);
+  let threshold = FALL_THRESHOLDS[FALL_THRESHOLDS.length - 1];
+  for (const t of FALL_THRESHOLDS) {
+    let alarms = 0;
+    let found = 0;
+    let total = 0;
+    for (const run of validation) {
+      const kept = run.candidates.filter((c) => predictLogistic(fall, c.features) >= t);
+      alarms += kept.filter((c) => !run.falls.some((w) => matches(c.second, w))).length;
+      for (const w of run.falls) {
+        total++;
+        if (kept.some((c) => matches(c.second, w))) found++;
+      }
+    }
+    const perDay = (alarms / validationSeconds) * DAY;
+    log?.(`  fall threshold ${t}: validation sensitivity ${found}/${total}, ${perDay.toFixed(1)} false alarms per day`);
+    if (perDay <= 1) {
+      threshold = t;
+      break;
+    }
+  }
+  return { ...gather, motion: { ...DEFAULT_SENSING_MODELS.motion, sim: motion! }, fallByFamily: { ...(DEFAULT_SENSING_MODELS.fallByFamily ?? {}), sim: { ...fall, threshold } } };
+}
+
+/** Options of `evaluateSim`. */
+export interface SimEvalOptions {
+  /** The CI subset: 3 test rooms with shorter sessions. */
+  small?: boolean;
+  /** Fit the simulated radios' models on the training rooms first (choices on validation rooms) and score those. */
+  fit?: boolean;
+  log?: SimLog;
+}
+
+/** The sensing scored end to end on unseen simulated rooms (the test split), against the simulator's truth. */
+export function evaluateSim(options: SimEvalOptions = {}): SimEvaluation {
+  const sizes = options.small ? SIM_SIZES.small : SIM_SIZES.full;
+  const models = options.fit ? fitSimModels(options.log, options.small) : DEFAULT_SENSING_MODELS;
+  const sessions = simSessions('test', sizes);
+  const runs = runAll(sessions, models, options.log);
+  return { split: 'test', small: Boolean(options.small), rooms: sizes.rooms, sessions: sessions.length, simulatedSeconds: sessions.reduce((s, x) => s + x.seconds, 0), results: scoreSimRuns(runs), models };
+}
+
+/** The simulated evaluation as a markdown table. */
+export function formatSimEvaluation(evaluation: SimEvaluation): string[] {
+  const lines = ['| measure | result | goal | met | detail |', '|---|---|---|---|---|'];
+  for (const r of evaluation.results) lines.push(`| ${r.name} | ${r.value ?? 'n/a'} | ${r.goal} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} | ${r.detail.replace(/\|/g, '/')} |`);
+  return lines;
+}
+
