@@ -50,6 +50,15 @@ export type {
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';
+export {
+  createIdentityRepositories,
+  type IdentityRepositories,
+  type IdentityStores,
+  type UserStore,
+  type StoredUser,
+  type ApiKeyStore,
+  type RefreshTokenStore,
+} from './security/identity-rules.js';
 export { checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './storage/paging.js';
 export { generateToken, hashToken } from './storage/secret-token.js';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './storage/track-statistics.js';
