@@ -1,9 +1,8 @@
-import { definePlugin, type Runtime, type Storage, type WiflowPlugin } from '@wiflow/core';
+import { RATE_LIMIT_HEADERS, apiConventionInForce, buildOpenApi, definePlugin, type Runtime, type Storage, type WiflowPlugin } from '@wiflow/core';
 import { AuthService } from './auth/auth-service.js';
 import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
 import { ApiErrors } from './errors.js';
 import { buildApiRouter } from './http/api-router.js';
-import { buildOpenApi } from './http/openapi.js';
 import { PoseHub } from './hub/pose-hub.js';
 import { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 import { poseOccupancyNode } from './hub/occupancy-node.js';
@@ -72,8 +71,7 @@ export class PoseApi implements ApiServices {
   }
 
   convention(): Convention {
-    const fromEnv = this.#env.WIFLOW_API_CONVENTION?.toUpperCase();
-    return fromEnv === 'A' || fromEnv === 'B' ? fromEnv : this.apiConfig().convention;
+    return apiConventionInForce(this.#env, this.apiConfig().convention);
   }
 
   apiConfig(): ApiConfig {
@@ -116,7 +114,7 @@ export class PoseApi implements ApiServices {
   openapi(convention: Convention): Record<string, unknown> {
     let doc = this.#openapi.get(convention);
     if (!doc) {
-      doc = buildOpenApi(this.routes(), convention, this.runtime.version);
+      doc = buildOpenApi(this.routes(), convention, { title: 'wiflow pose service', name: 'Pose service', version: this.runtime.version, serverUrl: '/api/v1', headers: RATE_LIMIT_HEADERS });
       this.#openapi.set(convention, doc);
     }
     return doc;
@@ -236,16 +234,14 @@ export { PoseHub, type HubListener, type HubCounters } from './hub/pose-hub.js';
 export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 export { splitNode } from './hub/split-node.js';
 export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
-export { AuthService, credentialsOf, bearerFromHeader, type TokenGrant } from './auth/auth-service.js';
+export { AuthService, type TokenGrant } from './auth/auth-service.js';
 export { TokenRevocation, revokeUserTokens, REVOKED_SESSIONS_NAMESPACE, USER_NOT_BEFORE_NAMESPACE } from './auth/token-revocation.js';
-export { ROLES, hasRole, roleRank, type Role } from './auth/roles.js';
 export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
 export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';
 export { ResourceMonitor, type ResourceSnapshot } from './system/resource-monitor.js';
 export { PoseStream, CloseCodes, type StreamCounters } from './ws/pose-stream.js';
-export { buildOpenApi, errorSchema, successSchema } from './http/openapi.js';
-export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.js';
-export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
+export { buildApiRouter, JSON_BODY_LIMIT } from './http/api-router.js';
+export type { PoseRoute, RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
 export type { ApiServices } from './services.js';
 export { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
 export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';

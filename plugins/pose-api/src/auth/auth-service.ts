@@ -1,12 +1,11 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { Passport } from 'passport';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import { loadOrCreateKey, type AuthRequest, type Principal, type Runtime, type Storage, type UserRecord } from '@wiflow/core';
 import type { ApiConfig } from '../config.js';
 import { ApiErrors } from '../errors.js';
-import { ROLES, roleRank } from './roles.js';
+import { ROLES, roleRank } from '@wiflow/core';
 import { TokenRevocation } from './token-revocation.js';
 
 /** Token pair answered by POST /auth/token. */
@@ -28,32 +27,6 @@ interface AccessClaims {
   sid?: string;
   /** When the token was signed, ms since the epoch (`iat` is whole seconds: too coarse to order against a password change). */
   iat_ms?: number;
-}
-
-/** Read the bearer token of an Authorization header (case-insensitive scheme). */
-export function bearerFromHeader(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-}
-
-/** Credentials on an HTTP request or WebSocket upgrade: Authorization, X-API-Key and (for sockets) ?token=. */
-export function credentialsOf(request: IncomingMessage, allowQueryToken: boolean): Omit<AuthRequest, 'request'> {
-  let bearer = bearerFromHeader(request.headers.authorization);
-  const apiKeyHeader = request.headers['x-api-key'];
-  let apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
-  if (allowQueryToken && !bearer) {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    bearer = url.searchParams.get('token') ?? undefined;
-    if (!apiKey) apiKey = url.searchParams.get('api_key') ?? undefined;
-    const protocols = request.headers['sec-websocket-protocol'];
-    if (!bearer && typeof protocols === 'string') {
-      // Browsers cannot set headers on sockets: accept `bearer.<token>` as a subprotocol.
-      const entry = protocols.split(',').map((p) => p.trim()).find((p) => p.startsWith('bearer.'));
-      if (entry) bearer = entry.slice('bearer.'.length);
-    }
-  }
-  return { bearer: bearer || undefined, apiKey: apiKey || undefined };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { CliContext, Runtime } from '@wiflow/core';
-import { ROLES } from '../auth/roles.js';
+import { ROLES } from '@wiflow/core';
 import { revokeUserTokens } from '../auth/token-revocation.js';
 
 async function withStorage<T>(cli: CliContext, work: (runtime: Runtime) => Promise<T>): Promise<T> {

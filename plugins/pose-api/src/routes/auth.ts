@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiErrors } from '../errors.js';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
-import { ROLES, roleRank } from '../auth/roles.js';
+import { ROLES, roleRank } from '@wiflow/core';
 import type { ApiServices } from '../services.js';
 
 const TokenGrant = {
