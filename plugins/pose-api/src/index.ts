@@ -1,5 +1,5 @@
 import { RATE_LIMIT_HEADERS, apiConventionInForce, buildOpenApi, definePlugin, type Runtime, type Storage, type WiflowPlugin } from '@wiflow/core';
-import { AuthService } from './auth/auth-service.js';
+import { identityOf, identityRoutes, type IdentityService } from '@wiflow/plugin-identity';
 import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
 import { ApiErrors } from './errors.js';
 import { buildApiRouter } from './http/api-router.js';
@@ -9,7 +9,6 @@ import { poseOccupancyNode } from './hub/occupancy-node.js';
 import { splitNode } from './hub/split-node.js';
 import { RateLimiter, type RateLimitStore } from './limits/rate-limiter.js';
 import { analyticsRoutes } from './routes/analytics.js';
-import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
 import { healthRoutes } from './routes/health.js';
 import { poseRoutes } from './routes/pose.js';
@@ -19,8 +18,7 @@ import { PoseProcessor } from './system/pose-processor.js';
 import { ResourceMonitor } from './system/resource-monitor.js';
 import { SystemController } from './system/system-controller.js';
 import { PoseStream } from './ws/pose-stream.js';
-import type { RouteDefinition } from './http/route.js';
-import { registerAuthCommands } from './cli/commands.js';
+import type { PoseRoute, RouteDefinition } from './http/route.js';
 import { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
 import type { ClusterStatus } from './cluster/cluster-status.js';
 
@@ -34,8 +32,6 @@ export const PoseApiToken = Symbol.for('wiflow.pose-api.PoseApi');
 export interface PoseApiOptions {
   /** Where rate-limit counters live (default in memory). */
   rateLimitStore?: RateLimitStore;
-  /** Where the first-start admin password is printed (default stderr: a notice, so CLI commands' stdout stays machine-readable). */
-  print?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -49,7 +45,6 @@ export class PoseApi implements ApiServices {
   readonly stream: PoseStream;
   /** Set while this instance runs in cluster mode (config `cluster.enabled`). */
   cluster: ClusterMode | undefined;
-  #auth: AuthService | undefined;
   #routes: RouteDefinition[] | undefined;
   readonly #env: NodeJS.ProcessEnv;
   readonly #openapi = new Map<Convention, Record<string, unknown>>();
@@ -64,10 +59,9 @@ export class PoseApi implements ApiServices {
     this.stream = new PoseStream(this);
   }
 
-  /** Users, tokens, keys (created on first use: reads or creates the signing secret). */
-  get auth(): AuthService {
-    this.#auth ??= new AuthService(this.runtime, () => this.apiConfig(), this.#env);
-    return this.#auth;
+  /** Users, tokens, keys: the identity plugin's service, reached through its typed token. */
+  get auth(): IdentityService {
+    return identityOf(this.runtime);
   }
 
   convention(): Convention {
@@ -106,7 +100,8 @@ export class PoseApi implements ApiServices {
 
   /** Every route, built once. */
   routes(): RouteDefinition[] {
-    this.#routes ??= [...authRoutes(this), ...poseRoutes(this), ...systemRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
+    // The identity plugin's routes name the rate-limit categories this API limits ('auth', 'config').
+    this.#routes ??= [...(identityRoutes(this.auth) as PoseRoute[]), ...poseRoutes(this), ...systemRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
     return this.#routes;
   }
 
@@ -125,6 +120,8 @@ export class PoseApi implements ApiServices {
 export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin {
   return definePlugin({
     name: PLUGIN_NAME,
+    // Users, tokens and API keys: who is calling, and the /auth routes this API serves.
+    dependencies: ['@wiflow/plugin-identity'],
     setup(ctx) {
       ctx.configSection('api', ApiConfigSchema);
       ctx.configSection('pose', PoseConfigSchema);
@@ -134,18 +131,12 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
       ctx.registerNode(poseOccupancyNode);
-      const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
-
-      ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerAuthCommands(program, cli));
       ctx.hooks.pluginsLoaded.tap(PLUGIN_NAME, () => {
         // Storage honours the `privacy` section; declare it when no storage plugin did.
         if (!('privacy' in ctx.runtime.config.all())) ctx.runtime.config.section('privacy', PrivacyConfigSchema);
       });
-      ctx.hooks.authenticate.tapPromise(PLUGIN_NAME, (request) => api.auth.authenticate(request));
       ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
-        void api.auth;
-        if (runtime.hasStorage) await api.auth.bootstrapAdmin(print, options.env ?? process.env);
-        else ctx.logger.warn('no storage: logins, API keys and history are unavailable until a storage plugin is installed');
+        if (!runtime.hasStorage) ctx.logger.warn('no storage: history and analytics are unavailable until a storage plugin is installed');
         api.resources.start();
         api.resources.onTick(() => api.system.sampleRates());
         startMetricsRecorder(api);
@@ -234,8 +225,6 @@ export { PoseHub, type HubListener, type HubCounters } from './hub/pose-hub.js';
 export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 export { splitNode } from './hub/split-node.js';
 export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
-export { AuthService, type TokenGrant } from './auth/auth-service.js';
-export { TokenRevocation, revokeUserTokens, REVOKED_SESSIONS_NAMESPACE, USER_NOT_BEFORE_NAMESPACE } from './auth/token-revocation.js';
 export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
 export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';
 export { ResourceMonitor, type ResourceSnapshot } from './system/resource-monitor.js';
@@ -248,4 +237,3 @@ export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCount
 export { ClusterStatusSchema, ClusterInstanceSchema, clusterStatus, type ClusterStatus } from './cluster/cluster-status.js';
 export { NatsRateLimitStore } from './cluster/nats-rate-limit-store.js';
 export { type HubOutlet } from './hub/pose-hub.js';
-export { registerAuthCommands } from './cli/commands.js';
