@@ -299,7 +299,7 @@ export function createWebhookRouter(options: WebhookApiOptions): Router {
   const { runtime } = options;
   return routeRouter(webhookRoutes(options), {
     hooks: runtime.hooks,
-    logger: runtime.logger.child('webhook-api'),
+    logger: runtime.logger,
     convention: () => apiConventionInForce(options.env ?? process.env, runtime.config.get<{ convention?: string } | undefined>('api')?.convention),
     bodyLimit: '64kb',
     maxJsonDepth: runtime.config.get<{ maxJsonDepth?: number }>('server')?.maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH,
