@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import type { WiflowError } from '../errors.js';
 import type { Principal, RuntimeHooks } from '../hooks/hooks.js';
 import type { Logger } from '../runtime/logger.js';
 import { HttpErrors, errorEnvelope, toApiError, type ApiConvention, type ApiError, type EnvelopeOptions, type FieldError } from './api-errors.js';
@@ -37,7 +39,11 @@ export interface RouteStep<R extends RouteDefinition> {
   convention: ApiConvention;
 }
 
-/** How an API serves its routes. Everything but `hooks`, `logger` and `convention` is optional. */
+/**
+ * How an API serves its routes. Everything but `hooks`, `logger` and `convention` is optional:
+ * the defaults are the pose spec's behaviour; the flow service replaces authentication (auto-login),
+ * validation (FastAPI's 422), body readers and error answering (its own envelope).
+ */
 export interface RouteKit<R extends RouteDefinition = RouteDefinition> {
   /** Where `authenticate` asks who is calling. */
   hooks: Pick<RuntimeHooks, 'authenticate'>;
@@ -54,9 +60,9 @@ export interface RouteKit<R extends RouteDefinition = RouteDefinition> {
   check?(step: RouteStep<R>): void;
   /** The API's own codes for the kit's refusals (default HttpErrors'). */
   errors?: {
-    unauthenticated?(problem: string | undefined): ApiError;
-    forbidden?(needed: Role, principal: Principal): ApiError;
-    validation?(fieldErrors: FieldError[]): ApiError;
+    unauthenticated?(problem: string | undefined): WiflowError;
+    forbidden?(needed: Role, principal: Principal): WiflowError;
+    validation?(fieldErrors: FieldError[]): WiflowError;
     /** A body the parser refused; undefined keeps the kit's answer. */
     body?(error: unknown): ApiError | undefined;
     /** Anything else thrown; undefined keeps `toApiError`'s answer. */
@@ -65,6 +71,25 @@ export interface RouteKit<R extends RouteDefinition = RouteDefinition> {
   envelope?: EnvelopeOptions;
   /** Wrap successes in convention B's envelope (default true; the webhook API answers bare bodies in both). */
   wrapSuccess?: boolean;
+  /** Who is calling (default: core's `authenticate` on the headers). The flow service adds its auto-login. */
+  authenticate?(req: Request, res: Response): Promise<Authentication>;
+  /** Whether the caller may call a route of this access (default: `hasRole`). */
+  authorize?(principal: Principal, access: Role): boolean;
+  /** Validate one part and return its value or throw (default: every bad field of every part at once, as HttpErrors.validation). */
+  validate?(schema: z.ZodType, input: unknown, where: 'path' | 'query' | 'body'): unknown;
+  /** Body readers run instead of the bounded JSON parser (the flow service's 422 refusals); their errors go where every error goes. */
+  bodyParsers?: RequestHandler[];
+  /** Hand every error to Express's error handler (an API with its own envelope, the flow service) instead of answering it here. */
+  passErrors?: boolean;
+}
+
+/** Run body readers in order, resolving with the first error, if any. */
+async function readBody(parsers: RequestHandler[], req: Request, res: Response): Promise<unknown> {
+  for (const parser of parsers) {
+    const error = await parseBody(parser, req, res);
+    if (error) return error;
+  }
+  return undefined;
 }
 
 /**
@@ -86,30 +111,32 @@ export function routeRouter<R extends RouteDefinition>(routes: readonly R[], kit
   }
 
   for (const route of routes) {
-    const handle = async (req: Request, res: Response): Promise<void> => {
+    const handle = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
       const convention = kit.convention();
       const requestId = requestIdOf(req);
       res.setHeader('X-Request-ID', requestId);
       try {
-        const auth = await authenticate(kit.hooks, req);
+        const auth = kit.authenticate ? await kit.authenticate(req, res) : await authenticate(kit.hooks, req);
         const step: RouteStep<R> = { route, req, res, auth, convention };
         await kit.admit?.(step);
         if (route.access !== 'public') {
           const principal = auth.principal;
           if (!principal) throw kit.errors?.unauthenticated?.(auth.problem) ?? HttpErrors.unauthenticated(auth.problem ?? 'authentication required: send Authorization: Bearer <token> or X-API-Key');
-          if (!hasRole(principal.roles, route.access)) throw kit.errors?.forbidden?.(route.access, principal) ?? HttpErrors.forbidden(route.access, principal.roles);
+          if (!(kit.authorize ? kit.authorize(principal, route.access) : hasRole(principal.roles, route.access))) throw kit.errors?.forbidden?.(route.access, principal) ?? HttpErrors.forbidden(route.access, principal.roles);
         }
         kit.check?.(step);
         const fieldErrors: FieldError[] = [];
-        const params = route.params ? validatePart(route.params, req.params, fieldErrors, '', route.unknownKeys) : {};
-        const query = route.query ? validatePart(forConvention(route.query, convention), req.query, fieldErrors, '', route.unknownKeys) : {};
+        const check = (schema: z.ZodType, input: unknown, where: 'path' | 'query' | 'body') =>
+          kit.validate ? kit.validate(schema, input, where) : validatePart(schema, input, fieldErrors, '', route.unknownKeys);
+        const params = route.params ? check(route.params, req.params, 'path') : {};
+        const query = route.query ? check(forConvention(route.query, convention), req.query, 'query') : {};
         let body: unknown;
         if (route.body) {
-          if (hasBody(req) && !req.is('application/json')) throw HttpErrors.malformedBody('Content-Type must be application/json');
+          if (!kit.bodyParsers && hasBody(req) && !req.is('application/json')) throw HttpErrors.malformedBody('Content-Type must be application/json');
           // Only now, after authentication, rate limiting and authorisation, is the body read.
-          const parseError = await parseBody(json, req, res);
-          if (parseError) throw kit.errors?.body?.(parseError) ?? toApiError(parseError);
-          body = validatePart(forConvention(route.body, convention), req.body ?? {}, fieldErrors, '', route.unknownKeys);
+          const parseError = kit.bodyParsers ? await readBody(kit.bodyParsers, req, res) : await parseBody(json, req, res);
+          if (parseError) throw kit.passErrors ? parseError : (kit.errors?.body?.(parseError) ?? toApiError(parseError));
+          body = check(forConvention(route.body, convention), req.body ?? {}, 'body');
         }
         if (fieldErrors.length) throw kit.errors?.validation?.(fieldErrors) ?? HttpErrors.validation(fieldErrors);
         const reply = await route.handler({ convention, query: query as Record<string, any>, body, params: params as Record<string, any>, principal: auth.principal, requestId, request: req });
@@ -119,12 +146,13 @@ export function routeRouter<R extends RouteDefinition>(routes: readonly R[], kit
         else if (convention === 'A' || route.bare || !wrap) res.status(status).json(reply.body);
         else res.status(status).json({ success: true, data: reply.body, ...reply.extras, timestamp: new Date().toISOString(), request_id: requestId });
       } catch (error) {
-        sendError(res, kit.errors?.other?.(error) ?? toApiError(error), convention, requestId);
+        if (kit.passErrors) next(error);
+        else sendError(res, kit.errors?.other?.(error) ?? toApiError(error), convention, requestId);
       }
     };
-    router[route.method](expressPath(route.path), (req: Request, res: Response) => {
-      // handle answers every error itself; this only catches an answer that could not be written.
-      handle(req, res).catch((error: unknown) => {
+    router[route.method](expressPath(route.path), (req: Request, res: Response, next: NextFunction) => {
+      // handle answers (or passes on) every error itself; this only catches an answer that could not be written.
+      handle(req, res, next).catch((error: unknown) => {
         kit.logger.error('could not answer a request', { error: String(error) });
         if (!res.headersSent) res.status(500).end();
       });

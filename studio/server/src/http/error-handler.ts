@@ -10,6 +10,7 @@ export function errorHandler(logger: Logger, maxUploadMb: () => number) {
       return;
     }
     if (error instanceof WiflowError) {
+      if (error.status === 401 && !res.hasHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer');
       if (error.status >= 500) logger.error('request failed', { code: error.code, error: error.message });
       res.status(error.status).json(flowServiceErrorBody(error));
       return;
