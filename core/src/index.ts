@@ -34,6 +34,31 @@ export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSeal
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
 export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';
 export { boundedEcho, DEFAULT_ECHO_BOUNDS, type EchoBounds } from './http/bounded-echo.js';
+export {
+  ApiError,
+  HttpErrors,
+  SPEC_ERROR_CODES,
+  MAX_FIELD_ERRORS_SHOWN,
+  apiConventionInForce,
+  defineApiError,
+  errorEnvelope,
+  flowServiceErrorBody,
+  redactSecretFields,
+  specCodeForStatus,
+  toApiError,
+  type ApiConvention,
+  type ApiErrorFactory,
+  type EnvelopeOptions,
+  type FieldError,
+  type SpecErrorCode,
+  type ValidationIssue,
+} from './http/api-errors.js';
+export { authenticate, bearerFromHeader, credentialsOf, type Authentication, type CredentialSources, type Credentials } from './http/credentials.js';
+export { ROLES, hasRole, requireRole, roleRank, type Role } from './http/roles.js';
+export { defineRoute, expressPath, forConvention, type PerConvention, type RouteAccess, type RouteContext, type RouteDefinition, type RouteReply } from './http/route.js';
+export { routeRouter, requestIdOf, type RouteKit, type RouteStep } from './http/route-router.js';
+export { validatePart } from './http/validate.js';
+export { buildOpenApi, errorSchema, successSchema, RATE_LIMIT_HEADERS, type OpenApiOptions } from './http/openapi.js';
 export type {
   Storage, StorageHealth, PoseRepository, TrackRepository, EventRepository, AlertRepository, MetricRepository,
   FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,
@@ -51,5 +76,15 @@ export type {
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';
+export {
+  createIdentityRepositories,
+  type IdentityRepositories,
+  type IdentityStores,
+  type UserStore,
+  type StoredUser,
+  type ApiKeyStore,
+  type RefreshTokenStore,
+} from './security/identity-rules.js';
+export { generateToken, hashToken } from './security/secret-token.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
 export { eventProblem, alertProblem } from './types/checks.js';

@@ -17,7 +17,7 @@ describe('cluster mode without NATS', () => {
   it('`wiflow serve` exits with status 1 and says why when NATS cannot be reached', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-cluster-down-'));
     const config = path.join(dir, 'config.json');
-    writeFileSync(config, JSON.stringify({ plugins: { allow: ['@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] }, cluster: { enabled: true, instanceId: 'api-lonely' } }));
+    writeFileSync(config, JSON.stringify({ plugins: { allow: ['@wiflow/plugin-identity', '@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] }, cluster: { enabled: true, instanceId: 'api-lonely' } }));
     // Port 1 on loopback: nothing listens there.
     const child = spawn(process.execPath, [path.join(ROOT, 'core/bin/wiflow.js'), 'serve', '--port', '0', '--config', config, '--data-dir', path.join(dir, 'data')], {
       cwd: ROOT,
@@ -83,7 +83,7 @@ describe.skipIf(!NATS_SERVER)('cluster mode: 2 pose workers and 2 `wiflow serve`
     // limit that startup readiness checks cannot exhaust, and a day-long window.
     const apiConfig = (storageWriter: boolean) =>
       write(`api-${storageWriter ? 'writer' : 'reader'}.json`, {
-        plugins: { allow: ['@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] },
+        plugins: { allow: ['@wiflow/plugin-identity', '@wiflow/plugin-pose-api', '@wiflow/plugin-nats', '@wiflow/plugin-sqlite'] },
         cluster: { enabled: true, heartbeatIntervalMs: 500, missedBeats: 6, storageWriter },
         api: { rateLimits: { health: { limit: 200, windowSeconds: 86_400 } } },
       });

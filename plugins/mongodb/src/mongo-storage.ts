@@ -1,5 +1,6 @@
 import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 import {
+  createIdentityRepositories,
   StorageErrors,
   type AlertRepository,
   type ApiKeyRepository,
@@ -25,7 +26,7 @@ import { redactUrl } from './config.js';
 import type { MongoContext } from './context.js';
 import { MongoFileRepository, MongoMessageRepository } from './repositories/content-repositories.js';
 import { MongoFlowRepository, MongoProjectRepository, MongoRevisionRepository } from './repositories/flow-repositories.js';
-import { MongoApiKeyRepository, MongoRefreshTokenRepository, MongoSettingRepository, MongoUserRepository } from './repositories/identity-repositories.js';
+import { MongoApiKeyStore, MongoRefreshTokenStore, MongoSettingRepository, MongoUserStore } from './repositories/identity-repositories.js';
 import { MongoPoseRepository } from './repositories/pose-repository.js';
 import { MongoAlertRepository, MongoEventRepository, MongoMetricRepository } from './repositories/time-series-repositories.js';
 import { MongoTrackRepository } from './repositories/track-repository.js';
@@ -282,9 +283,7 @@ export class MongoStorage implements Storage {
       projects: new MongoProjectRepository(ctx),
       messages: new MongoMessageRepository(ctx),
       files: new MongoFileRepository(ctx),
-      users: new MongoUserRepository(ctx),
-      apiKeys: new MongoApiKeyRepository(ctx),
-      refreshTokens: new MongoRefreshTokenRepository(ctx),
+      ...createIdentityRepositories({ users: new MongoUserStore(ctx), apiKeys: new MongoApiKeyStore(ctx), refreshTokens: new MongoRefreshTokenStore(ctx) }, () => ctx.now()),
       settings: new MongoSettingRepository(ctx),
     };
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuthConfigSchema } from '@wiflow/plugin-identity';
 
 /** The two response conventions of the pose service spec. */
 export type Convention = 'A' | 'B';
@@ -15,19 +16,7 @@ export type RateLimitCategory = (typeof RATE_LIMIT_CATEGORIES)[number];
 export const ApiConfigSchema = z
   .object({
     convention: z.enum(['A', 'B']).default('A').describe('Response convention; WIFLOW_API_CONVENTION overrides it'),
-    auth: z
-      .object({
-        accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(3600).describe('Lifetime of an access token (expires_in)'),
-        refreshTokenTtlSeconds: z.number().int().min(60).max(90 * 86_400).default(14 * 86_400).describe('Lifetime of a refresh token'),
-        issuer: z.string().default('wiflow').describe('JWT issuer (iss) and audience (aud)'),
-        revocationCheckSeconds: z
-          .number()
-          .min(0)
-          .max(60)
-          .default(2)
-          .describe('Longest a server trusts what it read about revoked sessions, password changes and disabled users (revocations elsewhere take effect within this time)'),
-      })
-      .prefault({}),
+    auth: AuthConfigSchema,
     rateLimits: z
       .object({
         enabled: z.boolean().default(true),

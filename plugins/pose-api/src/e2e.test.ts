@@ -13,6 +13,7 @@ import posePlugin, { DatasetRecipeSchema, PoseModel, SHIPPED_MODEL_DIR } from '@
 import simPlugin from '@wiflow/plugin-sim';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import trackerPlugin from '@wiflow/plugin-tracker';
+import { createIdentityPlugin } from '@wiflow/plugin-identity';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -54,7 +55,7 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
       discover: false,
       logger: createLogger({ level: 'silent' }),
       config: { api: { convention: 'A', pipeline: { flow: flowFile } }, storage: { kind: 'sqlite' } },
-      plugins: [sqlitePlugin, simPlugin, csiPlugin, posePlugin, trackerPlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
+      plugins: [sqlitePlugin, simPlugin, csiPlugin, posePlugin, trackerPlugin, createIdentityPlugin({ print: () => undefined, env: {} }), createPoseApiPlugin({ env: {} })],
     });
     const address = await runtime.listen(0, '127.0.0.1');
     const api = runtime.services.get(PoseApiToken);

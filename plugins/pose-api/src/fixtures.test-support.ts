@@ -11,6 +11,7 @@ import healthcarePlugin from '@wiflow/plugin-healthcare';
 import retailPlugin from '@wiflow/plugin-retail';
 import securityPlugin from '@wiflow/plugin-security';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
+import { createIdentityPlugin } from '@wiflow/plugin-identity';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from './index.js';
 
 /** Synthetic frames (the API is under test, not the model). */
@@ -87,12 +88,13 @@ export async function startTestServer(options: { dataDir?: string; convention?: 
   const config = { ...(options.config ?? {}) } as Record<string, any>;
   config.api = { convention: options.convention ?? 'A', ...(config.api ?? {}), pipeline: { flow: flowFile, ...(config.api?.pipeline ?? {}) } };
   config.storage = { kind: 'sqlite', flushIntervalMs: 5, ...(config.storage ?? {}) };
+  const env = { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) };
   const runtime = await Runtime.create({
     dataDir,
     discover: false,
     logger: options.logLines ? createLogger({ level: 'debug', write: (line) => options.logLines!.push(line) }) : createLogger({ level: 'silent' }),
     config,
-    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.withoutDomainPlugins ? [] : [healthcarePlugin, retailPlugin, securityPlugin]), ...(options.plugins ?? []), createPoseApiPlugin({ print: (line) => printed.push(line), env: { WIFLOW_JWT_SECRET: '', ...(options.env ?? {}) } })],
+    plugins: [sqlitePlugin, syntheticSourcePlugin, fixturePlugin, ...(options.withoutDomainPlugins ? [] : [healthcarePlugin, retailPlugin, securityPlugin]), ...(options.plugins ?? []), createIdentityPlugin({ print: (line) => printed.push(line), env }), createPoseApiPlugin({ env })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.services.get(PoseApiToken);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestServer, waitFor, type TestServer } from './fixtures.test-support.js';
-import { revokeUserTokens } from './index.js';
+import { revokeUserTokens } from '@wiflow/plugin-identity';
 
 /** Avoid a fixed window rolling over in the middle of a count. */
 async function awayFromHourBoundary(): Promise<void> {

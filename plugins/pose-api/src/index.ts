@@ -1,16 +1,14 @@
-import { definePlugin, serviceToken, Tokens, type Runtime, type ServiceToken, type Storage, type WiflowPlugin } from '@wiflow/core';
-import { AuthService } from './auth/auth-service.js';
+import { RATE_LIMIT_HEADERS, apiConventionInForce, buildOpenApi, definePlugin, serviceToken, Tokens, type Runtime, type ServiceToken, type Storage, type WiflowPlugin } from '@wiflow/core';
+import { identityOf, identityRoutes, type IdentityService } from '@wiflow/plugin-identity';
 import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
 import { ApiErrors } from './errors.js';
 import { buildApiRouter } from './http/api-router.js';
-import { buildOpenApi } from './http/openapi.js';
 import { PoseHub } from './hub/pose-hub.js';
 import { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 import { poseOccupancyNode } from './hub/occupancy-node.js';
 import { splitNode } from './hub/split-node.js';
 import { RateLimiter, type RateLimitStore } from './limits/rate-limiter.js';
 import { analyticsRoutes } from './routes/analytics.js';
-import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
 import { healthRoutes } from './routes/health.js';
 import { poseRoutes } from './routes/pose.js';
@@ -21,8 +19,7 @@ import { PoseProcessor } from './system/pose-processor.js';
 import { ResourceMonitor } from './system/resource-monitor.js';
 import { SystemController } from './system/system-controller.js';
 import { PoseStream } from './ws/pose-stream.js';
-import type { RouteDefinition } from './http/route.js';
-import { registerAuthCommands } from './cli/commands.js';
+import type { PoseRoute, RouteDefinition } from './http/route.js';
 import { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
 import type { ClusterStatus } from './cluster/cluster-status.js';
 
@@ -36,8 +33,6 @@ export const PoseApiToken: ServiceToken<PoseApi> = serviceToken<PoseApi>('wiflow
 export interface PoseApiOptions {
   /** Where rate-limit counters live (default in memory). */
   rateLimitStore?: RateLimitStore;
-  /** Where the first-start admin password is printed (default stderr: a notice, so CLI commands' stdout stays machine-readable). */
-  print?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -51,7 +46,6 @@ export class PoseApi implements ApiServices {
   readonly stream: PoseStream;
   /** Set while this instance runs in cluster mode (config `cluster.enabled`). */
   cluster: ClusterMode | undefined;
-  #auth: AuthService | undefined;
   #routes: RouteDefinition[] | undefined;
   readonly #env: NodeJS.ProcessEnv;
   readonly #openapi = new Map<Convention, Record<string, unknown>>();
@@ -66,15 +60,13 @@ export class PoseApi implements ApiServices {
     this.stream = new PoseStream(this);
   }
 
-  /** Users, tokens, keys (created on first use: reads or creates the signing secret). */
-  get auth(): AuthService {
-    this.#auth ??= new AuthService(this.runtime, () => this.apiConfig(), this.#env);
-    return this.#auth;
+  /** Users, tokens, keys: the identity plugin's service, reached through its typed token. */
+  get auth(): IdentityService {
+    return identityOf(this.runtime);
   }
 
   convention(): Convention {
-    const fromEnv = this.#env.WIFLOW_API_CONVENTION?.toUpperCase();
-    return fromEnv === 'A' || fromEnv === 'B' ? fromEnv : this.apiConfig().convention;
+    return apiConventionInForce(this.#env, this.apiConfig().convention);
   }
 
   apiConfig(): ApiConfig {
@@ -109,7 +101,8 @@ export class PoseApi implements ApiServices {
 
   /** Every route, built once. */
   routes(): RouteDefinition[] {
-    this.#routes ??= [...authRoutes(this), ...poseRoutes(this), ...systemRoutes(this), ...referenceRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
+    // The identity plugin's routes name the rate-limit categories this API limits ('auth', 'config').
+    this.#routes ??= [...(identityRoutes(this.auth) as PoseRoute[]), ...poseRoutes(this), ...systemRoutes(this), ...referenceRoutes(this), ...configRoutes(this), ...analyticsRoutes(this), ...healthRoutes(this)];
     return this.#routes;
   }
 
@@ -117,7 +110,7 @@ export class PoseApi implements ApiServices {
   openapi(convention: Convention): Record<string, unknown> {
     let doc = this.#openapi.get(convention);
     if (!doc) {
-      doc = buildOpenApi(this.routes(), convention, this.runtime.version);
+      doc = buildOpenApi(this.routes(), convention, { title: 'wiflow pose service', name: 'Pose service', version: this.runtime.version, serverUrl: '/api/v1', headers: RATE_LIMIT_HEADERS });
       this.#openapi.set(convention, doc);
     }
     return doc;
@@ -130,6 +123,8 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
     name: PLUGIN_NAME,
     // Storage honours `privacy`; the storage plugins declare the same section with the same keys, so it exists without one too.
     config: { api: ApiConfigSchema, pose: PoseConfigSchema, privacy: PrivacyConfigSchema },
+    // Users, tokens and API keys: who is calling, and the /auth routes this API serves.
+    dependencies: ['@wiflow/plugin-identity'],
     setup(ctx) {
       // A host plugin: it deploys the pipeline, reports on jobs and owns the server, so it holds the runtime.
       const api = new PoseApi(ctx.services.get(Tokens.Runtime), options);
@@ -138,14 +133,8 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
       ctx.registerNode(poseOccupancyNode);
-      const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
-
-      ctx.registerCommand((program, cli) => registerAuthCommands(program, cli));
-      ctx.hooks.authenticate.tapPromise(PLUGIN_NAME, (request) => api.auth.authenticate(request));
       ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
-        void api.auth;
-        if (runtime.hasStorage) await api.auth.bootstrapAdmin(print, options.env ?? process.env);
-        else ctx.logger.warn('no storage: logins, API keys and history are unavailable until a storage plugin is installed');
+        if (!runtime.hasStorage) ctx.logger.warn('no storage: history and analytics are unavailable until a storage plugin is installed');
         api.resources.start();
         api.resources.onTick(() => api.system.sampleRates());
         startMetricsRecorder(api);
@@ -234,18 +223,13 @@ export { PoseHub, type HubListener, type HubCounters } from './hub/pose-hub.js';
 export { PoseHubToken, posePublishNode } from './hub/publish-node.js';
 export { splitNode } from './hub/split-node.js';
 export { RateLimiter, MemoryRateLimitStore, type RateLimitStore, type RateLimitVerdict, type WindowState } from './limits/rate-limiter.js';
-export { AuthService, credentialsOf, bearerFromHeader, type TokenGrant } from './auth/auth-service.js';
-export { TokenRevocation, revokeUserTokens, REVOKED_SESSIONS_NAMESPACE, USER_NOT_BEFORE_NAMESPACE } from './auth/token-revocation.js';
-export { ROLES, hasRole, roleRank, type Role } from './auth/roles.js';
 export { SystemController, PIPELINE_ID, type SystemState, type ComponentNode } from './system/system-controller.js';
 export { PoseProcessor, type SubmittedCsi, type ProcessingOptions } from './system/pose-processor.js';
 export { ResourceMonitor, type ResourceSnapshot } from './system/resource-monitor.js';
 export { PoseStream, CloseCodes, type StreamCounters } from './ws/pose-stream.js';
-export { buildOpenApi, errorSchema, successSchema } from './http/openapi.js';
-export { buildApiRouter, expressPath, JSON_BODY_LIMIT } from './http/api-router.js';
-export type { RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
+export { buildApiRouter, JSON_BODY_LIMIT } from './http/api-router.js';
+export type { PoseRoute, RouteDefinition, RouteContext, RouteReply, RouteAccess } from './http/route.js';
 export type { ApiServices } from './services.js';
 export { ClusterMode, clusterRequested } from './cluster/cluster-mode.js';
 export { ClusterStatusSchema, ClusterInstanceSchema, clusterStatus, type ClusterStatus } from './cluster/cluster-status.js';
 export { type HubOutlet } from './hub/pose-hub.js';
-export { registerAuthCommands } from './cli/commands.js';

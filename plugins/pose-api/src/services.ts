@@ -1,6 +1,6 @@
 import type { Runtime, Storage } from '@wiflow/core';
 import type { ApiConfig, Convention } from './config.js';
-import type { AuthService } from './auth/auth-service.js';
+import type { IdentityService } from '@wiflow/plugin-identity';
 import type { PoseHub } from './hub/pose-hub.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import type { ResourceMonitor } from './system/resource-monitor.js';
@@ -13,7 +13,8 @@ export interface ApiServices {
   runtime: Runtime;
   hub: PoseHub;
   system: SystemController;
-  auth: AuthService;
+  /** Users, tokens and API keys (the identity plugin's service). */
+  auth: IdentityService;
   limiter: RateLimiter;
   resources: ResourceMonitor;
   processor: PoseProcessor;

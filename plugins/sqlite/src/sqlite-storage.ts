@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import {
+  createIdentityRepositories,
   SEALED_SECRET_PREFIX,
   StorageErrors,
   openNodeSecrets,
@@ -29,7 +30,7 @@ import {
 import type { SqliteContext } from './context.js';
 import { SqliteFileRepository, SqliteMessageRepository } from './repositories/content-repositories.js';
 import { SqliteFlowRepository, SqliteProjectRepository, SqliteRevisionRepository } from './repositories/flow-repositories.js';
-import { SqliteApiKeyRepository, SqliteRefreshTokenRepository, SqliteSettingRepository, SqliteUserRepository } from './repositories/identity-repositories.js';
+import { SqliteApiKeyStore, SqliteRefreshTokenStore, SqliteSettingRepository, SqliteUserStore } from './repositories/identity-repositories.js';
 import { SqlitePoseRepository } from './repositories/pose-repository.js';
 import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository } from './repositories/time-series-repositories.js';
 import { SqliteTrackRepository } from './repositories/track-repository.js';
@@ -303,9 +304,7 @@ export class SqliteStorage implements Storage {
       projects: new SqliteProjectRepository(ctx),
       messages: new SqliteMessageRepository(ctx),
       files: new SqliteFileRepository(ctx),
-      users: new SqliteUserRepository(ctx),
-      apiKeys: new SqliteApiKeyRepository(ctx),
-      refreshTokens: new SqliteRefreshTokenRepository(ctx),
+      ...createIdentityRepositories({ users: new SqliteUserStore(ctx), apiKeys: new SqliteApiKeyStore(ctx), refreshTokens: new SqliteRefreshTokenStore(ctx) }, () => ctx.now()),
       settings: new SqliteSettingRepository(ctx),
     };
   }

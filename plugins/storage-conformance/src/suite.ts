@@ -624,6 +624,24 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         expect(await storage.refreshTokens.consume(short.token)).toEqual({ status: 'invalid' });
       });
 
+      it('lets one of two racing consumers of a refresh token win, and treats the other as reuse', async () => {
+        const now = Date.now();
+        const issued = await storage.refreshTokens.issue({ userId: 'u12', expiresAt: now + DAY });
+        const outcomes = await Promise.all([storage.refreshTokens.consume(issued.token, now), storage.refreshTokens.consume(issued.token, now)]);
+        expect(outcomes.map((o) => o.status).sort()).toEqual(['ok', 'reused']);
+        const next = await storage.refreshTokens.issue({ userId: 'u12', expiresAt: now + DAY, familyId: issued.record.familyId });
+        expect(await storage.refreshTokens.revokeFamily(issued.record.familyId)).toBe(1);
+        expect(await storage.refreshTokens.consume(next.token, now)).toMatchObject({ status: 'revoked' });
+      });
+
+      it('never lets a key use undo its revocation', async () => {
+        const user = await storage.users.create({ username: 'racer', password: 'pw' });
+        const { record, key } = await storage.apiKeys.create({ userId: user.id, name: 'raced' });
+        await Promise.all([storage.apiKeys.verify(key, 3000), storage.apiKeys.revoke(record.id, 3000)]);
+        expect((await storage.apiKeys.get(record.id))?.revokedAt).toBe(3000);
+        expect(await storage.apiKeys.verify(key)).toBeNull();
+      });
+
       it('deletes a user with their keys and tokens', async () => {
         const user = await storage.users.create({ username: 'leaver', password: 'pw' });
         const { key } = await storage.apiKeys.create({ userId: user.id, name: 'k' });

@@ -1,7 +1,8 @@
 // Public entry of @wiflow/storage-kit: what storage implementations share beyond core's
 // storage contract (the `Storage` interface, its records and StorageErrors stay in @wiflow/core).
 export { makePage, checkPageRequest, checkCursorRequest, checkTimeRange, encodeCursor, decodeCursor } from './paging.js';
-export { generateToken, hashToken } from './secret-token.js';
+// The bearer-secret helpers live in core's security (the identity rules use them); re-exported for the kit's users.
+export { generateToken, hashToken } from '@wiflow/core';
 export { summarizeTrack, STATIONARY_SPEED, type TrackPoint } from './track-statistics.js';
 export { PoseAggregator, checkAggregateQuery, DEFAULT_AGGREGATE_INTERVAL_MS, type AggregatePerson, type FramesSummary } from './pose-aggregator.js';
 export { PrivacyConfigSchema, toPrivacySettings } from './privacy-config.js';

@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { DEFAULT_JSON_MAX_DEPTH, WiflowError, boundedEcho, isJsonTooDeep, jsonBodyParser, type Principal, type Runtime, type SecretBox } from '@wiflow/core';
+import {
+  ApiError,
+  DEFAULT_JSON_MAX_DEPTH,
+  WiflowError,
+  apiConventionInForce,
+  boundedEcho,
+  defineRoute,
+  isJsonTooDeep,
+  routeRouter,
+  specCodeForStatus,
+  type FieldError,
+  type RouteDefinition,
+  type Runtime,
+  type SecretBox,
+} from '@wiflow/core';
 import type { WebhookConfig } from './config.js';
 import type { EndpointStats, WebhookDispatcher } from './dispatcher.js';
 import { WebhookErrors } from './errors.js';
@@ -11,7 +25,7 @@ import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from
 /** Where the webhook API lives. */
 export const WEBHOOK_API_PATH = '/api/v1/webhooks';
 
-/** Roles that may manage webhooks. */
+/** Roles that may manage webhooks (core's role order: admin includes operator). */
 export const WEBHOOK_ROLES = ['admin', 'operator'] as const;
 
 const url = z
@@ -100,60 +114,27 @@ export function deliveryToWire(record: DeliveryRecord): Record<string, unknown> 
   };
 }
 
-/** The pose spec's error code for an HTTP status. */
-function specCode(status: number): string {
-  if (status === 401) return 'AUTHENTICATION_ERROR';
-  if (status === 403) return 'AUTHORIZATION_ERROR';
-  if (status === 404) return 'RESOURCE_NOT_FOUND';
-  if (status === 400 || status === 422) return 'VALIDATION_ERROR';
-  if (status === 429) return 'RATE_LIMIT_EXCEEDED';
-  return 'SYSTEM_ERROR';
-}
+/** A registration as the API shows it (payload schema for the OpenAPI document). */
+const WebhookWire = z.object({
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  description: z.string().nullable(),
+  active: z.boolean(),
+  has_secret: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by: z.string(),
+  stats: z.record(z.string(), z.number()).optional(),
+});
+const WebhookList = z.object({ webhooks: z.array(WebhookWire), total: z.number().int() });
+const DeliveryList = z.object({ webhook_id: z.string(), deliveries: z.array(z.record(z.string(), z.unknown())), total: z.number().int() });
+const Ping = z.object({ delivery_id: z.string(), status: z.literal('queued') });
+const IdParam = z.object({ id: z.string() });
 
-/** The pose API's convention in force: WIFLOW_API_CONVENTION, else `api.convention`, else A (the pose API's own rule). */
-function conventionOf(runtime: Runtime): 'A' | 'B' {
-  const fromEnv = process.env.WIFLOW_API_CONVENTION?.toUpperCase();
-  if (fromEnv === 'A' || fromEnv === 'B') return fromEnv;
-  return runtime.config.get<{ convention?: string } | undefined>('api')?.convention === 'B' ? 'B' : 'A';
-}
-
-/** Answer an error in the envelope of the API convention in force. */
-function sendError(runtime: Runtime, res: Response, error: WiflowError): void {
-  const convention = conventionOf(runtime);
-  const requestId = randomUUID();
-  const timestamp = new Date().toISOString();
-  const details: Record<string, unknown> = { wiflow_code: error.code, ...(error.details ?? {}) };
-  // Convention B lists bad fields as {field, reason}, without the received value.
-  if (convention === 'B' && Array.isArray(details.field_errors)) {
-    details.field_errors = (details.field_errors as { field: string; message: string }[]).map((f) => ({ field: f.field, reason: f.message }));
-  }
-  const body =
-    convention === 'A'
-      ? { error: { code: specCode(error.status), message: error.message, details, timestamp, request_id: requestId } }
-      : { success: false, error: { code: specCode(error.status), message: error.message, details }, timestamp, request_id: requestId };
-  res.status(error.status).json(body);
-}
-
-/** A copy with every `secret` field replaced: a secret is never echoed back. */
-function redactSecret(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecret);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'secret' ? '[redacted]' : redactSecret(v)]));
-  }
-  return value;
-}
-
-function validationError(issues: z.core.$ZodIssue[], body: unknown): WiflowError {
-  const error = WebhookErrors.invalid(issues.length);
-  // Bounded: at most 50 fields, each echo cut short (bodies are depth-limited before parsing, so redactSecret's walk is too).
-  const fieldErrors = issues.slice(0, 50).map((issue) => {
-    const field = issue.path.map(String).join('.') || '(body)';
-    let received: unknown = body;
-    for (const part of issue.path) received = received && typeof received === 'object' ? (received as Record<PropertyKey, unknown>)[part as PropertyKey] : undefined;
-    return { field: boundedEcho(field) as string, message: issue.message, received_value: boundedEcho(redactSecret(field === 'secret' ? '[redacted]' : received)) };
-  });
-  Object.assign(error, { details: { field_errors: fieldErrors } });
-  return error;
+/** This plugin's own errors in the pose-spec envelope, with their own code and message. */
+function asApiError(error: WiflowError, fieldErrors?: FieldError[]): ApiError {
+  return new ApiError(error.code, specCodeForStatus(error.status), error.status, error.message, error.details, fieldErrors);
 }
 
 /** What the router needs. */
@@ -163,173 +144,177 @@ export interface WebhookApiOptions {
   dispatcher: () => WebhookDispatcher;
   secretBox: () => SecretBox;
   config: () => WebhookConfig;
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * The registration API under /api/v1/webhooks: create, list, get, update, delete, ping, and
- * the delivery log. Every route authenticates through `hooks.authenticate` and needs the
- * admin or operator role. Secrets are write-only: stored sealed, never returned.
+ * The registration routes under /api/v1/webhooks: create, list, get, update, delete, ping, and
+ * the delivery log. Every route needs the operator role (admin includes it). Secrets are
+ * write-only: stored sealed, never returned, redacted from validation errors.
  */
-export function createWebhookRouter(options: WebhookApiOptions): Router {
-  const { runtime } = options;
-  const router = express.Router();
-
-  const authenticate = async (req: Request): Promise<Principal> => {
-    const header = req.headers.authorization;
-    const bearer = header && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
-    const apiKeyHeader = req.headers['x-api-key'];
-    const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
-    if (!bearer && !apiKey) throw WebhookErrors.unauthenticated();
-    let principal: Principal | undefined;
-    try {
-      principal = await runtime.hooks.authenticate.promise({ bearer, apiKey, request: req });
-    } catch (error) {
-      // An auth plugin that throws (expired token...) is still a 401, with its reason.
-      if (error instanceof WiflowError && error.status === 401) throw error;
-      throw WebhookErrors.unauthenticated();
-    }
-    if (!principal) throw WebhookErrors.unauthenticated();
-    if (!principal.roles.some((r) => (WEBHOOK_ROLES as readonly string[]).includes(r))) throw WebhookErrors.forbidden(principal.username);
-    return principal;
-  };
-
-  const fail = (res: Response, error: unknown) => {
-    if (error instanceof WiflowError) return sendError(runtime, res, error);
-    runtime.logger.error('webhook API request failed', { error: String(error) });
-    sendError(runtime, res, new WiflowError('WIFLOW_WEBHOOK_INTERNAL', 'internal error', 500));
-  };
-
-  // Authenticate before the body is even parsed.
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      res.locals.principal = await authenticate(req);
-      next();
-    } catch (error) {
-      fail(res, error);
-    }
-  });
-  router.use(jsonBodyParser({ limit: '64kb', maxDepth: runtime.config.get<{ maxJsonDepth?: number }>('server')?.maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH }));
-
-  type Handler = (req: Request, res: Response, principal: Principal) => Promise<void>;
-  const route = (handler: Handler) => async (req: Request, res: Response) => {
-    try {
-      await handler(req, res, res.locals.principal as Principal);
-    } catch (error) {
-      fail(res, error);
-    }
-  };
-
+export function webhookRoutes(options: WebhookApiOptions): RouteDefinition[] {
   const found = async (id: string): Promise<WebhookRecord> => {
     const record = await options.store().get(id);
     if (!record) throw WebhookErrors.notFound(id);
     return record;
   };
+  const common: Pick<RouteDefinition, 'tags' | 'spec' | 'access' | 'unknownKeys' | 'errors'> = { tags: ['webhooks'], spec: false, access: 'operator', unknownKeys: 'together', errors: [404] };
+  const single = { A: WebhookWire, B: WebhookWire };
 
-  router.post(
-    '/',
-    route(async (req, res, principal) => {
-      const parsed = WebhookCreateSchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw validationError(parsed.error.issues, req.body);
-      const store = options.store();
-      if ((await store.list()).length >= options.config().maxWebhooks) throw WebhookErrors.tooMany(options.config().maxWebhooks);
-      const now = Date.now();
-      const record: WebhookRecord = {
-        id: `wh_${randomUUID()}`,
-        url: parsed.data.url,
-        eventTypes: [...new Set(parsed.data.event_types)],
-        description: parsed.data.description ?? null,
-        active: parsed.data.active,
-        secretSealed: options.secretBox().seal(parsed.data.secret),
-        createdAt: now,
-        updatedAt: now,
-        createdBy: principal.username,
-      };
-      await store.save(record);
-      options.dispatcher().upsert(record);
-      res.status(201).location(`${WEBHOOK_API_PATH}/${record.id}`).json(webhookToWire(record));
+  return [
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/',
+      summary: 'Register a webhook',
+      body: WebhookCreateSchema,
+      success: { status: 201, description: 'Registered (Location: the registration)', ...single },
+      errors: [409],
+      async handler({ body, principal }) {
+        const input = body as z.output<typeof WebhookCreateSchema>;
+        const store = options.store();
+        if ((await store.list()).length >= options.config().maxWebhooks) throw WebhookErrors.tooMany(options.config().maxWebhooks);
+        const now = Date.now();
+        const record: WebhookRecord = {
+          id: `wh_${randomUUID()}`,
+          url: input.url,
+          eventTypes: [...new Set(input.event_types)],
+          description: input.description ?? null,
+          active: input.active,
+          secretSealed: options.secretBox().seal(input.secret),
+          createdAt: now,
+          updatedAt: now,
+          createdBy: principal!.username,
+        };
+        await store.save(record);
+        options.dispatcher().upsert(record);
+        return { body: webhookToWire(record), headers: { Location: `${WEBHOOK_API_PATH}/${record.id}` } };
+      },
     }),
-  );
-
-  router.get(
-    '/',
-    route(async (_req, res) => {
-      const records = await options.store().list();
-      const dispatcher = options.dispatcher();
-      await dispatcher.load();
-      res.json({ webhooks: records.map((r) => webhookToWire(r, dispatcher.endpointStats(r.id))), total: records.length });
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/',
+      summary: 'List webhooks with live figures',
+      success: { status: 200, description: 'Registrations', A: WebhookList, B: WebhookList },
+      errors: [],
+      async handler() {
+        const records = await options.store().list();
+        const dispatcher = options.dispatcher();
+        await dispatcher.load();
+        return { body: { webhooks: records.map((r) => webhookToWire(r, dispatcher.endpointStats(r.id))), total: records.length } };
+      },
     }),
-  );
-
-  router.get(
-    '/:id',
-    route(async (req, res) => {
-      const record = await found(String(req.params.id));
-      const dispatcher = options.dispatcher();
-      await dispatcher.load();
-      res.json(webhookToWire(record, dispatcher.endpointStats(record.id)));
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/{id}',
+      summary: 'Get a webhook with live figures',
+      params: IdParam,
+      success: { status: 200, description: 'The registration', ...single },
+      async handler({ params }) {
+        const record = await found(params.id);
+        const dispatcher = options.dispatcher();
+        await dispatcher.load();
+        return { body: webhookToWire(record, dispatcher.endpointStats(record.id)) };
+      },
     }),
-  );
-
-  router.patch(
-    '/:id',
-    route(async (req, res) => {
-      const record = await found(String(req.params.id));
-      const parsed = WebhookPatchSchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw validationError(parsed.error.issues, req.body);
-      const patch = parsed.data;
-      const updated: WebhookRecord = {
-        ...record,
-        url: patch.url ?? record.url,
-        eventTypes: patch.event_types ? [...new Set(patch.event_types)] : record.eventTypes,
-        description: patch.description === undefined ? record.description : patch.description,
-        active: patch.active ?? record.active,
-        secretSealed: patch.secret ? options.secretBox().seal(patch.secret) : record.secretSealed,
-        updatedAt: Date.now(),
-      };
-      await options.store().save(updated);
-      options.dispatcher().upsert(updated);
-      res.json(webhookToWire(updated));
+    defineRoute({
+      ...common,
+      method: 'patch',
+      path: '/{id}',
+      summary: 'Change a webhook',
+      params: IdParam,
+      body: WebhookPatchSchema,
+      success: { status: 200, description: 'The registration', ...single },
+      async handler({ params, body }) {
+        const record = await found(params.id);
+        const patch = body as z.output<typeof WebhookPatchSchema>;
+        const updated: WebhookRecord = {
+          ...record,
+          url: patch.url ?? record.url,
+          eventTypes: patch.event_types ? [...new Set(patch.event_types)] : record.eventTypes,
+          description: patch.description === undefined ? record.description : patch.description,
+          active: patch.active ?? record.active,
+          secretSealed: patch.secret ? options.secretBox().seal(patch.secret) : record.secretSealed,
+          updatedAt: Date.now(),
+        };
+        await options.store().save(updated);
+        options.dispatcher().upsert(updated);
+        return { body: webhookToWire(updated) };
+      },
     }),
-  );
-
-  router.delete(
-    '/:id',
-    route(async (req, res) => {
-      const record = await found(String(req.params.id));
-      await options.dispatcher().remove(record.id);
-      await options.store().delete(record.id);
-      res.status(204).end();
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Delete a webhook, its queue and its log',
+      params: IdParam,
+      success: { status: 204, description: 'Deleted', A: z.undefined(), B: z.undefined() },
+      async handler({ params }) {
+        const record = await found(params.id);
+        await options.dispatcher().remove(record.id);
+        await options.store().delete(record.id);
+        return { body: undefined };
+      },
     }),
-  );
-
-  router.post(
-    '/:id/ping',
-    route(async (req, res) => {
-      const record = await found(String(req.params.id));
-      const deliveryId = await options.dispatcher().ping(record.id);
-      res.status(202).json({ delivery_id: deliveryId, status: 'queued' });
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/{id}/ping',
+      summary: 'Send a webhook.ping delivery',
+      params: IdParam,
+      success: { status: 202, description: 'Queued', A: Ping, B: Ping },
+      async handler({ params }) {
+        const record = await found(params.id);
+        const deliveryId = await options.dispatcher().ping(record.id);
+        return { body: { delivery_id: deliveryId, status: 'queued' } };
+      },
     }),
-  );
-
-  router.get(
-    '/:id/deliveries',
-    route(async (req, res) => {
-      const record = await found(String(req.params.id));
-      const parsed = DeliveryQuerySchema.safeParse(req.query);
-      if (!parsed.success) throw validationError(parsed.error.issues, req.query);
-      const all = await options.store().deliveries(record.id);
-      const matching = parsed.data.status ? all.filter((d) => d.status === parsed.data.status) : all;
-      res.json({ webhook_id: record.id, deliveries: matching.slice(0, parsed.data.limit).map(deliveryToWire), total: matching.length });
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/{id}/deliveries',
+      summary: 'The delivery log, newest first',
+      params: IdParam,
+      query: DeliveryQuerySchema,
+      success: { status: 200, description: 'Deliveries', A: DeliveryList, B: DeliveryList },
+      async handler({ params, query }) {
+        const record = await found(params.id);
+        const { limit, status } = query as z.output<typeof DeliveryQuerySchema>;
+        const all = await options.store().deliveries(record.id);
+        const matching = status ? all.filter((d) => d.status === status) : all;
+        return { body: { webhook_id: record.id, deliveries: matching.slice(0, limit).map(deliveryToWire), total: matching.length } };
+      },
     }),
-  );
+  ];
+}
 
-  // Body-parser failures (malformed JSON, too large) in the same envelope.
-  router.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    if (isJsonTooDeep(error)) return sendError(runtime, res, WebhookErrors.tooDeep(Number((error as WiflowError).details?.max_depth ?? DEFAULT_JSON_MAX_DEPTH)));
-    if (error.type === 'entity.parse.failed') return sendError(runtime, res, WebhookErrors.malformed(boundedEcho(error.message) as string));
-    const status = error.status ?? 500;
-    sendError(runtime, res, new WiflowError('WIFLOW_WEBHOOK_REQUEST', status >= 500 ? 'internal error' : (boundedEcho(error.message) as string), status));
+/**
+ * The webhook API on core's route kit: authentication before the body is read, the operator
+ * role, errors in the envelope of the pose convention in force (WIFLOW_API_CONVENTION, else
+ * `api.convention`) with `details.wiflow_code`, successes as bare bodies in both conventions.
+ */
+export function createWebhookRouter(options: WebhookApiOptions): Router {
+  const { runtime } = options;
+  return routeRouter(webhookRoutes(options), {
+    hooks: runtime.hooks,
+    logger: runtime.logger,
+    convention: () => apiConventionInForce(options.env ?? process.env, runtime.config.get<{ convention?: string } | undefined>('api')?.convention),
+    bodyLimit: '64kb',
+    maxJsonDepth: runtime.config.get<{ maxJsonDepth?: number }>('server')?.maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH,
+    envelope: { wiflowCode: true },
+    wrapSuccess: false,
+    errors: {
+      unauthenticated: () => asApiError(WebhookErrors.unauthenticated()),
+      forbidden: (_needed, principal) => asApiError(WebhookErrors.forbidden(principal.username)),
+      validation: (fieldErrors) => asApiError(WebhookErrors.invalid(fieldErrors.length), fieldErrors),
+      body: (error) => {
+        if (isJsonTooDeep(error)) return asApiError(WebhookErrors.tooDeep(Number((error as WiflowError).details?.max_depth ?? DEFAULT_JSON_MAX_DEPTH)));
+        if ((error as { type?: string }).type === 'entity.parse.failed') return asApiError(WebhookErrors.malformed(boundedEcho((error as Error).message) as string));
+        return undefined;
+      },
+      other: (error) => (error instanceof WiflowError && !(error instanceof ApiError) && error.code.startsWith('WIFLOW_WEBHOOK_') ? asApiError(error) : undefined),
+    },
   });
-  return router;
 }

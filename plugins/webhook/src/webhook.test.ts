@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretBox, Tokens, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
@@ -306,6 +306,18 @@ describe('webhook deliveries', () => {
     const body = (await response.json()) as { request_id: unknown };
     expect(body).toMatchObject({ success: false, error: { code: 'RESOURCE_NOT_FOUND', details: { wiflow_code: 'WIFLOW_WEBHOOK_NOT_FOUND' } } });
     expect(typeof body.request_id).toBe('string');
+  });
+
+  it('follows WIFLOW_API_CONVENTION over api.convention, and answers with the caller\'s X-Request-ID', async () => {
+    vi.stubEnv('WIFLOW_API_CONVENTION', 'b');
+    cleanups.push(() => vi.unstubAllEnvs());
+    const runtime = await createTestRuntime({ plugins: [sqlitePlugin, testAuthPlugin, webhookPlugin], config: { api: { convention: 'A' } } });
+    const { url } = await runtime.listen(0, '127.0.0.1');
+    cleanups.push(() => runtime.stop(5000));
+    const response = await fetch(`${url}/api/v1/webhooks/wh_nope`, { headers: { ...ADMIN, 'x-request-id': 'trace-42' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-request-id')).toBe('trace-42');
+    expect(await response.json()).toMatchObject({ success: false, error: { code: 'RESOURCE_NOT_FOUND' }, request_id: 'trace-42' });
   });
 
   it('fails a message with a clear error on bad input', async () => {

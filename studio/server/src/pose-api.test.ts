@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Runtime } from '@wiflow/core';
+import { createIdentityPlugin } from '@wiflow/plugin-identity';
 import { createPoseApiPlugin } from '@wiflow/plugin-pose-api';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import supertest from 'supertest';
@@ -23,7 +24,7 @@ beforeAll(async () => {
     dataDir: mkdtempSync(path.join(tmpdir(), 'wiflow-studio-poseapi-')),
     config: { storage: { kind: 'sqlite' } },
     // the pose API is set up first, so its /api/v1 router sits in front of the flow service's routes
-    plugins: [sqlitePlugin, createPoseApiPlugin({ env, print: () => {} }), studioServerPlugin, testNodesPlugin],
+    plugins: [sqlitePlugin, createIdentityPlugin({ env, print: () => {} }), createPoseApiPlugin({ env }), studioServerPlugin, testNodesPlugin],
   });
   url = (await runtime.listen(0, '127.0.0.1')).url;
   http = supertest.agent(url);

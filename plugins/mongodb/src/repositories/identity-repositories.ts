@@ -1,47 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import type { Document } from 'mongodb';
 import {
   StorageErrors,
-  hashSecret,
-  verifySecret,
-  type ApiKeyCreate,
   type ApiKeyRecord,
-  type ApiKeyRepository,
+  type ApiKeyStore,
   type JsonValue,
   type Page,
   type PageRequest,
-  type RefreshTokenConsumption,
-  type RefreshTokenIssue,
   type RefreshTokenRecord,
-  type RefreshTokenRepository,
+  type RefreshTokenStore,
   type SettingRecord,
   type SettingRepository,
-  type UserCreate,
-  type UserPatch,
+  type StoredUser,
   type UserRecord,
-  type UserRepository,
+  type UserStore,
 } from '@wiflow/core';
-import {
-  checkPageRequest,
-  generateToken,
-  hashToken,
-  makePage,
-} from '@wiflow/storage-kit';
+import { checkPageRequest, makePage } from '@wiflow/storage-kit';
 import { duplicateKeyFields, type MongoContext } from '../context.js';
 
-let dummyHash: string | null = null;
-/** A hash to verify against when the username is unknown (made on first use: scrypt is slow). */
-function timingDummyHash(): string {
-  dummyHash ??= hashSecret('wiflow-timing-equaliser');
-  return dummyHash;
-}
-
-function checkPassword(password: unknown): asserts password is string {
-  if (typeof password !== 'string' || password.length === 0) throw StorageErrors.invalid('password must be a non-empty string');
-}
+// Plain documents only: the identity rules (hashing, verification, rotation) are core's
+// `createIdentityRepositories`, applied above these stores.
 
 /** Users (collection `users`; usernames unique case-insensitively through `usernameKey`). */
-export class MongoUserRepository implements UserRepository {
+export class MongoUserStore implements UserStore {
   readonly #ctx: MongoContext;
 
   constructor(ctx: MongoContext) {
@@ -52,43 +32,26 @@ export class MongoUserRepository implements UserRepository {
     return this.#ctx.db.collection('users');
   }
 
-  async create(input: UserCreate): Promise<UserRecord> {
+  async insert({ user, passwordHash }: StoredUser): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.username !== 'string' || input.username.trim() === '') throw StorageErrors.invalid('username must be a non-empty string');
-    checkPassword(input.password);
-    const now = this.#ctx.now();
-    const user: UserRecord = {
-      id: input.id ?? randomUUID(),
-      username: input.username,
-      roles: input.roles ?? [],
-      isActive: input.isActive ?? true,
-      isSuperuser: input.isSuperuser ?? false,
-      profile: input.profile ?? {},
-      createdAt: now,
-      updatedAt: now,
-      lastLoginAt: null,
-    };
     try {
-      await this.#users.insertOne({ _id: user.id as never, usernameKey: user.username.toLowerCase(), passwordHash: hashSecret(input.password), body: user });
+      await this.#users.insertOne({ _id: user.id as never, usernameKey: user.username.toLowerCase(), passwordHash, body: user });
     } catch (error) {
       const keys = duplicateKeyFields(error);
       if (keys?.includes('usernameKey')) throw StorageErrors.duplicate('user', 'username', user.username);
       if (keys) throw StorageErrors.duplicate('user', 'id', user.id);
       throw error;
     }
-    return user;
   }
 
-  async get(id: string): Promise<UserRecord | null> {
+  async get(id: string): Promise<StoredUser | null> {
     this.#ctx.ensureOpen();
-    const doc = await this.#users.findOne({ _id: id as never });
-    return doc ? (doc.body as UserRecord) : null;
+    return decodeUser(await this.#users.findOne({ _id: id as never }));
   }
 
-  async getByUsername(username: string): Promise<UserRecord | null> {
+  async findByUsername(username: string): Promise<StoredUser | null> {
     this.#ctx.ensureOpen();
-    const doc = await this.#users.findOne({ usernameKey: String(username).toLowerCase() });
-    return doc ? (doc.body as UserRecord) : null;
+    return decodeUser(await this.#users.findOne({ usernameKey: String(username).toLowerCase() }));
   }
 
   async list(paging: PageRequest): Promise<Page<UserRecord>> {
@@ -101,37 +64,19 @@ export class MongoUserRepository implements UserRepository {
     return makePage(docs.map((d) => d.body as UserRecord), total, paging);
   }
 
-  async update(id: string, patch: UserPatch): Promise<UserRecord> {
+  async put(user: UserRecord): Promise<boolean> {
     this.#ctx.ensureOpen();
-    const current = await this.get(id);
-    if (!current) throw StorageErrors.notFound('user', id);
-    const next: UserRecord = { ...current, updatedAt: this.#ctx.now() };
-    for (const key of ['username', 'roles', 'isActive', 'isSuperuser', 'profile', 'lastLoginAt'] as const) if (patch[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = patch[key];
-    if (typeof next.username !== 'string' || next.username.trim() === '') throw StorageErrors.invalid('username must be a non-empty string');
     try {
-      await this.#users.updateOne({ _id: id as never }, { $set: { usernameKey: next.username.toLowerCase(), body: next } });
+      return (await this.#users.updateOne({ _id: user.id as never }, { $set: { usernameKey: user.username.toLowerCase(), body: user } })).matchedCount > 0;
     } catch (error) {
-      if (duplicateKeyFields(error)) throw StorageErrors.duplicate('user', 'username', next.username);
+      if (duplicateKeyFields(error)) throw StorageErrors.duplicate('user', 'username', user.username);
       throw error;
     }
-    return next;
   }
 
-  async setPassword(id: string, password: string): Promise<void> {
+  async putPasswordHash(id: string, passwordHash: string): Promise<boolean> {
     this.#ctx.ensureOpen();
-    checkPassword(password);
-    const result = await this.#users.updateOne({ _id: id as never }, { $set: { passwordHash: hashSecret(password) } });
-    if (result.matchedCount === 0) throw StorageErrors.notFound('user', id);
-  }
-
-  async verifyPassword(username: string, password: string): Promise<UserRecord | null> {
-    this.#ctx.ensureOpen();
-    if (typeof username !== 'string' || typeof password !== 'string') return null;
-    const doc = await this.#users.findOne({ usernameKey: username.toLowerCase() });
-    const ok = verifySecret(password, (doc?.passwordHash as string | undefined) ?? timingDummyHash());
-    if (!doc || !ok) return null;
-    const user = doc.body as UserRecord;
-    return user.isActive ? user : null;
+    return (await this.#users.updateOne({ _id: id as never }, { $set: { passwordHash } })).matchedCount > 0;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -148,8 +93,12 @@ export class MongoUserRepository implements UserRepository {
   }
 }
 
+function decodeUser(doc: Document | null): StoredUser | null {
+  return doc ? { user: doc.body as UserRecord, passwordHash: doc.passwordHash as string } : null;
+}
+
 /** API keys (collection `api_keys`, unique `keyHash`). */
-export class MongoApiKeyRepository implements ApiKeyRepository {
+export class MongoApiKeyStore implements ApiKeyStore {
   readonly #ctx: MongoContext;
 
   constructor(ctx: MongoContext) {
@@ -160,32 +109,22 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
     return this.#ctx.db.collection('api_keys');
   }
 
-  async create(input: ApiKeyCreate): Promise<{ record: ApiKeyRecord; key: string }> {
+  async insert({ record, keyHash }: { record: ApiKeyRecord; keyHash: string }): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.userId !== 'string' || typeof input.name !== 'string') throw StorageErrors.invalid('an API key needs a userId and a name');
-    if (input.key !== undefined && (typeof input.key !== 'string' || input.key.length < 16)) throw StorageErrors.invalid('a given API key must be a string of at least 16 characters');
-    const key = input.key ?? generateToken('wf_');
-    const record: ApiKeyRecord = { id: randomUUID(), userId: input.userId, name: input.name, prefix: key.slice(0, 8), scopes: input.scopes ?? [], createdAt: this.#ctx.now(), expiresAt: input.expiresAt ?? null, lastUsedAt: null, revokedAt: null };
+    // `seq` orders keys created in the same millisecond (newest first).
     const seq = await this.#ctx.reserveSeq('api_keys', 1);
     try {
-      await this.#keys.insertOne({ _id: record.id as never, userId: record.userId, keyHash: hashToken(key), seq, body: record });
+      await this.#keys.insertOne({ _id: record.id as never, userId: record.userId, keyHash, seq, body: record });
     } catch (error) {
       if (duplicateKeyFields(error)) throw StorageErrors.duplicate('API key', 'key', record.prefix);
       throw error;
     }
-    return { record, key };
   }
 
-  async verify(key: string, now: number = this.#ctx.now()): Promise<ApiKeyRecord | null> {
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     this.#ctx.ensureOpen();
-    if (typeof key !== 'string' || key === '') return null;
-    const doc = await this.#keys.findOne({ keyHash: hashToken(key) });
-    if (!doc) return null;
-    const record = doc.body as ApiKeyRecord;
-    if (record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return null;
-    record.lastUsedAt = now;
-    await this.#keys.updateOne({ _id: doc._id }, { $set: { 'body.lastUsedAt': now } });
-    return record;
+    const doc = await this.#keys.findOne({ keyHash });
+    return doc ? (doc.body as ApiKeyRecord) : null;
   }
 
   async get(id: string): Promise<ApiKeyRecord | null> {
@@ -194,16 +133,16 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
     return doc ? (doc.body as ApiKeyRecord) : null;
   }
 
-  async list(userId: string): Promise<ApiKeyRecord[]> {
+  async listByUser(userId: string): Promise<ApiKeyRecord[]> {
     this.#ctx.ensureOpen();
     const docs = await this.#keys.find({ userId }).sort({ 'body.createdAt': -1, seq: -1 }).toArray();
     return docs.map((d) => d.body as ApiKeyRecord);
   }
 
-  async revoke(id: string, at: number = this.#ctx.now()): Promise<boolean> {
+  async patch(id: string, fields: Partial<Pick<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>>): Promise<boolean> {
     this.#ctx.ensureOpen();
-    const result = await this.#keys.updateOne({ _id: id as never }, [{ $set: { 'body.revokedAt': { $ifNull: ['$body.revokedAt', at] } } }]);
-    return result.matchedCount > 0;
+    const set = Object.fromEntries(Object.entries(fields).map(([field, value]) => [`body.${field}`, value]));
+    return (await this.#keys.updateOne({ _id: id as never }, { $set: set })).matchedCount > 0;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -212,12 +151,8 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-function decodeToken(doc: Document): RefreshTokenRecord {
-  return { id: doc._id as unknown as string, userId: doc.userId, familyId: doc.familyId, createdAt: doc.createdAt, expiresAt: doc.expiresAt, usedAt: doc.usedAt ?? null, revokedAt: doc.revokedAt ?? null };
-}
-
 /** Refresh tokens (collection `refresh_tokens`, unique `tokenHash`). */
-export class MongoRefreshTokenRepository implements RefreshTokenRepository {
+export class MongoRefreshTokenStore implements RefreshTokenStore {
   readonly #ctx: MongoContext;
 
   constructor(ctx: MongoContext) {
@@ -228,45 +163,33 @@ export class MongoRefreshTokenRepository implements RefreshTokenRepository {
     return this.#ctx.db.collection('refresh_tokens');
   }
 
-  async issue(input: RefreshTokenIssue): Promise<{ record: RefreshTokenRecord; token: string }> {
+  async insert({ record, tokenHash }: { record: RefreshTokenRecord; tokenHash: string }): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.userId !== 'string' || !Number.isFinite(input.expiresAt)) throw StorageErrors.invalid('a refresh token needs a userId and a finite expiresAt');
-    const token = generateToken('wfr_');
-    const record: RefreshTokenRecord = { id: randomUUID(), userId: input.userId, familyId: input.familyId ?? randomUUID(), createdAt: this.#ctx.now(), expiresAt: input.expiresAt, usedAt: null, revokedAt: null };
-    await this.#tokens.insertOne({ _id: record.id as never, userId: record.userId, familyId: record.familyId, tokenHash: hashToken(token), createdAt: record.createdAt, expiresAt: record.expiresAt, usedAt: null, revokedAt: null });
-    return { record, token };
+    await this.#tokens.insertOne({ _id: record.id as never, userId: record.userId, familyId: record.familyId, tokenHash, createdAt: record.createdAt, expiresAt: record.expiresAt, usedAt: record.usedAt, revokedAt: record.revokedAt });
   }
 
-  async consume(token: string, now: number = this.#ctx.now()): Promise<RefreshTokenConsumption> {
+  async findByHash(tokenHash: string): Promise<RefreshTokenRecord | null> {
     this.#ctx.ensureOpen();
-    if (typeof token !== 'string' || token === '') return { status: 'invalid' };
-    const tokenHash = hashToken(token);
-    // One atomic step marks a valid token used; only then is it 'ok'.
-    const used = await this.#tokens.findOneAndUpdate({ tokenHash, usedAt: null, revokedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { returnDocument: 'after' });
-    if (used) return { status: 'ok', token: decodeToken(used) };
     const doc = await this.#tokens.findOne({ tokenHash });
-    if (!doc) return { status: 'invalid' };
-    if (doc.usedAt !== null) {
-      await this.#tokens.updateMany({ familyId: doc.familyId, revokedAt: null }, { $set: { revokedAt: now } });
-      return { status: 'reused', token: decodeToken({ ...doc, revokedAt: doc.revokedAt ?? now }) };
-    }
-    if (doc.revokedAt !== null) return { status: 'revoked', token: decodeToken(doc) };
-    return { status: 'expired', token: decodeToken(doc) };
+    return doc
+      ? { id: doc._id as unknown as string, userId: doc.userId, familyId: doc.familyId, createdAt: doc.createdAt, expiresAt: doc.expiresAt, usedAt: doc.usedAt ?? null, revokedAt: doc.revokedAt ?? null }
+      : null;
   }
 
-  async revokeFamily(familyId: string, at: number = this.#ctx.now()): Promise<number> {
+  async markUsed(id: string, at: number): Promise<boolean> {
     this.#ctx.ensureOpen();
-    return (await this.#tokens.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount;
+    // One atomic conditional update: of two consumers racing, one matches.
+    return (await this.#tokens.updateOne({ _id: id as never, usedAt: null, revokedAt: null }, { $set: { usedAt: at } })).modifiedCount > 0;
   }
 
-  async revokeUser(userId: string, at: number = this.#ctx.now()): Promise<number> {
+  async revokeWhere(filter: { familyId: string } | { userId: string }, at: number): Promise<number> {
     this.#ctx.ensureOpen();
-    return (await this.#tokens.updateMany({ userId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount;
+    return (await this.#tokens.updateMany({ ...filter, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount;
   }
 
-  async purgeExpired(now: number = this.#ctx.now()): Promise<number> {
+  async deleteExpired(before: number): Promise<number> {
     this.#ctx.ensureOpen();
-    return (await this.#tokens.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+    return (await this.#tokens.deleteMany({ expiresAt: { $lt: before } })).deletedCount;
   }
 }
 

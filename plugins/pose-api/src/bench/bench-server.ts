@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Runtime, createLogger } from '@wiflow/core';
+import { createIdentityPlugin } from '@wiflow/plugin-identity';
 import { createPoseApiPlugin, PoseApiToken, type PoseApi } from '../index.js';
 import { syntheticSourcePlugin } from './synthetic-source.js';
 
@@ -34,7 +35,7 @@ export async function startBenchServer(options: { intervalMs: number; persons?: 
         websocket: { maxConnectionsPerIp: 100, ...(options.websocket ?? {}) },
       },
     },
-    plugins: [syntheticSourcePlugin, createPoseApiPlugin({ print: () => undefined, env: {} })],
+    plugins: [syntheticSourcePlugin, createIdentityPlugin({ print: () => undefined, env: {} }), createPoseApiPlugin({ env: {} })],
   });
   const address = await runtime.listen(0, '127.0.0.1');
   const api = runtime.services.get(PoseApiToken);

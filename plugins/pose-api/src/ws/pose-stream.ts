@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import type { Alert, AuthRequest, PoseFrame, Principal } from '@wiflow/core';
+import { credentialsOf, hasRole, type Alert, type AuthRequest, type PoseFrame, type Principal } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
-import { credentialsOf } from '../auth/auth-service.js';
 import { nodeFailing } from '../system/system-controller.js';
-import { hasRole } from '../auth/roles.js';
 import type { Convention } from '../config.js';
 import { frameA, frameB } from '../schemas/pose.js';
 import type { ApiServices } from '../services.js';
@@ -88,7 +86,7 @@ export class PoseStream {
       this.counters.connectionsRefused++;
       return { ok: false, status: 429, reason: `too many connections from this address (limit ${max})` };
     }
-    const credentials = credentialsOf(request, true);
+    const credentials = credentialsOf(request, 'socket');
     if (!credentials.bearer && !credentials.apiKey) return { ok: false, status: 401, reason: 'authentication required: pass ?token=<access token> or an Authorization header' };
     const principal = await this.services.runtime.hooks.authenticate.promise({ ...credentials, request });
     if (!principal) return { ok: false, status: 401, reason: 'the token is invalid or expired' };

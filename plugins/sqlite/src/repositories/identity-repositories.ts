@@ -1,92 +1,51 @@
-import { randomUUID } from 'node:crypto';
 import {
   StorageErrors,
-  hashSecret,
-  verifySecret,
-  type ApiKeyCreate,
   type ApiKeyRecord,
-  type ApiKeyRepository,
+  type ApiKeyStore,
   type JsonValue,
   type Page,
   type PageRequest,
-  type RefreshTokenConsumption,
-  type RefreshTokenIssue,
   type RefreshTokenRecord,
-  type RefreshTokenRepository,
+  type RefreshTokenStore,
   type SettingRecord,
   type SettingRepository,
-  type UserCreate,
-  type UserPatch,
+  type StoredUser,
   type UserRecord,
-  type UserRepository,
+  type UserStore,
 } from '@wiflow/core';
-import {
-  checkPageRequest,
-  generateToken,
-  hashToken,
-  makePage,
-} from '@wiflow/storage-kit';
+import { checkPageRequest, makePage } from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 
-// Verifying against a dummy hash when a username is unknown keeps the answer time the same
-// whether or not the user exists.
-let dummyHash: string | null = null;
-/** A hash to verify against when the username is unknown (made on first use: scrypt is slow). */
-function timingDummyHash(): string {
-  dummyHash ??= hashSecret('wiflow-timing-equaliser');
-  return dummyHash;
-}
+// Plain rows only: the identity rules (hashing, verification, rotation) are core's
+// `createIdentityRepositories`, applied above these stores.
 
-function checkPassword(password: unknown): asserts password is string {
-  if (typeof password !== 'string' || password.length === 0) throw StorageErrors.invalid('password must be a non-empty string');
-}
-
-/** Users with scrypt password hashes that never leave storage. */
-export class SqliteUserRepository implements UserRepository {
+/** Users: the record as JSON, the password hash beside it; usernames unique (COLLATE NOCASE). */
+export class SqliteUserStore implements UserStore {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {
     this.#ctx = ctx;
   }
 
-  async create(input: UserCreate): Promise<UserRecord> {
+  async insert({ user, passwordHash }: StoredUser): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.username !== 'string' || input.username.trim() === '') throw StorageErrors.invalid('username must be a non-empty string');
-    checkPassword(input.password);
-    const now = this.#ctx.now();
-    const user: UserRecord = {
-      id: input.id ?? randomUUID(),
-      username: input.username,
-      roles: input.roles ?? [],
-      isActive: input.isActive ?? true,
-      isSuperuser: input.isSuperuser ?? false,
-      profile: input.profile ?? {},
-      createdAt: now,
-      updatedAt: now,
-      lastLoginAt: null,
-    };
-    const hash = hashSecret(input.password);
     try {
-      this.#ctx.db.prepare('INSERT INTO users (id, username, password_hash, body) VALUES (?, ?, ?, ?)').run(user.id, user.username, hash, JSON.stringify(user));
+      this.#ctx.db.prepare('INSERT INTO users (id, username, password_hash, body) VALUES (?, ?, ?, ?)').run(user.id, user.username, passwordHash, JSON.stringify(user));
     } catch (error) {
-      const message = error instanceof Error ? error.message : '';
-      if (message.includes('users.username')) throw StorageErrors.duplicate('user', 'username', user.username);
+      if ((error instanceof Error ? error.message : '').includes('users.username')) throw StorageErrors.duplicate('user', 'username', user.username);
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) throw StorageErrors.duplicate('user', 'id', user.id);
       throw error;
     }
-    return user;
   }
 
-  async get(id: string): Promise<UserRecord | null> {
+  async get(id: string): Promise<StoredUser | null> {
     this.#ctx.ensureOpen();
-    const row = this.#ctx.db.prepare('SELECT body FROM users WHERE id = ?').get(id) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as UserRecord) : null;
+    return decodeUser(this.#ctx.db.prepare('SELECT password_hash, body FROM users WHERE id = ?').get(id));
   }
 
-  async getByUsername(username: string): Promise<UserRecord | null> {
+  async findByUsername(username: string): Promise<StoredUser | null> {
     this.#ctx.ensureOpen();
-    const row = this.#ctx.db.prepare('SELECT body FROM users WHERE username = ?').get(username) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as UserRecord) : null;
+    return decodeUser(this.#ctx.db.prepare('SELECT password_hash, body FROM users WHERE username = ?').get(username));
   }
 
   async list(paging: PageRequest): Promise<Page<UserRecord>> {
@@ -97,40 +56,19 @@ export class SqliteUserRepository implements UserRepository {
     return makePage(rows.map((r) => JSON.parse(r.body) as UserRecord), total, paging);
   }
 
-  async update(id: string, patch: UserPatch): Promise<UserRecord> {
+  async put(user: UserRecord): Promise<boolean> {
     this.#ctx.ensureOpen();
-    let next: UserRecord | undefined;
     try {
-      this.#ctx.db.transaction(() => {
-        const row = this.#ctx.db.prepare('SELECT body FROM users WHERE id = ?').get(id) as { body: string } | undefined;
-        if (!row) throw StorageErrors.notFound('user', id);
-        next = { ...(JSON.parse(row.body) as UserRecord), updatedAt: this.#ctx.now() };
-        for (const key of ['username', 'roles', 'isActive', 'isSuperuser', 'profile', 'lastLoginAt'] as const) if (patch[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = patch[key];
-        if (typeof next.username !== 'string' || next.username.trim() === '') throw StorageErrors.invalid('username must be a non-empty string');
-        this.#ctx.db.prepare('UPDATE users SET username = ?, body = ? WHERE id = ?').run(next.username, JSON.stringify(next), id);
-      })();
+      return this.#ctx.db.prepare('UPDATE users SET username = ?, body = ? WHERE id = ?').run(user.username, JSON.stringify(user), user.id).changes > 0;
     } catch (error) {
-      if ((error instanceof Error ? error.message : '').includes('users.username')) throw StorageErrors.duplicate('user', 'username', String(patch.username));
+      if ((error instanceof Error ? error.message : '').includes('users.username')) throw StorageErrors.duplicate('user', 'username', user.username);
       throw error;
     }
-    return next!;
   }
 
-  async setPassword(id: string, password: string): Promise<void> {
+  async putPasswordHash(id: string, passwordHash: string): Promise<boolean> {
     this.#ctx.ensureOpen();
-    checkPassword(password);
-    const changes = this.#ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hashSecret(password), id).changes;
-    if (changes === 0) throw StorageErrors.notFound('user', id);
-  }
-
-  async verifyPassword(username: string, password: string): Promise<UserRecord | null> {
-    this.#ctx.ensureOpen();
-    if (typeof username !== 'string' || typeof password !== 'string') return null;
-    const row = this.#ctx.db.prepare('SELECT password_hash, body FROM users WHERE username = ?').get(username) as { password_hash: string; body: string } | undefined;
-    const ok = verifySecret(password, row?.password_hash ?? timingDummyHash());
-    if (!row || !ok) return null;
-    const user = JSON.parse(row.body) as UserRecord;
-    return user.isActive ? user : null;
+    return this.#ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, id).changes > 0;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -150,72 +88,55 @@ export class SqliteUserRepository implements UserRepository {
   }
 }
 
-/** API keys stored as SHA-256 hashes. */
-export class SqliteApiKeyRepository implements ApiKeyRepository {
+function decodeUser(row: unknown): StoredUser | null {
+  const r = row as { password_hash: string; body: string } | undefined;
+  return r ? { user: JSON.parse(r.body) as UserRecord, passwordHash: r.password_hash } : null;
+}
+
+/** API keys: the record as JSON, keyed by the key's hash. */
+export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {
     this.#ctx = ctx;
   }
 
-  async create(input: ApiKeyCreate): Promise<{ record: ApiKeyRecord; key: string }> {
+  async insert({ record, keyHash }: { record: ApiKeyRecord; keyHash: string }): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.userId !== 'string' || typeof input.name !== 'string') throw StorageErrors.invalid('an API key needs a userId and a name');
-    if (input.key !== undefined && (typeof input.key !== 'string' || input.key.length < 16)) throw StorageErrors.invalid('a given API key must be a string of at least 16 characters');
-    const key = input.key ?? generateToken('wf_');
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      userId: input.userId,
-      name: input.name,
-      prefix: key.slice(0, 8),
-      scopes: input.scopes ?? [],
-      createdAt: this.#ctx.now(),
-      expiresAt: input.expiresAt ?? null,
-      lastUsedAt: null,
-      revokedAt: null,
-    };
     try {
-      this.#ctx.db.prepare('INSERT INTO api_keys (id, user_id, key_hash, created_at, body) VALUES (?, ?, ?, ?, ?)').run(record.id, record.userId, hashToken(key), record.createdAt, JSON.stringify(record));
+      this.#ctx.db.prepare('INSERT INTO api_keys (id, user_id, key_hash, created_at, body) VALUES (?, ?, ?, ?, ?)').run(record.id, record.userId, keyHash, record.createdAt, JSON.stringify(record));
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) throw StorageErrors.duplicate('API key', 'key', record.prefix);
       throw error;
     }
-    return { record, key };
   }
 
-  async verify(key: string, now: number = this.#ctx.now()): Promise<ApiKeyRecord | null> {
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     this.#ctx.ensureOpen();
-    if (typeof key !== 'string' || key === '') return null;
-    const row = this.#ctx.db.prepare('SELECT body FROM api_keys WHERE key_hash = ?').get(hashToken(key)) as { body: string } | undefined;
-    if (!row) return null;
-    const record = JSON.parse(row.body) as ApiKeyRecord;
-    if (record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return null;
-    record.lastUsedAt = now;
-    this.#ctx.db.prepare('UPDATE api_keys SET body = ? WHERE id = ?').run(JSON.stringify(record), record.id);
-    return record;
+    return decodeKey(this.#ctx.db.prepare('SELECT body FROM api_keys WHERE key_hash = ?').get(keyHash));
   }
 
   async get(id: string): Promise<ApiKeyRecord | null> {
     this.#ctx.ensureOpen();
-    const row = this.#ctx.db.prepare('SELECT body FROM api_keys WHERE id = ?').get(id) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as ApiKeyRecord) : null;
+    return decodeKey(this.#ctx.db.prepare('SELECT body FROM api_keys WHERE id = ?').get(id));
   }
 
-  async list(userId: string): Promise<ApiKeyRecord[]> {
+  async listByUser(userId: string): Promise<ApiKeyRecord[]> {
     this.#ctx.ensureOpen();
     const rows = this.#ctx.db.prepare('SELECT body FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, rowid DESC').all(userId) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as ApiKeyRecord);
   }
 
-  async revoke(id: string, at: number = this.#ctx.now()): Promise<boolean> {
+  async patch(id: string, fields: Partial<Pick<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>>): Promise<boolean> {
     this.#ctx.ensureOpen();
-    const record = await this.get(id);
-    if (!record) return false;
-    if (record.revokedAt === null) {
-      record.revokedAt = at;
-      this.#ctx.db.prepare('UPDATE api_keys SET body = ? WHERE id = ?').run(JSON.stringify(record), id);
-    }
-    return true;
+    let changed = false;
+    this.#ctx.db.transaction(() => {
+      const row = this.#ctx.db.prepare('SELECT body FROM api_keys WHERE id = ?').get(id) as { body: string } | undefined;
+      if (!row) return;
+      this.#ctx.db.prepare('UPDATE api_keys SET body = ? WHERE id = ?').run(JSON.stringify({ ...(JSON.parse(row.body) as ApiKeyRecord), ...fields }), id);
+      changed = true;
+    }).immediate();
+    return changed;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -224,71 +145,48 @@ export class SqliteApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-type TokenRow = { id: string; user_id: string; family_id: string; created_at: number; expires_at: number; used_at: number | null; revoked_at: number | null };
-
-function decodeToken(row: TokenRow): RefreshTokenRecord {
-  return { id: row.id, userId: row.user_id, familyId: row.family_id, createdAt: row.created_at, expiresAt: row.expires_at, usedAt: row.used_at, revokedAt: row.revoked_at };
+function decodeKey(row: unknown): ApiKeyRecord | null {
+  const r = row as { body: string } | undefined;
+  return r ? (JSON.parse(r.body) as ApiKeyRecord) : null;
 }
 
-/** Single-use refresh tokens with rotation families, stored as SHA-256 hashes. */
-export class SqliteRefreshTokenRepository implements RefreshTokenRepository {
+type TokenRow = { id: string; user_id: string; family_id: string; created_at: number; expires_at: number; used_at: number | null; revoked_at: number | null };
+
+/** Refresh tokens: one row per token, keyed by the token's hash. */
+export class SqliteRefreshTokenStore implements RefreshTokenStore {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {
     this.#ctx = ctx;
   }
 
-  async issue(input: RefreshTokenIssue): Promise<{ record: RefreshTokenRecord; token: string }> {
+  async insert({ record, tokenHash }: { record: RefreshTokenRecord; tokenHash: string }): Promise<void> {
     this.#ctx.ensureOpen();
-    if (typeof input !== 'object' || input === null || typeof input.userId !== 'string' || !Number.isFinite(input.expiresAt)) throw StorageErrors.invalid('a refresh token needs a userId and a finite expiresAt');
-    const token = generateToken('wfr_');
-    const record: RefreshTokenRecord = { id: randomUUID(), userId: input.userId, familyId: input.familyId ?? randomUUID(), createdAt: this.#ctx.now(), expiresAt: input.expiresAt, usedAt: null, revokedAt: null };
     this.#ctx.db
-      .prepare('INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(record.id, record.userId, record.familyId, hashToken(token), record.createdAt, record.expiresAt);
-    return { record, token };
+      .prepare('INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(record.id, record.userId, record.familyId, tokenHash, record.createdAt, record.expiresAt, record.usedAt, record.revokedAt);
   }
 
-  async consume(token: string, now: number = this.#ctx.now()): Promise<RefreshTokenConsumption> {
+  async findByHash(tokenHash: string): Promise<RefreshTokenRecord | null> {
     this.#ctx.ensureOpen();
-    if (typeof token !== 'string' || token === '') return { status: 'invalid' };
-    const db = this.#ctx.db;
-    let result: RefreshTokenConsumption = { status: 'invalid' };
-    db.transaction(() => {
-      const row = db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?').get(hashToken(token)) as TokenRow | undefined;
-      if (!row) return;
-      if (row.used_at !== null) {
-        db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, row.family_id);
-        result = { status: 'reused', token: decodeToken({ ...row, revoked_at: row.revoked_at ?? now }) };
-        return;
-      }
-      if (row.revoked_at !== null) {
-        result = { status: 'revoked', token: decodeToken(row) };
-        return;
-      }
-      if (row.expires_at <= now) {
-        result = { status: 'expired', token: decodeToken(row) };
-        return;
-      }
-      db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE id = ?').run(now, row.id);
-      result = { status: 'ok', token: decodeToken({ ...row, used_at: now }) };
-    }).immediate();
-    return result;
+    const row = this.#ctx.db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    return row ? { id: row.id, userId: row.user_id, familyId: row.family_id, createdAt: row.created_at, expiresAt: row.expires_at, usedAt: row.used_at, revokedAt: row.revoked_at } : null;
   }
 
-  async revokeFamily(familyId: string, at: number = this.#ctx.now()): Promise<number> {
+  async markUsed(id: string, at: number): Promise<boolean> {
     this.#ctx.ensureOpen();
-    return this.#ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(at, familyId).changes;
+    return this.#ctx.db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL').run(at, id).changes > 0;
   }
 
-  async revokeUser(userId: string, at: number = this.#ctx.now()): Promise<number> {
+  async revokeWhere(filter: { familyId: string } | { userId: string }, at: number): Promise<number> {
     this.#ctx.ensureOpen();
-    return this.#ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(at, userId).changes;
+    const [column, value] = 'familyId' in filter ? ['family_id', filter.familyId] : ['user_id', filter.userId];
+    return this.#ctx.db.prepare(`UPDATE refresh_tokens SET revoked_at = ? WHERE ${column} = ? AND revoked_at IS NULL`).run(at, value).changes;
   }
 
-  async purgeExpired(now: number = this.#ctx.now()): Promise<number> {
+  async deleteExpired(before: number): Promise<number> {
     this.#ctx.ensureOpen();
-    return this.#ctx.db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?').run(now).changes;
+    return this.#ctx.db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?').run(before).changes;
   }
 }
 

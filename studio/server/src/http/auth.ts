@@ -1,32 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { Principal, Runtime } from '@wiflow/core';
+import { authenticate as authenticateRequest, credentialsOf as readCredentials, flowServiceErrorBody, type Credentials, type Principal, type Runtime } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
 
 /** The principal that single-user installs act as when `studio.autoLogin` is on. */
 export const LOCAL_PRINCIPAL: Principal = Object.freeze({ userId: '00000000-0000-4000-8000-000000000001', username: 'local', roles: ['admin'], via: 'auto-login' }) as Principal;
 
-/** Credentials found on a request: `Authorization: Bearer`, `x-api-key` header or `x-api-key` query parameter. */
-export function credentialsOf(request: IncomingMessage): { bearer?: string; apiKey?: string } {
-  const header = request.headers.authorization;
-  const bearer = typeof header === 'string' && /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() || undefined : undefined;
-  let apiKey = request.headers['x-api-key'];
-  if (Array.isArray(apiKey)) apiKey = apiKey[0];
-  if (!apiKey) {
-    const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
-    apiKey = query.get('x-api-key') ?? query.get('api_key') ?? undefined;
-  }
-  return { bearer, apiKey: apiKey || undefined };
+/**
+ * Credentials on a flow service request, by core's one rule set: `Authorization: Bearer`,
+ * `X-API-Key`, and (as Langflow clients send them) `?x-api-key=` / `?api_key=`.
+ */
+export function credentialsOf(request: IncomingMessage): Credentials {
+  return readCredentials(request, 'api-key-query');
 }
 
-/** Ask the authentication plugins (hooks.authenticate) who is calling; undefined when nobody vouches. */
+/** Ask the authentication plugins (core's `authenticate`) who is calling; with no credentials at all, the auto-login principal when it is on. */
 export async function authenticate(runtime: Runtime, request: IncomingMessage, autoLogin: boolean): Promise<Principal | undefined> {
-  const { bearer, apiKey } = credentialsOf(request);
-  if (bearer || apiKey) {
-    const principal = await runtime.hooks.authenticate.promise({ bearer, apiKey, request });
-    if (principal) return principal;
-    return undefined;
-  }
+  const found = await authenticateRequest(runtime.hooks, request, 'api-key-query');
+  if (found.presented) return found.principal;
   return autoLogin ? LOCAL_PRINCIPAL : undefined;
 }
 
@@ -38,7 +29,7 @@ export function requireUser(runtime: Runtime, autoLogin: () => boolean) {
     if (!principal) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       const error = StudioErrors.unauthenticated();
-      res.status(401).json({ detail: error.message, code: error.code });
+      res.status(401).json(flowServiceErrorBody(error));
       return;
     }
     res.locals.principal = principal;

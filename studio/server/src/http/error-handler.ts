@@ -1,28 +1,24 @@
 import type { NextFunction, Request, Response } from 'express';
-import { WiflowError, type Logger } from '@wiflow/core';
+import { WiflowError, flowServiceErrorBody, type Logger } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
-import { RequestValidationError } from './validation.js';
 
-/** The one place errors become HTTP answers: `{detail, code}` (FastAPI style), 422 validation as `{detail: [...]}`. */
+/** The one place the flow service's errors become HTTP answers, in core's flow-service envelope: `{detail, code}` (FastAPI style), 422 validation as `{detail: [...]}`. */
 export function errorHandler(logger: Logger, maxUploadMb: () => number) {
   return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) {
       next(error);
       return;
     }
-    if (error instanceof RequestValidationError) {
-      res.status(422).json({ detail: error.issues, code: error.code });
-      return;
-    }
     if (error instanceof WiflowError) {
+      if (error.status === 401 && !res.hasHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer');
       if (error.status >= 500) logger.error('request failed', { code: error.code, error: error.message });
-      res.status(error.status).json({ detail: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) });
+      res.status(error.status).json(flowServiceErrorBody(error));
       return;
     }
     const e = error as { code?: string; status?: number; statusCode?: number; type?: string; message?: string; name?: string };
     if (e?.name === 'MulterError') {
       const mapped = e.code === 'LIMIT_FILE_SIZE' ? StudioErrors.fileTooLarge(maxUploadMb()) : StudioErrors.invalidUpload(`upload rejected: ${e.message}`);
-      res.status(mapped.status).json({ detail: mapped.message, code: mapped.code });
+      res.status(mapped.status).json(flowServiceErrorBody(mapped));
       return;
     }
     if (e?.type === 'entity.parse.failed') {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Runtime } from '@wiflow/core';
+import { flowServiceErrorBody, type Runtime } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
 import { authenticate } from './auth.js';
 
@@ -59,6 +59,6 @@ export function rateLimit(runtime: Runtime, limiter: FlowRateLimiter, autoLogin:
     if (verdict.allowed) return next();
     res.setHeader('Retry-After', String(Math.max(1, Math.ceil((verdict.resetAt - Date.now()) / 1000))));
     const error = StudioErrors.rateLimited(verdict.limit, verdict.windowSeconds);
-    res.status(error.status).json({ detail: error.message, code: error.code, details: { limit: verdict.limit, window_seconds: verdict.windowSeconds, reset_at: new Date(verdict.resetAt).toISOString() } });
+    res.status(error.status).json(flowServiceErrorBody(Object.assign(error, { details: { limit: verdict.limit, window_seconds: verdict.windowSeconds, reset_at: new Date(verdict.resetAt).toISOString() } })));
   };
 }

@@ -1,23 +1,22 @@
 import type { NextFunction, Request, Response } from 'express';
+import { ROLES, hasRole, type Role } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
 import { principalOf } from './auth.js';
 
-/** The flow service's roles, weakest first, named as the pose API's: each includes the ones before it. */
-export const FLOW_ROLES = ['viewer', 'operator', 'admin'] as const;
+/** The flow service's roles: core's, weakest first (each includes the ones before it). */
+export const FLOW_ROLES = ROLES;
 
 /** A flow service role. */
-export type FlowRole = (typeof FLOW_ROLES)[number];
+export type FlowRole = Role;
 
-/** The strongest known role in a list; a principal with none counts as a viewer (read-only). */
+/** The strongest known role in a list; a principal with none counts as a viewer (read-only) here. */
 export function roleOf(roles: readonly string[]): FlowRole {
-  let rank = 0;
-  for (const role of roles) rank = Math.max(rank, FLOW_ROLES.indexOf(role as FlowRole));
-  return FLOW_ROLES[rank];
+  return [...ROLES].reverse().find((role) => hasRole(roles, role)) ?? 'viewer';
 }
 
-/** Whether `roles` include `needed` or a stronger role. */
+/** Whether `roles` include `needed` or a stronger role (no role at all counts as viewer). */
 export function hasFlowRole(roles: readonly string[], needed: FlowRole): boolean {
-  return FLOW_ROLES.indexOf(roleOf(roles)) >= FLOW_ROLES.indexOf(needed);
+  return hasRole([...roles, 'viewer'], needed);
 }
 
 /** Middleware (after requireUser): 403 unless the caller holds `needed` or more. */

@@ -1,12 +1,7 @@
 import type { z } from 'zod';
-import { WiflowError } from '@wiflow/core';
+import { WiflowError, type ValidationIssue } from '@wiflow/core';
 
-/** One FastAPI-style ValidationError entry. */
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+export type { ValidationIssue } from '@wiflow/core';
 
 /** A request that failed validation: answered as 422 HTTPValidationError `{detail: ValidationError[]}`. */
 export class RequestValidationError extends WiflowError {

@@ -1,13 +1,25 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
+import { defineRoute } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
-import { principalOf, requireUser } from '../http/auth.js';
-import { parseWith } from '../http/validation.js';
+import { flowServiceRouter } from '../http/route-kit.js';
 
 /** Query of GET /api/v1/studio/jobs. */
 const JobListQuery = z.object({
   flow_id: z.guid().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+/** One job of the list. */
+const JobSummary = z.object({
+  job_id: z.string(),
+  flow_id: z.string().nullable(),
+  status: z.string(),
+  source: z.string().nullable(),
+  created_at: z.string().nullable(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  error: z.string().nullable(),
 });
 
 /**
@@ -16,18 +28,27 @@ const JobListQuery = z.object({
  * starts empty after a restart; outputs are left out (read them from the job's events).
  */
 export function jobListRoutes(studio: StudioContext): Router {
-  const router = Router();
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  router.get('/jobs', auth, (req, res) => {
-    const query = parseWith(JobListQuery, req.query, 'query');
-    const jobs = studio.runtime.jobs.list({ userId: principalOf(res).userId, flowId: query.flow_id }).slice(0, query.limit);
-    res.json(
-      jobs.map((job) => {
-        const s = job.snapshot();
-        const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-        return { job_id: s.id, flow_id: s.flowId, status: s.status, source: s.labels.source ?? null, created_at: iso(s.createdAt), started_at: iso(s.startedAt), finished_at: iso(s.finishedAt), error: s.error };
-      }),
-    );
+  const list = defineRoute({
+    method: 'get',
+    path: '/jobs',
+    summary: "The caller's recent jobs, newest first",
+    tags: ['jobs'],
+    spec: false,
+    access: 'viewer',
+    query: JobListQuery,
+    success: { status: 200, description: 'Jobs', A: z.array(JobSummary), B: z.array(JobSummary) },
+    errors: [422],
+    async handler({ query, principal }) {
+      const { flow_id: flowId, limit } = query as z.output<typeof JobListQuery>;
+      const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+      const jobs = studio.runtime.jobs.list({ userId: principal!.userId, flowId }).slice(0, limit);
+      return {
+        body: jobs.map((job) => {
+          const s = job.snapshot();
+          return { job_id: s.id, flow_id: s.flowId, status: s.status, source: s.labels.source ?? null, created_at: iso(s.createdAt), started_at: iso(s.startedAt), finished_at: iso(s.finishedAt), error: s.error };
+        }),
+      };
+    },
   });
-  return router;
+  return flowServiceRouter(studio, [list]);
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { ApiErrors } from '../errors.js';
-import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
-import { ROLES, roleRank } from '../auth/roles.js';
-import type { ApiServices } from '../services.js';
+import { HttpErrors, ROLES, defineRoute, roleRank, type RouteDefinition } from '@wiflow/core';
+import type { IdentityService } from './identity-service.js';
+
+/** ms since the epoch → ISO 8601 with milliseconds. */
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
 
 const TokenGrant = {
   A: z.object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number().int(), refresh_token: z.string(), refresh_expires_in: z.number().int() }),
@@ -25,8 +28,12 @@ const ApiKeyRecord = z.object({
   revoked_at: z.string().nullable(),
 });
 
-/** Authentication routes: tokens (password and refresh grants), revoke, API keys. */
-export function authRoutes(services: ApiServices): RouteDefinition[] {
+/**
+ * The identity routes (relative to /api/v1): tokens (password and refresh grants), revoke,
+ * API keys. They name the rate-limit categories `auth` (token and revoke, limited by client
+ * address) and `config` (keys), which the API serving them limits.
+ */
+export function identityRoutes(identity: IdentityService): RouteDefinition[] {
   const token = defineRoute({
     method: 'post',
     path: '/auth/token',
@@ -42,7 +49,7 @@ export function authRoutes(services: ApiServices): RouteDefinition[] {
     errors: [400, 401, 422, 503],
     async handler({ body }) {
       const b = body as z.output<typeof TokenBody>;
-      const grant = 'refresh_token' in b ? await services.auth.refresh(b.refresh_token) : await services.auth.login(b.username, b.password);
+      const grant = 'refresh_token' in b ? await identity.refresh(b.refresh_token) : await identity.login(b.username, b.password);
       return { body: grant };
     },
   });
@@ -59,7 +66,7 @@ export function authRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Revoked', A: z.object({ revoked: z.boolean() }), B: z.object({ revoked: z.boolean() }) },
     errors: [422, 503],
     async handler({ body }) {
-      return { body: { revoked: await services.auth.revoke(body.refresh_token) } };
+      return { body: { revoked: await identity.revoke(body.refresh_token) } };
     },
   });
 
@@ -95,8 +102,8 @@ export function authRoutes(services: ApiServices): RouteDefinition[] {
     async handler({ body, principal }) {
       const b = body as z.output<typeof KeyBody>;
       const roles = b.roles ?? principal!.roles;
-      if (roleRank(roles) > roleRank(principal!.roles)) throw ApiErrors.forbidden(ROLES[roleRank(roles)], principal!.roles);
-      const created = await services.storage().apiKeys.create({
+      if (roleRank(roles) > roleRank(principal!.roles)) throw HttpErrors.forbidden(ROLES[roleRank(roles)], principal!.roles);
+      const created = await identity.storage().apiKeys.create({
         userId: principal!.userId,
         name: b.name,
         scopes: roles,
@@ -117,7 +124,7 @@ export function authRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Keys', A: z.object({ api_keys: z.array(ApiKeyRecord) }), B: z.array(ApiKeyRecord) },
     errors: [503],
     async handler({ principal, convention }) {
-      const keys = (await services.storage().apiKeys.list(principal!.userId)).map(shapeKey);
+      const keys = (await identity.storage().apiKeys.list(principal!.userId)).map(shapeKey);
       return { body: convention === 'A' ? { api_keys: keys } : keys };
     },
   });
@@ -134,9 +141,9 @@ export function authRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Revoked', A: z.object({ revoked: z.literal(true) }), B: z.object({ revoked: z.literal(true) }) },
     errors: [404, 503],
     async handler({ params, principal }) {
-      const storage = services.storage();
+      const storage = identity.storage();
       const record = await storage.apiKeys.get(params.key_id);
-      if (!record || (record.userId !== principal!.userId && !principal!.roles.includes('admin'))) throw ApiErrors.notFound('API key', params.key_id);
+      if (!record || (record.userId !== principal!.userId && !principal!.roles.includes('admin'))) throw HttpErrors.notFound('API key', params.key_id);
       await storage.apiKeys.revoke(record.id);
       return { body: { revoked: true as const } };
     },

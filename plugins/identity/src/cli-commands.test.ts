@@ -5,13 +5,13 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { Runtime, createLogger } from '@wiflow/core';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
-import { createPoseApiPlugin, registerAuthCommands } from '../index.js';
+import { createIdentityPlugin, registerAuthCommands } from './index.js';
 
 describe('wiflow users / api-keys commands', () => {
   it('adds a user with a printed-once password, creates, lists and revokes an API key', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-cli-'));
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-identity-cli-'));
     const printed: string[] = [];
-    const make = () => Runtime.create({ dataDir, discover: false, logger: createLogger({ level: 'silent' }), plugins: [sqlitePlugin, createPoseApiPlugin({ print: (l) => printed.push(l), env: {} })] });
+    const make = () => Runtime.create({ dataDir, discover: false, logger: createLogger({ level: 'silent' }), plugins: [sqlitePlugin, createIdentityPlugin({ print: (l) => printed.push(l), env: {} })] });
     const run = async (...args: string[]) => {
       const program = new Command().exitOverride();
       registerAuthCommands(program, { runtime: make, print: (line) => printed.push(line) });

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import type { CliContext, Runtime } from '@wiflow/core';
-import { ROLES } from '../auth/roles.js';
-import { revokeUserTokens } from '../auth/token-revocation.js';
+import { ROLES, type CliContext, type Runtime } from '@wiflow/core';
+import { revokeUserTokens } from './token-revocation.js';
 
 async function withStorage<T>(cli: CliContext, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const runtime = await cli.runtime();
@@ -21,12 +20,12 @@ function role(value: string): string {
 }
 
 /**
- * `wiflow users add|passwd|list` and `wiflow api-keys create|list|revoke`: manage the pose
- * API's users and keys in storage. Passwords come from WIFLOW_NEW_PASSWORD or are generated
+ * `wiflow users add|passwd|list` and `wiflow api-keys create|list|revoke`: manage the users
+ * and keys in storage. Passwords come from WIFLOW_NEW_PASSWORD or are generated
  * and printed once; keys are printed once.
  */
 export function registerAuthCommands(program: Command, cli: CliContext): void {
-  const users = program.command('users').description('pose API users (stored hashed)');
+  const users = program.command('users').description('users of the pose API and the studio (passwords stored hashed)');
   users
     .command('add <username>')
     .description('create a user; the password is WIFLOW_NEW_PASSWORD or generated and printed once')
@@ -69,7 +68,7 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
       });
     });
 
-  const keys = program.command('api-keys').description('pose API keys (X-API-Key; stored as hashes)');
+  const keys = program.command('api-keys').description('API keys (X-API-Key; stored as hashes)');
   keys
     .command('create')
     .description('create an API key for a user; the key is printed once')

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Convention } from '../config.js';
-import { SPEC_ERROR_CODES } from '../errors.js';
+import { SPEC_ERROR_CODES, type ApiConvention } from './api-errors.js';
 import { forConvention, type RouteDefinition } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -27,7 +26,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** The error envelope schema of a convention. */
-export function errorSchema(convention: Convention): z.ZodType {
+export function errorSchema(convention: ApiConvention): z.ZodType {
   const FieldErrorA = z.object({ field: z.string(), message: z.string(), received_value: z.unknown() });
   const FieldErrorB = z.object({ field: z.string(), reason: z.string() });
   const details = z.object({ field_errors: z.array(convention === 'A' ? FieldErrorA : FieldErrorB).optional() }).catchall(z.unknown());
@@ -38,21 +37,34 @@ export function errorSchema(convention: Convention): z.ZodType {
 }
 
 /** The success body schema of a route in a convention (B: inside the envelope). */
-export function successSchema(route: RouteDefinition, convention: Convention): z.ZodType {
+export function successSchema(route: RouteDefinition, convention: ApiConvention): z.ZodType {
   const payload = route.success[convention];
   if (convention === 'A' || route.bare) return payload;
   return z.object({ success: z.literal(true), data: payload, ...(route.success.extrasB?.shape ?? {}), timestamp: z.string(), request_id: z.string() });
 }
 
-const RATE_HEADERS = {
+/** Rate-limit headers an API sends on every answer (documented on every response). */
+export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed in the window' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the window' },
   'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Window end, epoch seconds' },
   'X-RateLimit-Window': { schema: { type: 'integer' }, description: 'Window length, seconds' },
 };
 
-/** OpenAPI 3.1 document of the routes, for the response shapes of one convention. */
-export function buildOpenApi(routes: RouteDefinition[], convention: Convention, version: string): Json {
+/** What an OpenAPI document says about its API. */
+export interface OpenApiOptions {
+  title: string;
+  /** The API's name in the description, e.g. 'Pose service'. */
+  name: string;
+  version: string;
+  /** Where the routes are mounted, e.g. '/api/v1'. */
+  serverUrl: string;
+  /** Headers documented on every response (e.g. RATE_LIMIT_HEADERS). */
+  headers?: Record<string, Json>;
+}
+
+/** OpenAPI 3.1 document of routes defined with `defineRoute`, for the response shapes of one convention. */
+export function buildOpenApi(routes: readonly RouteDefinition[], convention: ApiConvention, options: OpenApiOptions): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) {
     const parameters: Json[] = [];
@@ -70,7 +82,7 @@ export function buildOpenApi(routes: RouteDefinition[], convention: Convention, 
     if (route.body) [400, 422].forEach((s) => statuses.add(s));
     [429, 500].forEach((s) => statuses.add(s));
     const responses: Record<string, Json> = {
-      [String(route.success.status)]: { description: route.success.description, headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchema(successSchema(route, convention), 'output') } } },
+      [String(route.success.status)]: { description: route.success.description, headers: options.headers ?? {}, content: { 'application/json': { schema: jsonSchema(successSchema(route, convention), 'output') } } },
     };
     for (const status of [...statuses].sort()) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
     const operation: Json = {
@@ -81,7 +93,7 @@ export function buildOpenApi(routes: RouteDefinition[], convention: Convention, 
       responses,
       security: route.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKeyAuth: [] }],
       'x-wiflow-role': route.access,
-      'x-wiflow-rate-limit-category': route.category,
+      ...(route.category ? { 'x-wiflow-rate-limit-category': route.category } : {}),
       'x-wiflow-spec-endpoint': route.spec,
     };
     if (route.description) operation.description = route.description;
@@ -91,13 +103,13 @@ export function buildOpenApi(routes: RouteDefinition[], convention: Convention, 
   }
   const errorResponses: Record<string, Json> = {};
   for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
-    errorResponses[`Error${status}`] = { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    errorResponses[`Error${status}`] = { description, headers: options.headers ?? {}, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: { title: 'wiflow pose service', version, description: `Pose service API, response convention ${convention}. Ask for ?convention=${convention === 'A' ? 'B' : 'A'} to see the other convention's shapes.` },
-    servers: [{ url: '/api/v1' }],
+    info: { title: options.title, version: options.version, description: `${options.name} API, response convention ${convention}. Ask for ?convention=${convention === 'A' ? 'B' : 'A'} to see the other convention's shapes.` },
+    servers: [{ url: options.serverUrl }],
     paths,
     components: {
       schemas: { Error: jsonSchema(errorSchema(convention), 'output') },

@@ -1,12 +1,10 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { Passport } from 'passport';
 import { Strategy as JwtStrategy } from 'passport-jwt';
-import { loadOrCreateKey, type AuthRequest, type Principal, type Runtime, type Storage, type UserRecord } from '@wiflow/core';
-import type { ApiConfig } from '../config.js';
-import { ApiErrors } from '../errors.js';
-import { ROLES, roleRank } from './roles.js';
+import { HttpErrors, ROLES, loadOrCreateKey, roleRank, type AuthRequest, type Principal, type Storage, type UserRecord } from '@wiflow/core';
+import type { AuthConfig } from './config.js';
+import { IdentityErrors } from './errors.js';
 import { TokenRevocation } from './token-revocation.js';
 
 /** Token pair answered by POST /auth/token. */
@@ -30,37 +28,23 @@ interface AccessClaims {
   iat_ms?: number;
 }
 
-/** Read the bearer token of an Authorization header (case-insensitive scheme). */
-export function bearerFromHeader(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-}
-
-/** Credentials on an HTTP request or WebSocket upgrade: Authorization, X-API-Key and (for sockets) ?token=. */
-export function credentialsOf(request: IncomingMessage, allowQueryToken: boolean): Omit<AuthRequest, 'request'> {
-  let bearer = bearerFromHeader(request.headers.authorization);
-  const apiKeyHeader = request.headers['x-api-key'];
-  let apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
-  if (allowQueryToken && !bearer) {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    bearer = url.searchParams.get('token') ?? undefined;
-    if (!apiKey) apiKey = url.searchParams.get('api_key') ?? undefined;
-    const protocols = request.headers['sec-websocket-protocol'];
-    if (!bearer && typeof protocols === 'string') {
-      // Browsers cannot set headers on sockets: accept `bearer.<token>` as a subprotocol.
-      const entry = protocols.split(',').map((p) => p.trim()).find((p) => p.startsWith('bearer.'));
-      if (entry) bearer = entry.slice('bearer.'.length);
-    }
-  }
-  return { bearer: bearer || undefined, apiKey: apiKey || undefined };
+/** What the identity service needs from its runtime: nothing more. */
+export interface IdentityServiceOptions {
+  /** Where `jwt.key` is kept when WIFLOW_JWT_SECRET is not set. */
+  dataDir: string;
+  /** The storage service, or undefined while there is none. */
+  storage(): Storage | undefined;
+  /** The `api.auth` settings in force. */
+  config(): AuthConfig;
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
  * Users, tokens and API keys. Access tokens are HS256 JWTs verified by passport-jwt; refresh
- * tokens and API keys live hashed in storage. Nothing here logs a token or a password.
+ * tokens and API keys live hashed in storage (the identity rules of core's
+ * `createIdentityRepositories`). Nothing here logs a token or a password.
  */
-export class AuthService {
+export class IdentityService {
   /** A KeyObject: jsonwebtoken 9 turns a Buffer secret into one on every call, ~100× slower. */
   readonly #secret: KeyObject;
   /** Verified access tokens → principal until their expiry (bounded; JWTs are immutable). */
@@ -70,14 +54,13 @@ export class AuthService {
   /** Revoked sessions and per-user marks, read from storage (shared by every server on the store). */
   readonly revocation: TokenRevocation;
 
-  constructor(
-    private readonly runtime: Runtime,
-    private readonly config: () => ApiConfig,
-    env: NodeJS.ProcessEnv = process.env,
-  ) {
-    this.#secret = createSecretKey(AuthService.signingSecret(runtime.dataDir, env));
-    this.revocation = new TokenRevocation(() => this.#storage(), () => config().auth.revocationCheckSeconds * 1000);
-    const issuer = config().auth.issuer;
+  readonly #options: IdentityServiceOptions;
+
+  constructor(options: IdentityServiceOptions) {
+    this.#options = options;
+    this.#secret = createSecretKey(IdentityService.signingSecret(options.dataDir, options.env ?? process.env));
+    this.revocation = new TokenRevocation(() => this.storage(), () => options.config().revocationCheckSeconds * 1000);
+    const issuer = options.config().issuer;
     const strategy = new JwtStrategy(
       {
         jwtFromRequest: (request: unknown) => (request as AuthRequest).bearer ?? null,
@@ -105,9 +88,16 @@ export class AuthService {
     return loadOrCreateKey(dataDir, 'jwt.key');
   }
 
-  #storage(): Storage {
-    if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
-    return this.runtime.storage;
+  /** The storage service, or IdentityErrors.storageUnavailable. */
+  storage(): Storage {
+    const storage = this.#options.storage();
+    if (!storage) throw IdentityErrors.storageUnavailable();
+    return storage;
+  }
+
+  /** The `api.auth` settings in force. */
+  config(): AuthConfig {
+    return this.#options.config();
   }
 
   /** Verify credentials: a bearer JWT first, then an API key. Undefined when nothing verifies. */
@@ -126,14 +116,14 @@ export class AuthService {
       if (verified) {
         // A signature proves who signed, not that the token still stands: revoked sessions, password changes and
         // disabled users are checked against storage (cached for api.auth.revocationCheckSeconds).
-        if (!this.runtime.hasStorage) return verified.principal;
+        if (!this.#options.storage()) return verified.principal;
         const user = await this.revocation.standing(verified.principal.userId, verified.sessionId, verified.issuedAtMs);
         // Roles as they are now, so a demotion takes effect with the same delay as a revocation.
         return user ? { ...verified.principal, username: user.username, roles: user.roles } : undefined;
       }
     }
-    if (request.apiKey && this.runtime.hasStorage) {
-      const storage = this.runtime.storage;
+    const storage = this.#options.storage();
+    if (request.apiKey && storage) {
       const record = await storage.apiKeys.verify(request.apiKey);
       if (!record) return undefined;
       const user = await storage.users.get(record.userId);
@@ -163,56 +153,56 @@ export class AuthService {
 
   /** Sign an access token for a user (in a session: the refresh-token family it was granted with). */
   signAccessToken(user: Pick<UserRecord, 'id' | 'username' | 'roles'>, sessionId?: string): { token: string; expiresIn: number } {
-    const { accessTokenTtlSeconds: expiresIn, issuer } = this.config().auth;
+    const { accessTokenTtlSeconds: expiresIn, issuer } = this.config();
     const claims: AccessClaims = { sub: user.id, username: user.username, roles: user.roles, typ: 'access', iat_ms: Date.now(), ...(sessionId ? { sid: sessionId } : {}) };
     const token = jwt.sign(claims, this.#secret, { algorithm: 'HS256', expiresIn, issuer, audience: issuer, jwtid: randomBytes(9).toString('base64url') });
     return { token, expiresIn };
   }
 
   async #grant(user: UserRecord, familyId?: string): Promise<TokenGrant> {
-    const { refreshTokenTtlSeconds } = this.config().auth;
-    const refresh = await this.#storage().refreshTokens.issue({ userId: user.id, expiresAt: Date.now() + refreshTokenTtlSeconds * 1000, familyId });
+    const { refreshTokenTtlSeconds } = this.config();
+    const refresh = await this.storage().refreshTokens.issue({ userId: user.id, expiresAt: Date.now() + refreshTokenTtlSeconds * 1000, familyId });
     const access = this.signAccessToken(user, refresh.record.familyId);
     return { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, refresh_token: refresh.token, refresh_expires_in: refreshTokenTtlSeconds };
   }
 
   /** Username and password → tokens; 401 on any mismatch (same answer for unknown users). */
   async login(username: string, password: string): Promise<TokenGrant> {
-    const storage = this.#storage();
+    const storage = this.storage();
     const user = await storage.users.verifyPassword(username, password);
-    if (!user) throw ApiErrors.unauthenticated('invalid username or password');
+    if (!user) throw HttpErrors.unauthenticated('invalid username or password');
     await storage.users.update(user.id, { lastLoginAt: Date.now() });
     return this.#grant(user);
   }
 
   /** A refresh token → a new pair (rotation: the old refresh token is used up; reuse revokes the family). */
   async refresh(refreshToken: string): Promise<TokenGrant> {
-    const storage = this.#storage();
+    const storage = this.storage();
     const outcome = await storage.refreshTokens.consume(refreshToken);
     if (outcome.status !== 'ok') {
       // Reuse means a stolen token: the session's access tokens die with its refresh tokens.
-      if (outcome.status === 'reused') await this.revocation.revokeSession(outcome.token.familyId, this.config().auth.accessTokenTtlSeconds * 1000);
+      if (outcome.status === 'reused') await this.revocation.revokeSession(outcome.token.familyId, this.config().accessTokenTtlSeconds * 1000);
       const why = { invalid: 'refresh token is not valid', expired: 'refresh token has expired', revoked: 'refresh token was revoked', reused: 'refresh token was already used; its session is revoked' }[outcome.status];
-      throw ApiErrors.unauthenticated(why);
+      throw HttpErrors.unauthenticated(why);
     }
     const user = await storage.users.get(outcome.token.userId);
-    if (!user || !user.isActive) throw ApiErrors.unauthenticated('the user of this refresh token no longer exists or is disabled');
+    if (!user || !user.isActive) throw HttpErrors.unauthenticated('the user of this refresh token no longer exists or is disabled');
     return this.#grant(user, outcome.token.familyId);
   }
 
   /** Revoke the session (family) of a refresh token; true when it existed. */
   async revoke(refreshToken: string): Promise<boolean> {
-    const storage = this.#storage();
+    const storage = this.storage();
     const outcome = await storage.refreshTokens.consume(refreshToken);
     if (outcome.status === 'invalid') return false;
     await storage.refreshTokens.revokeFamily(outcome.token.familyId);
-    await this.revocation.revokeSession(outcome.token.familyId, this.config().auth.accessTokenTtlSeconds * 1000);
+    await this.revocation.revokeSession(outcome.token.familyId, this.config().accessTokenTtlSeconds * 1000);
     return true;
   }
 
   /** Set a user's password and kill every token issued before (refresh and access, on every server sharing the store). */
   async changePassword(userId: string, password: string): Promise<void> {
-    await this.#storage().users.setPassword(userId, password);
+    await this.storage().users.setPassword(userId, password);
     await this.revocation.revokeUser(userId);
   }
 
@@ -221,7 +211,7 @@ export class AuthService {
    * WIFLOW_ADMIN_PASSWORD or a random password printed once through `print`.
    */
   async bootstrapAdmin(print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<UserRecord | null> {
-    const storage = this.#storage();
+    const storage = this.storage();
     if ((await storage.users.count()) > 0) return null;
     const username = env.WIFLOW_ADMIN_USER || 'admin';
     const given = env.WIFLOW_ADMIN_PASSWORD;
