@@ -75,7 +75,7 @@ describe('example flows', () => {
     expect(falls[0].environmentId).toBe('home-truth');
   });
 
-  it('estimate_poses_from_csi returns pose frames with the model id, weights hash and provenance for a capture', async () => {
+  it('estimate_poses_from_csi locates people in a capture: frames with the estimator id, weights hash and provenance', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-capture-'));
     const capture = path.join(dir, 'home.wfr');
     const record = await rt.runJob({
@@ -95,7 +95,7 @@ describe('example flows', () => {
     const poses = result.outputs.poses as PoseFrame[];
     expect(poses.length).toBeGreaterThan(5);
     for (const p of poses) {
-      expect(p.metadata.modelId).toBe('wiflow-pose-v1');
+      expect(p.metadata.modelId).toMatch(/^wiflow-locate-/);
       expect(p.metadata.modelHash).toMatch(/^[0-9a-f]{64}$/);
       // The recording was made from the simulator, and its frames keep saying so.
       expect(p.metadata.provenance).toBe('simulated');
