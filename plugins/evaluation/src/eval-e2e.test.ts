@@ -57,7 +57,7 @@ describe('wiflow eval-e2e', () => {
   it('refuses an unknown profile with the known ones, and exits non-zero', { timeout: 120_000 }, async () => {
     const { code, stderr } = await wiflow(['eval-e2e', '--small', '--profile', 'wifi7-magic']);
     expect(code).not.toBe(0);
-    expect(stderr).toContain('WIFLOW_EVAL_PROFILE_UNKNOWN');
+    expect(stderr).toContain('unknown hardware profile "wifi7-magic"');
     expect(stderr).toContain('intel5300-3x3-ht40');
   });
 });
