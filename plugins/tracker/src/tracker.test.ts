@@ -82,7 +82,7 @@ describe('MultiPersonTracker', () => {
     for (let i = 0; i < 5 * 60 * 4; i++) {
       const persons = people.filter(() => rng.next() < 0.7).map((p) => at(p.x + rng.gaussian(0.4), p.y + rng.gaussian(0.4), 0.9));
       if (rng.next() < 0.05) persons.push(at(rng.uniform(0, 5), rng.uniform(0, 4), 0.8));
-      const out = tracker.update({ timestamp: 1_000_000 + i * 250, frameId: i, environmentId: 'home', persons, metadata: {} as never });
+      const out = tracker.update({ timestamp: 1_000_000 + i * 250, frameId: i, environmentId: 'home', processingTimeMs: 0, persons, metadata: {} as never });
       for (const p of out.persons) if (p.trackId !== null && p.trackStatus !== 'tentative') shown.add(p.trackId!);
     }
     // Ids count confirmed tracks from 1; an identity lost and found again may cost one more.
