@@ -29,7 +29,7 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .command('eval-e2e')
     .description('end to end on simulated rooms never used for fitting: raw CSI → the default estimator (pose.locate) → tracker.track → retail analytics, scored against the simulator\'s truth')
     .option('--small', 'a small deterministic subset (4 test rooms, 30 s of crossing in one, the shop, 2 of them emptied): what CI runs', false)
-    .option('--profile <name>', `hardware: ${Object.keys(HARDWARE_CHOICES).join(', ')}; add +4rx (a fourth receiver) or +2tx (a second transmitter)`, 'recipe')
+    .option('--profile <name>', `hardware: ${Object.keys(HARDWARE_CHOICES).join(', ')}; add +4rx (a fourth receiver) or +2tx (a second transmitter), then ~clean (the chip without its impairments)`, 'recipe')
     .option('--split <name>', 'rooms of the recipe: test (reported) or val (for choosing settings)', 'test')
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')

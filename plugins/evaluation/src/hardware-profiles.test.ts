@@ -43,3 +43,15 @@ describe('evaluation hardware profiles', () => {
     expect(added.position[1]).toBeLessThan(two.room.depth);
   });
 });
+
+describe('~clean', () => {
+  it("keeps the chip's grid and antennas but the room's own impairments", () => {
+    const room = shop();
+    const clean = applyEvaluationProfile(room, parseProfile('nexmon-1x4-80~clean'));
+    const chip = applyEvaluationProfile(room, parseProfile('nexmon-1x4-80'));
+    expect(clean.channel.bandwidthMHz).toBe(80);
+    expect(clean.radios.filter((r) => r.role === 'rx').every((r) => r.antennas === 4)).toBe(true);
+    expect(clean.impairments).toEqual(applyEvaluationProfile(room, parseProfile('recipe')).impairments);
+    expect(chip.impairments).not.toEqual(clean.impairments);
+  });
+});

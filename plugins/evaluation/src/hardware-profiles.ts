@@ -38,14 +38,20 @@ export interface EvaluationProfile {
   name: string;
   hardware: HardwareChoice;
   placement: keyof typeof PLACEMENTS;
+  /**
+   * `~clean`: the chip's grid, antennas and bandwidth with the rooms' own impairments instead of
+   * the chip's (AGC steps, ripple, glitches, late detection): what the aperture gives, apart from
+   * how the estimator copes with the chip's non-idealities.
+   */
+  clean: boolean;
 }
 
-/** Parse `NAME[+4rx|+2tx]`; unknown names give WIFLOW_EVAL_PROFILE_UNKNOWN with the known ones. */
+/** Parse `NAME[+4rx|+2tx][~clean]`; unknown names give WIFLOW_EVAL_PROFILE_UNKNOWN with the known ones. */
 export function parseProfile(name: string): EvaluationProfile {
-  const match = /^([a-z0-9-]+)(\+4rx|\+2tx)?$/.exec(name);
+  const match = /^([a-z0-9-]+)(\+4rx|\+2tx)?(~clean)?$/.exec(name);
   const hardware = match ? HARDWARE_CHOICES[match[1]] : undefined;
   if (!match || !hardware) throw EvaluationErrors.profileUnknown(name, Object.keys(HARDWARE_CHOICES).join(', '));
-  return { name, hardware, placement: (match[2] ?? '') as EvaluationProfile['placement'] };
+  return { name, hardware, placement: (match[2] ?? '') as EvaluationProfile['placement'], clean: match[3] !== undefined };
 }
 
 type Point3 = [number, number, number];
@@ -78,6 +84,9 @@ export function applyEvaluationProfile(scenario: ScenarioInput, profile: Evaluat
   let out = validateScenario(scenario, profile.name);
   if (profile.placement === '+4rx') out = validateScenario(addRadio(out, 'rx'), profile.name);
   if (profile.placement === '+2tx') out = validateScenario(addRadio(out, 'tx'), profile.name);
-  if (profile.hardware.simProfile) out = validateScenario(applyProfile(out, profile.hardware.simProfile, { txAntennas: profile.hardware.txAntennas }), profile.name);
+  if (profile.hardware.simProfile) {
+    const chip = applyProfile(out, profile.hardware.simProfile, { txAntennas: profile.hardware.txAntennas });
+    out = validateScenario(profile.clean ? { ...chip, impairments: out.impairments } : chip, profile.name);
+  }
   return out;
 }
