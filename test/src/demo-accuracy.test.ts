@@ -4,6 +4,7 @@
 // people keep their track ids (the demo once reached track #26 in five minutes).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { LOCATOR_JSON, SHIPPED_LOCATOR_DIR } from '@wiflow/plugin-pose-tfjs';
 import { assignGated } from '@wiflow/plugin-tracker';
 import { loadScenario, Simulator } from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,9 +98,11 @@ describe('npm start: the demo shows its two people at the right places', () => {
       first = stored.find((f) => f.frame_id === 1) ?? first;
     }
     expect(first.frame_id, 'the estimator\'s first frame is needed to anchor the simulated clock').toBe(1);
-    const locator = JSON.parse(readFileSync(path.join(ROOT, 'plugins/pose-tfjs/models/wiflow-locate-v1/locator.json'), 'utf8')) as { imaging: { packets: number } };
+    // The shipped locator's own setting (read, not assumed): packets per link it images before its first estimate.
+    const locator = JSON.parse(readFileSync(path.join(SHIPPED_LOCATOR_DIR, LOCATOR_JSON), 'utf8')) as { imaging?: { packets?: number } };
+    expect(locator.imaging?.packets, 'the shipped locator names the packets it images (imaging.packets)').toBeGreaterThan(0);
     const truth = truthTimeline(READ_SECONDS + 20);
-    const start = Date.parse(first.timestamp) - ((locator.imaging.packets - 1) * 1000) / truth.rateHz;
+    const start = Date.parse(first.timestamp) - ((locator.imaging!.packets! - 1) * 1000) / truth.rateHz;
 
     let scored = 0;
     let exact = 0;
