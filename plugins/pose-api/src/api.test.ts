@@ -255,7 +255,7 @@ for (const convention of ['A', 'B'] as const) {
       const csi = { timestamp: new Date().toISOString(), antenna_data: [[{ real: 1, imag: 0 }, { real: 0.5, imag: 0.5 }]], metadata: { router_id: 'r1', sampling_rate: 100, signal_strength: -40 } };
       const res = await call('post', '/pose/process', { token: operator, body: { csi_data: csi, processing_options: { enable_tracking: true } } });
       const error = expectError(res, 503, 'MODEL_ERROR');
-      expect(error.message).toMatch(/csi\.signal-chain, pose\.estimate, tracker\.track not installed/);
+      expect(error.message).toMatch(/pose\.locate, tracker\.track not installed/);
       s.runtime.config.update({ api: { processing: { chain: ['fixture.csi-pose'], nodeConfig: { 'fixture.csi-pose': { every: 2 } } } } });
       try {
         const packets = Array.from({ length: 4 }, (_, i) => ({ ...csi, timestamp: new Date(Date.now() + i * 10).toISOString(), antenna_data: [csi.antenna_data[0], csi.antenna_data[0], csi.antenna_data[0]] }));
@@ -271,7 +271,7 @@ for (const convention of ['A', 'B'] as const) {
         s.runtime.config.update({ api: { processing: { nodeConfig: { 'fixture.csi-pose': { every: -1 } } } } });
         expect(expectError(await call('post', '/pose/process', { token: operator, body: { csi_data: csi } }), 503, 'MODEL_ERROR').message).toMatch(/misconfigured/);
       } finally {
-        s.runtime.config.update({ api: { processing: { chain: ['csi.signal-chain', 'pose.estimate'], nodeConfig: {} } } });
+        s.runtime.config.update({ api: { processing: { chain: ['pose.locate'], nodeConfig: {} } } });
       }
     });
 

@@ -61,9 +61,11 @@ export const ApiConfigSchema = z
       .prefault({}),
     processing: z
       .object({
-        chain: z.array(z.string()).min(1).default(['csi.signal-chain', 'pose.estimate']).describe('Node types POST /pose/process runs, in order, CsiFrame in, PoseFrame out'),
+        // The default estimator (docs/model.md): raw CSI against each link's empty-room reference. A
+        // bring-your-own pose model runs as ['csi.signal-chain', 'pose.estimate'] with its nodeConfig.
+        chain: z.array(z.string()).min(1).default(['pose.locate']).describe('Node types POST /pose/process runs, in order, CsiFrame in, PoseFrame out'),
         tracker: z.string().default('tracker.track').describe('Node type added after the chain when enable_tracking is true'),
-        nodeConfig: z.record(z.string(), z.record(z.string(), z.unknown())).default({}).describe('Config per node type of the chain, e.g. { "pose.estimate": { "scenario": "room.yaml" } }'),
+        nodeConfig: z.record(z.string(), z.record(z.string(), z.unknown())).default({}).describe('Config per node type of the chain, e.g. { "pose.locate": { "environments": [...], "references": ["ref.json"] } } or { "pose.locate": { "scenario": "room.yaml" } }'),
         timeoutMs: z.number().int().positive().default(30_000),
       })
       .prefault({}),

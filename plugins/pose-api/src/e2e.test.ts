@@ -128,6 +128,18 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
     expect(tracked.body.node_types).toEqual(['csi.signal-chain', 'pose.estimate', 'tracker.track']);
     expect(tracked.body.poses.length).toBeGreaterThan(0);
 
+    // The default chain: the empty-room locator on the raw packets, the room's reference simulated from the scenario.
+    runtime.config.update({ api: { processing: { chain: ['pose.locate'], nodeConfig: { 'pose.locate': { scenario } } } } });
+    const located = await http.post('/api/v1/pose/process').set(auth).send({ csi_data: packets, processing_options: { enable_tracking: true } });
+    expect(located.status, JSON.stringify(located.body).slice(0, 300)).toBe(200);
+    expect(located.body.node_types).toEqual(['pose.locate', 'tracker.track']);
+    expect(located.body.poses.length).toBeGreaterThan(0);
+    expect(located.body.poses[0].metadata).toMatchObject({ model_id: expect.stringMatching(/^wiflow-locate-/), model_hash: expect.stringMatching(/^[0-9a-f]{64}$/), provenance: 'replay', environment_id: environmentId });
+    // Packets of a link the room does not have: the locator names the link, nothing falls back silently.
+    const stranger = await http.post('/api/v1/pose/process').set(auth).send({ csi_data: packets.slice(0, 4).map((p) => ({ ...p, metadata: { ...p.metadata, receiver_id: 'nobody' } })) });
+    expect(stranger.status).toBe(500);
+    expect(JSON.stringify(stranger.body)).toContain('->nobody');
+
     // A scenario the model cannot take (one link, the model wants three): status says so.
     const oneLink = path.join(repoRoot, 'examples/scenarios/home-two-people-fall.yaml');
     if (existsSync(oneLink)) {

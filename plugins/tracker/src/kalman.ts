@@ -22,6 +22,12 @@ export class FloorKalman {
     this.covariance = Float64Array.from([p, 0, 0, 0, 0, p, 0, 0, 0, 0, v, 0, 0, 0, 0, v]);
   }
 
+  /** Scale the velocity estimate by `factor` (0..1): a person unseen for a while more likely stopped than walked on. */
+  dampVelocity(factor: number): void {
+    this.state[2] *= factor;
+    this.state[3] *= factor;
+  }
+
   /** Advance the state by dt seconds. */
   predict(dt: number): void {
     if (!(dt > 0)) return;

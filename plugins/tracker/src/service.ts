@@ -33,7 +33,7 @@ export class TrackerService {
   }
 
   /** Live tracks, most recently seen first. */
-  list(options: { environmentId?: string; status?: TrackStatus[]; includeTentative?: boolean } = {}): TrackSummary[] {
+  list(options: { environmentId?: string; status?: TrackStatus[] } = {}): TrackSummary[] {
     return [...this.#trackers.values()].flatMap((t) => t.tracks(options)).sort((a, b) => b.lastSeen - a.lastSeen);
   }
 

@@ -27,7 +27,10 @@ export interface TrackStatistics {
 }
 
 interface Track {
-  id: number;
+  /** Key inside the tracker (every track, tentative ones included). */
+  key: number;
+  /** Public track id: given when the track is confirmed, so ids count people shown, not candidates discarded. */
+  id: number | null;
   environmentId: string;
   kalman: FloorKalman;
   status: TrackStatus;
@@ -97,6 +100,7 @@ function checkPerson(p: Person, i: number): void {
 export class MultiPersonTracker {
   readonly options: TrackerOptions;
   readonly #tracks = new Map<number, Track>();
+  #nextKey = 1;
   readonly #ended: Track[] = [];
   readonly #lastTime = new Map<string, number>();
   #nextId: number;
@@ -133,26 +137,33 @@ export class MultiPersonTracker {
     const tracks = [...this.#tracks.values()].filter((t) => t.environmentId === env);
     for (const t of tracks) {
       t.age++;
-      if (t.misses <= o.tracking_max_age) t.kalman.predict(dt);
+      if (t.misses > o.tracking_max_age) continue;
+      // Coasting on a stale velocity carries a track away from where its person stopped or
+      // turned, and it comes back as someone else's: an unseen track slows down.
+      if (t.misses > 0 && o.coast_velocity_decay_seconds > 0) t.kalman.dampVelocity(Math.exp(-dt / o.coast_velocity_decay_seconds));
+      t.kalman.predict(dt);
     }
 
-    // Stage 1: gated Hungarian against tracks still being predicted.
+    // Stage 1: gated Hungarian against tracks still being predicted, confirmed tracks first
+    // (a matching cascade): a candidate born beside a person must not take that person's
+    // detection from their own track, or the track starves, drifts and a second id appears.
     const predicted = tracks.filter((t) => t.misses <= o.tracking_max_age);
-    const costs = predicted.map((t) =>
-      detections.map((d, j) => {
-        const m2 = t.kalman.mahalanobis2(d.position.x, d.position.y);
-        if (m2 > o.gate_chi2) return Infinity;
-        if (Math.hypot(d.position.x - t.kalman.state[0], d.position.y - t.kalman.state[1]) > o.max_gate_distance_m) return Infinity;
-        // A coasting (lost) track only takes a confident detection: spurious ones are usually weak.
-        if (t.status === 'lost' && d.confidence < o.reid_min_confidence) return Infinity;
-        return (1 - o.keypoint_weight) * (m2 / o.gate_chi2) + o.keypoint_weight * shapeDissimilarity(t.shape, shapes[j]);
-      }),
-    );
+    const cost = (t: Track, d: Person, j: number): number => {
+      const m2 = t.kalman.mahalanobis2(d.position.x, d.position.y);
+      if (m2 > o.gate_chi2) return Infinity;
+      if (Math.hypot(d.position.x - t.kalman.state[0], d.position.y - t.kalman.state[1]) > o.max_gate_distance_m) return Infinity;
+      // A coasting (lost) track only takes a confident detection: spurious ones are usually weak.
+      if (t.status === 'lost' && d.confidence < o.reid_min_confidence) return Infinity;
+      return (1 - o.keypoint_weight) * (m2 / o.gate_chi2) + o.keypoint_weight * shapeDissimilarity(t.shape, shapes[j]);
+    };
     const matchedTrack = new Map<Track, number>();
     const matchedDetection = new Set<number>();
-    for (const [r, c] of assignGated(costs)) {
-      matchedTrack.set(predicted[r], c);
-      matchedDetection.add(c);
+    for (const tier of [predicted.filter((t) => t.id !== null), predicted.filter((t) => t.id === null)]) {
+      const open = detections.map((_, j) => j).filter((j) => !matchedDetection.has(j));
+      for (const [r, c] of assignGated(tier.map((t) => open.map((j) => cost(t, detections[j], j))))) {
+        matchedTrack.set(tier[r], open[c]);
+        matchedDetection.add(open[c]);
+      }
     }
 
     // Stage 2: re-identify lost tracks with the detections left over.
@@ -182,8 +193,12 @@ export class MultiPersonTracker {
 
     const out: Person[] = [];
     for (const [t, j] of matchedTrack) out[j] = this.#apply(t, detections[j], shapes[j], frame.timestamp, reidentified.has(t));
+    // A detection close to a confirmed track it did not match is that person seen twice (a side
+    // lobe, a reflection), not a newcomer: it starts no track.
+    const confirmed = tracks.filter((t) => t.id !== null && t.misses <= o.tracking_max_age);
     detections.forEach((d, j) => {
       if (matchedDetection.has(j)) return;
+      if (o.birth_exclusion_m > 0 && confirmed.some((t) => Math.hypot(d.position.x - t.kalman.state[0], d.position.y - t.kalman.state[1]) < o.birth_exclusion_m)) return;
       out[j] = this.#create(d, shapes[j], env, frame.timestamp);
     });
 
@@ -192,9 +207,8 @@ export class MultiPersonTracker {
       t.misses++;
       if (t.status === 'tentative') {
         if (t.misses >= 2) {
-          this.#tracks.delete(t.id);
+          this.#tracks.delete(t.key);
           this.counters.tracksDiscarded++;
-          this.#transition(t, 'ended', frame.timestamp, 'discarded');
         }
       } else if (t.status === 'active') {
         this.#transition(t, 'lost', frame.timestamp, 'lost');
@@ -204,13 +218,29 @@ export class MultiPersonTracker {
       }
     }
 
-    return { ...frame, persons: out.filter(Boolean).map((p, i) => ({ ...p, id: i })) };
+    // Confirmed tracks the estimator missed for a moment stay shown where they are predicted
+    // (status 'lost'), so a flickering detection does not flicker the count.
+    const coasting: Person[] = [];
+    for (const t of tracks) {
+      if (matchedTrack.has(t) || t.status !== 'lost' || !this.#tracks.has(t.key) || frame.timestamp - t.lastSeen > o.coast_seconds * 1000) continue;
+      coasting.push(this.#coasted(t));
+    }
+    return { ...frame, persons: [...out.filter(Boolean), ...coasting].map((p, i) => ({ ...p, id: i })) };
+  }
+
+  /** A confirmed track not detected in this frame, at its predicted position. */
+  #coasted(t: Track): Person {
+    const [x, y, vx, vy] = t.kalman.state;
+    const last = t.lastPerson;
+    const dx = x - last.position.x, dy = y - last.position.y;
+    return { ...last, trackStatus: 'lost', trackAge: t.age, velocity: { x: vx, y: vy }, position: { x, y }, keypoints3d: last.keypoints3d.map((k) => ({ ...k, x: k.x + dx, y: k.y + dy })) };
   }
 
   #create(d: Person, shape: number[][], env: string, timestamp: number): Person {
     const o = this.options;
     const t: Track = {
-      id: this.#nextId++,
+      key: this.#nextKey++,
+      id: null,
       environmentId: env,
       kalman: new FloorKalman(d.position.x, d.position.y, o.acceleration_sigma, o.measurement_sigma),
       status: 'tentative',
@@ -230,9 +260,8 @@ export class MultiPersonTracker {
       recent: [],
       reidentifications: 0,
     };
-    this.#tracks.set(t.id, t);
+    this.#tracks.set(t.key, t);
     this.counters.tracksCreated++;
-    this.#transitions.push({ trackId: t.id, environmentId: env, timestamp, from: null, to: 'tentative', reason: 'created' });
     return this.#apply(t, d, shape, timestamp, false, true);
   }
 
@@ -262,6 +291,7 @@ export class MultiPersonTracker {
       this.#transition(t, 'active', timestamp, 'recovered');
       t.status = 'active';
     } else if (t.status === 'tentative' && t.hits >= o.tracking_min_hits) {
+      t.id = this.#nextId++;
       this.#transition(t, 'active', timestamp, 'confirmed');
       t.status = 'active';
     }
@@ -304,13 +334,15 @@ export class MultiPersonTracker {
   }
 
   #transition(t: Track, to: TrackStatus, timestamp: number, reason: string): void {
+    // Tentative tracks have no public id and report nothing: they are candidates, not people.
+    if (t.id === null) return;
     this.#transitions.push({ trackId: t.id, environmentId: t.environmentId, timestamp, from: t.status, to, reason });
   }
 
   #end(t: Track, timestamp: number): void {
     this.#transition(t, 'ended', timestamp, 'ended');
     t.status = 'ended';
-    this.#tracks.delete(t.id);
+    this.#tracks.delete(t.key);
     this.#ended.push(t);
     const keep = this.options.ended_retention;
     if (this.#ended.length > keep) this.#ended.splice(0, this.#ended.length - keep);
@@ -320,9 +352,8 @@ export class MultiPersonTracker {
   finish(timestamp?: number): void {
     for (const t of [...this.#tracks.values()]) {
       if (t.status === 'tentative') {
-        this.#tracks.delete(t.id);
+        this.#tracks.delete(t.key);
         this.counters.tracksDiscarded++;
-        this.#transition(t, 'ended', timestamp ?? t.lastSeen, 'discarded');
       } else this.#end(t, timestamp ?? t.lastSeen);
     }
   }
@@ -336,14 +367,14 @@ export class MultiPersonTracker {
 
   /** One track (open or recently ended) as a storage-style TrackSummary; null when unknown. */
   track(trackId: number, options: { includeTrajectory?: boolean } = {}): TrackSummary | null {
-    const t = this.#tracks.get(trackId) ?? this.#ended.find((e) => e.id === trackId);
+    const t = [...this.#tracks.values()].find((e) => e.id === trackId) ?? this.#ended.find((e) => e.id === trackId);
     return t ? summarise(t, options.includeTrajectory ?? false) : null;
   }
 
-  /** Tracks, most recently seen first: open ones (tentative included only when asked) and retained ended ones. */
-  tracks(options: { environmentId?: string; status?: TrackStatus[]; includeTentative?: boolean; includeTrajectory?: boolean } = {}): TrackSummary[] {
+  /** Tracks, most recently seen first: open confirmed ones and retained ended ones (tentative candidates have no id yet). */
+  tracks(options: { environmentId?: string; status?: TrackStatus[]; includeTrajectory?: boolean } = {}): TrackSummary[] {
     const all = [...this.#tracks.values(), ...this.#ended]
-      .filter((t) => (!options.environmentId || t.environmentId === options.environmentId) && (options.includeTentative || t.status !== 'tentative') && (!options.status || options.status.includes(t.status)));
+      .filter((t) => t.id !== null && (!options.environmentId || t.environmentId === options.environmentId) && (!options.status || options.status.includes(t.status)));
     return all.sort((a, b) => b.lastSeen - a.lastSeen).map((t) => summarise(t, options.includeTrajectory ?? false));
   }
 
@@ -358,7 +389,7 @@ export class MultiPersonTracker {
 function summarise(t: Track, includeTrajectory: boolean): TrackSummary {
   const round = (v: number) => Math.round(v * 1000) / 1000;
   const summary: TrackSummary = {
-    trackId: t.id,
+    trackId: t.id as number,
     environmentId: t.environmentId,
     personId: t.lastPerson.id,
     firstSeen: t.firstSeen,

@@ -1,0 +1,49 @@
+import { writeFileSync } from 'node:fs';
+import type { CliContext } from '@wiflow/core';
+import type { Command } from 'commander';
+import { evaluateEndToEnd, type EndToEndReport } from './evaluate-end-to-end.js';
+import { HARDWARE_CHOICES } from './hardware-profiles.js';
+
+const metres = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)} m`);
+const share = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(0)} %`);
+
+/** An end-to-end report as plain-text lines. */
+export function formatEndToEnd(r: EndToEndReport): string[] {
+  const lines = [
+    `${r.estimator} (${r.hash.slice(0, 12)}) → tracker.track → retail.analytics, profile ${r.profile}, ${r.rooms} unseen ${r.split} rooms${r.small ? ' (small subset)' : ''}, ${r.seconds} s`,
+    'true people  frames  floor error mean / median / p90   count exact  detected',
+  ];
+  for (const bucket of ['1', '2', '3', 'all'] as const) {
+    const b = r.people[bucket];
+    lines.push(`${bucket.padEnd(12)} ${String(b.frames).padEnd(7)} ${`${metres(b.floorErrorM.mean)} / ${metres(b.floorErrorM.median)} / ${metres(b.floorErrorM.p90)}`.padEnd(33)} ${share(b.countExact).padEnd(12)} ${share(b.detectedShare)}`);
+  }
+  lines.push(`tracking, three people crossing ${r.tracking.rooms} room(s) (${r.tracking.simulatedSeconds} s): IDF1 ${share(r.tracking.idf1)}, MOTA ${share(r.tracking.mota)}, ${r.tracking.trackIds} track ids, ${r.tracking.idSwitches} identity switches`);
+  lines.push(`retail, shop (${r.retail.simulatedSeconds} s): ${r.retail.visitorsCounted} visitors counted, ${r.retail.visitorsTrue} true`);
+  lines.push(`empty rooms (${r.emptyRoom.simulatedSeconds} s): ${r.emptyRoom.falseTracks} false people, ${r.emptyRoom.falsePeoplePerHour} per hour`);
+  return lines;
+}
+
+/** Register `wiflow eval-e2e`. */
+export function registerEvaluationCommands(program: Command, cli: CliContext): void {
+  program
+    .command('eval-e2e')
+    .description('end to end on simulated rooms never used for fitting: raw CSI → the default estimator (pose.locate) → tracker.track → retail analytics, scored against the simulator\'s truth')
+    .option('--small', 'a small deterministic subset (4 test rooms, 30 s of crossing in one, the shop, 2 of them emptied): what CI runs', false)
+    .option('--profile <name>', `hardware: ${Object.keys(HARDWARE_CHOICES).join(', ')}; add +4rx (a fourth receiver) or +2tx (a second transmitter), then ~clean (the chip without its impairments)`, 'recipe')
+    .option('--split <name>', 'rooms of the recipe: test (reported) or val (for choosing settings)', 'test')
+    .option('--json', 'print the report as JSON', false)
+    .option('--write <file>', 'also write the JSON report to this file')
+    .action(async (opts: { small: boolean; profile: string; split: string; json: boolean; write?: string }) => {
+      // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
+      const runtime = await cli.runtime();
+      try {
+        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
+        const json = JSON.stringify(report, null, 2);
+        if (opts.write) writeFileSync(opts.write, `${json}\n`);
+        if (opts.json) cli.print(json);
+        else for (const line of formatEndToEnd(report)) cli.print(line);
+      } finally {
+        await runtime.stop();
+      }
+    });
+}

@@ -1,0 +1,63 @@
+// `wiflow eval-e2e --small --json` as CI runs it: the built CLI in a child process, its JSON
+// compared with the figures recorded in e2e-small.expected.json (docs/model.md) within the
+// tolerances recorded there.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { EndToEndReport } from './index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const expected = JSON.parse(readFileSync(path.join(import.meta.dirname, 'e2e-small.expected.json'), 'utf8')) as {
+  tolerance: { metres: number; share: number; visitors: number; falsePeoplePerHour: number };
+  report: EndToEndReport;
+};
+
+/** Run the CLI; resolves with its exit code and output once it exits. */
+function wiflow(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'core/bin/wiflow.js'), '--data-dir', mkdtempSync(path.join(tmpdir(), 'wiflow-eval-e2e-')), ...args], { cwd: ROOT, env: { ...process.env, WIFLOW_LOG_LEVEL: 'error' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('wiflow eval-e2e', () => {
+  it('--small --json reproduces the recorded figures within tolerance', { timeout: 900_000 }, async () => {
+    const { code, stdout, stderr } = await wiflow(['eval-e2e', '--small', '--json']);
+    expect(code, stderr.slice(-2000)).toBe(0);
+    const got = JSON.parse(stdout.slice(stdout.indexOf('{'))) as EndToEndReport;
+    const want = expected.report;
+    const tol = expected.tolerance;
+    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    expect({ estimator: got.estimator, hash: got.hash, profile: got.profile, split: got.split, rooms: got.rooms }).toEqual({ estimator: want.estimator, hash: want.hash, profile: want.profile, split: want.split, rooms: want.rooms });
+    const near = (a: number | null, b: number | null, within: number, what: string) => {
+      if (b === null) return expect(a, what).toBeNull();
+      expect(a, what).not.toBeNull();
+      expect(Math.abs(a! - b), `${what}: got ${a}, recorded ${b}`).toBeLessThanOrEqual(within);
+    };
+    for (const bucket of ['1', '2', '3', 'all'] as const) {
+      const g = got.people[bucket], w = want.people[bucket];
+      for (const stat of ['mean', 'median', 'p90'] as const) near(g.floorErrorM[stat], w.floorErrorM[stat], tol.metres, `people.${bucket}.floorErrorM.${stat}`);
+      near(g.countExact, w.countExact, tol.share, `people.${bucket}.countExact`);
+    }
+    near(got.tracking.idf1, want.tracking.idf1, tol.share, 'tracking.idf1');
+    near(got.tracking.mota, want.tracking.mota, tol.share, 'tracking.mota');
+    expect(got.retail.visitorsTrue).toBe(want.retail.visitorsTrue);
+    near(got.retail.visitorsCounted, want.retail.visitorsCounted, tol.visitors, 'retail.visitorsCounted');
+    near(got.emptyRoom.falsePeoplePerHour, want.emptyRoom.falsePeoplePerHour, tol.falsePeoplePerHour, 'emptyRoom.falsePeoplePerHour');
+  });
+
+  it('refuses an unknown profile with the known ones, and exits non-zero', { timeout: 120_000 }, async () => {
+    const { code, stderr } = await wiflow(['eval-e2e', '--small', '--profile', 'wifi7-magic']);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('unknown hardware profile "wifi7-magic"');
+    expect(stderr).toContain('intel5300-3x3-ht40');
+  });
+});

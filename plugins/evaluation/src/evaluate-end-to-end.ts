@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { PoseFrame, Runtime } from '@wiflow/core';
+import { DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
+import { loadScenario, planDataset, type Scenario } from '@wiflow/plugin-sim';
+import { combineScores, scoreTracking } from '@wiflow/plugin-tracker';
+import { DEFAULT_ESTIMATOR, runEndToEnd } from './end-to-end-flow.js';
+import { EvaluationErrors } from './errors.js';
+import { threePeopleCrossing } from './crossing-scenario.js';
+import { applyEvaluationProfile, parseProfile } from './hardware-profiles.js';
+import { BucketScorer, confirmedTracks, trueVisits, type BucketFigures } from './scoring.js';
+
+/** The example scenarios folder of the repository (the shop). */
+export const EXAMPLE_SCENARIOS_DIR = fileURLToPath(new URL('../../../examples/scenarios/', import.meta.url));
+
+/** How much is simulated, full and `--small` (what CI runs). */
+export const EVALUATION_SIZES = {
+  full: { rooms: Infinity, crossingRooms: 3, crossingSeconds: 60, shopSeconds: 150, emptyRooms: Infinity },
+  small: { rooms: 4, crossingRooms: 1, crossingSeconds: 30, shopSeconds: 150, emptyRooms: 2 },
+} as const;
+
+/** Options of an end-to-end evaluation. */
+export interface EndToEndOptions {
+  small?: boolean;
+  /** `--profile`: hardware and placement (default `recipe`: the test rooms as drawn). */
+  profile?: string;
+  /** Split of the recipe's rooms: `test` (default; reported) or `val` (for choosing settings). */
+  split?: 'test' | 'val';
+  /** Folder holding shop-monitored.yaml. */
+  scenariosDir?: string;
+  onProgress?(line: string): void;
+}
+
+/** The JSON report of `wiflow eval-e2e --json` (keys documented in docs/model.md). */
+export interface EndToEndReport {
+  estimator: string;
+  hash: string;
+  profile: string;
+  split: string;
+  small: boolean;
+  rooms: number;
+  seconds: number;
+  people: Record<'1' | '2' | '3' | 'all', BucketFigures>;
+  tracking: { idf1: number; mota: number; idSwitches: number; trackIds: number; rooms: number; simulatedSeconds: number };
+  retail: { visitorsTrue: number; visitorsCounted: number; scenario: string; simulatedSeconds: number };
+  emptyRoom: { falsePeoplePerHour: number; falseTracks: number; simulatedSeconds: number };
+}
+
+/** The estimator id and hash the frames themselves carry (never taken from anywhere else). */
+function labelOf(frames: readonly PoseFrame[]): { estimator: string; hash: string } | null {
+  const f = frames.find((x) => x.metadata?.modelId);
+  return f ? { estimator: `${f.metadata.modelId}`, hash: `${f.metadata.modelHash ?? ''}` } : null;
+}
+
+/**
+ * Simulated CSI of rooms the estimator never saw → the default estimator → tracker.track →
+ * retail.analytics, each run as a job of `runtime` (the flow a user would draw), scored
+ * against the simulator's truth: count and floor error per true person count after 5 s of
+ * track in the recipe's test rooms, IDF1 and MOTA (0.5 m) of three people crossing the first
+ * of those rooms, visitors of the shop scenario, and tracks confirmed in the rooms emptied.
+ */
+export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOptions = {}): Promise<EndToEndReport> {
+  const started = Date.now();
+  const size = options.small ? EVALUATION_SIZES.small : EVALUATION_SIZES.full;
+  const profile = parseProfile(options.profile ?? 'recipe');
+  const split = options.split ?? 'test';
+  if (split !== 'test' && split !== 'val') throw EvaluationErrors.optionsInvalid(`split must be test or val, got ${JSON.stringify(split)}`);
+  const progress = options.onProgress ?? (() => {});
+  const dir = options.scenariosDir ?? EXAMPLE_SCENARIOS_DIR;
+  let label: { estimator: string; hash: string } | null = null;
+  const note = (frames: readonly PoseFrame[]) => { label ??= labelOf(frames); };
+
+  // The rooms the pose network and the locator hold out: the shipped network's recipe (the locator was fitted on its training rooms).
+  const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
+  const plan = planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+  const sessions = plan.sessions.filter((s) => s.split === split).slice(0, size.rooms);
+  const scorer = new BucketScorer();
+  const rooms = new Set<string>();
+  for (const [i, session] of sessions.entries()) {
+    progress(`room ${i + 1}/${sessions.length}: ${session.sessionId}`);
+    const scenario = applyEvaluationProfile(session.scenario, profile);
+    const run = await runEndToEnd(runtime, scenario, recipe.secondsPerSession);
+    note(run.frames);
+    scorer.addSession(run.frames);
+    rooms.add(scenario.environmentId);
+  }
+
+  const scores = [];
+  for (const [i, session] of sessions.slice(0, size.crossingRooms).entries()) {
+    progress(`three people crossing, room ${i + 1}/${Math.min(size.crossingRooms, sessions.length)} (${size.crossingSeconds} s)`);
+    const crossing = applyEvaluationProfile(threePeopleCrossing(session.scenario), profile);
+    const run = await runEndToEnd(runtime, crossing, size.crossingSeconds);
+    note(run.frames);
+    scores.push(scoreTracking(run.frames.filter((f) => f.truth)));
+  }
+  const tracking = combineScores(scores);
+
+  progress(`shop (${size.shopSeconds} s)`);
+  const shop = applyEvaluationProfile(loadScenario(path.join(dir, 'shop-monitored.yaml')), profile);
+  const shopRun = await runEndToEnd(runtime, shop, size.shopSeconds, shop.zones);
+  note(shopRun.frames);
+
+  const emptySessions = sessions.slice(0, size.emptyRooms);
+  let falseTracks = 0;
+  let emptySeconds = 0;
+  for (const [i, session] of emptySessions.entries()) {
+    progress(`empty room ${i + 1}/${emptySessions.length}`);
+    const empty: Scenario = applyEvaluationProfile({ ...session.scenario, people: [] }, profile);
+    const run = await runEndToEnd(runtime, empty, recipe.secondsPerSession);
+    note(run.frames);
+    falseTracks += confirmedTracks(run.frames);
+    emptySeconds += recipe.secondsPerSession;
+  }
+
+  const found = label as { estimator: string; hash: string } | null;
+  if (!found) throw EvaluationErrors.runFailed('every scenario', `${DEFAULT_ESTIMATOR} emitted no frame`);
+  const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  return {
+    estimator: found.estimator,
+    hash: found.hash,
+    profile: profile.name,
+    split,
+    small: options.small ?? false,
+    rooms: rooms.size,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    people: scorer.figures(),
+    tracking: { idf1: round(tracking.idf1), mota: round(tracking.mota), idSwitches: tracking.idSwitches, trackIds: tracking.trackIds, rooms: scores.length, simulatedSeconds: scores.length * size.crossingSeconds },
+    retail: { visitorsTrue: trueVisits(shopRun.frames, 300), visitorsCounted: shopRun.retail?.metrics.traffic.total_visitors ?? 0, scenario: 'shop-monitored', simulatedSeconds: size.shopSeconds },
+    emptyRoom: { falsePeoplePerHour: emptySeconds ? round((falseTracks * 3600) / emptySeconds) : 0, falseTracks, simulatedSeconds: emptySeconds },
+  };
+}
