@@ -17,6 +17,6 @@ export const PLUGIN_NAME = '@wiflow/plugin-evaluation';
 export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
-    ctx.hooks.cli.tap(PLUGIN_NAME, (program, cli) => registerEvaluationCommands(program, cli));
+    ctx.registerCommand((program, cli) => registerEvaluationCommands(program, cli));
   },
 });
