@@ -9,7 +9,7 @@ import type { EmptyRoomReport, FloorErrorDistribution } from './simulated.js';
 export type RecordedEvaluation = EvaluationReport & { modelId: string; modelHash: string; samples: number; rooms: number; seconds: number; floorErrorM?: Record<string, FloorErrorDistribution> };
 
 /** `wiflow locate eval --empty-room <s> --write` as recorded. */
-type RecordedEmptyRoom = { modelHash: string; emptyRoom: EmptyRoomReport };
+type RecordedEmptyRoom = { modelHash: string; small: boolean; emptyRoom: EmptyRoomReport };
 
 /** Issue 21's goals on the full test split, where the recorded figures have them. */
 function issue21Goals(full: RecordedEvaluation, empty: RecordedEmptyRoom | null): string {
@@ -25,7 +25,7 @@ ${row('one person floor error mean ≤ 0.40 m', f2(d['1']?.mean), (d['1']?.mean 
 ${row('one person floor error median ≤ 0.30 m', f2(d['1']?.median), (d['1']?.median ?? Infinity) <= 0.3)}
 ${row('two / three people mean floor error ≤ 0.60 m', `${f2(two)} / ${f2(three)}`, (two ?? Infinity) <= 0.6 && (three ?? Infinity) <= 0.6)}
 ${row('person count exact ≥ 0.85 (here: every estimate, from the room\'s first; "after 5 s of track" is `wiflow eval-e2e`\'s)', f3(full.model.all?.countAccuracy), (full.model.all?.countAccuracy ?? 0) >= 0.85)}
-${row('phantom people in an empty room ≤ 1 per simulated hour', empty ? `${empty.emptyRoom.phantomPeoplePerHour.toFixed(1)} (${empty.emptyRoom.phantomPeople} in ${empty.emptyRoom.rooms} rooms × ${empty.emptyRoom.seconds / empty.emptyRoom.rooms} s)` : 'not recorded', empty ? empty.emptyRoom.phantomPeoplePerHour <= 1 : null)}
+${row('phantom people in an empty room ≤ 1 per simulated hour', empty ? `${empty.emptyRoom.phantomPeoplePerHour.toFixed(1)} (${empty.emptyRoom.phantomPeople} in ${empty.emptyRoom.rooms} ${empty.small ? 'rooms of the small subset' : 'rooms'} × ${empty.emptyRoom.seconds / empty.emptyRoom.rooms} s, \`eval-test-empty-room.json\`)` : 'not recorded', empty ? empty.emptyRoom.phantomPeoplePerHour <= 1 : null)}
 
 Floor error over matched people (metres): ${Object.entries(d).map(([k, v]) => `${k === 'all' ? 'all' : `${k} true`}: mean ${f2(v.mean)}, median ${f2(v.median)}, p90 ${f2(v.p90)}`).join('; ')}.
 
