@@ -27,7 +27,8 @@ export interface ImagingSettings {
   scatterer?: 'point' | 'body';
   /**
    * A link's packet closer than this to the last one kept is skipped before it is aligned
-   * (seconds; absent: every packet is kept). At 100 Hz, 0.04 keeps one packet in five: the
+   * (seconds; absent: every packet is kept). At 100 Hz, 0.045 keeps one packet in five (at 20 Hz,
+   * all of them: half a packet interval of margin either way for timing jitter): the
    * estimates see 20 packets a second per link, as on the rooms they were fitted on, and the
    * skipped packets cost nothing (the estimator keeps up with 100 Hz on a fraction of a core).
    */

@@ -122,7 +122,9 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
     // An estimate every 5 kept packets (0.25 s) once 8 are held, at either rate: 10 s gives 37.
     expect(fast.estimates).toBeGreaterThanOrEqual(slow.estimates - 1);
     expect(fast.estimates).toBeLessThanOrEqual(slow.estimates + 1);
-    expect(fast.located).toBeGreaterThan(fast.estimates / 2);
+    // The same people found as at 20 Hz (a person is reported once the tracker confirms them, at either rate).
+    expect(fast.located).toBeGreaterThanOrEqual(slow.located - 3);
+    expect(fast.located).toBeGreaterThan(fast.estimates / 3);
     const card = recorded('eval-test.json').model['1'].floorErrorM ?? 0;
     expect(fast.error).toBeLessThan(card * 1.5);
   });

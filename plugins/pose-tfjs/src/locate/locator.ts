@@ -9,7 +9,7 @@ import { countFeatures, countProbabilities, presences, type LocatorModel } from 
 import { PeopleTracker } from './people-tracker.js';
 import type { EmptyRoomReference } from './reference.js';
 
-/** One estimate of a room before thresholding: hypotheses strongest first, with presence. */
+/** One estimate of a room before thresholding: hypotheses strongest first (with a tracker: confirmed tracks first), with presence. */
 export interface LocatedInstant {
   environment: EnvironmentGeometry;
   time: number;
@@ -43,8 +43,9 @@ interface RoomState {
 /**
  * Raw CSI frames of every link of a room in, people out: every `hopPackets` packets of the
  * room's first link (once every link holds the packets to image), the room is imaged
- * (`RoomImager`), the count head turns the CLEAN energies into presences, and each person
- * found gets the training set's mean pose at its floor position.
+ * (`RoomImager`), the count head turns the CLEAN energies into presences, the room's tracker
+ * (models with one) turns peaks and presences into people over time, and each person gets the
+ * training set's mean pose at its floor position.
  */
 export class PoseLocator {
   readonly #rooms = new Map<string, RoomState>();
