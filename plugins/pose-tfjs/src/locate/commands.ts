@@ -11,7 +11,7 @@ import { loadSim } from '../sim/pose-dataset.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
 import { ReferenceRecorder, writeReference } from './reference.js';
 import { registerCheckCommand, registerRecordCommand } from './record-command.js';
-import { evaluateLocator, fitLocator, simulateReference } from './simulated.js';
+import { evaluateEmptyRooms, evaluateLocator, fitLocator, simulateReference } from './simulated.js';
 import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
 import { MODEL_SPEC_JSON, type ModelSpec } from '../model/contract.js';
@@ -60,7 +60,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
   locate
     .command('fit')
     .description('fit the locator on simulated training rooms: image them, train the count head (TF.js), take the mean pose')
-    .option('--out <dir>', 'model directory to write', 'models/wiflow-locate-v1')
+    .option('--out <dir>', 'model directory to write', 'models/wiflow-locate-v2')
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
     .action(async (opts: { out: string; trainSessions: number; seed: number }) => {
@@ -68,7 +68,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       await setupBackend();
       // The pose network's recipe: the same rooms, so its test rooms stay unseen here too.
       const recipe = (JSON.parse(readFileSync(path.join(SHIPPED_MODEL_DIR, MODEL_SPEC_JSON), 'utf8')) as ModelSpec).training.dataset as Partial<DatasetRecipe>;
-      const spec = await fitLocator({ modelId: 'wiflow-locate-v1', version: '1.0.0', recipe, trainSessions: opts.trainSessions, seed: opts.seed, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions`); } });
+      const spec = await fitLocator({ modelId: path.basename(path.resolve(opts.out)), version: '2.0.0', recipe, trainSessions: opts.trainSessions, seed: opts.seed, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions`); } });
       mkdirSync(opts.out, { recursive: true });
       writeLocatorModel(opts.out, spec);
       const model = loadLocatorModel(opts.out);
@@ -81,11 +81,12 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--json', 'print the figures as JSON (the keys of `wiflow eval --json`)', false)
     .option('--split <name>', 'dataset split: test, val or train', 'test')
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
-    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v1)')
+    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v2)')
     .option('--write <file>', 'also write the JSON report to this file')
     .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift between reference and recording, radios as they are)', 'none')
     .option('--realism-effects <list>', 'with --realism v2: keep only these groups, comma-separated: distractors, drift, radios')
-    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string; realism: string; realismEffects?: string }) => {
+    .option('--empty-room <seconds>', 'instead: run each room of the split with nobody in it for this long and count the people reported (phantoms per hour)', (v) => Number(v))
+    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
       await cli.runtime();
       if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
       if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
@@ -94,25 +95,35 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       const selection = opts.small ? { split: opts.split as 'test', ...SMALL_SELECTION } : { split: opts.split as 'test' };
       const effects = opts.realismEffects?.split(',').map((e) => e.trim()).filter(Boolean);
       if (effects && opts.realism === 'none') throw new Error('--realism-effects needs --realism v2');
-      const { report, samples, rooms } = await evaluateLocator(model, selection, undefined, opts.realism, effects);
+      if (opts.emptyRoom !== undefined) {
+        if (!(opts.emptyRoom > 0)) throw new Error(`--empty-room must be a positive number of seconds, got ${String(opts.emptyRoom)}`);
+        const empty = await evaluateEmptyRooms(model, selection, opts.emptyRoom, opts.realism as 'none', effects);
+        const json = JSON.stringify({ modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, ...(opts.realism !== 'none' ? { realism: opts.realism } : {}), emptyRoom: empty, seconds: (Date.now() - started) / 1000 }, null, 2);
+        if (opts.write) writeFileSync(opts.write, `${json}\n`);
+        if (opts.json) cli.print(json);
+        else cli.print(`${model.spec.modelId} (${model.hash.slice(0, 12)}): ${empty.phantomPeople} people reported in ${empty.rooms} empty ${opts.split} rooms over ${empty.seconds} simulated s = ${empty.phantomPeoplePerHour.toFixed(1)} per hour; ${(100 * empty.estimatesWithPeople).toFixed(1)} % of estimates reported anyone`);
+        return;
+      }
+      const { report, samples, rooms, floorErrorM } = await evaluateLocator(model, selection, undefined, opts.realism, effects);
       const description = {
         modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
         ...(opts.realism !== 'none' ? { realism: opts.realism } : {}),
         ...(effects ? { realismEffects: effects } : {}),
       };
-      const json = JSON.stringify({ ...description, ...report }, null, 2);
+      const json = JSON.stringify({ ...description, ...report, floorErrorM }, null, 2);
       if (opts.write) writeFileSync(opts.write, `${json}\n`);
       if (opts.json) cli.print(json);
       else {
         cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}`);
         for (const line of formatEvaluation(report)) cli.print(line);
+        for (const [key, d] of Object.entries(floorErrorM)) cli.print(`floor error, ${key} ${key === 'all' ? 'people' : 'true people'}: mean ${d.mean?.toFixed(2) ?? '—'} m, median ${d.median?.toFixed(2) ?? '—'} m, p90 ${d.p90?.toFixed(2) ?? '—'} m (${d.people} people matched)`);
       }
     });
 
   locate
     .command('card')
     .description('write MODEL_CARD.md of a locator from locator.json, its recorded evaluations and FINDINGS.md (beside the shipped pose network\'s test figures)')
-    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v1)')
+    .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v2)')
     .action(async (opts: { model?: string }) => {
       await cli.runtime();
       const dir = path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR);

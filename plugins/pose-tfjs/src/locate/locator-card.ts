@@ -3,9 +3,34 @@ import path from 'node:path';
 import { checkGoals, evaluationTable, FINDINGS_FILE } from '../eval/model-card.js';
 import type { EvaluationReport } from '../eval/metrics.js';
 import { loadLocatorModel } from './locator-model.js';
+import type { EmptyRoomReport, FloorErrorDistribution } from './simulated.js';
 
-/** An evaluation report as `wiflow locate eval --write` records it. */
-export type RecordedEvaluation = EvaluationReport & { modelId: string; modelHash: string; samples: number; rooms: number; seconds: number };
+/** An evaluation report as `wiflow locate eval --write` records it (the floor error distribution from wiflow-locate-v2 on). */
+export type RecordedEvaluation = EvaluationReport & { modelId: string; modelHash: string; samples: number; rooms: number; seconds: number; floorErrorM?: Record<string, FloorErrorDistribution> };
+
+/** `wiflow locate eval --empty-room <s> --write` as recorded. */
+type RecordedEmptyRoom = { modelHash: string; small: boolean; emptyRoom: EmptyRoomReport };
+
+/** Issue 21's goals on the full test split, where the recorded figures have them. */
+function issue21Goals(full: RecordedEvaluation, empty: RecordedEmptyRoom | null): string {
+  const d = full.floorErrorM;
+  if (!d) return '';
+  const row = (goal: string, value: string, met: boolean | null) => `| ${goal} | ${value} | ${met === null ? '—' : met ? 'yes' : '**no**'} |`;
+  const two = d['2']?.mean ?? null, three = d['3']?.mean ?? null;
+  return `## Goals of issue 21 (full test split)
+
+| goal | value | met |
+|---|---|---|
+${row('one person floor error mean ≤ 0.40 m', f2(d['1']?.mean), (d['1']?.mean ?? Infinity) <= 0.4)}
+${row('one person floor error median ≤ 0.30 m', f2(d['1']?.median), (d['1']?.median ?? Infinity) <= 0.3)}
+${row('two / three people mean floor error ≤ 0.60 m', `${f2(two)} / ${f2(three)}`, (two ?? Infinity) <= 0.6 && (three ?? Infinity) <= 0.6)}
+${row('person count exact ≥ 0.85 (here: every estimate, from the room\'s first; "after 5 s of track" is `wiflow eval-e2e`\'s)', f3(full.model.all?.countAccuracy), (full.model.all?.countAccuracy ?? 0) >= 0.85)}
+${row('phantom people in an empty room ≤ 1 per simulated hour', empty ? `${empty.emptyRoom.phantomPeoplePerHour.toFixed(1)} (${empty.emptyRoom.phantomPeople} in ${empty.emptyRoom.rooms} ${empty.small ? 'rooms of the small subset' : 'rooms'} × ${empty.emptyRoom.seconds / empty.emptyRoom.rooms} s, \`eval-test-empty-room.json\`)` : 'not recorded', empty ? empty.emptyRoom.phantomPeoplePerHour <= 1 : null)}
+
+Floor error over matched people (metres): ${Object.entries(d).map(([k, v]) => `${k === 'all' ? 'all' : `${k} true`}: mean ${f2(v.mean)}, median ${f2(v.median)}, p90 ${f2(v.p90)}`).join('; ')}.
+
+`;
+}
 
 const f0 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(0));
 const f2 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(2));
@@ -22,7 +47,8 @@ export function locatorCard(directory: string, comparison?: RecordedEvaluation):
   const spec = model.spec;
   const read = (file: string) => JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as RecordedEvaluation;
   const full = read('eval-test.json'), small = read('eval-test-small.json');
-  if (full.modelHash !== model.hash || small.modelHash !== model.hash) throw new Error(`the recorded evaluations in ${directory} are not of this locator.json (hash ${model.hash.slice(0, 12)})`);
+  const empty = existsSync(path.join(directory, 'eval-test-empty-room.json')) ? (JSON.parse(readFileSync(path.join(directory, 'eval-test-empty-room.json'), 'utf8')) as RecordedEmptyRoom) : null;
+  if (full.modelHash !== model.hash || small.modelHash !== model.hash || (empty && empty.modelHash !== model.hash)) throw new Error(`the recorded evaluations in ${directory} are not of this locator.json (hash ${model.hash.slice(0, 12)})`);
   const t = spec.training as Record<string, unknown>;
   const parameters = spec.countHead.layers.reduce((s, l) => s + l.weights.length * l.bias.length + l.bias.length, 0);
   const findings = existsSync(path.join(directory, FINDINGS_FILE)) ? `${readFileSync(path.join(directory, FINDINGS_FILE), 'utf8').trim()}\n\n` : '';
@@ -45,9 +71,9 @@ the figures are reproduced by \`wiflow locate eval\` (CI checks the \`--small\` 
 
 - **Model file**: \`locator.json\`, SHA-256 \`${model.hash}\`
 - **What is learned**: the count head, a ${[spec.countHead.layers[0].weights.length, ...spec.countHead.layers.map((l) => l.bias.length)].join(' → ')} dense network (${parameters} parameters, TF.js, trained on ${String(t.samples)} estimates from ${String(t.rooms)} training rooms, seed ${String(t.seed)}); and the training people's mean pose.
-- **What is not learned**: where people are. The floor position comes from coherent back-projection of the change against an empty-room reference (physics and the room's known geometry, no parameters fitted to rooms).
+- **What is not learned**: where people are. The floor position comes from coherent back-projection of the change against an empty-room reference (physics and the room's known geometry, no parameters fitted to rooms).${spec.tracker ? `\n- **Tracker** (inside the estimator): constant-velocity tracks; a person is born after ${spec.tracker.confirmHits} estimates with evidence (a peak whose count-head presence is ≥ ${spec.tracker.evidencePresence}) within ${spec.tracker.confirmWindow}, and dies after ${spec.tracker.deathMisses} estimates in a row without; the confirmed tracks are the people and the count. Settings chosen on validation rooms.` : ''}
 - **Input**: raw CSI frames of every link (not the signal chain's windows), one empty-room reference per link (\`wiflow locate reference\`), the environment with each radio's antenna array (\`txArray\`, \`rxArray\`).
-- **Imaging**: floor grid ${spec.imaging.gridStepM} m at height ${spec.imaging.heightsM.join(', ')} m, ${spec.imaging.packets} packets per link per estimate, an estimate every ${spec.hopPackets} packets, up to ${spec.imaging.maxPersons} people at least ${spec.imaging.separationM} m apart; presence threshold ${spec.presenceThreshold}.
+- **Imaging**: floor grid ${spec.imaging.gridStepM} m at height ${spec.imaging.heightsM.join(', ')} m (${spec.imaging.scatterer === 'body' ? 'body forward model' : 'point scatterer'}), ${spec.imaging.packets} packets per link per estimate${spec.imaging.minPacketIntervalS ? ` (packets at least ${spec.imaging.minPacketIntervalS} s apart; faster streams are thinned before alignment)` : ''}, an estimate every ${spec.hopPackets} packets, up to ${spec.imaging.maxPersons} people at least ${spec.imaging.separationM} m apart; presence threshold ${spec.presenceThreshold}.
 
 ## Data
 
@@ -68,7 +94,7 @@ ${evaluationTable(full)}
 |---|---|---|
 ${checkGoals(full).map((g) => `| ${g.goal} | ${g.value} | ${g.met ? 'yes' : '**no**'} |`).join('\n')}
 
-${side}## Small test subset (what CI runs: \`wiflow locate eval --small\`)
+${issue21Goals(full, empty)}${side}## Small test subset (what CI runs: \`wiflow locate eval --small\`)
 
 ${small.rooms} rooms, ${small.samples} estimates.
 

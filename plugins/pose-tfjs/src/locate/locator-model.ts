@@ -6,12 +6,13 @@ import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import type { RoomImage } from './imager.js';
+import { PeopleTrackerSettingsSchema } from './people-tracker.js';
 
 /** The locator model file in a model directory. */
 export const LOCATOR_JSON = 'locator.json';
 
-/** The shipped locator: `models/wiflow-locate-v1` in this package. */
-export const SHIPPED_LOCATOR_DIR = fileURLToPath(new URL('../../models/wiflow-locate-v1', import.meta.url));
+/** The shipped locator: `models/wiflow-locate-v2` in this package (v1, without the tracker, stays beside it). */
+export const SHIPPED_LOCATOR_DIR = fileURLToPath(new URL('../../models/wiflow-locate-v2', import.meta.url));
 
 const DenseLayerSchema = z.object({
   weights: z.array(z.array(z.number().finite())),
@@ -36,10 +37,14 @@ export const LocatorModelSchema = z.object({
     separationM: z.number().nonnegative(),
     cleanRadiusM: z.number().nonnegative(),
     maxPersons: z.number().int().min(1).max(6),
+    scatterer: z.enum(['point', 'body']).default('point'),
+    minPacketIntervalS: z.number().positive().optional(),
   }),
-  /** Packets of the room's first link between estimates. */
+  /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
   hopPackets: z.number().int().positive(),
   presenceThreshold: z.number().min(0).max(1),
+  /** The people tracker inside the estimator (absent: every estimate stands alone, as in wiflow-locate-v1). */
+  tracker: PeopleTrackerSettingsSchema.optional(),
   countHead: z.object({
     /** The feature set (`COUNT_FEATURES`); a model made for another cannot be used. */
     features: z.literal('clean-energies+peak-scores+noise-floor+packet-spectrum/1'),

@@ -6,9 +6,10 @@ import { toPersons, type DensePoseMode } from '../model/persons.js';
 import { worstProvenance } from '../model/pose-estimator.js';
 import { RoomImager } from './imager.js';
 import { countFeatures, countProbabilities, presences, type LocatorModel } from './locator-model.js';
+import { PeopleTracker } from './people-tracker.js';
 import type { EmptyRoomReference } from './reference.js';
 
-/** One estimate of a room before thresholding: hypotheses strongest first, with presence. */
+/** One estimate of a room before thresholding: hypotheses strongest first (with a tracker: confirmed tracks first), with presence. */
 export interface LocatedInstant {
   environment: EnvironmentGeometry;
   time: number;
@@ -35,13 +36,16 @@ interface RoomState {
   lastTime: number;
   truth?: CsiFrame['truth'];
   frameId: number;
+  /** The room's people tracker (models with a `tracker` section). */
+  tracker: PeopleTracker | null;
 }
 
 /**
  * Raw CSI frames of every link of a room in, people out: every `hopPackets` packets of the
  * room's first link (once every link holds the packets to image), the room is imaged
- * (`RoomImager`), the count head turns the CLEAN energies into presences, and each person
- * found gets the training set's mean pose at its floor position.
+ * (`RoomImager`), the count head turns the CLEAN energies into presences, the room's tracker
+ * (models with one) turns peaks and presences into people over time, and each person gets the
+ * training set's mean pose at its floor position.
  */
 export class PoseLocator {
   readonly #rooms = new Map<string, RoomState>();
@@ -52,7 +56,7 @@ export class PoseLocator {
       const reference = references.find((r) => r.environmentId === environment.id);
       if (!reference) throw PoseErrors.datasetInvalid(`no empty-room reference for environment ${environment.id}: record one with \`wiflow locate reference\``);
       const imager = new RoomImager(environment, reference, model.spec.imaging);
-      const state: RoomState = { imager, firstLink: `${environment.links[0].tx}->${environment.links[0].rx}`, sinceLast: 0, provenance: new Set(), lastTime: 0, frameId: 0 };
+      const state: RoomState = { imager, firstLink: `${environment.links[0].tx}->${environment.links[0].rx}`, sinceLast: 0, provenance: new Set(), lastTime: 0, frameId: 0, tracker: model.spec.tracker ? new PeopleTracker(model.spec.tracker, model.spec.imaging.maxPersons) : null };
       this.#rooms.set(environment.id, state);
       for (const l of environment.links) {
         const key = `${l.tx}->${l.rx}`;
@@ -67,11 +71,11 @@ export class PoseLocator {
     const key = `${frame.link.tx}->${frame.link.rx}`;
     const room = this.#byLink.get(key);
     if (!room) throw PoseErrors.environmentUnknown(`for link ${key} (no environment of pose.locate has it)`);
-    room.imager.push(frame);
+    const kept = room.imager.push(frame);
     room.provenance.add(frame.provenance);
     room.lastTime = Math.max(room.lastTime, frame.time);
     if (frame.truth) room.truth = frame.truth;
-    if (key !== room.firstLink) return null;
+    if (key !== room.firstLink || !kept) return null;
     room.sinceLast++;
     if (room.sinceLast < this.model.spec.hopPackets || !room.imager.ready()) return null;
     room.sinceLast = 0;
@@ -80,7 +84,10 @@ export class PoseLocator {
     const features = countFeatures(image, this.model.spec.imaging.maxPersons);
     const probabilities = countProbabilities(this.model.spec.countHead, features);
     const presence = presences(probabilities, image.peaks.length);
-    const hypotheses = image.peaks.map((p, i) => ({ ...placePose(this.model.spec.meanPose, { x: p.x, y: p.y }), presence: presence[i] }));
+    const spec = this.model.spec;
+    const { width, depth } = room.imager.environment.room;
+    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, image.peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : image.peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i] })))
+      .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(width, Math.max(0, h.x)), y: Math.min(depth, Math.max(0, h.y)) }), presence: h.presence }));
     const provenance = worstProvenance(room.provenance);
     room.provenance.clear();
     return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
@@ -114,10 +121,23 @@ export class PoseLocator {
         provenance: instant.provenance,
         csiQuality: null,
         linkCount: instant.environment.links.length,
-        pipeline: `raw CSI → aligned to the empty-room reference → coherent back-projection (angle of departure × angle of arrival × delay) → CLEAN → count head → ${spec.modelId}@${this.model.hash.slice(0, 12)} → skeleton: training mean pose at each position (posture not estimated)${densePose === 'none' ? '' : ' → dense pose derived from skeleton'}`,
+        pipeline: `raw CSI → aligned to the empty-room reference → coherent back-projection (angle of departure × angle of arrival × delay${spec.imaging.scatterer === 'body' ? `; forward model: a body's scattering at ${spec.imaging.heightsM.join(', ')} m` : ''}) → CLEAN → count head${spec.tracker ? ' → people tracker (confirmed tracks are the people)' : ''} → ${spec.modelId}@${this.model.hash.slice(0, 12)} → skeleton: training mean pose at each position (posture not estimated)${densePose === 'none' ? '' : ' → dense pose derived from skeleton'}`,
       },
     };
     if (instant.truth) frame.truth = instant.truth;
     return frame;
   }
+}
+
+/**
+ * The hypotheses of a tracked estimate: confirmed tracks (presence above the threshold, by
+ * their recent support), then tentative ones (below it), then peaks no track is near (presence
+ * 0), up to `maxPersons`: only confirmed tracks are people; the rest keep the estimate's other
+ * candidates visible to evaluation, as v1's peaks were.
+ */
+function tracked(tracker: PeopleTracker, time: number, peaks: readonly { x: number; y: number }[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number }[] {
+  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i] })));
+  const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99 }));
+  for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0 });
+  return out.slice(0, Math.max(maxPersons, tracks.filter((t) => t.confirmed).length));
 }

@@ -1,9 +1,10 @@
-import { evaluateSamples, meanPose, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
+import { evaluateSamples, matchPeople, meanPose, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
 import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
 import { PoseLocator, type LocatedInstant } from './locator.js';
 import { COUNT_FEATURES, countFeatureSize, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
+import { PeopleTrackerSettingsSchema } from './people-tracker.js';
 import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 
 /** Seconds of empty room the simulator records as each room's reference (an installer's capture). */
@@ -61,38 +62,112 @@ export function withRealism(recipe: DatasetRecipe, realism: RealismLevel = 'none
   return { ...recipe, ranges: { ...recipe.ranges, realism, ...(effects ? { realismEffects: effects } : {}) } };
 }
 
+/** Floor errors of one person-count bucket: mean, median and 90th percentile (metres), over matched people. */
+export interface FloorErrorDistribution {
+  people: number;
+  mean: number | null;
+  median: number | null;
+  p90: number | null;
+}
+
+/** Mean, median and 90th percentile of floor errors per bucket (`1`, `2`, `3`, `all`). */
+export function floorErrorDistribution(errors: Map<string, number[]>): Record<string, FloorErrorDistribution> {
+  const out: Record<string, FloorErrorDistribution> = {};
+  for (const [key, values] of [...errors.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const sorted = Float64Array.from(values).sort();
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
+    out[key] = { people: sorted.length, mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : null, median: at(0.5), p90: at(0.9) };
+  }
+  return out;
+}
+
 /** Score a locator on a split, per true person count, next to the two mean-pose baselines. */
-export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<{ report: EvaluationReport; samples: number; rooms: number }> {
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<{ report: EvaluationReport; samples: number; rooms: number; floorErrorM: Record<string, FloorErrorDistribution> }> {
   const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const samples: EvaluatedSample[] = [];
   const rooms = new Set<string>();
+  const errors = new Map<string, number[]>();
   for await (const instant of locateSplit(model, recipe, selection, onSession)) {
     if (!instant.truth) continue;
     rooms.add(instant.environment.id);
     samples.push({ environment: instant.environment, truth: instant.truth.persons, predicted: instant.hypotheses, presenceThreshold: model.spec.presenceThreshold });
+    // The same matching as the report's floor error (the strongest hypotheses, best assignment).
+    for (const [truth, hypothesis] of matchPeople(instant.truth.persons, instant.hypotheses)) {
+      const error = Math.hypot(truth.position.x - hypothesis.position.x, truth.position.y - hypothesis.position.y);
+      for (const key of [String(instant.truth.persons.length), 'all']) {
+        if (!errors.has(key)) errors.set(key, []);
+        errors.get(key)!.push(error);
+      }
+    }
   }
-  return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size };
+  return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size, floorErrorM: floorErrorDistribution(errors) };
 }
 
-/** The imaging settings and estimate rate of the shipped locator. */
-export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 'presenceThreshold'> = {
-  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3 },
+/** People reported in rooms with nobody in them (`wiflow locate eval --empty-room <seconds>`). */
+export interface EmptyRoomReport {
+  rooms: number;
+  /** Simulated seconds in all. */
+  seconds: number;
+  /** People that appeared: every rise of the reported count (a confirmed track's birth). */
+  phantomPeople: number;
+  phantomPeoplePerHour: number;
+  /** Share of estimates that reported anyone. */
+  estimatesWithPeople: number;
+}
+
+/**
+ * The split's rooms with nobody in them, `seconds` each, through the locator as a user runs it
+ * (people above the presence threshold): how often it invents someone.
+ */
+export async function evaluateEmptyRooms(model: LocatorModel, selection: SplitSelection, seconds: number, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<EmptyRoomReport> {
+  const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
+  const sim = await loadSim(selection.sim);
+  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+  const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
+  let phantomPeople = 0, estimates = 0, withPeople = 0;
+  for (const session of sessions) {
+    const scenario = { ...session.scenario, people: [] } as typeof session.scenario;
+    const locator = new PoseLocator(model, [environmentFromScenario(scenario)], [simulateReference(sim, scenario as never)], { densePose: 'none', processingMode: 'job' });
+    let previous = 0;
+    for (const tick of new sim.Simulator(scenario).run(seconds)) {
+      for (const frame of tick.frames) {
+        const pose = locator.push(frame);
+        if (!pose) continue;
+        estimates++;
+        const count = pose.persons.length;
+        if (count > 0) withPeople++;
+        phantomPeople += Math.max(0, count - previous);
+        previous = count;
+      }
+    }
+  }
+  const total = sessions.length * seconds;
+  return { rooms: sessions.length, seconds: total, phantomPeople, phantomPeoplePerHour: total ? (phantomPeople * 3600) / total : 0, estimatesWithPeople: estimates ? withPeople / estimates : 0 };
+}
+
+/** The imaging settings, estimate rate and tracker of the shipped locator (wiflow-locate-v2). */
+export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 'presenceThreshold' | 'tracker'> = {
+  // A point scatterer at 0.9 m, as v1: the body forward model (heights 0.3, 0.9, 1.5 m) helped on
+  // training rooms and hurt on validation rooms (pilot in FINDINGS.md), so it is not the default.
+  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045 },
   hopPackets: 5,
   presenceThreshold: 0.5,
+  tracker: PeopleTrackerSettingsSchema.parse({}),
 };
 
 /**
  * Fit a locator on the training rooms of a recipe: image them, train the count head on the
  * CLEAN energy features against the true counts, and take the training people's mean pose.
  */
-export async function fitLocator(options: { modelId: string; version: string; recipe: Partial<DatasetRecipe>; trainSessions?: number; seed?: number; sim?: SimModule; onSession?: (done: number, total: number) => void }): Promise<LocatorModelSpec> {
+export async function fitLocator(options: { modelId: string; version: string; recipe: Partial<DatasetRecipe>; trainSessions?: number; seed?: number; sim?: SimModule; onSession?: (done: number, total: number) => void; settings?: Partial<typeof DEFAULT_LOCATOR> }): Promise<LocatorModelSpec> {
+  const settings = { ...DEFAULT_LOCATOR, ...options.settings };
   const started = Date.now();
   const recipe = DatasetRecipeSchema.parse(options.recipe);
   const seed = options.seed ?? 1;
-  const width = countFeatureSize(DEFAULT_LOCATOR.imaging);
+  const width = countFeatureSize(settings.imaging);
   const provisional: LocatorModel = {
     spec: {
-      format: 'wiflow-locator/1', modelId: options.modelId, version: options.version, description: '', ...DEFAULT_LOCATOR,
+      format: 'wiflow-locator/1', modelId: options.modelId, version: options.version, description: '', ...settings, tracker: undefined,
       countHead: { features: COUNT_FEATURES, featureMean: Array(width).fill(0), featureStd: Array(width).fill(1), layers: [{ weights: Array.from({ length: width }, () => [0]), bias: [0], activation: 'linear' }] },
       meanPose: Array.from({ length: 17 }, () => [0, 0, 0]), training: {},
     },
@@ -109,13 +184,13 @@ export async function fitLocator(options: { modelId: string; version: string; re
     counts.push(instant.truth.persons.length);
     persons.push(...instant.truth.persons);
   }
-  const countHead = await trainCountHead(features, counts, { maxPersons: DEFAULT_LOCATOR.imaging.maxPersons, seed, epochs: 2000, learningRate: 0.01 });
+  const countHead = await trainCountHead(features, counts, { maxPersons: settings.imaging.maxPersons, seed, epochs: 2000, learningRate: 0.01 });
   return {
     format: 'wiflow-locator/1',
     modelId: options.modelId,
     version: options.version,
-    description: 'Raw CSI of every link of a room + a per-link empty-room reference → up to 3 people: floor position by coherent back-projection, count by a learned head, skeleton = the training mean pose at that position. Fitted on simulated rooms only.',
-    ...DEFAULT_LOCATOR,
+    description: 'Raw CSI of every link of a room + a per-link empty-room reference → up to 3 people: floor position by coherent back-projection against a forward model of a body, count by a learned head, people and count by a tracker over the estimates, skeleton = the training mean pose at that position. Fitted on simulated rooms only.',
+    ...settings,
     countHead,
     meanPose: meanPose(persons),
     training: { dataset: recipe, split: 'train', rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },

@@ -20,7 +20,7 @@ function resolveDesk(services: ServiceReader): ReferenceDesk | null {
 
 /** Config of `pose.locate`. */
 export const PoseLocateConfig = z.object({
-  model: z.string().default('').describe('locator model directory (locator.json); empty = the shipped wiflow-locate-v1'),
+  model: z.string().default('').describe('locator model directory (locator.json); empty = the shipped wiflow-locate-v2'),
   environments: z.array(EnvironmentGeometrySchema).default([]).describe('geometry of each environment: room, links with their antenna arrays (txArray, rxArray), virtual camera'),
   references: z.array(z.string()).default([]).describe('empty-room reference files (wiflow-empty-room/1), one per environment: `wiflow locate record` or the studio\'s Installer page records them (a recording there replaces the file)'),
   scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('a simulator scenario (file or object) to take an environment from, with its empty-room reference simulated'),
