@@ -13,6 +13,7 @@ import sensingPlugin, { SENSE_FALL_RULE } from '@wiflow/plugin-sensing';
 import mqttPlugin from '@wiflow/plugin-mqtt';
 import webhookPlugin from '@wiflow/plugin-webhook';
 import { createPoseApiPlugin, PoseApiToken, PoseHubToken, type PoseApi, type PoseHub } from '@wiflow/plugin-pose-api';
+import { createIdentityPlugin } from '@wiflow/plugin-identity';
 // Test helpers of the transport plugins (a real broker child process, a real receiver), not their code under test.
 import { hasMosquitto, MOSQUITTO_PATH, startMosquitto } from '../../plugins/mqtt/src/bench/brokers.js';
 import { Subscriber } from '../../plugins/mqtt/src/test/subscriber.js';
@@ -63,7 +64,7 @@ async function startProduct() {
   await receiver.listen();
   cleanups.push(() => receiver.close());
   const runtime: Runtime = await createTestRuntime({
-    plugins: [sqlitePlugin, simPlugin, sensingPlugin, mqttPlugin, webhookPlugin, createPoseApiPlugin({ print: () => undefined, env: { WIFLOW_JWT_SECRET: '' } })],
+    plugins: [sqlitePlugin, simPlugin, sensingPlugin, mqttPlugin, webhookPlugin, createIdentityPlugin({ print: () => undefined, env: { WIFLOW_JWT_SECRET: '' } }), createPoseApiPlugin({ env: { WIFLOW_JWT_SECRET: '' } })],
     config: { storage: { kind: 'sqlite', flushIntervalMs: 5 }, webhooks: { baseDelayMs: 20, maxDelayMs: 200 } },
   });
   cleanups.push(() => runtime.stop(5000));

@@ -374,7 +374,8 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       await shoot(s, 'mcp');
       await s.page.click('[data-testid=nav-jobs]');
       await s.page.getByTestId('jobs-table').waitFor();
-      expect(await s.page.getByTestId('jobs-table').textContent()).toMatch(/occupancy/i);
+      // Flow names arrive in a second request after the table: wait for them rather than read the first paint.
+      await expect.poll(() => s.page.getByTestId('jobs-table').textContent()).toMatch(/occupancy/i);
       await expectNoSidewaysScroll(s);
       await shoot(s, 'jobs');
     }
