@@ -61,7 +61,7 @@ describe('estimate-poses-from-csi.json through `wiflow run`, the run API and its
     expect(printed.status, printed.error ?? '').toBe('completed');
     const fromCli = printed.outputs.poses;
     expect(fromCli.length).toBeGreaterThan(0);
-    expect(fromCli[0].metadata).toMatchObject({ modelId: 'wiflow-pose-v1', provenance: 'simulated' });
+    expect(fromCli[0].metadata).toMatchObject({ modelId: 'wiflow-locate-v2', provenance: 'simulated' });
 
     // 2. The run API over HTTP, on the example flow the server loaded, with the capture uploaded.
     const url = server!.url;
