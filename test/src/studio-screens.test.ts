@@ -231,7 +231,7 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       await s.page.getByTestId('deployment-state').waitFor();
       expect(await s.page.getByTestId('deploy').textContent()).toBe('Undeploy');
       await s.page.getByTestId('counters-sim').waitFor({ timeout: 30_000 });
-      await expect.poll(async () => Number(/in (\d+)/.exec((await s.page.getByTestId('counters-chain').textContent()) ?? '')?.[1] ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => Number(/in (\d+)/.exec((await s.page.getByTestId('counters-pose').textContent()) ?? '')?.[1] ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
       await expectToolbarOneRow(s);
       await expectReadableCanvas(s, { allVisible: s.width >= 1440 });
       await shoot(s, 'editor-default-pipeline');
