@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, NextFunction, Router } from 'express';
-import { routeRouter, type Principal, type RouteDefinition } from '@wiflow/core';
+import { expressPath, routeRouter, type Principal, type RouteDefinition } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate } from './auth.js';
@@ -22,10 +22,24 @@ export interface FlowServiceRouterOptions {
 /** Stands for "no body was sent" between the body readers and validation, which core hands `req.body ?? {}`. */
 const NO_BODY = Object.freeze({ __flowServiceNoBody: true });
 
-/** Body reader after the JSON readers: mark a missing body, so validation sees `undefined` as the bare routers did. */
-function markMissingBody(req: Request, _res: Response, next: NextFunction): void {
-  if (req.body === undefined) req.body = NO_BODY;
-  next();
+/**
+ * The service's JSON body readers (`jsonBody`: parse, turn refusals into 422s, count values) as one
+ * plain handler, since core calls body readers as `(req, res, done)` and `jsonBody`'s refusal step
+ * is Express error middleware; a missing body is then marked, so validation sees `undefined` as the
+ * bare routers did.
+ */
+function bodyReader(limit: string): RequestHandler {
+  const [parse, refusal, count] = jsonBody(limit) as [RequestHandler, (error: unknown, req: Request, res: Response, next: NextFunction) => void, RequestHandler];
+  return (req, res, done) => {
+    parse(req, res, (error?: unknown) => {
+      if (error) return refusal(error, req, res, done);
+      count(req, res, (problem?: unknown) => {
+        if (problem) return done(problem);
+        if (req.body === undefined) req.body = NO_BODY;
+        done();
+      });
+    });
+  };
 }
 
 /**
@@ -37,14 +51,18 @@ function markMissingBody(req: Request, _res: Response, next: NextFunction): void
  * 403 can name the route's `action`, as the service's `requireRole` always has.
  */
 export function flowServiceRouter(studio: StudioContext, routes: readonly FlowServiceRoute[], options: FlowServiceRouterOptions = {}): Router {
+  // Public routes (health, config) never asked who was calling: nobody's credentials are checked for them.
+  const publicRoutes = new Set(routes.filter((route) => route.access === 'public').map((route) => `${route.method} ${expressPath(route.path)}`));
+  const isPublic = (req: Request) => publicRoutes.has(`${req.method === 'HEAD' ? 'get' : req.method.toLowerCase()} ${(req.route as { path?: string } | undefined)?.path}`);
   return routeRouter(routes, {
     hooks: studio.runtime.hooks,
     logger: studio.runtime.logger,
     convention: () => 'A',
     wrapSuccess: false,
     passErrors: true,
-    bodyParsers: [...jsonBody(options.bodyLimit ?? '1mb'), markMissingBody as RequestHandler],
+    bodyParsers: [bodyReader(options.bodyLimit ?? '1mb')],
     async authenticate(req, res) {
+      if (isPublic(req)) return { principal: undefined, presented: false };
       // The rate limiter in front already asked who is calling: ask once per request.
       const principal = res.locals.authChecked ? (res.locals.principal as Principal | undefined) : await authenticate(studio.runtime, req, studio.config.autoLogin);
       res.locals.principal = principal;
