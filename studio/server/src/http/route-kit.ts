@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response, NextFunction, Router } from 'express';
 import { expressPath, routeRouter, type Principal, type RouteDefinition } from '@wiflow/core';
+import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { authenticate } from './auth.js';
@@ -12,6 +13,9 @@ export interface FlowServiceRoute extends RouteDefinition {
   /** Completes "role viewer may not …" in the 403 (default "call this endpoint"). */
   action?: string;
 }
+
+/** Any JSON object: a response whose shape its module describes in TypeScript (`toFolderRead`, `FlowRead`). */
+export const JsonObject = z.record(z.string(), z.unknown());
 
 /** How a flow service router reads bodies. */
 export interface FlowServiceRouterOptions {

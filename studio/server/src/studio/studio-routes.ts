@@ -7,7 +7,7 @@ import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
 import { openSse } from '../http/sse.js';
-import { flowServiceRouter, type FlowServiceRoute } from '../http/route-kit.js';
+import { JsonObject, flowServiceRouter, type FlowServiceRoute } from '../http/route-kit.js';
 import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
@@ -76,8 +76,6 @@ export async function healthChecks(studio: StudioContext): Promise<{ db: string;
   return { db, chat };
 }
 
-/** Any JSON object (a response the route's module describes in TypeScript). */
-const JsonObject = z.record(z.string(), z.unknown());
 const HealthCheck = z.object({ status: z.enum(['ok', 'nok']), db: z.string(), chat: z.string() });
 const DeploymentId = z.object({ id: z.string() });
 const ValidateBody = z.object({ data: FlowDataRequestSchema });
