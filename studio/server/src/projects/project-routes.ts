@@ -108,13 +108,13 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
       spec: true,
       access: 'viewer',
       params: ProjectId,
-      query: FolderQuery,
       success: { status: 200, description: 'FolderWithPaginatedFlows or the project with every flow', A: JsonObject, B: JsonObject },
       errors: [404, 422],
-      async handler({ params, query, principal }) {
+      async handler({ params, principal, request }) {
         const userId = principal!.userId;
         const project = await studio.ownedProject(userId, params.id);
-        const q = query as z.output<typeof FolderQuery>;
+        // FolderQuery is checked after the project is found, as it always was: a stranger's project is 404 whatever the query.
+        const q = parseWith(FolderQuery, request.query, 'query');
         let list = await flows.listAll(userId, { folderId: project.id });
         if (q.is_component === true && q.is_flow !== true) list = list.filter((f) => f.isComponent);
         if (q.is_flow === true && q.is_component !== true) list = list.filter((f) => !f.isComponent);
@@ -137,13 +137,14 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
       access: 'operator',
       action: WRITE,
       params: ProjectId,
-      body: FolderUpdateSchema,
+      // Read here (size and JSON refusals first, as before); FolderUpdateSchema is checked after the project is found.
+      body: z.unknown(),
       success: { status: 200, description: 'FolderRead', A: JsonObject, B: JsonObject },
       errors: [400, 404, 413, 422],
       async handler({ params, body: raw, principal: caller }) {
         const principal = caller!;
         const project = await studio.ownedProject(principal.userId, params.id);
-        const body = raw as z.output<typeof FolderUpdateSchema>;
+        const body = parseWith(FolderUpdateSchema, raw, 'body');
         const patch: Partial<ProjectRecord> = {};
         if (body.name != null && body.name !== project.name) patch.name = await uniqueProjectName(studio, principal.userId, body.name);
         if (body.description !== undefined) patch.description = body.description;
