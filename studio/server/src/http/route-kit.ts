@@ -58,7 +58,7 @@ export function flowServiceRouter(studio: StudioContext, routes: readonly FlowSe
   // Public routes (health, config) never asked who was calling: nobody's credentials are checked for them.
   const publicRoutes = new Set(routes.filter((route) => route.access === 'public').map((route) => `${route.method} ${expressPath(route.path)}`));
   const isPublic = (req: Request) => publicRoutes.has(`${req.method === 'HEAD' ? 'get' : req.method.toLowerCase()} ${(req.route as { path?: string } | undefined)?.path}`);
-  return routeRouter(routes, {
+  const router = routeRouter(routes, {
     hooks: studio.runtime.hooks,
     logger: studio.runtime.logger,
     convention: () => 'A',
@@ -83,4 +83,14 @@ export function flowServiceRouter(studio: StudioContext, routes: readonly FlowSe
       unauthenticated: () => StudioErrors.unauthenticated(),
     },
   });
+  declared.set(router, routes);
+  return router;
+}
+
+/** The routes each flow service router was built from (for the OpenAPI document). */
+const declared = new WeakMap<Router, readonly FlowServiceRoute[]>();
+
+/** The `defineRoute` routes a router built by `flowServiceRouter` serves (none for a bare router). */
+export function declaredRoutes(router: Router): readonly FlowServiceRoute[] {
+  return declared.get(router) ?? [];
 }
