@@ -1,5 +1,6 @@
 import { param } from '../http/params.js';
-import express, { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
+import { defineRoute } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
@@ -7,6 +8,7 @@ import { principalOf, requireUser } from '../http/auth.js';
 import { writesNeedOperator } from '../http/roles.js';
 import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
+import { JsonObject, flowServiceRouter, type FlowServiceRoute } from '../http/route-kit.js';
 import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from './flow-data.js';
 import { FLOW_EVENT_TYPES } from './flow-events.js';
@@ -43,55 +45,318 @@ export function baseRevisionOf(req: Request): number | undefined {
   return n;
 }
 
+/** Viewers are read-only: the 403 every write of this router answers them. */
+const WRITE = 'change anything (viewers are read-only)';
+const FlowId = z.object({ id: z.string() });
+const RevisionId = z.object({ id: z.string(), revision: z.string() });
+const EventsQuery = z.object({ since: z.coerce.number().min(0).default(0) });
+const Deleted = z.object({ deleted: z.number() });
+
 /** `/api/v1/flows`: CRUD, batch, upload/download, delete many, revisions, flow events, public flows. */
 export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
-  const router = Router();
-  const json = jsonBody('50mb');
+  const routes: FlowServiceRoute[] = [
+    defineRoute({
+      method: 'get',
+      path: '/public_flow/{id}',
+      summary: 'A public flow, to anyone',
+      tags: ['flows'],
+      spec: true,
+      access: 'public',
+      params: FlowId,
+      success: { status: 200, description: 'FlowRead', A: JsonObject, B: JsonObject },
+      errors: [404],
+      async handler({ params }) {
+        const flow = await studio.storage.flows.get(params.id).catch(() => null);
+        if (!flow || flow.accessType !== 'PUBLIC') throw StudioErrors.flowNotFound(params.id);
+        return { body: flows.read(flow) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Create a flow',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      body: FlowCreateSchema,
+      success: { status: 201, description: 'FlowRead', A: JsonObject, B: JsonObject },
+      errors: [404, 409, 413, 422],
+      async handler({ body, principal }) {
+        const flow = await flows.create(principal!, body as z.output<typeof FlowCreateSchema>);
+        return { body: flows.read(flow) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      summary: "The caller's flows (all, headers only, or a page)",
+      tags: ['flows'],
+      spec: true,
+      access: 'viewer',
+      query: ListQuery,
+      success: { status: 200, description: 'FlowRead list, FlowHeader list or a page', A: z.unknown(), B: z.unknown() },
+      errors: [422],
+      async handler({ query, principal }) {
+        const q = query as z.output<typeof ListQuery>;
+        const userId = principal!.userId;
+        const filter = { folderId: q.folder_id, ...(q.components_only ? { isComponent: true } : {}) };
+        if (q.header_flows) return { body: (await flows.listAll(userId, filter)).map((f) => flows.header(f)) };
+        if (q.get_all) return { body: (await flows.listAll(userId, filter)).map((f) => flows.read(f)) };
+        const page = await studio.storage.flows.list({ userId, ...filter }, { page: q.page, perPage: q.size });
+        return { body: toPage(page.items.map((f) => flows.read(f)), page.total, q.page, q.size) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/batch/',
+      summary: 'Create several flows',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      body: FlowListCreateSchema,
+      success: { status: 201, description: 'FlowRead list', A: z.array(JsonObject), B: z.array(JsonObject) },
+      errors: [400, 404, 409, 413, 422],
+      async handler({ body: raw, principal }) {
+        const body = raw as z.output<typeof FlowListCreateSchema>;
+        const ids = body.flows.map((f) => f.id).filter((id): id is string => Boolean(id));
+        const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+        if (dupes.length) throw StudioErrors.duplicateIds([...new Set(dupes)].join(', '));
+        const created = [];
+        for (const flow of body.flows) created.push(await flows.create(principal!, flow));
+        return { body: created.map((f) => flows.read(f)) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/',
+      summary: 'Delete flows by id',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      body: FlowIdListSchema,
+      success: { status: 200, description: 'How many were deleted', A: Deleted, B: Deleted },
+      errors: [404, 413, 422],
+      handler: async ({ body, principal }) => ({ body: { deleted: await flows.delete(principal!.userId, body as z.output<typeof FlowIdListSchema>) } }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}',
+      summary: 'One flow (ETag: its revision)',
+      tags: ['flows'],
+      spec: true,
+      access: 'viewer',
+      params: FlowId,
+      success: { status: 200, description: 'FlowRead', A: JsonObject, B: JsonObject },
+      errors: [404],
+      async handler({ params, principal }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        return { body: flows.read(flow), headers: { ETag: `"${flow.revision}"` } };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/{id}',
+      summary: 'Change a flow (If-Match or ?revision guards against lost updates)',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      params: FlowId,
+      // Read here (size and JSON refusals first, as before); FlowUpdateSchema is checked after the flow is found.
+      body: z.unknown(),
+      success: { status: 200, description: 'FlowRead', A: JsonObject, B: JsonObject },
+      errors: [400, 404, 409, 413, 422],
+      async handler({ params, body, principal, request }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        const update = parseWith(FlowUpdateSchema, body, 'body');
+        const updated = await flows.update(principal!, flow, update, baseRevisionOf(request));
+        return { body: flows.read(updated), headers: { ETag: `"${updated.revision}"` } };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/{id}',
+      summary: 'Replace a flow, or create it under this id',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      params: FlowId,
+      body: FlowCreateSchema,
+      success: { status: 200, description: 'FlowRead (201 when created)', A: JsonObject, B: JsonObject },
+      errors: [400, 404, 409, 413, 422],
+      async handler({ params, body: raw, principal: caller, request }) {
+        const principal = caller!;
+        const id = params.id as string;
+        const body = raw as z.output<typeof FlowCreateSchema>;
+        const existing = await studio.storage.flows.get(id).catch(() => null);
+        if (!existing) {
+          if (!/^[0-9a-f-]{36}$/i.test(id)) throw StudioErrors.flowNotFound(id);
+          const created = await flows.create(principal, { ...body, id });
+          return { status: 201, body: flows.read(created) };
+        }
+        if (existing.userId !== principal.userId) throw StudioErrors.flowNotFound(id);
+        const folderId = body.folder_id ? (await studio.ownedProject(principal.userId, body.folder_id)).id : existing.folderId;
+        const updated = await flows.applyPatch(
+          principal,
+          existing,
+          {
+            name: body.name,
+            description: body.description ?? null,
+            data: body.data === undefined ? existing.data : body.data,
+            accessType: body.access_type,
+            actionName: body.action_name ?? null,
+            actionDescription: body.action_description ?? null,
+            endpointName: body.endpoint_name ?? null,
+            folderId,
+            fsPath: body.fs_path ?? null,
+            gradient: body.gradient ?? null,
+            icon: body.icon ?? null,
+            iconBgColor: body.icon_bg_color ?? null,
+            isComponent: body.is_component ?? false,
+            locked: body.locked ?? false,
+            mcpEnabled: body.mcp_enabled ?? false,
+            tags: body.tags ?? [],
+            webhook: body.webhook ?? false,
+          },
+          baseRevisionOf(request),
+          'replaced',
+        );
+        return { status: 200, body: flows.read(updated) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Delete a flow',
+      tags: ['flows'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      params: FlowId,
+      success: { status: 200, description: 'Deleted', A: z.object({ message: z.string() }), B: z.object({ message: z.string() }) },
+      errors: [404],
+      async handler({ params, principal }) {
+        const userId = principal!.userId;
+        await studio.ownedFlow(userId, params.id);
+        await flows.delete(userId, [params.id]);
+        return { body: { message: 'Flow deleted successfully' } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/revisions',
+      summary: "A flow's revisions, newest first, a page",
+      tags: ['flows'],
+      spec: false,
+      access: 'viewer',
+      params: FlowId,
+      success: { status: 200, description: 'A page of revisions', A: JsonObject, B: JsonObject },
+      errors: [404, 422],
+      async handler({ params, principal, request }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        // RevisionQuery is checked after the flow is found, as it always was.
+        const q = parseWith(RevisionQuery, request.query, 'query');
+        const page = await studio.storage.revisions.list(flow.id, { page: q.page, perPage: q.size });
+        return {
+          body: toPage(
+            page.items.map((r) => ({ revision: r.revision, created_at: new Date(r.createdAt).toISOString(), author: r.author, message: r.message, name: r.flow.name })),
+            page.total,
+            q.page,
+            q.size,
+          ),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/revisions/{revision}',
+      summary: 'One revision of a flow',
+      tags: ['flows'],
+      spec: false,
+      access: 'viewer',
+      params: RevisionId,
+      success: { status: 200, description: 'The revision', A: JsonObject, B: JsonObject },
+      errors: [404],
+      async handler({ params, principal }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        const revision = await loadRevision(studio, flow.id, params.revision);
+        return { body: { revision: revision.revision, created_at: new Date(revision.createdAt).toISOString(), author: revision.author, message: revision.message, flow: flows.read(revision.flow) } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/revisions/{revision}/restore',
+      summary: 'Restore a revision as the newest',
+      tags: ['flows'],
+      spec: false,
+      access: 'operator',
+      action: WRITE,
+      params: RevisionId,
+      success: { status: 200, description: 'FlowRead', A: JsonObject, B: JsonObject },
+      errors: [400, 404, 409],
+      async handler({ params, principal, request }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        const revision = await loadRevision(studio, flow.id, params.revision);
+        const old = revision.flow;
+        const updated = await flows.applyPatch(
+          principal!,
+          flow,
+          {
+            name: old.name, description: old.description, data: old.data, accessType: old.accessType, actionName: old.actionName,
+            actionDescription: old.actionDescription, endpointName: old.endpointName, gradient: old.gradient, icon: old.icon,
+            iconBgColor: old.iconBgColor, isComponent: old.isComponent, locked: old.locked, mcpEnabled: old.mcpEnabled, tags: old.tags, webhook: old.webhook,
+          },
+          baseRevisionOf(request),
+          `restored revision ${revision.revision}`,
+        );
+        return { body: flows.read(updated) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/events',
+      summary: 'Record a flow event',
+      tags: ['flows'],
+      spec: false,
+      access: 'operator',
+      action: WRITE,
+      params: FlowId,
+      // Read here; FlowEventCreateSchema is checked after the flow is found, as before.
+      body: z.unknown(),
+      success: { status: 201, description: 'The event', A: JsonObject, B: JsonObject },
+      errors: [404, 413, 422],
+      async handler({ params, body, principal }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        const event = parseWith(FlowEventCreateSchema, body, 'body');
+        return { body: studio.flowEvents.add(flow.id, event.type, event.summary) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/events',
+      summary: "A flow's events since a time",
+      tags: ['flows'],
+      spec: false,
+      access: 'viewer',
+      params: FlowId,
+      success: { status: 200, description: 'FlowEventListResponse', A: JsonObject, B: JsonObject },
+      errors: [404, 422],
+      async handler({ params, principal, request }) {
+        const flow = await studio.ownedFlow(principal!.userId, params.id);
+        const since = parseWith(EventsQuery, request.query, 'query').since;
+        return { body: studio.flowEvents.list(flow.id, since) };
+      },
+    }),
+  ];
+
+  const router = flowServiceRouter(studio, routes, { bodyLimit: '50mb' });
+  // A multipart upload and a zip download stay bare handlers: core's route kit reads JSON bodies and answers JSON.
   const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-
-  router.get('/public_flow/:id', async (req, res) => {
-    const flow = await studio.storage.flows.get(param(req, 'id')).catch(() => null);
-    if (!flow || flow.accessType !== 'PUBLIC') throw StudioErrors.flowNotFound(param(req, 'id'));
-    res.json(flows.read(flow));
-  });
-
-  router.use(auth, writesNeedOperator([/^\/download\/?$/]));
-
-  router.post('/', ...json, async (req, res) => {
-    const body = parseWith(FlowCreateSchema, req.body, 'body');
-    const flow = await flows.create(principalOf(res), body);
-    res.status(201).json(flows.read(flow));
-  });
-
-  router.get('/', async (req, res) => {
-    const q = parseWith(ListQuery, req.query, 'query');
-    const userId = principalOf(res).userId;
-    const query = { folderId: q.folder_id, ...(q.components_only ? { isComponent: true } : {}) };
-    if (q.header_flows) {
-      const all = await flows.listAll(userId, query);
-      res.json(all.map((f) => flows.header(f)));
-      return;
-    }
-    if (q.get_all) {
-      const all = await flows.listAll(userId, query);
-      res.json(all.map((f) => flows.read(f)));
-      return;
-    }
-    const page = await studio.storage.flows.list({ userId, ...query }, { page: q.page, perPage: q.size });
-    res.json(toPage(page.items.map((f) => flows.read(f)), page.total, q.page, q.size));
-  });
-
-  router.post('/batch/', ...json, async (req, res) => {
-    const body = parseWith(FlowListCreateSchema, req.body, 'body');
-    const ids = body.flows.map((f) => f.id).filter((id): id is string => Boolean(id));
-    const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
-    if (dupes.length) throw StudioErrors.duplicateIds([...new Set(dupes)].join(', '));
-    const created = [];
-    for (const flow of body.flows) created.push(await flows.create(principalOf(res), flow));
-    res.status(201).json(created.map((f) => flows.read(f)));
-  });
-
-  router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
+  router.post('/upload/', auth, writesNeedOperator(), singleFile(studio, { required: true }), async (req, res) => {
     const folderId = typeof req.query.folder_id === 'string' && req.query.folder_id ? req.query.folder_id : undefined;
     const documents = await readFlowImport(req.file!.buffer, studio.archiveLimits);
     const parsed = documents.map((doc, i) => parseWith(FlowCreateSchema, doc, `file[${i}]`));
@@ -100,7 +365,8 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.status(201).json(created.map((f) => flows.read(f)));
   });
 
-  router.post('/download/', ...json, async (req, res) => {
+  // A download of ids is a read, for viewers too.
+  router.post('/download/', auth, ...jsonBody('50mb'), async (req, res) => {
     const ids = parseWith(FlowIdListSchema, req.body, 'body');
     const userId = principalOf(res).userId;
     const taken = new Set<string>();
@@ -115,124 +381,8 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     res.send(zip);
   });
 
-  router.delete('/', ...json, async (req, res) => {
-    const ids = parseWith(FlowIdListSchema, req.body, 'body');
-    res.json({ deleted: await flows.delete(principalOf(res).userId, ids) });
-  });
-
-  router.get('/:id', async (req, res) => {
-    const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
-    res.setHeader('ETag', `"${flow.revision}"`);
-    res.json(flows.read(flow));
-  });
-
-  router.patch('/:id', ...json, async (req, res) => {
-    const principal = principalOf(res);
-    const flow = await studio.ownedFlow(principal.userId, param(req, 'id'));
-    const body = parseWith(FlowUpdateSchema, req.body, 'body');
-    const updated = await flows.update(principal, flow, body, baseRevisionOf(req));
-    res.setHeader('ETag', `"${updated.revision}"`);
-    res.json(flows.read(updated));
-  });
-
-  router.put('/:id', ...json, async (req, res) => {
-    const principal = principalOf(res);
-    const body = parseWith(FlowCreateSchema, req.body, 'body');
-    const existing = await studio.storage.flows.get(param(req, 'id')).catch(() => null);
-    if (!existing) {
-      if (!/^[0-9a-f-]{36}$/i.test(param(req, 'id'))) throw StudioErrors.flowNotFound(param(req, 'id'));
-      const created = await flows.create(principal, { ...body, id: param(req, 'id') });
-      res.status(201).json(flows.read(created));
-      return;
-    }
-    if (existing.userId !== principal.userId) throw StudioErrors.flowNotFound(param(req, 'id'));
-    const folderId = body.folder_id ? (await studio.ownedProject(principal.userId, body.folder_id)).id : existing.folderId;
-    const updated = await flows.applyPatch(
-      principal,
-      existing,
-      {
-        name: body.name,
-        description: body.description ?? null,
-        data: body.data === undefined ? existing.data : body.data,
-        accessType: body.access_type,
-        actionName: body.action_name ?? null,
-        actionDescription: body.action_description ?? null,
-        endpointName: body.endpoint_name ?? null,
-        folderId,
-        fsPath: body.fs_path ?? null,
-        gradient: body.gradient ?? null,
-        icon: body.icon ?? null,
-        iconBgColor: body.icon_bg_color ?? null,
-        isComponent: body.is_component ?? false,
-        locked: body.locked ?? false,
-        mcpEnabled: body.mcp_enabled ?? false,
-        tags: body.tags ?? [],
-        webhook: body.webhook ?? false,
-      },
-      baseRevisionOf(req),
-      'replaced',
-    );
-    res.status(200).json(flows.read(updated));
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const userId = principalOf(res).userId;
-    await studio.ownedFlow(userId, param(req, 'id'));
-    await flows.delete(userId, [param(req, 'id')]);
-    res.json({ message: 'Flow deleted successfully' });
-  });
-
-  router.get('/:id/revisions', async (req, res) => {
-    const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
-    const q = parseWith(RevisionQuery, req.query, 'query');
-    const page = await studio.storage.revisions.list(flow.id, { page: q.page, perPage: q.size });
-    res.json(
-      toPage(
-        page.items.map((r) => ({ revision: r.revision, created_at: new Date(r.createdAt).toISOString(), author: r.author, message: r.message, name: r.flow.name })),
-        page.total,
-        q.page,
-        q.size,
-      ),
-    );
-  });
-
-  router.get('/:id/revisions/:revision', async (req, res) => {
-    const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
-    const revision = await loadRevision(studio, flow.id, param(req, 'revision'));
-    res.json({ revision: revision.revision, created_at: new Date(revision.createdAt).toISOString(), author: revision.author, message: revision.message, flow: flows.read(revision.flow) });
-  });
-
-  router.post('/:id/revisions/:revision/restore', async (req, res) => {
-    const principal = principalOf(res);
-    const flow = await studio.ownedFlow(principal.userId, param(req, 'id'));
-    const revision = await loadRevision(studio, flow.id, param(req, 'revision'));
-    const old = revision.flow;
-    const updated = await flows.applyPatch(
-      principal,
-      flow,
-      {
-        name: old.name, description: old.description, data: old.data, accessType: old.accessType, actionName: old.actionName,
-        actionDescription: old.actionDescription, endpointName: old.endpointName, gradient: old.gradient, icon: old.icon,
-        iconBgColor: old.iconBgColor, isComponent: old.isComponent, locked: old.locked, mcpEnabled: old.mcpEnabled, tags: old.tags, webhook: old.webhook,
-      },
-      baseRevisionOf(req),
-      `restored revision ${revision.revision}`,
-    );
-    res.json(flows.read(updated));
-  });
-
-  router.post('/:id/events', ...json, async (req, res) => {
-    const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
-    const body = parseWith(FlowEventCreateSchema, req.body, 'body');
-    res.status(201).json(studio.flowEvents.add(flow.id, body.type, body.summary));
-  });
-
-  router.get('/:id/events', async (req, res) => {
-    const flow = await studio.ownedFlow(principalOf(res).userId, param(req, 'id'));
-    const since = parseWith(z.object({ since: z.coerce.number().min(0).default(0) }), req.query, 'query').since;
-    res.json(studio.flowEvents.list(flow.id, since));
-  });
-
+  // Any other path under the mount answers as the router always has: 401 to nobody, 403 to a viewer's write, else on to 404.
+  router.use(auth, writesNeedOperator([/^\/download\/?$/]));
   return router;
 }
 

@@ -1,13 +1,13 @@
 import { param } from '../http/params.js';
-import express, { Router } from 'express';
-import { Tokens, type Principal, type ProjectRecord, type SecretBox } from '@wiflow/core';
+import type { Router } from 'express';
+import { defineRoute, Tokens, type Principal, type ProjectRecord, type SecretBox } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
 import { writesNeedOperator } from '../http/roles.js';
-import { jsonBody } from '../http/json-body.js';
 import { parseWith } from '../http/validation.js';
+import { JsonObject, flowServiceRouter, type FlowServiceRoute } from '../http/route-kit.js';
 import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from '../flows/flow-data.js';
 import { makeZip, readProjectImport, zipEntryName } from '../flows/flow-import.js';
@@ -45,11 +45,12 @@ export async function listProjects(studio: StudioContext, userId: string): Promi
   }
 }
 
+/** Viewers are read-only: the 403 every write of this router answers them. */
+const WRITE = 'change anything (viewers are read-only)';
+const ProjectId = z.object({ id: z.string() });
+
 /** `/api/v1/projects` (and its alias `/api/v1/folders`): CRUD, flows of a project, upload/download. */
 export function projectRoutes(studio: StudioContext, flows: FlowService): Router {
-  const router = Router();
-  const json = jsonBody('50mb');
-  router.use(requireUser(studio.runtime, () => studio.config.autoLogin), writesNeedOperator());
   const box = () => studio.runtime.services.get(Tokens.SecretBox);
 
   /** Move flows (owned by the user) into a project. */
@@ -60,26 +61,143 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     }
   }
 
-  router.post('/', ...json, async (req, res) => {
-    const principal = principalOf(res);
-    const body = parseWith(FolderCreateSchema, req.body, 'body');
-    const project = await studio.storage.projects.create({
-      name: await uniqueProjectName(studio, principal.userId, body.name),
-      description: body.description ?? null,
-      userId: principal.userId,
-      authSettings: body.auth_settings ? sealAuthSettings(box(), body.auth_settings, null) : null,
-    });
-    await moveInto(principal, project.id, [...(body.flows_list ?? []), ...(body.components_list ?? [])]);
-    res.status(201).json(toFolderRead(project));
-  });
+  const routes: FlowServiceRoute[] = [
+    defineRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Create a project (moving the listed flows into it)',
+      tags: ['projects'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      body: FolderCreateSchema,
+      success: { status: 201, description: 'FolderRead', A: JsonObject, B: JsonObject },
+      errors: [404, 413, 422],
+      async handler({ body: raw, principal }) {
+        const body = raw as z.output<typeof FolderCreateSchema>;
+        const project = await studio.storage.projects.create({
+          name: await uniqueProjectName(studio, principal!.userId, body.name),
+          description: body.description ?? null,
+          userId: principal!.userId,
+          authSettings: body.auth_settings ? sealAuthSettings(box(), body.auth_settings, null) : null,
+        });
+        await moveInto(principal!, project.id, [...(body.flows_list ?? []), ...(body.components_list ?? [])]);
+        return { body: toFolderRead(project) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      summary: "The caller's projects",
+      tags: ['projects'],
+      spec: true,
+      access: 'viewer',
+      success: { status: 200, description: 'FolderRead list', A: z.array(JsonObject), B: z.array(JsonObject) },
+      errors: [],
+      async handler({ principal }) {
+        const userId = principal!.userId;
+        await studio.defaultProject(userId);
+        return { body: (await listProjects(studio, userId)).map(toFolderRead) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}',
+      summary: 'A project with its flows (paginated with ?page, ?size)',
+      tags: ['projects'],
+      spec: true,
+      access: 'viewer',
+      params: ProjectId,
+      success: { status: 200, description: 'FolderWithPaginatedFlows or the project with every flow', A: JsonObject, B: JsonObject },
+      errors: [404, 422],
+      async handler({ params, principal, request }) {
+        const userId = principal!.userId;
+        const project = await studio.ownedProject(userId, params.id);
+        // FolderQuery is checked after the project is found, as it always was: a stranger's project is 404 whatever the query.
+        const q = parseWith(FolderQuery, request.query, 'query');
+        let list = await flows.listAll(userId, { folderId: project.id });
+        if (q.is_component === true && q.is_flow !== true) list = list.filter((f) => f.isComponent);
+        if (q.is_flow === true && q.is_component !== true) list = list.filter((f) => !f.isComponent);
+        if (q.search) list = list.filter((f) => f.name.toLowerCase().includes(q.search!.toLowerCase()));
+        if (q.page !== undefined || q.size !== undefined) {
+          const page = q.page ?? 1;
+          const size = q.size ?? 50;
+          const items = list.slice((page - 1) * size, page * size).map((f) => flows.read(f));
+          return { body: { folder: toFolderRead(project), flows: toPage(items, list.length, page, size) } };
+        }
+        return { body: { ...toFolderRead(project), flows: list.map((f) => flows.read(f)) } };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/{id}',
+      summary: 'Rename, describe, re-parent a project or set its flows',
+      tags: ['projects'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      params: ProjectId,
+      // Read here (size and JSON refusals first, as before); FolderUpdateSchema is checked after the project is found.
+      body: z.unknown(),
+      success: { status: 200, description: 'FolderRead', A: JsonObject, B: JsonObject },
+      errors: [400, 404, 413, 422],
+      async handler({ params, body: raw, principal: caller }) {
+        const principal = caller!;
+        const project = await studio.ownedProject(principal.userId, params.id);
+        const body = parseWith(FolderUpdateSchema, raw, 'body');
+        const patch: Partial<ProjectRecord> = {};
+        if (body.name != null && body.name !== project.name) patch.name = await uniqueProjectName(studio, principal.userId, body.name);
+        if (body.description !== undefined) patch.description = body.description;
+        if (body.parent_id !== undefined) {
+          if (body.parent_id === project.id) throw StudioErrors.invalidBody('a project cannot be its own parent');
+          patch.parentId = body.parent_id ? (await studio.ownedProject(principal.userId, body.parent_id)).id : null;
+        }
+        if (body.auth_settings !== undefined) patch.authSettings = body.auth_settings ? sealAuthSettings(box(), body.auth_settings, project.authSettings) : null;
+        const updated = Object.keys(patch).length ? await studio.storage.projects.update(project.id, patch) : project;
+        if (body.flows !== undefined || body.components !== undefined) {
+          const wanted = [...(body.flows ?? []), ...(body.components ?? [])];
+          await moveInto(principal, project.id, wanted);
+          const keep = new Set(wanted);
+          const fallback = await studio.defaultProject(principal.userId);
+          if (fallback.id !== project.id) {
+            for (const flow of await flows.listAll(principal.userId, { folderId: project.id, includeData: false })) {
+              if (keep.has(flow.id)) continue;
+              const full = await studio.ownedFlow(principal.userId, flow.id);
+              await flows.applyPatch(principal, full, { folderId: fallback.id }, undefined, 'moved');
+            }
+          }
+        }
+        studio.projectsChanged(project.id);
+        return { body: toFolderRead(updated) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Delete a project and its flows',
+      tags: ['projects'],
+      spec: true,
+      access: 'operator',
+      action: WRITE,
+      params: ProjectId,
+      success: { status: 204, description: 'Deleted', A: z.undefined(), B: z.undefined() },
+      errors: [404],
+      async handler({ params, principal }) {
+        const project = await studio.ownedProject(principal!.userId, params.id);
+        const ids = (await flows.listAll(principal!.userId, { folderId: project.id, includeData: false })).map((f) => f.id);
+        await flows.delete(principal!.userId, ids);
+        await studio.storage.projects.delete(project.id, { flows: 'delete' });
+        await studio.storage.settings.delete('mcp-project', project.id).catch(() => false);
+        studio.projectsChanged(project.id);
+        return { body: undefined };
+      },
+    }),
+  ];
 
-  router.get('/', async (_req, res) => {
-    const userId = principalOf(res).userId;
-    await studio.defaultProject(userId);
-    res.json((await listProjects(studio, userId)).map(toFolderRead));
-  });
-
-  router.post('/upload/', singleFile(studio, { required: true }), async (req, res) => {
+  const router = flowServiceRouter(studio, routes, { bodyLimit: '50mb' });
+  // A multipart upload and a zip download stay bare handlers: core's route kit reads JSON bodies and answers JSON.
+  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  router.post('/upload/', auth, writesNeedOperator(), singleFile(studio, { required: true }), async (req, res) => {
     const principal = principalOf(res);
     const imported = await readProjectImport(req.file!.buffer, req.file!.originalname, studio.archiveLimits);
     const parsed = imported.flows.map((doc, i) => parseWith(FlowCreateSchema, doc, `file.flows[${i}]`));
@@ -93,7 +211,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     res.status(201).json(created.map((f) => flows.read(f)));
   });
 
-  router.get('/download/:id', async (req, res) => {
+  router.get('/download/:id', auth, async (req, res) => {
     const userId = principalOf(res).userId;
     const project = await studio.ownedProject(userId, param(req, 'id'));
     const taken = new Set<string>(['project.json']);
@@ -107,64 +225,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     res.send(zip);
   });
 
-  router.get('/:id', async (req, res) => {
-    const userId = principalOf(res).userId;
-    const project = await studio.ownedProject(userId, param(req, 'id'));
-    const q = parseWith(FolderQuery, req.query, 'query');
-    let list = await flows.listAll(userId, { folderId: project.id });
-    if (q.is_component === true && q.is_flow !== true) list = list.filter((f) => f.isComponent);
-    if (q.is_flow === true && q.is_component !== true) list = list.filter((f) => !f.isComponent);
-    if (q.search) list = list.filter((f) => f.name.toLowerCase().includes(q.search!.toLowerCase()));
-    if (q.page !== undefined || q.size !== undefined) {
-      const page = q.page ?? 1;
-      const size = q.size ?? 50;
-      const items = list.slice((page - 1) * size, page * size).map((f) => flows.read(f));
-      res.json({ folder: toFolderRead(project), flows: toPage(items, list.length, page, size) });
-      return;
-    }
-    res.json({ ...toFolderRead(project), flows: list.map((f) => flows.read(f)) });
-  });
-
-  router.patch('/:id', ...json, async (req, res) => {
-    const principal = principalOf(res);
-    const project = await studio.ownedProject(principal.userId, param(req, 'id'));
-    const body = parseWith(FolderUpdateSchema, req.body, 'body');
-    const patch: Partial<ProjectRecord> = {};
-    if (body.name != null && body.name !== project.name) patch.name = await uniqueProjectName(studio, principal.userId, body.name);
-    if (body.description !== undefined) patch.description = body.description;
-    if (body.parent_id !== undefined) {
-      if (body.parent_id === project.id) throw StudioErrors.invalidBody('a project cannot be its own parent');
-      patch.parentId = body.parent_id ? (await studio.ownedProject(principal.userId, body.parent_id)).id : null;
-    }
-    if (body.auth_settings !== undefined) patch.authSettings = body.auth_settings ? sealAuthSettings(box(), body.auth_settings, project.authSettings) : null;
-    const updated = Object.keys(patch).length ? await studio.storage.projects.update(project.id, patch) : project;
-    if (body.flows !== undefined || body.components !== undefined) {
-      const wanted = [...(body.flows ?? []), ...(body.components ?? [])];
-      await moveInto(principal, project.id, wanted);
-      const keep = new Set(wanted);
-      const fallback = await studio.defaultProject(principal.userId);
-      if (fallback.id !== project.id) {
-        for (const flow of await flows.listAll(principal.userId, { folderId: project.id, includeData: false })) {
-          if (keep.has(flow.id)) continue;
-          const full = await studio.ownedFlow(principal.userId, flow.id);
-          await flows.applyPatch(principal, full, { folderId: fallback.id }, undefined, 'moved');
-        }
-      }
-    }
-    studio.projectsChanged(project.id);
-    res.json(toFolderRead(updated));
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const principal = principalOf(res);
-    const project = await studio.ownedProject(principal.userId, param(req, 'id'));
-    const ids = (await flows.listAll(principal.userId, { folderId: project.id, includeData: false })).map((f) => f.id);
-    await flows.delete(principal.userId, ids);
-    await studio.storage.projects.delete(project.id, { flows: 'delete' });
-    await studio.storage.settings.delete('mcp-project', project.id).catch(() => false);
-    studio.projectsChanged(project.id);
-    res.status(204).end();
-  });
-
+  // Any other path under the mount answers as the router always has: 401 to nobody, 403 to a viewer's write, else on to 404.
+  router.use(auth, writesNeedOperator());
   return router;
 }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { param } from '../http/params.js';
-import express, { Router, type Request } from 'express';
-import { flowIoSchemas, type FlowData } from '@wiflow/core';
+import { Router, type Request } from 'express';
+import { defineRoute, flowIoSchemas, type FlowData } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { principalOf, requireUser } from '../http/auth.js';
-import { requireRole } from '../http/roles.js';
 import { openSse } from '../http/sse.js';
-import { jsonBody } from '../http/json-body.js';
+import { JsonObject, flowServiceRouter, type FlowServiceRoute } from '../http/route-kit.js';
 import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
@@ -77,41 +76,49 @@ export async function healthChecks(studio: StudioContext): Promise<{ db: string;
   return { db, chat };
 }
 
+const HealthCheck = z.object({ status: z.enum(['ok', 'nok']), db: z.string(), chat: z.string() });
+const DeploymentId = z.object({ id: z.string() });
+const ValidateBody = z.object({ data: FlowDataRequestSchema });
+const DeploymentListQuery = z.object({ flow_id: z.guid().optional() });
+const DeployBody = z.object({ flow_id: z.guid() });
+const CountersQuery = z.object({ interval_ms: z.coerce.number().int().min(100).max(60_000).default(1000) });
+const Counters = z.object({ id: z.string(), flow_id: z.string().nullable(), counters: JsonObject, at: z.string() });
+
 /** `/api/v1/studio`: config, node types, validation, deployments with live counters; plus `/health` and `/health_check`. */
 export function studioRoutes(studio: StudioContext, flows: FlowService): { studio: Router; health: Router } {
-  const router = Router();
-  const health = Router();
-  const json = jsonBody('50mb');
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   const deployments = new Deployments(studio, flows);
   /** Deployments being started, by reservation id: their owner. */
   const pending = new Map<string, string>();
 
-  health.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  health.get('/health_check', async (_req, res) => {
-    const { db, chat } = await healthChecks(studio);
-    const ok = db === 'ok' && chat === 'ok';
-    const body = { status: ok ? 'ok' : 'nok', db, chat };
-    if (ok) res.json(body);
-    else res.status(500).json({ detail: body });
-  });
-
-  router.get('/config', (req, res) => {
-    res.json(configResponse(studio, req));
-  });
-
-  router.get('/node-types', auth, (_req, res) => {
-    res.json(studio.runtime.registry.describe());
-  });
-
-  router.post('/validate', auth, ...json, (req, res) => {
-    const body = parseWith(z.object({ data: FlowDataRequestSchema }), req.body, 'body');
-    const data = body.data as unknown as Record<string, unknown>;
-    const validity = validateFlowData(studio.runtime, data);
-    res.json({ ...validity, io: flowIoSchemas(asFlowData(data)) });
-  });
+  const healthRoutes: FlowServiceRoute[] = [
+    defineRoute({
+      method: 'get',
+      path: '/health',
+      summary: 'Liveness',
+      tags: ['health'],
+      spec: false,
+      access: 'public',
+      success: { status: 200, description: 'Alive', A: z.object({ status: z.literal('ok') }), B: z.object({ status: z.literal('ok') }) },
+      errors: [],
+      handler: async () => ({ body: { status: 'ok' } }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/health_check',
+      summary: 'Storage and engine checks (500 with {detail} when one fails)',
+      tags: ['health'],
+      spec: false,
+      access: 'public',
+      success: { status: 200, description: 'Every check passed', A: HealthCheck, B: HealthCheck },
+      errors: [],
+      async handler() {
+        const { db, chat } = await healthChecks(studio);
+        const ok = db === 'ok' && chat === 'ok';
+        const body = { status: ok ? 'ok' : 'nok', db, chat };
+        return ok ? { body } : { status: 500, body: { detail: body } };
+      },
+    }),
+  ];
 
   /** 429 when the user, or the service as a whole, already runs as many pipelines as `studio.quotas` allows. */
   function checkDeploymentQuota(userId: string): void {
@@ -125,62 +132,163 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
     if (total >= deploymentsTotal) throw StudioErrors.quotaExceeded(`The flow service runs ${total} deployed pipelines, the most it takes (studio.quotas.deploymentsTotal = ${deploymentsTotal}); try again later`);
   }
 
-  router.get('/deployments', auth, async (req, res) => {
-    const { flow_id: flowId } = parseWith(z.object({ flow_id: z.guid().optional() }), req.query, 'query');
-    const list = await deployments.list(principalOf(res).userId);
-    res.json(flowId ? list.filter((view) => view.flow_id === flowId) : list);
-  });
+  const studioApi: FlowServiceRoute[] = [
+    defineRoute({
+      method: 'get',
+      path: '/config',
+      summary: "The frontend's ConfigResponse",
+      tags: ['studio'],
+      spec: true,
+      access: 'public',
+      success: { status: 200, description: 'Config', A: JsonObject, B: JsonObject },
+      errors: [],
+      handler: async ({ request }) => ({ body: configResponse(studio, request) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/node-types',
+      summary: 'Every registered node type',
+      tags: ['studio'],
+      spec: false,
+      access: 'viewer',
+      success: { status: 200, description: 'Node types', A: z.array(JsonObject), B: z.array(JsonObject) },
+      errors: [],
+      handler: async () => ({ body: studio.runtime.registry.describe() }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/validate',
+      summary: "A flow's problems and its inputs' and outputs' schemas",
+      tags: ['studio'],
+      spec: false,
+      access: 'viewer',
+      body: ValidateBody,
+      success: { status: 200, description: 'Validity', A: JsonObject, B: JsonObject },
+      errors: [413, 422],
+      async handler({ body }) {
+        const data = (body as z.output<typeof ValidateBody>).data as unknown as Record<string, unknown>;
+        const validity = validateFlowData(studio.runtime, data);
+        return { body: { ...validity, io: flowIoSchemas(asFlowData(data)) } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/deployments',
+      summary: "The caller's deployed pipelines with live counters",
+      tags: ['deployments'],
+      spec: false,
+      access: 'viewer',
+      query: DeploymentListQuery,
+      success: { status: 200, description: 'Deployments', A: z.array(JsonObject), B: z.array(JsonObject) },
+      errors: [422],
+      async handler({ query, principal }) {
+        const { flow_id: flowId } = query as z.output<typeof DeploymentListQuery>;
+        const list = await deployments.list(principal!.userId);
+        return { body: flowId ? list.filter((view) => view.flow_id === flowId) : list };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/deployments',
+      summary: 'Deploy a flow as a running pipeline',
+      tags: ['deployments'],
+      spec: false,
+      access: 'operator',
+      action: 'deploy flows',
+      body: DeployBody,
+      success: { status: 201, description: 'Deployed', A: JsonObject, B: JsonObject },
+      errors: [404, 409, 413, 422, 429],
+      async handler({ body, principal }) {
+        const userId = principal!.userId;
+        const flow = await studio.ownedFlow(userId, (body as z.output<typeof DeployBody>).flow_id);
+        const validity = validateFlowData(studio.runtime, flow.data);
+        if (!validity.valid) {
+          const error = StudioErrors.invalidFlow(validity.problems.length);
+          Object.assign(error, { details: { problems: validity.problems } });
+          throw error;
+        }
+        const data = asFlowData(flow.data);
+        await deployments.assertFree(flow.id, data);
+        const access = await studio.runAccess(userId, principal!.roles);
+        checkDeploymentQuota(userId);
+        // Held while the pipeline starts, so concurrent requests cannot all pass the quota check.
+        const reservation = `pending:${randomUUID()}`;
+        pending.set(reservation, userId);
+        let deployed;
+        try {
+          deployed = await studio.runtime.deploy(data, { flowId: flow.id, name: flow.name, access });
+        } finally {
+          pending.delete(reservation);
+        }
+        deployments.own(deployed.id, userId);
+        const maxMinutes = studio.config.quotas.deploymentMaxMinutes;
+        if (maxMinutes > 0) {
+          const timer = setTimeout(() => {
+            deployments.disown(deployed.id);
+            void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
+          }, maxMinutes * 60_000);
+          timer.unref();
+        }
+        return { body: await deployments.view(deployed) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/deployments/{id}',
+      summary: 'One deployed pipeline',
+      tags: ['deployments'],
+      spec: false,
+      access: 'viewer',
+      params: DeploymentId,
+      success: { status: 200, description: 'Deployment', A: JsonObject, B: JsonObject },
+      errors: [404],
+      handler: async ({ params, principal }) => ({ body: await deployments.get(principal!.userId, params.id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/deployments/{id}/counters',
+      summary: "A deployed pipeline's counters now",
+      tags: ['deployments'],
+      spec: false,
+      access: 'viewer',
+      params: DeploymentId,
+      success: { status: 200, description: 'Counters', A: Counters, B: Counters },
+      errors: [404],
+      async handler({ params, principal }) {
+        const view = await deployments.get(principal!.userId, params.id);
+        return { body: { id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() } };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/deployments/{id}',
+      summary: 'Undeploy a pipeline',
+      tags: ['deployments'],
+      spec: false,
+      access: 'operator',
+      action: 'undeploy flows',
+      params: DeploymentId,
+      success: { status: 204, description: 'Undeployed', A: z.undefined(), B: z.undefined() },
+      errors: [404, 409],
+      async handler({ params, principal }) {
+        const id = params.id as string;
+        await deployments.get(principal!.userId, id);
+        if (deployments.ownerOf(id) === undefined) throw StudioErrors.serverDeployment(id);
+        await studio.runtime.undeploy(id);
+        deployments.disown(id);
+        return { body: undefined };
+      },
+    }),
+  ];
 
-  router.post('/deployments', auth, requireRole('operator', 'deploy flows'), ...json, async (req, res) => {
-    const principal = principalOf(res);
-    const userId = principal.userId;
-    const body = parseWith(z.object({ flow_id: z.guid() }), req.body, 'body');
-    const flow = await studio.ownedFlow(userId, body.flow_id);
-    const validity = validateFlowData(studio.runtime, flow.data);
-    if (!validity.valid) {
-      const error = StudioErrors.invalidFlow(validity.problems.length);
-      Object.assign(error, { details: { problems: validity.problems } });
-      throw error;
-    }
-    const data = asFlowData(flow.data);
-    await deployments.assertFree(flow.id, data);
-    const access = await studio.runAccess(userId, principal.roles);
-    checkDeploymentQuota(userId);
-    // Held while the pipeline starts, so concurrent requests cannot all pass the quota check.
-    const reservation = `pending:${randomUUID()}`;
-    pending.set(reservation, userId);
-    let deployed;
-    try {
-      deployed = await studio.runtime.deploy(data, { flowId: flow.id, name: flow.name, access });
-    } finally {
-      pending.delete(reservation);
-    }
-    deployments.own(deployed.id, userId);
-    const maxMinutes = studio.config.quotas.deploymentMaxMinutes;
-    if (maxMinutes > 0) {
-      const timer = setTimeout(() => {
-        deployments.disown(deployed.id);
-        void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
-      }, maxMinutes * 60_000);
-      timer.unref();
-    }
-    res.status(201).json(await deployments.view(deployed));
-  });
-
-  router.get('/deployments/:id', auth, async (req, res) => {
-    res.json(await deployments.get(principalOf(res).userId, param(req, 'id')));
-  });
-
-  router.get('/deployments/:id/counters', auth, async (req, res) => {
-    const view = await deployments.get(principalOf(res).userId, param(req, 'id'));
-    res.json({ id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() });
-  });
-
+  const router = flowServiceRouter(studio, studioApi, { bodyLimit: '50mb' });
+  // Server-sent events stay a bare handler: core's route kit answers one JSON value per request.
+  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
   router.get('/deployments/:id/counters/stream', auth, async (req, res) => {
     const userId = principalOf(res).userId;
     const id = param(req, 'id');
     const first = await deployments.get(userId, id);
-    const interval = parseWith(z.object({ interval_ms: z.coerce.number().int().min(100).max(60_000).default(1000) }), req.query, 'query').interval_ms;
+    const interval = parseWith(CountersQuery, req.query, 'query').interval_ms;
     const sse = openSse(res);
     let seq = 0;
     const tick = () => {
@@ -198,14 +306,5 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
     res.on('close', () => clearInterval(timer));
   });
 
-  router.delete('/deployments/:id', auth, requireRole('operator', 'undeploy flows'), async (req, res) => {
-    const id = param(req, 'id');
-    await deployments.get(principalOf(res).userId, id);
-    if (deployments.ownerOf(id) === undefined) throw StudioErrors.serverDeployment(id);
-    await studio.runtime.undeploy(id);
-    deployments.disown(id);
-    res.status(204).end();
-  });
-
-  return { studio: router, health };
+  return { studio: router, health: flowServiceRouter(studio, healthRoutes) };
 }
