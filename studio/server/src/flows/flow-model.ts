@@ -35,6 +35,27 @@ export const FlowCreateSchema = z.object({
 /** A parsed FlowCreate. */
 export type FlowCreateBody = z.output<typeof FlowCreateSchema>;
 
+/**
+ * The fields of a FlowCreate body that become the flow's as they are, with their defaults
+ * (creating a flow and replacing one with PUT both take them so).
+ */
+export function flowFieldsOfBody(body: FlowCreateBody) {
+  return {
+    description: body.description ?? null,
+    actionName: body.action_name ?? null,
+    actionDescription: body.action_description ?? null,
+    fsPath: body.fs_path ?? null,
+    gradient: body.gradient ?? null,
+    icon: body.icon ?? null,
+    iconBgColor: body.icon_bg_color ?? null,
+    isComponent: body.is_component ?? false,
+    locked: body.locked ?? false,
+    mcpEnabled: body.mcp_enabled ?? false,
+    tags: body.tags ?? [],
+    webhook: body.webhook ?? false,
+  };
+}
+
 /** FlowUpdate: only its fields; null means "leave as is" for name, access_type and the booleans, "clear" for the rest. */
 export const FlowUpdateSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(255).nullable().optional(),
