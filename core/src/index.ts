@@ -5,6 +5,7 @@ export { COCO_KEYPOINTS, type CocoKeypointName, type Activity, type Keypoint, ty
 export type { SensingState, SensingActivity, BreathingNullReason, SensingFallEvent, SensingFrame } from './types/sensing.js';
 export type { GroundTruthPerson, GroundTruthEvent, GroundTruthFrame, GroundTruthDistractor } from './types/truth.js';
 export type { Severity, AnalyticsEvent, Alert } from './types/analytics.js';
+export { toActivityEventRecord, toAlertRecord, type ActivityEventRecord, type AlertRecord } from './types/spec-records.js';
 export { DataTypes, type DataTypeId } from './types/data-types.js';
 export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErrorEvent, type StorageRequest, type AuthRequest, type Principal, type CliContext } from './hooks/hooks.js';
 export { defineNode, NODE_CAPABILITIES, type NodeCapability, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
@@ -31,6 +32,7 @@ export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buff
 export { Tokens } from './runtime/tokens.js';
 export { Services, serviceToken, type ServiceToken, type ServiceReader } from './runtime/services.js';
 export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSealer } from './nodes/sealed-secrets.js';
+export { abortableSleep } from './nodes/abortable-sleep.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
 export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';
 export { boundedEcho, DEFAULT_ECHO_BOUNDS, type EchoBounds } from './http/bounded-echo.js';

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { LOCATOR_JSON, SHIPPED_LOCATOR_DIR } from '@wiflow/plugin-pose-tfjs';
 import { assignGated } from '@wiflow/plugin-tracker';
 import { loadScenario, Simulator } from '@wiflow/plugin-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useDemoServer } from './support/demo-server.js';
+import { ROOT } from './support/server.js';
 
 const PASSWORD = 'demo-accuracy-password-42';
 const SCENARIO = path.join(ROOT, 'examples/scenarios/home-monitored.yaml');
@@ -50,15 +51,7 @@ const GOAL_TESTS = process.env.WIFLOW_GOAL_TESTS === '1';
 if (!GOAL_TESTS) console.log('demo-accuracy: skipped (goal test of issue 21, not met yet: see docs/model.md); run with WIFLOW_GOAL_TESTS=1');
 
 describe.skipIf(!GOAL_TESTS)('npm start: the demo shows its two people at the right places', () => {
-  let server: ServerHandle;
-  let auth: { Authorization: string };
-  beforeAll(async () => {
-    server = await startServer({ args: ['--config', path.join(ROOT, 'examples/config/demo.json')], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
-    auth = { Authorization: `Bearer ${await token(server.url, 'admin', PASSWORD)}` };
-  }, 120_000);
-  afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-  });
+  const demo = useDemoServer(PASSWORD);
 
   it(`count and floor error over ${READ_SECONDS} s of /api/v1/pose/latest against the simulator's truth`, { timeout: 300_000 }, async () => {
     const frames = new Map<number, ApiFrame>();
@@ -70,7 +63,7 @@ describe.skipIf(!GOAL_TESTS)('npm start: the demo shows its two people at the ri
         if (busy) return;
         busy = true;
         void (async () => {
-          const response = await fetch(`${server.url}/api/v1/pose/latest?environment_id=home`, { headers: auth });
+          const response = await fetch(`${demo.server.url}/api/v1/pose/latest?environment_id=home`, { headers: demo.auth });
           if (response.status === 200) {
             const body = (await response.json()) as { data?: ApiFrame } & ApiFrame;
             const frame = body.data ?? body;
@@ -100,7 +93,7 @@ describe.skipIf(!GOAL_TESTS)('npm start: the demo shows its two people at the ri
     // The first frame read anchors the clock when it is the estimator's first (frame_id 1); the history holds it otherwise.
     let first = seen[0];
     if (first.frame_id !== 1) {
-      const history = (await (await fetch(`${server.url}/api/v1/pose/history?environment_id=home&end_time=${encodeURIComponent(first.timestamp)}&limit=1000`, { headers: auth })).json()) as { poses?: ApiFrame[]; data?: { poses: ApiFrame[] } };
+      const history = (await (await fetch(`${demo.server.url}/api/v1/pose/history?environment_id=home&end_time=${encodeURIComponent(first.timestamp)}&limit=1000`, { headers: demo.auth })).json()) as { poses?: ApiFrame[]; data?: { poses: ApiFrame[] } };
       const stored = history.poses ?? history.data?.poses ?? [];
       first = stored.find((f) => f.frame_id === 1) ?? first;
     }

@@ -6,9 +6,11 @@ export { AlertGate, SEVERITY_ORDER, severityRank, createEvent, alertFromEvent, t
 export { bucketSizeMs, bucketStart, checkTimeRange, isoTime, type Granularity, type OccupancyInterval } from './time-buckets.js';
 export { KEYPOINT_INDEX, keypoint3d, hipHeight, shoulderHeight, countedPersons, frameDurations, sortedFrames, type CountOptions } from './pose-frames.js';
 export {
-  computeSummary, filterEvents, eventCategory, inCategory, toActivityEventRecord, computeOccupancy,
-  type SummaryInput, type SummaryRecord, type EventCategory, type EventFilter, type ActivityEventRecord, type OccupancyInput, type OccupancyRecord,
+  computeSummary, filterEvents, eventCategory, inCategory, computeOccupancy,
+  type SummaryInput, type SummaryRecord, type EventCategory, type EventFilter, type OccupancyInput, type OccupancyRecord,
 } from './summary.js';
+// The spec's event record lives in core (the transports carry it too); re-exported for the analytics' users.
+export { toActivityEventRecord, type ActivityEventRecord } from '@wiflow/core';
 export { PoseObserver, observeTruth, personFromTruth, projectFrontView, DEFAULT_OBSERVATION_NOISE, NO_OBSERVATION_NOISE, type ObservationNoise } from './observation.js';
 export { sceneFrames, simulateScene, SCENE_FALL_TYPES, type SceneSpec, type ScenePerson, type SceneStep, type SceneFallType } from './kinematic-scene.js';
 export {
@@ -16,3 +18,4 @@ export {
 } from './storage-readers.js';
 export { PeriodReportTokens, activityMinutes, storedFrames, type PeriodReportRequest, type PeriodReportService, type ReportStorage } from './period-report.js';
 export { FrameClock, analyzerNode, type FrameAnalyzer } from './frame-clock.js';
+export { parseAnalyticOptions } from './analytic-options.js';

@@ -159,22 +159,6 @@ export interface EventFilter {
   trackId?: number;
 }
 
-/** Activity event record of the pose spec (convention B field names). */
-export interface ActivityEventRecord {
-  event_id: string;
-  type: string;
-  severity: Severity;
-  timestamp: string;
-  environment_id: string;
-  person_id: number | null;
-  track_id: number | null;
-  confidence: number;
-  location: { x: number; y: number } | null;
-  metadata: Record<string, unknown>;
-  actions_taken: string[];
-  source: string;
-}
-
 /** The category of an event for GET /analytics/events. */
 export function eventCategory(event: AnalyticsEvent, alertedEventIds?: ReadonlySet<string>): EventCategory {
   if (event.type === 'fall_detection' || event.type.startsWith('fall_')) return 'fall';
@@ -206,24 +190,6 @@ export function filterEvents(events: readonly AnalyticsEvent[], filter: EventFil
       (filter.trackId === undefined || e.trackId === filter.trackId) &&
       (!filter.eventType || inCategory(e, filter.eventType, alerted)))
     .sort((a, b) => a.timestamp - b.timestamp);
-}
-
-/** An AnalyticsEvent as the spec's activity event record. */
-export function toActivityEventRecord(event: AnalyticsEvent): ActivityEventRecord {
-  return {
-    event_id: event.eventId,
-    type: event.type,
-    severity: event.severity,
-    timestamp: isoTime(event.timestamp),
-    environment_id: event.environmentId,
-    person_id: event.personId,
-    track_id: event.trackId,
-    confidence: event.confidence,
-    location: event.location,
-    metadata: event.metadata,
-    actions_taken: event.actionsTaken,
-    source: event.source,
-  };
 }
 
 /** Inputs of the occupancy analytics (GET /analytics/occupancy, convention B). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZoneSchema } from '@wiflow/analytics-common';
+import { parseAnalyticOptions, ZoneSchema } from '@wiflow/analytics-common';
 import { HealthcareErrors } from './errors.js';
 
 /** Healthcare analytics options (node config and `HealthcareMonitor`). */
@@ -35,7 +35,5 @@ export type HealthcareOptionsInput = z.input<typeof HealthcareOptionsSchema>;
 
 /** Parse options with a clear error. */
 export function parseHealthcareOptions(input: unknown): HealthcareOptions {
-  const parsed = HealthcareOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) throw HealthcareErrors.optionsInvalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-  return parsed.data;
+  return parseAnalyticOptions(HealthcareOptionsSchema, input ?? {}, HealthcareErrors.optionsInvalid);
 }

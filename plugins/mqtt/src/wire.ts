@@ -1,4 +1,4 @@
-import type { Alert, AnalyticsEvent, Person, PoseFrame, SensingFrame } from '@wiflow/core';
+import { toActivityEventRecord, toAlertRecord, type Alert, type AnalyticsEvent, type Person, type PoseFrame, type SensingFrame } from '@wiflow/core';
 
 /**
  * The JSON shapes plugin-mqtt publishes: the pose service's wire conventions (snake_case,
@@ -89,37 +89,12 @@ export function occupancyToWire(frame: PoseFrame): Record<string, unknown> {
 
 /** An analytics event (the pose spec's activity event) plus its source rule. */
 export function eventToWire(event: AnalyticsEvent): Record<string, unknown> {
-  return {
-    event_id: event.eventId,
-    type: event.type,
-    severity: event.severity,
-    timestamp: iso(event.timestamp),
-    environment_id: event.environmentId,
-    person_id: event.personId,
-    track_id: event.trackId,
-    confidence: event.confidence,
-    location: event.location,
-    metadata: event.metadata,
-    actions_taken: event.actionsTaken,
-    source: event.source,
-  };
+  return { ...toActivityEventRecord(event) };
 }
 
 /** An alert (the pose spec's alert message) plus environment, message, event and source. */
 export function alertToWire(alert: Alert): Record<string, unknown> {
-  return {
-    type: 'alert',
-    alert_id: alert.alertId,
-    timestamp: iso(alert.timestamp),
-    alert_type: alert.alertType,
-    severity: alert.severity,
-    environment_id: alert.environmentId,
-    message: alert.message,
-    data: alert.data,
-    actions_required: alert.actionsRequired,
-    event_id: alert.eventId,
-    source: alert.source,
-  };
+  return { type: 'alert', ...toAlertRecord(alert) };
 }
 
 /** Why a value is not a PoseFrame, or null when it has the fields plugin-mqtt reads. */

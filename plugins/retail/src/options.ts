@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZoneSchema } from '@wiflow/analytics-common';
+import { parseAnalyticOptions, ZoneSchema } from '@wiflow/analytics-common';
 import { RetailErrors } from './errors.js';
 
 /** Retail analytics options (node config and `RetailAnalyzer`). */
@@ -24,9 +24,7 @@ export type RetailOptionsInput = z.input<typeof RetailOptionsSchema>;
 
 /** Parse options with clear errors: funnel and capacity must name declared zones, zone ids unique. */
 export function parseRetailOptions(input: unknown): RetailOptions {
-  const parsed = RetailOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) throw RetailErrors.optionsInvalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-  const o = parsed.data;
+  const o = parseAnalyticOptions(RetailOptionsSchema, input ?? {}, RetailErrors.optionsInvalid);
   const ids = new Set<string>();
   for (const z of o.zones) {
     if (ids.has(z.id)) throw RetailErrors.optionsInvalid(`zone id ${JSON.stringify(z.id)} is used twice`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { polygonArea, TimeWindowSchema } from '@wiflow/analytics-common';
+import { parseAnalyticOptions, polygonArea, TimeWindowSchema } from '@wiflow/analytics-common';
 import { SecurityErrors } from './errors.js';
 
 const coordinate = z.number().finite();
@@ -48,9 +48,7 @@ export type SecurityOptionsInput = z.input<typeof SecurityOptionsSchema>;
 
 /** Parse options with clear errors (unique ids, real polygons and lines, authorised zones declared). */
 export function parseSecurityOptions(input: unknown): SecurityOptions {
-  const parsed = SecurityOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) throw SecurityErrors.optionsInvalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-  const o = parsed.data;
+  const o = parseAnalyticOptions(SecurityOptionsSchema, input ?? {}, SecurityErrors.optionsInvalid);
   const ids = new Set<string>();
   for (const zone of o.zones) {
     if (ids.has(zone.id)) throw SecurityErrors.optionsInvalid(`zone id ${JSON.stringify(zone.id)} is used twice`);

@@ -29,6 +29,7 @@ export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenari
 export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
 export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
 export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
+export { hallScenario, type HallScenarioOptions } from './scenario/hall-scenario.js';
 export { realismReport, type RealismRow, type CaptureReader } from './realism/realism-report.js';
 export { stillSceneStatistics, dopplerStatistics, breathingDepth, fallStatistics, amplitudeSpectrum, captureRateHz } from './realism/capture-stats.js';
 export { drawRealism, REALISM_LEVELS, REALISM_EFFECTS, type RealismLevel, type RealismEffect } from './scenario/realism.js';

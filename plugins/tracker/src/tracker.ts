@@ -1,4 +1,5 @@
 import type { Keypoint, Keypoint3D, Person, PoseFrame, TrackSummary, TrajectoryPoint } from '@wiflow/core';
+import { parseAnalyticOptions } from '@wiflow/analytics-common';
 import { assignGated } from './assignment.js';
 import { TrackerErrors } from './errors.js';
 import { FloorKalman } from './kalman.js';
@@ -109,9 +110,7 @@ export class MultiPersonTracker {
   #transitions: TrackTransition[] = [];
 
   constructor(options: TrackerOptionsInput = {}) {
-    const parsed = TrackerOptionsSchema.safeParse(options);
-    if (!parsed.success) throw TrackerErrors.optionsInvalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-    this.options = parsed.data;
+    this.options = parseAnalyticOptions(TrackerOptionsSchema, options, TrackerErrors.optionsInvalid);
     this.#nextId = this.options.first_track_id;
   }
 

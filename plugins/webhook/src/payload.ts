@@ -1,4 +1,4 @@
-import type { Alert, AnalyticsEvent } from '@wiflow/core';
+import { toActivityEventRecord, toAlertRecord, type Alert, type AnalyticsEvent } from '@wiflow/core';
 
 /**
  * The JSON body of a delivery (documented in docs/transports.md). `data` uses the pose
@@ -29,42 +29,14 @@ export function matchesEventType(patterns: readonly string[], type: string): boo
   return false;
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 /** An analytics event (the pose spec's activity event) plus its source rule. */
 export function eventData(event: AnalyticsEvent): Record<string, unknown> {
-  return {
-    event_id: event.eventId,
-    type: event.type,
-    severity: event.severity,
-    timestamp: iso(event.timestamp),
-    environment_id: event.environmentId,
-    person_id: event.personId,
-    track_id: event.trackId,
-    confidence: event.confidence,
-    location: event.location,
-    metadata: event.metadata,
-    actions_taken: event.actionsTaken,
-    source: event.source,
-  };
+  return { ...toActivityEventRecord(event) };
 }
 
 /** An alert (the pose spec's alert message) plus environment, message, event and source. */
 export function alertData(alert: Alert): Record<string, unknown> {
-  return {
-    alert_id: alert.alertId,
-    timestamp: iso(alert.timestamp),
-    alert_type: alert.alertType,
-    severity: alert.severity,
-    environment_id: alert.environmentId,
-    message: alert.message,
-    data: alert.data,
-    actions_required: alert.actionsRequired,
-    event_id: alert.eventId,
-    source: alert.source,
-  };
+  return { ...toAlertRecord(alert) };
 }
 
 /** The shared checks of core's event and alert types. */

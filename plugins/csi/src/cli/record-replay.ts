@@ -1,7 +1,7 @@
-import type { CliContext, CsiFrame, FlowData } from '@wiflow/core';
+import { abortableSleep, type CliContext, type CsiFrame, type FlowData } from '@wiflow/core';
 import { invalidArgument } from '../errors.js';
 import { openCapture } from '../readers/capture.js';
-import { LoopClock, Pacer, sleep } from '../nodes/pacing.js';
+import { LoopClock, Pacer } from '../nodes/pacing.js';
 import { frameToJson } from './convert.js';
 
 /** Where `wiflow record` takes frames from. */
@@ -42,13 +42,13 @@ export async function runRecord(cli: CliContext, output: string, source: RecordS
   const onAbort = () => stop.abort();
   limits.signal?.addEventListener('abort', onAbort, { once: true });
   const waits: Promise<unknown>[] = [deployed.pipeline.done];
-  if (limits.durationSeconds) waits.push(sleep(limits.durationSeconds * 1000, stop.signal));
+  if (limits.durationSeconds) waits.push(abortableSleep(limits.durationSeconds * 1000, stop.signal));
   if (limits.signal) waits.push(new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true })));
   if (limits.frames) {
     waits.push((async () => {
       while (!stop.signal.aborted) {
         if ((deployed.pipeline.counters().record?.in ?? 0) >= limits.frames!) return;
-        await sleep(50, stop.signal);
+        await abortableSleep(50, stop.signal);
       }
     })());
   }

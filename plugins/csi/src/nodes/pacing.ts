@@ -1,18 +1,4 @@
-import type { CsiFrame } from '@wiflow/core';
-
-/** Resolve after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+import { abortableSleep, type CsiFrame } from '@wiflow/core';
 
 /**
  * Paces frames by their device timestamps: `speed` 1 is the recorded rate, 2 twice as fast,
@@ -41,7 +27,7 @@ export class Pacer {
       return;
     }
     const due = this.#startWall + (frame.timestamp - this.#startTimestamp) / 1000 / this.speed;
-    await sleep(due - performance.now(), this.signal);
+    await abortableSleep(due - performance.now(), this.signal);
   }
 }
 

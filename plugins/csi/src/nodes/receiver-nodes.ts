@@ -37,6 +37,31 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The instance of a UDP source node: binds the configured port and host, counts each datagram
+ * (packets, rate) and hands it to `onDatagram` until the node stops; its stats carry the bound port.
+ */
+function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer) => void) {
+  let port: number | null = null;
+  return {
+    async run() {
+      const socket = await bindUdp(ctx.config.port, ctx.config.host);
+      port = socket.address().port;
+      socket.on('message', (message) => {
+        stats.packets++;
+        stats.rate.tick();
+        onDatagram(message);
+      });
+      socket.on('error', (error) => {
+        stats.lastError = error.message;
+      });
+      await untilAborted(ctx.signal);
+      socket.close();
+    },
+    stats: () => ({ ...stats.snapshot(), port }),
+  };
+}
+
 /** Config of `csi.nexmon-udp`. */
 export const NexmonUdpConfig = z.object({
   port: z.number().int().min(0).max(65535).default(NEXMON_UDP_PORT).describe('UDP port (0 picks a free one, shown in stats)'),
@@ -59,39 +84,24 @@ export const nexmonUdpNode = defineNode({
   create(ctx) {
     const stats = new ReceiverStats(4096);
     const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip));
-    let port: number | null = null;
-    return {
-      async run() {
-        const socket = await bindUdp(ctx.config.port, ctx.config.host);
-        port = socket.address().port;
-        socket.on('message', (message) => {
-          stats.packets++;
-          stats.rate.tick();
-          if (!NexmonPayloadDecoder.isCsiPayload(message, 0, message.length)) {
-            stats.other++;
-            return;
-          }
-          let frame: CsiFrame;
-          try {
-            const now = Date.now();
-            frame = decoder.decode(message, 0, message.length, performance.timeOrigin * 1000 + performance.now() * 1000, now);
-          } catch (error) {
-            stats.invalid++;
-            stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position}` : String(error);
-            return;
-          }
-          stats.frames++;
-          stats.sequences.observe(String(frame.extra?.mac), frame.sequence);
-          void ctx.emit('frames', frame);
-        });
-        socket.on('error', (error) => {
-          stats.lastError = error.message;
-        });
-        await untilAborted(ctx.signal);
-        socket.close();
-      },
-      stats: () => ({ ...stats.snapshot(), port }),
-    };
+    return udpReceiver(ctx, stats, (message) => {
+      if (!NexmonPayloadDecoder.isCsiPayload(message, 0, message.length)) {
+        stats.other++;
+        return;
+      }
+      let frame: CsiFrame;
+      try {
+        const now = Date.now();
+        frame = decoder.decode(message, 0, message.length, performance.timeOrigin * 1000 + performance.now() * 1000, now);
+      } catch (error) {
+        stats.invalid++;
+        stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position}` : String(error);
+        return;
+      }
+      stats.frames++;
+      stats.sequences.observe(String(frame.extra?.mac), frame.sequence);
+      void ctx.emit('frames', frame);
+    });
   },
 });
 
@@ -163,26 +173,11 @@ export const esp32UdpNode = defineNode({
     const stats = new ReceiverStats(2 ** 32);
     const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId));
     const handle = esp32LineHandler(parser, stats, (frame) => void ctx.emit('frames', frame));
-    let port: number | null = null;
-    return {
-      async run() {
-        const socket = await bindUdp(ctx.config.port, ctx.config.host);
-        port = socket.address().port;
-        socket.on('message', (message) => {
-          stats.packets++;
-          stats.rate.tick();
-          const splitter = new LineSplitter(handle);
-          splitter.push(message);
-          splitter.end();
-        });
-        socket.on('error', (error) => {
-          stats.lastError = error.message;
-        });
-        await untilAborted(ctx.signal);
-        socket.close();
-      },
-      stats: () => ({ ...stats.snapshot(), port }),
-    };
+    return udpReceiver(ctx, stats, (message) => {
+      const splitter = new LineSplitter(handle);
+      splitter.push(message);
+      splitter.end();
+    });
   },
 });
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { CsiFrame, GroundTruthFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { decodeCapture, encodeRecording, openCapture, readCapture, RecordingWriter } from '../index.js';
+import { pcapngBlock, pcapngPreamble } from './pcapng.test-support.js';
 
 // Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
 const DATA = resolve(import.meta.dirname, '../../test-fixtures');
@@ -39,24 +40,8 @@ function buildPcap(packets: { seconds: number; micros: number; data: Buffer }[])
   return Buffer.concat(parts);
 }
 
-function block(type: number, body: Buffer): Buffer {
-  const padded = Buffer.concat([body, Buffer.alloc((4 - (body.length % 4)) % 4)]);
-  const out = Buffer.alloc(12 + padded.length);
-  out.writeUInt32LE(type, 0);
-  out.writeUInt32LE(out.length, 4);
-  padded.copy(out, 8);
-  out.writeUInt32LE(out.length, out.length - 4);
-  return out;
-}
-
 function buildPcapng(packets: { seconds: number; micros: number; data: Buffer }[]): Buffer {
-  const shb = Buffer.alloc(16);
-  shb.writeUInt32LE(0x1a2b3c4d, 0);
-  shb.writeUInt16LE(1, 4);
-  shb.writeBigInt64LE(-1n, 8);
-  const idb = Buffer.alloc(8);
-  idb.writeUInt16LE(1, 0);
-  const parts = [block(0x0a0d0d0a, shb), block(1, idb)];
+  const parts = pcapngPreamble(-1n);
   for (const p of packets) {
     const ticks = BigInt(p.seconds) * 1000000n + BigInt(p.micros);
     const epb = Buffer.alloc(20);
@@ -64,9 +49,9 @@ function buildPcapng(packets: { seconds: number; micros: number; data: Buffer }[
     epb.writeUInt32LE(Number(ticks & 0xffffffffn), 8);
     epb.writeUInt32LE(p.data.length, 12);
     epb.writeUInt32LE(p.data.length, 16);
-    parts.push(block(6, Buffer.concat([epb, p.data])));
+    parts.push(pcapngBlock(6, Buffer.concat([epb, p.data])));
     // Unrelated blocks must be passed over.
-    parts.push(block(5, Buffer.from('statistics')));
+    parts.push(pcapngBlock(5, Buffer.from('statistics')));
   }
   return Buffer.concat(parts);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsiParseError, decodeCapture, encodeRecording, type CaptureFormat } from '../index.js';
+import { pcapngBlock, pcapngPreamble } from './pcapng.test-support.js';
 
 // Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
 const DATA = resolve(import.meta.dirname, '../../test-fixtures');
@@ -146,28 +147,14 @@ function firstRecords(bytes: Buffer, header: number, length: (bytes: Buffer, at:
 
 /** The packets of a little-endian pcap as a pcapng (section header, one interface, enhanced packet blocks). */
 function pcapToPcapng(pcap: Buffer): Buffer {
-  const block = (type: number, body: Buffer) => {
-    const padded = Buffer.concat([body, Buffer.alloc((4 - (body.length % 4)) % 4)]);
-    const out = Buffer.alloc(12 + padded.length);
-    out.writeUInt32LE(type, 0);
-    out.writeUInt32LE(out.length, 4);
-    padded.copy(out, 8);
-    out.writeUInt32LE(out.length, out.length - 4);
-    return out;
-  };
-  const shb = Buffer.alloc(16);
-  shb.writeUInt32LE(0x1a2b3c4d, 0);
-  shb.writeUInt16LE(1, 4);
-  const idb = Buffer.alloc(8);
-  idb.writeUInt16LE(1, 0);
-  const parts = [block(0x0a0d0d0a, shb), block(1, idb)];
+  const parts = pcapngPreamble();
   for (let p = 24; p + 16 <= pcap.length; ) {
     const length = pcap.readUInt32LE(p + 8);
     const epb = Buffer.alloc(20);
     epb.writeUInt32LE(pcap.readUInt32LE(p), 8);
     epb.writeUInt32LE(length, 12);
     epb.writeUInt32LE(length, 16);
-    parts.push(block(6, Buffer.concat([epb, pcap.subarray(p + 16, p + 16 + length)])));
+    parts.push(pcapngBlock(6, Buffer.concat([epb, pcap.subarray(p + 16, p + 16 + length)])));
     p += 16 + length;
   }
   return Buffer.concat(parts);

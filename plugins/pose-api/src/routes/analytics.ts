@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnalyticsEvent, PoseAggregateBucket, Storage, StoredAlert } from '@wiflow/core';
+import { toActivityEventRecord, type PoseAggregateBucket, type Storage, type StoredAlert } from '@wiflow/core';
 import { activityMinutes, PeriodReportTokens, type PeriodReportRequest, type PeriodReportService } from '@wiflow/analytics-common';
 import type { HealthcarePeriodRecord, HealthcarePeriodRequest, HealthcareReportMetric } from '@wiflow/plugin-healthcare';
 import type { RetailMetricsRecord } from '@wiflow/plugin-retail';
@@ -109,23 +109,6 @@ const ActivityEvent = z.object({
   actions_taken: z.array(z.string()),
   source: z.string(),
 });
-
-function shapeEvent(e: AnalyticsEvent): z.output<typeof ActivityEvent> {
-  return {
-    event_id: e.eventId,
-    type: e.type,
-    severity: e.severity,
-    timestamp: iso(e.timestamp),
-    environment_id: e.environmentId,
-    person_id: e.personId,
-    track_id: e.trackId,
-    confidence: e.confidence,
-    location: e.location,
-    metadata: e.metadata,
-    actions_taken: e.actionsTaken,
-    source: e.source,
-  };
-}
 
 function alertAsEvent(a: StoredAlert): z.output<typeof ActivityEvent> {
   const data = a.data as Record<string, unknown>;
@@ -293,7 +276,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
         items = page.items.map(alertAsEvent);
       } else {
         page = await storage.events.find({ start, end, environmentId: query.environment_id, severities, types: query.event_type === 'fall' ? ['fall_detection'] : undefined, order: 'desc' }, paging);
-        items = page.items.map(shapeEvent);
+        items = page.items.map(toActivityEventRecord);
       }
       const pagination = { page: page.page, per_page: page.perPage, total: page.total, total_pages: page.totalPages, has_next: page.hasNext, has_prev: page.hasPrev };
       return convention === 'A' ? { body: { events: items, pagination } } : { body: items, extras: { pagination } };

@@ -14,21 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
 
 /** A hall whose bench was moved after the reference was recorded; nobody in it. */
-const scenario = {
-  version: 1,
-  name: 'hall',
-  environmentId: 'hall',
-  seed: 11,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-  ],
-  impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5 },
-  clutter: [{ label: 'bench', position: [1.5, 3.2, 0.4], rcs: 1.5 }],
-  drift: { referenceSeed: 9, moved: [{ clutter: 'bench', to: [3.8, 0.6, 0.4] }] },
-};
+const scenario = sim.hallScenario({ movedBench: true });
 
 const run = promisify(execFile);
 let server: TestServer;

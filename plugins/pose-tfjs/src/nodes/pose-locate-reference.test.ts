@@ -10,20 +10,7 @@ import simPlugin, * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin, { environmentFromScenario, simulateReference, writeReference } from '../index.js';
 
-const scenario = {
-  version: 1,
-  name: 'hall',
-  environmentId: 'hall',
-  seed: 11,
-  durationS: 3,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-  ],
-  impairments: { snrDb: 25 },
-};
+const scenario = sim.hallScenario({ durationS: 3 });
 
 let dir: string;
 let runtime: Runtime;

@@ -1,4 +1,4 @@
-import { DataTypes, defineNode } from '@wiflow/core';
+import { abortableSleep, DataTypes, defineNode } from '@wiflow/core';
 import { z } from 'zod';
 import { Simulator } from '../engine/simulator.js';
 import { resolveScenario } from '../scenario/load.js';
@@ -30,19 +30,6 @@ export function scenarioFromConfig(config: z.output<typeof SimSourceConfig>): Sc
   let base = config.scenario === undefined ? randomScenario({ seed: config.randomSeed, durationS: config.durationS ?? 60, ...(config.realism ? { ranges: { realism: config.realism } } : {}) }) : resolveScenario(config.scenario);
   if (config.profile) base = validateScenario(applyProfile(base, config.profile), `profile ${config.profile}`);
   return config.environmentId ? { ...base, environmentId: config.environmentId } : base;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -94,7 +81,7 @@ export const simSourceNode = defineNode({
             if (signal.aborted) return;
             if (config.realtime) {
               const due = origin + tick.t * 1000 - Date.now();
-              if (due > 1) await sleep(due, signal);
+              if (due > 1) await abortableSleep(due, signal);
             } else if (tick.index % 64 === 0) {
               await new Promise<void>((resolve) => setImmediate(resolve));
             }

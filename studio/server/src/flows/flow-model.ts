@@ -35,17 +35,39 @@ export const FlowCreateSchema = z.object({
 /** A parsed FlowCreate. */
 export type FlowCreateBody = z.output<typeof FlowCreateSchema>;
 
+/**
+ * The fields of a FlowCreate body that become the flow's as they are, with their defaults
+ * (creating a flow and replacing one with PUT both take them so).
+ */
+export function flowFieldsOfBody(body: FlowCreateBody) {
+  return {
+    description: body.description ?? null,
+    actionName: body.action_name ?? null,
+    actionDescription: body.action_description ?? null,
+    fsPath: body.fs_path ?? null,
+    gradient: body.gradient ?? null,
+    icon: body.icon ?? null,
+    iconBgColor: body.icon_bg_color ?? null,
+    isComponent: body.is_component ?? false,
+    locked: body.locked ?? false,
+    mcpEnabled: body.mcp_enabled ?? false,
+    tags: body.tags ?? [],
+    webhook: body.webhook ?? false,
+  };
+}
+
 /** FlowUpdate: only its fields; null means "leave as is" for name, access_type and the booleans, "clear" for the rest. */
-export const FlowUpdateSchema = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(255).nullable().optional(),
-  description: nullableString,
-  data: z.record(z.string(), z.unknown()).nullable().optional(),
+export const FlowUpdateSchema = FlowCreateSchema.pick({
+  description: true,
+  data: true,
+  action_name: true,
+  action_description: true,
+  endpoint_name: true,
+  folder_id: true,
+  fs_path: true,
+}).extend({
+  name: FlowCreateSchema.shape.name.nullable().optional(),
   access_type: AccessTypeEnum.nullable().optional(),
-  action_name: nullableString,
-  action_description: nullableString,
-  endpoint_name: EndpointName.nullable().optional(),
-  folder_id: z.guid().nullable().optional(),
-  fs_path: nullableString,
   locked: nullableBoolean,
   mcp_enabled: nullableBoolean,
 });
@@ -67,25 +89,10 @@ export interface FlowValidity {
 /** FlowRead, plus wiflow's `revision`, `created_at`, `valid` and `problems` (drafts are stored with their problems). */
 export function toFlowRead(flow: FlowRecord, data: Record<string, unknown> | null, validity: FlowValidity): Record<string, unknown> {
   return {
-    id: flow.id,
-    name: flow.name,
-    description: flow.description,
-    data,
-    access_type: flow.accessType,
-    action_name: flow.actionName,
-    action_description: flow.actionDescription,
-    endpoint_name: flow.endpointName,
+    ...toFlowExport(flow, data),
     folder_id: flow.folderId,
-    gradient: flow.gradient,
-    icon: flow.icon,
-    icon_bg_color: flow.iconBgColor,
-    is_component: flow.isComponent,
-    locked: flow.locked,
-    mcp_enabled: flow.mcpEnabled,
-    tags: flow.tags,
     updated_at: new Date(flow.updatedAt).toISOString(),
     user_id: flow.userId,
-    webhook: flow.webhook,
     created_at: new Date(flow.createdAt).toISOString(),
     revision: flow.revision,
     valid: validity.valid,

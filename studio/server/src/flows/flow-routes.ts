@@ -13,7 +13,7 @@ import { singleFile } from '../files/upload.js';
 import { redactFlowSecrets } from './flow-data.js';
 import { FLOW_EVENT_TYPES } from './flow-events.js';
 import { readFlowImport, makeZip, zipEntryName } from './flow-import.js';
-import { FlowCreateSchema, FlowIdListSchema, FlowListCreateSchema, FlowUpdateSchema, toFlowExport, toPage } from './flow-model.js';
+import { flowFieldsOfBody, FlowCreateSchema, FlowIdListSchema, FlowListCreateSchema, FlowUpdateSchema, toFlowExport, toPage } from './flow-model.js';
 import type { FlowService } from './flow-service.js';
 
 const boolParam = z
@@ -204,23 +204,12 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
           principal,
           existing,
           {
+            ...flowFieldsOfBody(body),
             name: body.name,
-            description: body.description ?? null,
             data: body.data === undefined ? existing.data : body.data,
             accessType: body.access_type,
-            actionName: body.action_name ?? null,
-            actionDescription: body.action_description ?? null,
             endpointName: body.endpoint_name ?? null,
             folderId,
-            fsPath: body.fs_path ?? null,
-            gradient: body.gradient ?? null,
-            icon: body.icon ?? null,
-            iconBgColor: body.icon_bg_color ?? null,
-            isComponent: body.is_component ?? false,
-            locked: body.locked ?? false,
-            mcpEnabled: body.mcp_enabled ?? false,
-            tags: body.tags ?? [],
-            webhook: body.webhook ?? false,
           },
           baseRevisionOf(request),
           'replaced',

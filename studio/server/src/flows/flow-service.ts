@@ -2,7 +2,7 @@ import { WiflowError, type FlowPatch, type FlowRecord, type Principal } from '@w
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
 import { mergeFlowSecrets, redactFlowSecrets, validateFlowData } from './flow-data.js';
-import { toFlowHeader, toFlowRead, type FlowCreateBody, type FlowUpdateBody } from './flow-model.js';
+import { flowFieldsOfBody, toFlowHeader, toFlowRead, type FlowCreateBody, type FlowUpdateBody } from './flow-model.js';
 
 /** Flows: create with unique names, update with revision checks, read with validity. */
 export class FlowService {
@@ -75,23 +75,12 @@ export class FlowService {
       {
         ...(body.id && options.keepId !== false ? { id: body.id } : {}),
         userId,
+        ...flowFieldsOfBody(body),
         name,
-        description: body.description ?? null,
         data: body.data ?? null,
         accessType: body.access_type ?? 'PRIVATE',
-        actionName: body.action_name ?? null,
-        actionDescription: body.action_description ?? null,
         endpointName,
         folderId,
-        fsPath: body.fs_path ?? null,
-        gradient: body.gradient ?? null,
-        icon: body.icon ?? null,
-        iconBgColor: body.icon_bg_color ?? null,
-        isComponent: body.is_component ?? false,
-        locked: body.locked ?? false,
-        mcpEnabled: body.mcp_enabled ?? false,
-        tags: body.tags ?? [],
-        webhook: body.webhook ?? false,
       },
       { author: userId, message: 'created' },
     );
