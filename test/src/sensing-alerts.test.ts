@@ -249,8 +249,5 @@ describe.skipIf(!hasMosquitto() || !GOAL_TESTS)('the demo home through the sensi
   }, 300_000);
 });
 
-if (!hasMosquitto()) {
-  describe('sensing frames into the product', () => {
-    it.skip(`skipped: ${MOSQUITTO_PATH} is not installed (apt-get install -y mosquitto)`, () => undefined);
-  });
-}
+// .ci/run installs mosquitto; elsewhere say once why these suites did not run, rather than count an empty test.
+if (!hasMosquitto()) console.log(`sensing-alerts: skipped: ${MOSQUITTO_PATH} is not installed (apt-get install -y mosquitto)`);
