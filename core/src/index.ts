@@ -64,7 +64,7 @@ export { buildOpenApi, errorSchema, successSchema, RATE_LIMIT_HEADERS, type Open
 export type {
   Storage, StorageHealth, PoseRepository, TrackRepository, EventRepository, AlertRepository, MetricRepository,
   FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,
-  ApiKeyRepository, RefreshTokenRepository, SettingRepository,
+  ApiKeyRepository, RefreshTokenRepository, SettingRepository, SensingRepository,
 } from './storage/storage.js';
 export type { PageRequest, Page, CursorRequest, CursorPage, SortOrder, TimeRange } from './storage/paging.js';
 export { StorageErrors, storageErrorCatalogue } from './storage/errors.js';
@@ -74,7 +74,7 @@ export type {
   RetentionReport, PrivacySettings, AccessType, FlowFields, FlowRecord, FlowCreate, FlowPatch, FlowUpdateOptions, FlowQuery,
   FlowRevision, ProjectFields, ProjectRecord, ProjectCreate, ProjectQuery, MessageRecord, MessageCreate, MessageQuery,
   FileRecord, FileCreate, FileQuery, UserRecord, UserCreate, UserPatch, ApiKeyRecord, ApiKeyCreate, RefreshTokenRecord,
-  RefreshTokenIssue, RefreshTokenConsumption, SettingRecord,
+  RefreshTokenIssue, RefreshTokenConsumption, SettingRecord, SensingQuery, StoredSensingFrame,
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';

@@ -1,5 +1,6 @@
 import type { Alert, AnalyticsEvent, Severity } from '../types/analytics.js';
 import type { Activity, BoundingBox, Keypoint, Person, PoseFrame } from '../types/pose.js';
+import type { SensingFrame } from '../types/sensing.js';
 import type { SortOrder, TimeRange } from './paging.js';
 
 /** Any JSON value (what settings and free-form fields hold). */
@@ -208,6 +209,24 @@ export interface MetricQuery extends TimeRange {
   order?: SortOrder;
 }
 
+// ---------------------------------------------------------------------------------------
+// Sensing time series
+// ---------------------------------------------------------------------------------------
+
+/** Query for stored sensing frames (times are the frames' `time`, inclusive at both ends). */
+export interface SensingQuery extends TimeRange {
+  environmentId?: string;
+  /** 'room' frames (sense.room) or 'link' frames (sense.link); absent: both. */
+  scope?: SensingFrame['scope'];
+  /** One link's frames, as 'tx>rx'. */
+  link?: string;
+  /** Default 'asc'. */
+  order?: SortOrder;
+}
+
+/** A sensing frame as stored (the frame as it was appended). */
+export type StoredSensingFrame = SensingFrame;
+
 /** What retention removed. */
 export interface RetentionReport {
   /** Everything older than this (ms) was removed. */
@@ -217,6 +236,8 @@ export interface RetentionReport {
   events: number;
   alerts: number;
   metrics: number;
+  /** Sensing frames removed. */
+  sensingFrames: number;
 }
 
 /** The privacy settings storage honours (runtime config section `privacy`). */

@@ -1,5 +1,6 @@
 import type { Alert, AnalyticsEvent } from '../types/analytics.js';
 import type { PoseFrame } from '../types/pose.js';
+import type { SensingFrame } from '../types/sensing.js';
 import type { CursorPage, CursorRequest, Page, PageRequest } from './paging.js';
 import type {
   AlertQuery,
@@ -35,10 +36,12 @@ import type {
   RefreshTokenIssue,
   RefreshTokenRecord,
   RetentionReport,
+  SensingQuery,
   SettingRecord,
   StoredAlert,
   StoredEvent,
   StoredPoseFrame,
+  StoredSensingFrame,
   TrackQuery,
   TrackSummary,
   UserCreate,
@@ -109,6 +112,22 @@ export interface MetricRepository {
   scan(query: MetricQuery, paging: CursorRequest): Promise<CursorPage<MetricSample>>;
   /** Newest sample of a kind (and source); null when none. */
   latest(kind: string, source?: string): Promise<MetricSample | null>;
+}
+
+/**
+ * Sensing frames (one per room or link and second, from `sense.room` / `sense.link`): a time
+ * series per environment, kept as long as pose frames (`dataRetentionDays`). Writes are buffered
+ * like poses; reads see every write made before them.
+ */
+export interface SensingRepository {
+  /** Queue frames for writing (same durability as `poses.append`). */
+  append(frames: SensingFrame[]): Promise<void>;
+  /** Frames in a time range, page/per_page, ordered by time (then by arrival). */
+  find(query: SensingQuery, paging: PageRequest): Promise<Page<StoredSensingFrame>>;
+  /** Frames in a time range, cursor paging. */
+  scan(query: SensingQuery, paging: CursorRequest): Promise<CursorPage<StoredSensingFrame>>;
+  /** The newest frame (optionally of one environment and scope); null when none. */
+  latest(query?: Pick<SensingQuery, 'environmentId' | 'scope'>): Promise<StoredSensingFrame | null>;
 }
 
 /** Flows: unique name per user, optimistic concurrency by revision, every version kept in `revisions`. */
@@ -251,6 +270,7 @@ export interface Storage {
   readonly events: EventRepository;
   readonly alerts: AlertRepository;
   readonly metrics: MetricRepository;
+  readonly sensing: SensingRepository;
   readonly flows: FlowRepository;
   readonly revisions: RevisionRepository;
   readonly projects: ProjectRepository;

@@ -1,10 +1,11 @@
-import type { AnalyticsEvent, MetricSample, PoseFrame } from '@wiflow/core';
+import type { AnalyticsEvent, MetricSample, PoseFrame, SensingFrame } from '@wiflow/core';
 
 /** What a flush writes. */
 export interface PendingWrites {
   frames: PoseFrame[];
   events: AnalyticsEvent[];
   metrics: MetricSample[];
+  sensing: SensingFrame[];
 }
 
 /** Options of the buffer. */
@@ -28,7 +29,7 @@ function weightOf(frame: PoseFrame): number {
  */
 export class AsyncWriteBuffer {
   readonly #options: AsyncWriteBufferOptions;
-  #pending: PendingWrites = { frames: [], events: [], metrics: [] };
+  #pending: PendingWrites = { frames: [], events: [], metrics: [], sensing: [] };
   #records = 0;
   #timer: NodeJS.Timeout | null = null;
   #chain: Promise<void> = Promise.resolve();
@@ -68,6 +69,12 @@ export class AsyncWriteBuffer {
     this.#schedule();
   }
 
+  addSensing(frames: SensingFrame[]): void {
+    this.#pending.sensing.push(...frames);
+    this.#records += frames.length;
+    this.#schedule();
+  }
+
   /** Write everything appended so far; resolves when it is written, rejects when the write failed. */
   flush(): Promise<void> {
     this.#cancel();
@@ -85,7 +92,7 @@ export class AsyncWriteBuffer {
     if (this.#records === 0) return;
     const batch = this.#pending;
     const count = this.#records;
-    this.#pending = { frames: [], events: [], metrics: [] };
+    this.#pending = { frames: [], events: [], metrics: [], sensing: [] };
     this.#records = 0;
     const started = performance.now();
     try {
@@ -95,6 +102,7 @@ export class AsyncWriteBuffer {
         frames: [...batch.frames, ...this.#pending.frames],
         events: [...batch.events, ...this.#pending.events],
         metrics: [...batch.metrics, ...this.#pending.metrics],
+        sensing: [...batch.sensing, ...this.#pending.sensing],
       };
       this.#records += count;
       while (this.#records > this.#options.maxBufferedRecords && this.#pending.frames.length > 0) {

@@ -9,6 +9,7 @@ import {
   type FlowRepository,
   type MessageRepository,
   type MetricRepository,
+  type SensingRepository,
   type PoseRepository,
   type PrivacySettings,
   type ProjectRepository,
@@ -28,7 +29,7 @@ import { MongoFileRepository, MongoMessageRepository } from './repositories/cont
 import { MongoFlowRepository, MongoProjectRepository, MongoRevisionRepository } from './repositories/flow-repositories.js';
 import { MongoApiKeyStore, MongoRefreshTokenStore, MongoSettingRepository, MongoUserStore } from './repositories/identity-repositories.js';
 import { MongoPoseRepository } from './repositories/pose-repository.js';
-import { MongoAlertRepository, MongoEventRepository, MongoMetricRepository } from './repositories/time-series-repositories.js';
+import { MongoAlertRepository, MongoEventRepository, MongoMetricRepository, MongoSensingRepository } from './repositories/time-series-repositories.js';
 import { MongoTrackRepository } from './repositories/track-repository.js';
 
 /** Seals and opens strings (the runtime's SecretBox fits). */
@@ -68,6 +69,7 @@ const INDEXES: Record<string, { key: Record<string, 1 | -1>; unique?: boolean; p
   events: [{ key: { ts: 1, seq: 1 } }, { key: { env: 1, ts: 1 } }],
   alerts: [{ key: { ts: 1, seq: 1 } }],
   metrics: [{ key: { ts: 1, seq: 1 } }, { key: { kind: 1, source: 1, ts: 1 } }],
+  sensing_frames: [{ key: { ts: 1, seq: 1 } }, { key: { env: 1, scope: 1, ts: 1 } }],
   flows: [
     { key: { userKey: 1, name: 1 }, unique: true },
     { key: { userKey: 1, endpointName: 1 }, unique: true, partialFilterExpression: { endpointName: { $type: 'string' } } },
@@ -115,6 +117,7 @@ export class MongoStorage implements Storage {
   get events(): EventRepository { return this.#repos().events; }
   get alerts(): AlertRepository { return this.#repos().alerts; }
   get metrics(): MetricRepository { return this.#repos().metrics; }
+  get sensing(): SensingRepository { return this.#repos().sensing; }
   get flows(): FlowRepository { return this.#repos().flows; }
   get revisions(): RevisionRepository { return this.#repos().revisions; }
   get projects(): ProjectRepository { return this.#repos().projects; }
@@ -256,15 +259,16 @@ export class MongoStorage implements Storage {
     await this.#buffer!.flush();
     const cutoff = now - this.privacy().dataRetentionDays * DAY_MS;
     const db = this.#db!;
-    const [poseFrames, personRecords, events, alerts, metrics] = await Promise.all([
+    const [poseFrames, personRecords, events, alerts, metrics, sensingFrames] = await Promise.all([
       db.collection('pose_frames').deleteMany({ ts: { $lt: new Date(cutoff) } }),
       db.collection('pose_persons').deleteMany({ ts: { $lt: new Date(cutoff) } }),
       db.collection('events').deleteMany({ ts: { $lt: cutoff } }),
       db.collection('alerts').deleteMany({ ts: { $lt: cutoff } }),
       db.collection('metrics').deleteMany({ ts: { $lt: cutoff } }),
+      db.collection('sensing_frames').deleteMany({ ts: { $lt: cutoff } }),
     ]);
     await this.#repositories!.poses.pruneMinutes(cutoff);
-    const report: RetentionReport = { cutoff, poseFrames: poseFrames.deletedCount, personRecords: personRecords.deletedCount, events: events.deletedCount, alerts: alerts.deletedCount, metrics: metrics.deletedCount };
+    const report: RetentionReport = { cutoff, poseFrames: poseFrames.deletedCount, personRecords: personRecords.deletedCount, events: events.deletedCount, alerts: alerts.deletedCount, metrics: metrics.deletedCount, sensingFrames: sensingFrames.deletedCount };
     this.#lastRetention = report;
     return report;
   }
@@ -278,6 +282,7 @@ export class MongoStorage implements Storage {
       events: new MongoEventRepository(ctx),
       alerts: new MongoAlertRepository(ctx),
       metrics: new MongoMetricRepository(ctx),
+      sensing: new MongoSensingRepository(ctx),
       flows: new MongoFlowRepository(ctx),
       revisions: new MongoRevisionRepository(ctx),
       projects: new MongoProjectRepository(ctx),
@@ -303,6 +308,7 @@ export class MongoStorage implements Storage {
     await repos.poses.write(batch.frames);
     await repos.events.write(batch.events);
     await repos.metrics.write(batch.metrics);
+    await repos.sensing.write(batch.sensing);
   }
 
   #context(): MongoContext {

@@ -348,6 +348,22 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'sensing frames (one per room or link and second), kept as long as pose frames',
+    up: `
+      CREATE TABLE sensing_frames (
+        seq INTEGER PRIMARY KEY,
+        ts INTEGER NOT NULL,
+        environment_id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        link TEXT,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX sensing_frames_ts ON sensing_frames (ts);
+      CREATE INDEX sensing_frames_env_ts ON sensing_frames (environment_id, scope, ts);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -105,8 +105,8 @@ describe('SqliteStorage specifics', () => {
     db.close();
     const storage = new SqliteStorage({ file: path1, retentionIntervalMs: 0 });
     await storage.open();
-    expect((await storage.health()).details).toMatchObject({ schemaVersion: 4, migratedFrom: 1 });
-    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3, 4]);
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: SCHEMA_VERSION, migratedFrom: 1 });
+    expect(storage.database.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
     expect((await storage.poses.findFrames({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(5);
     expect(await storage.poses.availableRange('old')).toMatchObject({ frameCount: 5 });
     expect((await storage.poses.findRecords({ environmentId: 'old' }, { page: 1, perPage: 10 })).total).toBe(1);
@@ -151,7 +151,7 @@ describe('SqliteStorage specifics', () => {
 
     const storage = new SqliteStorage({ file: path3, retentionIntervalMs: 0 });
     await storage.open();
-    expect((await storage.health()).details).toMatchObject({ schemaVersion: 4, migratedFrom: 3 });
+    expect((await storage.health()).details).toMatchObject({ schemaVersion: SCHEMA_VERSION, migratedFrom: 3 });
     // Old rows were re-encoded: keypoints rounded to float32 like new ones, everything else exact.
     const page = await storage.poses.findFrames({ environmentId: 'lab' }, { page: 2, perPage: 10 });
     expect(page.total).toBe(900);

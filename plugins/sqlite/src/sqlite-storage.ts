@@ -21,6 +21,7 @@ import {
   type RefreshTokenRepository,
   type RetentionReport,
   type RevisionRepository,
+  type SensingRepository,
   type SettingRepository,
   type Storage,
   type StorageHealth,
@@ -32,7 +33,7 @@ import { SqliteFileRepository, SqliteMessageRepository } from './repositories/co
 import { SqliteFlowRepository, SqliteProjectRepository, SqliteRevisionRepository } from './repositories/flow-repositories.js';
 import { SqliteApiKeyStore, SqliteRefreshTokenStore, SqliteSettingRepository, SqliteUserStore } from './repositories/identity-repositories.js';
 import { SqlitePoseRepository } from './repositories/pose-repository.js';
-import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository } from './repositories/time-series-repositories.js';
+import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository, SqliteSensingRepository } from './repositories/time-series-repositories.js';
 import { SqliteTrackRepository } from './repositories/track-repository.js';
 import { SCHEMA_VERSION, migrate } from './schema.js';
 import { WriteBuffer, type PendingWrites } from './writer/write-buffer.js';
@@ -75,7 +76,7 @@ const DEFAULT_PRIVACY: PrivacySettings = { dataRetentionDays: 30, anonymizeData:
 
 /**
  * wiflow storage in one SQLite file: WAL journal, synchronous=FULL commits. Time-series
- * records (pose frames, events, metrics) are batched in memory, encoded on the appending
+ * records (pose frames, events, metrics, sensing frames) are batched in memory, encoded on the appending
  * thread every `flushIntervalMs` (or `flushMaxRecords`) and committed in one transaction by a
  * writer thread with its own connection; everything else is written at once on this thread.
  * Crash window: records appended but not yet committed (at most `flushIntervalMs` worth plus
@@ -105,6 +106,7 @@ export class SqliteStorage implements Storage {
   get events(): EventRepository { return this.#repos().events; }
   get alerts(): AlertRepository { return this.#repos().alerts; }
   get metrics(): MetricRepository { return this.#repos().metrics; }
+  get sensing(): SensingRepository { return this.#repos().sensing; }
   get flows(): FlowRepository { return this.#repos().flows; }
   get revisions(): RevisionRepository { return this.#repos().revisions; }
   get projects(): ProjectRepository { return this.#repos().projects; }
@@ -242,7 +244,7 @@ export class SqliteStorage implements Storage {
     await this.#buffer!.flush();
     const days = this.privacy().dataRetentionDays;
     const cutoff = now - days * DAY_MS;
-    const report: RetentionReport = { cutoff, poseFrames: 0, personRecords: 0, events: 0, alerts: 0, metrics: 0 };
+    const report: RetentionReport = { cutoff, poseFrames: 0, personRecords: 0, events: 0, alerts: 0, metrics: 0, sensingFrames: 0 };
     const db = this.#db!;
     const poses = this.#repositories!.poses;
     const poseTables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [['poseFrames', 'pose_frames'], ['personRecords', 'pose_persons']];
@@ -257,7 +259,7 @@ export class SqliteStorage implements Storage {
         }
       }
     }
-    const tables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [['events', 'events'], ['alerts', 'alerts'], ['metrics', 'metrics']];
+    const tables: [keyof Omit<RetentionReport, 'cutoff'>, string][] = [['events', 'events'], ['alerts', 'alerts'], ['metrics', 'metrics'], ['sensingFrames', 'sensing_frames']];
     for (const [key, table] of tables) {
       // Delete in slices so a large purge never holds the write lock for long.
       const statement = db.prepare(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE ts < ? LIMIT 20000)`);
@@ -299,6 +301,7 @@ export class SqliteStorage implements Storage {
       events: new SqliteEventRepository(ctx),
       alerts: new SqliteAlertRepository(ctx),
       metrics: new SqliteMetricRepository(ctx),
+      sensing: new SqliteSensingRepository(ctx),
       flows: new SqliteFlowRepository(ctx),
       revisions: new SqliteRevisionRepository(ctx),
       projects: new SqliteProjectRepository(ctx),
@@ -316,6 +319,7 @@ export class SqliteStorage implements Storage {
     if (batch.frames.length) repos.poses.encode(batch.frames, builder);
     if (batch.events.length) repos.events.encode(batch.events, builder);
     if (batch.metrics.length) repos.metrics.encode(batch.metrics, builder);
+    if (batch.sensing.length) repos.sensing.encode(batch.sensing, builder);
     return this.#writer!.write(builder.batch, builder.buffers);
   }
 

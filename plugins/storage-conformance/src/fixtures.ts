@@ -1,4 +1,4 @@
-import { COCO_KEYPOINTS, type AnalyticsEvent, type Alert, type Person, type PoseFrame } from '@wiflow/core';
+import { COCO_KEYPOINTS, type AnalyticsEvent, type Alert, type Person, type PoseFrame, type SensingFrame } from '@wiflow/core';
 
 /** An hour in ms. */
 export const HOUR = 3_600_000;
@@ -113,4 +113,28 @@ export function storedPerson<T extends Pick<Person, 'keypoints' | 'keypoints3d'>
 /** A frame as every storage returns it (see storedPerson). */
 export function storedFrame(frame: PoseFrame): PoseFrame {
   return { ...frame, persons: frame.persons.map(storedPerson) };
+}
+
+/** A room's sensing second ending at `time` (a still person breathing), with overrides. */
+export function makeSensingFrame(time: number, overrides: Partial<SensingFrame> = {}): SensingFrame {
+  return {
+    time,
+    second: 0,
+    scope: 'room',
+    environmentId: 'lab',
+    link: null,
+    presence: true,
+    state: 'still',
+    motion: 0.06,
+    breathingBpm: 14.5,
+    breathingReason: null,
+    breathingQuality: 6.2,
+    activity: null,
+    falls: [],
+    lostFraction: 0.01,
+    estimatorId: 'wiflow-sense-v1',
+    configHash: '0123456789abcdef',
+    provenance: 'replay',
+    ...overrides,
+  };
 }

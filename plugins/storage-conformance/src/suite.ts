@@ -9,7 +9,7 @@ import {
   type PrivacySettings,
   type Storage,
 } from '@wiflow/core';
-import { DAY, FIXTURE_METADATA, HOUR, fixtureStart, makeAlert, makeEvent, makePerson, poseFixture, storedFrame, storedPerson } from './fixtures.js';
+import { DAY, FIXTURE_METADATA, HOUR, fixtureStart, makeAlert, makeEvent, makePerson, makeSensingFrame, poseFixture, storedFrame, storedPerson } from './fixtures.js';
 
 /** What a factory is asked for. */
 export interface StorageFactoryOptions {
@@ -410,6 +410,49 @@ export function describeStorageConformance(name: string, factory: StorageFactory
       });
     });
 
+    describe('sensing frames', () => {
+      let storage: Storage;
+      let start: number;
+      beforeAll(async () => {
+        storage = await fresh();
+        start = fixtureStart();
+      });
+
+      it('reads its writes before any flush, round-trips a frame exactly, filters by room, scope and link and pages in both orders', async () => {
+        const link = { tx: 'router', rx: 'esp32-a' };
+        const frames = [
+          makeSensingFrame(start + 1000, { second: 0, state: 'moving', motion: 0.91, breathingBpm: null, breathingReason: 'moving', breathingQuality: null, activity: 'walking' }),
+          makeSensingFrame(start + 1000, { second: 0, scope: 'link', link, state: 'moving', motion: 0.88, breathingBpm: null, breathingReason: 'moving', breathingQuality: null }),
+          makeSensingFrame(start + 2000, { second: 1, activity: 'fall', state: 'moving', motion: 0.97, falls: [{ time: start + 1400, confidence: 0.93 }], breathingBpm: null, breathingReason: 'moving', breathingQuality: null }),
+          makeSensingFrame(start + 3000, { second: 2 }),
+          makeSensingFrame(start + 3000, { second: 2, environmentId: 'office', presence: false, state: 'empty', motion: 0.01, breathingBpm: null, breathingReason: 'empty', breathingQuality: null, provenance: 'live' }),
+        ];
+        // Appended out of time order: reads come back in time order, ties by arrival.
+        await storage.sensing.append([frames[3]!, frames[0]!, frames[1]!, frames[2]!, frames[4]!]);
+        const all = await storage.sensing.find({}, { page: 1, perPage: 10 });
+        expect(all.total).toBe(5);
+        expect(all.items).toEqual([frames[0], frames[1], frames[2], frames[3], frames[4]]);
+        expect((await storage.sensing.find({ environmentId: 'lab', scope: 'room' }, { page: 1, perPage: 10 })).items).toEqual([frames[0], frames[2], frames[3]]);
+        expect((await storage.sensing.find({ scope: 'link', link: 'router>esp32-a' }, { page: 1, perPage: 10 })).items).toEqual([frames[1]]);
+        expect((await storage.sensing.find({ link: 'router>nobody' }, { page: 1, perPage: 10 })).total).toBe(0);
+        expect((await storage.sensing.find({ start: start + 2000, end: start + 3000, environmentId: 'lab' }, { page: 1, perPage: 10 })).items).toEqual([frames[2], frames[3]]);
+        expect((await storage.sensing.find({ order: 'desc', environmentId: 'lab', scope: 'room' }, { page: 1, perPage: 2 })).items).toEqual([frames[3], frames[2]]);
+        const scanned = await collectCursor((paging) => storage.sensing.scan({ environmentId: 'lab' }, paging), 2);
+        expect(scanned.items).toEqual([frames[0], frames[1], frames[2], frames[3]]);
+        expect(await storage.sensing.latest({ environmentId: 'lab', scope: 'room' })).toEqual(frames[3]);
+        expect(await storage.sensing.latest({ environmentId: 'office' })).toEqual(frames[4]);
+        expect(await storage.sensing.latest({ environmentId: 'nowhere' })).toBeNull();
+      });
+
+      it('refuses malformed frames and queries with WIFLOW_STORAGE_INVALID, naming the field', async () => {
+        await expect(storage.sensing.append([makeSensingFrame(Number.NaN)])).rejects.toMatchObject({ code: StorageErrors.invalid.code, message: expect.stringContaining('time') });
+        await expect(storage.sensing.append([makeSensingFrame(start, { state: 'asleep' as never })])).rejects.toMatchObject({ code: StorageErrors.invalid.code, message: expect.stringContaining('state') });
+        await expect(storage.sensing.append([makeSensingFrame(start, { scope: 'link', link: null })])).rejects.toMatchObject({ code: StorageErrors.invalid.code, message: expect.stringContaining('link') });
+        await expectCode(storage.sensing.find({ scope: 'house' as never }, { page: 1, perPage: 10 }), StorageErrors.invalid.code);
+        await expectCode(storage.sensing.find({ start: 10, end: 5 }, { page: 1, perPage: 10 }), StorageErrors.invalid.code);
+      });
+    });
+
     describe('flows, revisions, projects', () => {
       let storage: Storage;
       beforeAll(async () => {
@@ -681,9 +724,10 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         await storage.events.append([makeEvent('old', old), makeEvent('new', recent)]);
         await storage.alerts.append([makeAlert('old', old), makeAlert('new', recent)]);
         await storage.metrics.append([{ timestamp: old, kind: 'performance', source: 'r', values: { a: 1 } }, { timestamp: recent, kind: 'performance', source: 'r', values: { a: 2 } }]);
+        await storage.sensing.append([makeSensingFrame(old), makeSensingFrame(old + 1000), makeSensingFrame(recent)]);
         const flow = await storage.flows.create({ name: 'kept forever' });
         const report = await storage.applyRetention(now);
-        expect(report).toEqual({ cutoff: now - 7 * DAY, poseFrames: 2, personRecords: 2, events: 1, alerts: 1, metrics: 1 });
+        expect(report).toEqual({ cutoff: now - 7 * DAY, poseFrames: 2, personRecords: 2, events: 1, alerts: 1, metrics: 1, sensingFrames: 2 });
         expect((await storage.poses.findFrames({}, { page: 1, perPage: 10 })).items.map((f) => f.frameId)).toEqual([3]);
         expect((await storage.poses.findRecords({}, { page: 1, perPage: 10 })).total).toBe(1);
         expect(await storage.poses.availableRange('lab')).toMatchObject({ earliest: recent, latest: recent, frameCount: 1 });
@@ -691,6 +735,7 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         expect(await storage.events.get('new')).not.toBeNull();
         expect(await storage.alerts.get('old')).toBeNull();
         expect((await storage.metrics.find({}, { page: 1, perPage: 10 })).total).toBe(1);
+        expect((await storage.sensing.find({}, { page: 1, perPage: 10 })).items.map((f) => f.time)).toEqual([recent]);
         expect(await storage.flows.get(flow.id)).not.toBeNull();
         expect(await storage.applyRetention(now)).toMatchObject({ poseFrames: 0, events: 0 });
       });

@@ -9,3 +9,4 @@ export { PrivacyConfigSchema, toPrivacySettings } from './privacy-config.js';
 export { encodePersonBody, decodePersonBody, isPersonBody, storedPersonForm, keypointNameIndexes, COCO_2D as PERSON_BODY_COCO_2D, COCO_3D as PERSON_BODY_COCO_3D, type ByteAllocator, type DecodedPersonBody } from './person-body.js';
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkPoseFrame, hasPersonFilter, personMatches } from './record-builders.js';
 export { personColumns, type PersonColumns } from './person-columns.js';
+export { checkSensingFrame, checkSensingQuery, sensingLinkKey } from './sensing-records.js';

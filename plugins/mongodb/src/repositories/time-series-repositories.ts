@@ -14,17 +14,24 @@ import {
   type MetricSample,
   type Page,
   type PageRequest,
+  type SensingFrame,
+  type SensingQuery,
+  type SensingRepository,
   type SortOrder,
   type StoredAlert,
   type StoredEvent,
+  type StoredSensingFrame,
 } from '@wiflow/core';
 import {
   checkCursorRequest,
   checkPageRequest,
+  checkSensingFrame,
+  checkSensingQuery,
   checkTimeRange,
   decodeCursor,
   encodeCursor,
   makePage,
+  sensingLinkKey,
 } from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
 
@@ -280,6 +287,61 @@ export class MongoMetricRepository implements MetricRepository {
     const filter: Document = timeFilter(query);
     if (query.kinds?.length) filter.kind = { $in: query.kinds };
     if (query.source !== undefined) filter.source = query.source;
+    return filter;
+  }
+}
+
+/** Sensing frames (collection `sensing_frames`), buffered, each kept whole in `body`. */
+export class MongoSensingRepository implements SensingRepository {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  get #frames() {
+    return this.#ctx.db.collection('sensing_frames');
+  }
+
+  async write(frames: SensingFrame[]): Promise<void> {
+    if (frames.length === 0) return;
+    let seq = await this.#ctx.reserveSeq('sensing_frames', frames.length);
+    await this.#frames.insertMany(frames.map((f) => ({ ts: f.time, env: f.environmentId, scope: f.scope, link: sensingLinkKey(f), body: f, seq: seq++ })), { ordered: true });
+  }
+
+  async append(frames: SensingFrame[]): Promise<void> {
+    this.#ctx.ensureOpen();
+    if (!Array.isArray(frames)) throw StorageErrors.invalid('append needs an array of sensing frames');
+    frames.forEach((f, i) => checkSensingFrame(f, i));
+    this.#ctx.buffer.addSensing(frames);
+  }
+
+  async find(query: SensingQuery, paging: PageRequest): Promise<Page<StoredSensingFrame>> {
+    const filter = this.#filter(query);
+    await this.#ctx.beforeRead();
+    return pageQuery(this.#frames, filter, checkOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
+  }
+
+  async scan(query: SensingQuery, paging: CursorRequest): Promise<CursorPage<StoredSensingFrame>> {
+    const filter = this.#filter(query);
+    await this.#ctx.beforeRead();
+    return cursorQuery(this.#frames, filter, checkOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
+  }
+
+  async latest(query: Pick<SensingQuery, 'environmentId' | 'scope'> = {}): Promise<StoredSensingFrame | null> {
+    const filter = this.#filter(query);
+    await this.#ctx.beforeRead();
+    const doc = await this.#frames.find(filter).sort({ ts: -1, seq: -1 }).limit(1).next();
+    return doc ? (doc.body as StoredSensingFrame) : null;
+  }
+
+  #filter(query: SensingQuery): Document {
+    checkTimeRange(query);
+    checkSensingQuery(query);
+    const filter: Document = timeFilter(query);
+    if (query.environmentId !== undefined) filter.env = query.environmentId;
+    if (query.scope !== undefined) filter.scope = query.scope;
+    if (query.link !== undefined) filter.link = query.link;
     return filter;
   }
 }

@@ -13,16 +13,23 @@ import {
   type MetricSample,
   type Page,
   type PageRequest,
+  type SensingFrame,
+  type SensingQuery,
+  type SensingRepository,
   type SortOrder,
   type StoredAlert,
   type StoredEvent,
+  type StoredSensingFrame,
 } from '@wiflow/core';
 import {
   checkCursorRequest,
   checkPageRequest,
+  checkSensingFrame,
+  checkSensingQuery,
   checkTimeRange,
   encodeCursor,
   makePage,
+  sensingLinkKey,
 } from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { SqlWhere } from '../sql-where.js';
@@ -238,6 +245,56 @@ export class SqliteMetricRepository implements MetricRepository {
     checkTimeRange(query);
     const where = new SqlWhere().range('ts', query).in('kind', query.kinds);
     if (query.source !== undefined) where.add('source = ?', query.source);
+    return where;
+  }
+}
+
+/** Sensing frames (one per room or link and second): buffered writes, kept whole as JSON. */
+export class SqliteSensingRepository implements SensingRepository {
+  readonly #ctx: SqliteContext;
+
+  constructor(ctx: SqliteContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Encode frames into a write batch. */
+  encode(frames: SensingFrame[], builder: WriteBatchBuilder): void {
+    for (const f of frames) builder.add(Write.sensing, f.time, f.environmentId, f.scope, sensingLinkKey(f), JSON.stringify(f));
+  }
+
+  async append(frames: SensingFrame[]): Promise<void> {
+    this.#ctx.ensureOpen();
+    if (!Array.isArray(frames)) throw StorageErrors.invalid('append needs an array of sensing frames');
+    frames.forEach((f, i) => checkSensingFrame(f, i));
+    this.#ctx.buffer.addSensing(frames);
+  }
+
+  async find(query: SensingQuery, paging: PageRequest): Promise<Page<StoredSensingFrame>> {
+    const where = this.#where(query);
+    await this.#ctx.beforeRead();
+    return pageQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+  }
+
+  async scan(query: SensingQuery, paging: CursorRequest): Promise<CursorPage<StoredSensingFrame>> {
+    const where = this.#where(query);
+    await this.#ctx.beforeRead();
+    return cursorQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+  }
+
+  async latest(query: Pick<SensingQuery, 'environmentId' | 'scope'> = {}): Promise<StoredSensingFrame | null> {
+    const where = this.#where(query);
+    await this.#ctx.beforeRead();
+    const row = this.#ctx.db.prepare(`SELECT body FROM sensing_frames ${where.sql} ORDER BY ts DESC, seq DESC LIMIT 1`).get(...where.params) as { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as StoredSensingFrame) : null;
+  }
+
+  #where(query: SensingQuery): SqlWhere {
+    checkTimeRange(query);
+    checkSensingQuery(query);
+    const where = new SqlWhere().range('ts', query);
+    if (query.environmentId !== undefined) where.add('environment_id = ?', query.environmentId);
+    if (query.scope !== undefined) where.add('scope = ?', query.scope);
+    if (query.link !== undefined) where.add('link = ?', query.link);
     return where;
   }
 }

@@ -1,17 +1,18 @@
-import type { AnalyticsEvent, MetricSample, PoseFrame } from '@wiflow/core';
+import type { AnalyticsEvent, MetricSample, PoseFrame, SensingFrame } from '@wiflow/core';
 
 /** What a flush writes in one transaction. */
 export interface PendingWrites {
   frames: PoseFrame[];
   events: AnalyticsEvent[];
   metrics: MetricSample[];
+  sensing: SensingFrame[];
 }
 
 /** Options of the write buffer. */
 export interface WriteBufferOptions {
   /** Longest a record waits in memory before it is written (ms). */
   flushIntervalMs: number;
-  /** Records (persons + frames + events + metrics) that trigger a write before the interval. */
+  /** Records (persons + frames + events + metrics + sensing frames) that trigger a write before the interval. */
   flushMaxRecords: number;
   /** Records held at most while writes fail; beyond it the oldest are dropped and counted. */
   maxBufferedRecords: number;
@@ -38,7 +39,7 @@ function weightOf(frame: PoseFrame): number {
  */
 export class WriteBuffer {
   readonly #options: WriteBufferOptions;
-  #pending: PendingWrites = { frames: [], events: [], metrics: [] };
+  #pending: PendingWrites = { frames: [], events: [], metrics: [], sensing: [] };
   #records = 0;
   #inFlightRecords = 0;
   readonly #inFlight = new Set<Promise<void>>();
@@ -84,6 +85,12 @@ export class WriteBuffer {
     this.#schedule();
   }
 
+  addSensing(frames: SensingFrame[]): void {
+    this.#pending.sensing.push(...frames);
+    this.#records += frames.length;
+    this.#schedule();
+  }
+
   /**
    * Hand everything waiting to the writer and wait until all of it, and every batch already in
    * flight, is committed; rejects when one of them failed (its records are kept for a retry).
@@ -105,7 +112,7 @@ export class WriteBuffer {
   #post(): Promise<void> {
     const batch = this.#pending;
     const count = this.#records;
-    this.#pending = { frames: [], events: [], metrics: [] };
+    this.#pending = { frames: [], events: [], metrics: [], sensing: [] };
     this.#records = 0;
     let written: Promise<number>;
     try {
@@ -141,6 +148,7 @@ export class WriteBuffer {
       frames: [...batch.frames, ...this.#pending.frames],
       events: [...batch.events, ...this.#pending.events],
       metrics: [...batch.metrics, ...this.#pending.metrics],
+      sensing: [...batch.sensing, ...this.#pending.sensing],
     };
     this.#records += count;
     while (this.#records > this.#options.maxBufferedRecords && this.#pending.frames.length > 0) {

@@ -21,6 +21,7 @@ export const WRITE_STATEMENTS = [
      ON CONFLICT (event_id) DO UPDATE SET ts = excluded.ts, environment_id = excluded.environment_id, type = excluded.type,
        severity = excluded.severity, track_id = excluded.track_id, source = excluded.source, body = excluded.body`,
   'INSERT INTO metrics (ts, kind, source, metric_values) VALUES (?, ?, ?, ?)',
+  'INSERT INTO sensing_frames (ts, environment_id, scope, link, body) VALUES (?, ?, ?, ?, ?)',
 ] as const;
 
 /** Index of each statement in WRITE_STATEMENTS. */
@@ -36,6 +37,7 @@ export const Write = {
   sequence: 8,
   event: 9,
   metric: 10,
+  sensing: 11,
 } as const;
 
 /** Parameters per row of each statement. */
