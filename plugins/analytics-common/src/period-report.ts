@@ -9,7 +9,7 @@ export interface PeriodReportRequest {
 }
 
 /** Storage parts a period report reads (any Storage implementation has them). */
-export type ReportStorage = Pick<Storage, 'poses' | 'events' | 'alerts'>;
+export type ReportStorage = Pick<Storage, 'poses' | 'events' | 'alerts' | 'sensing'>;
 
 /**
  * A domain plugin's report of a period, computed from stored data with the plugin's own

@@ -129,10 +129,18 @@ export class PoseHub {
   }
 
   /**
-   * A sensing frame from the pipeline (`pose.publish`'s sensing input): kept a minute per environment for the
-   * pose frames' activity and the occupancy answer. Room frames win over link frames of the same room.
+   * A sensing frame from the pipeline (`pose.publish`'s sensing input): stored (the healthcare reports read
+   * them), and kept a minute per environment for the pose frames' activity and the occupancy answer. Room
+   * frames win over link frames of the same room there.
    */
-  publishSensing(frame: SensingFrame): void {
+  publishSensing(frame: SensingFrame): void | Promise<void> {
+    // A value that is not a sensing frame throws here, before anything is stored.
+    this.#keepSensing(frame);
+    // Cluster mode has no sensing subject yet: there the frames are not stored.
+    if (!this.#outlet) return this.storage()?.sensing.append([frame]);
+  }
+
+  #keepSensing(frame: SensingFrame): void {
     if (!frame || typeof frame !== 'object' || typeof frame.environmentId !== 'string' || typeof frame.time !== 'number' || !['empty', 'still', 'moving'].includes(frame.state)) {
       throw new TypeError('pose.publish received something that is not a SensingFrame on its sensing input');
     }

@@ -138,12 +138,40 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
       fall_events: z
         .object({
           count: I,
-          events: z.array(z.object({ timestamp: z.string(), person_id: I.nullable(), severity: z.string(), response_time_seconds: NN, location: z.object({ x: N, y: N }).nullable() })),
+          events: z.array(
+            z.object({
+              timestamp: z.string(), person_id: I.nullable(), severity: z.string(), response_time_seconds: NN, location: z.object({ x: N, y: N }).nullable(),
+              confidence: N.describe('Extension: the detector\'s confidence'),
+              source: z.string().describe('Extension: the rule or estimator that raised it (e.g. sensing.fall/wiflow-sense-v1)'),
+            }),
+          ),
         })
         .optional(),
-      activity_summary: z.object({ walking_minutes: N, sitting_minutes: N, lying_minutes: N, standing_minutes: N }).optional(),
+      activity_summary: z
+        .object({
+          walking_minutes: N,
+          sitting_minutes: NN.describe('null on the sensing basis: postures are not observable from CSI sensing (posture_reason)'),
+          lying_minutes: NN,
+          standing_minutes: NN,
+          still_minutes: N.optional().describe('Extension (sensing basis): minutes someone was present and still'),
+          moving_minutes: N.optional().describe('Extension (sensing basis)'),
+          empty_minutes: N.optional().describe('Extension (sensing basis)'),
+          unclassified_minutes: N.optional().describe('Extension (sensing basis): present minutes with no activity'),
+          posture_reason: z.string().nullable().optional().describe('Extension (sensing basis): why the postures are null'),
+        })
+        .optional(),
       mobility_score: NN.optional(),
-      sleep_quality: z.object({ total_sleep_hours: NN, sleep_efficiency: NN, restlessness_events: I.nullable() }).optional(),
+      sleep_quality: z.object({ total_sleep_hours: NN, sleep_efficiency: NN, restlessness_events: I.nullable(), periods: I.optional().describe('Extension (sensing basis): rest periods counted') }).optional(),
+      basis: z
+        .object({
+          kind: z.enum(['sensing', 'poses']),
+          scope: z.enum(['room', 'link']).nullable(),
+          frames: I,
+          estimators: z.array(z.object({ estimator_id: z.string(), config_hash: z.string(), provenance: z.string() })),
+          rules: z.object({ mobility: z.string(), sleep: z.string() }).nullable(),
+        })
+        .optional()
+        .describe('Extension: what activity_summary, mobility_score and sleep_quality were computed from (stored sensing frames, else stored pose frames)'),
     }),
     query: PeriodQuery.extend({
       metrics: z

@@ -30,6 +30,32 @@ describe('sense.alerts', () => {
     expect(alerts[0].eventId).toBe(events[0].eventId);
   });
 
+  it('raises falls that arrive out of time order in the order they happened: the cool-down keeps the older, at its own time', async () => {
+    const frames: SensingFrame[] = [];
+    for (let s = 0; s < 40; s++) frames.push(frame(s, { state: 'moving', motion: 0.8 }));
+    // Link B decided its fall (peak at 12.2 s) in second 16, after link A's fall at 14.9 s reached the room in second 15.
+    frames[15] = frame(15, { state: 'moving', motion: 0.9, falls: [{ time: T0 + 14_900, confidence: 0.8 }] });
+    frames[16] = frame(16, { state: 'moving', motion: 0.9, falls: [{ time: T0 + 12_200, confidence: 0.95 }] });
+    const result = await runNode(senseAlertsNode, { config: { cooldownSeconds: 60 }, inputs: { sensing: frames } });
+    const falls = (result.outputs.events as AnalyticsEvent[]).filter((e) => e.type === 'fall_detection');
+    expect(falls.map((e) => e.timestamp)).toEqual([T0 + 12_200, T0 + 14_900]);
+    expect((result.outputs.alerts as Alert[]).map((a) => [a.alertType, a.timestamp, a.eventId])).toEqual([['fall_detection', T0 + 12_200, falls[0]!.eventId]]);
+  });
+
+  it('counts one fall once when several room seconds report it, keeping the most confident at its own time', async () => {
+    const frames: SensingFrame[] = [];
+    for (let s = 0; s < 30; s++) frames.push(frame(s));
+    frames[9] = frame(9, { falls: [{ time: T0 + 5_100, confidence: 0.7 }] });
+    frames[10] = frame(10, { falls: [{ time: T0 + 5_600, confidence: 0.9 }] });
+    // Another fall 8 s later is its own.
+    frames[17] = frame(17, { falls: [{ time: T0 + 13_600, confidence: 0.85 }] });
+    const result = await runNode(senseAlertsNode, { config: { cooldownSeconds: 0 }, inputs: { sensing: frames } });
+    const falls = (result.outputs.events as AnalyticsEvent[]).filter((e) => e.type === 'fall_detection');
+    expect(falls.map((e) => [e.timestamp, e.confidence])).toEqual([[T0 + 5_600, 0.9], [T0 + 13_600, 0.85]]);
+    expect((result.outputs.alerts as Alert[]).map((a) => a.timestamp)).toEqual([T0 + 5_600, T0 + 13_600]);
+    expect(result.counters?.stats).toMatchObject({ merged_falls: 1, held_falls: 0 });
+  });
+
   it('turns CSI of a person who walked in and stays still into an inactivity alert', async () => {
     const config = SensingConfigSchema.parse({});
     const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'flat', config, models: DEFAULT_SENSING_MODELS, configHash: 'test' });

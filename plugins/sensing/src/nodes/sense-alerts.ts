@@ -1,6 +1,7 @@
 import { AlertGate, alertFromEvent, createEvent } from '@wiflow/analytics-common';
 import { DataTypes, defineNode, type SensingFrame } from '@wiflow/core';
 import { z } from 'zod';
+import { FallOrder } from './fall-order.js';
 
 /** Rule ids carried in the events' `source`. */
 export const SENSE_FALL_RULE = 'sensing.fall/wiflow-sense-v1';
@@ -14,6 +15,8 @@ export const SenseAlertsConfig = z.object({
   inactivityMinutes: z.number().positive().default(30).describe('A person present but not moving this long raises an inactivity event'),
   cooldownSeconds: z.number().min(0).default(300).describe('Repeats of the same alert (type and room or link) within this time are suppressed unless more severe'),
   minFallConfidence: z.number().min(0).max(1).default(0).describe('Falls below this confidence raise no event'),
+  fallHoldSeconds: z.number().min(0).max(120).default(10).describe('A fall is raised once frame time has passed it by this much, so falls that links decided late are raised in the order they happened (the alert cool-down then keeps the first, at its own time); the alert comes this much later'),
+  fallMergeSeconds: z.number().min(0).max(30).default(2).describe('Falls of one room (or link) closer than this are one fall (several links, or several room seconds, reporting it); the most confident is kept'),
   presenceEvents: z.boolean().default(true).describe('Raise a presence_change event (severity low, no alert) when a room or link goes from empty to occupied or back'),
   presenceMinSeconds: z.number().int().min(1).default(10).describe('A presence change counts once the new state has held this many consecutive seconds (the event keeps the time it began)'),
 });
@@ -26,7 +29,7 @@ export const senseAlertsNode = defineNode({
   type: 'sense.alerts',
   title: 'Sensing alerts',
   category: 'analytics',
-  description: 'Raises fall_detection events for the falls in sensing frames, inactivity events when a present person has not moved for inactivityMinutes, and presence_change events; fall and inactivity alerts after de-duplication and cool-down.',
+  description: 'Raises fall_detection events for the falls in sensing frames, inactivity events when a present person has not moved for inactivityMinutes, and presence_change events; fall and inactivity alerts after de-duplication and cool-down. Falls are held fallHoldSeconds so that those decided late are raised in the order they happened, at their own time.',
   inputs: { sensing: { type: DataTypes.SensingFrame, required: true, description: 'Per-room (or per-link) sensing frames' } },
   outputs: {
     events: { type: DataTypes.AnalyticsEvent, description: 'fall_detection, inactivity and presence_change events' },
@@ -35,6 +38,8 @@ export const senseAlertsNode = defineNode({
   config: SenseAlertsConfig,
   create(ctx) {
     const gate = new AlertGate({ cooldownSeconds: ctx.config.cooldownSeconds });
+    const holdMs = ctx.config.fallHoldSeconds * 1000;
+    const order = new FallOrder<{ environmentId: string; where: Record<string, unknown> }>({ holdMs, mergeMs: ctx.config.fallMergeSeconds * 1000 });
     // Per room or link: when the current still stretch began, and whether it already raised its event.
     const still = new Map<string, { since: number; raised: boolean }>();
     // Per room or link: the presence last reported (the first frame's, without an event) and a change waiting to hold.
@@ -42,6 +47,15 @@ export const senseAlertsNode = defineNode({
     let falls = 0;
     let inactivity = 0;
     let presenceChanges = 0;
+    const raiseFalls = async (due: ReturnType<typeof order.release>) => {
+      for (const { key, fall, context } of due) {
+        falls++;
+        const event = createEvent({ type: 'fall_detection', severity: 'high', timestamp: fall.time, environmentId: context.environmentId, confidence: fall.confidence, source: SENSE_FALL_RULE, metadata: context.where });
+        await ctx.emit('events', event);
+        const alert = alertFromEvent(event, { message: `Possible fall in ${context.environmentId} (CSI, confidence ${fall.confidence.toFixed(2)})`, actionsRequired: ['check on the person'], data: context.where });
+        if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
+      }
+    };
     return {
       async receive(_port, value) {
         const frame = value as SensingFrame;
@@ -50,14 +64,8 @@ export const senseAlertsNode = defineNode({
         }
         const key = frame.link ? `${frame.environmentId}|${frame.link.tx}>${frame.link.rx}` : frame.environmentId;
         const where = { scope: frame.scope, link: frame.link, estimator: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance };
-        for (const fall of frame.falls) {
-          if (fall.confidence < ctx.config.minFallConfidence) continue;
-          falls++;
-          const event = createEvent({ type: 'fall_detection', severity: 'high', timestamp: fall.time, environmentId: frame.environmentId, confidence: fall.confidence, source: SENSE_FALL_RULE, metadata: where });
-          await ctx.emit('events', event);
-          const alert = alertFromEvent(event, { message: `Possible fall in ${frame.environmentId} (CSI, confidence ${fall.confidence.toFixed(2)})`, actionsRequired: ['check on the person'], data: where });
-          if (gate.admit(alert, key)) await ctx.emit('alerts', alert);
-        }
+        for (const fall of frame.falls) if (fall.confidence >= ctx.config.minFallConfidence) order.add({ key, fall, context: { environmentId: frame.environmentId, where } });
+        await raiseFalls(order.release(frame.time));
         if (frame.state === 'still') {
           const stretch = still.get(key) ?? { since: frame.time, raised: false };
           still.set(key, stretch);
@@ -89,9 +97,13 @@ export const senseAlertsNode = defineNode({
             await ctx.emit('events', event);
           }
         }
-        gate.prune(frame.time);
+        // Held falls are older than the frame: keep the cool-down of what they may follow.
+        gate.prune(frame.time - holdMs);
       },
-      stats: () => ({ falls, inactivity_events: inactivity, presence_changes: presenceChanges, suppressed_alerts: gate.suppressed }),
+      async flush() {
+        await raiseFalls(order.release(Infinity));
+      },
+      stats: () => ({ falls, inactivity_events: inactivity, presence_changes: presenceChanges, suppressed_alerts: gate.suppressed, merged_falls: order.merged, held_falls: order.size }),
     };
   },
 });
