@@ -187,9 +187,10 @@ const DEMO_SECONDS = 170;
 const FALL_MATCH = { beforeMs: 2000, afterMs: 10_000 };
 
 /**
- * A goal test of issue 22 (the demo home's scripted falls raise alerts from CSI), not met yet: on simulated CSI the
- * fall model finds too few falls and raises false ones (docs/sensing.md, "Evaluation on simulated rooms"). It runs
- * with WIFLOW_GOAL_TESTS=1 and is skipped, saying so, otherwise.
+ * A goal test of issue 22 (the demo home's scripted falls raise alerts from CSI), not met yet: the alert path now
+ * raises falls in time order at their own time, but on the demo's simulated CSI the fall model raises none of the
+ * five scripted falls of these 170 s and two false ones, at 63 and 134 s (docs/sensing.md, "The demo home's
+ * falls"). It runs with WIFLOW_GOAL_TESTS=1 and is skipped, saying so, otherwise.
  */
 const GOAL_TESTS = process.env.WIFLOW_GOAL_TESTS === '1';
 if (!GOAL_TESTS) console.log('sensing-alerts: the demo-home fall test is skipped (goal test of issue 22, not met yet: see docs/sensing.md); run with WIFLOW_GOAL_TESTS=1');
@@ -243,7 +244,7 @@ describe.skipIf(!hasMosquitto() || !GOAL_TESTS)('the demo home through the sensi
       webhook: p.receiver.accepted().filter((r) => r.json.type === 'alert.fall_detection').map((r) => Date.parse(String((r.json.data as Record<string, unknown>).timestamp))),
     };
     for (const [name, times] of Object.entries(transports)) {
-      for (const fall of scripted) expect(times.some((t) => t >= fall - FALL_MATCH.beforeMs && t <= fall + FALL_MATCH.afterMs), `${name}: an alert for the fall at ${seconds([fall])} s (${figuresAll})`).toBe(true);
+      for (const fall of scripted) expect(times.filter((t) => t >= fall - FALL_MATCH.beforeMs && t <= fall + FALL_MATCH.afterMs).length, `${name}: one alert for the fall at ${seconds([fall])} s (${figuresAll})`).toBe(1);
       expect(times.filter((t) => !near(t)), `${name}: alerts away from any scripted fall (${figuresAll})`).toEqual([]);
     }
   }, 300_000);
