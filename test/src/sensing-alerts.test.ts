@@ -78,7 +78,7 @@ async function startProduct() {
     body: JSON.stringify({ url: receiver.url, event_types: ['alert.*'], secret: SECRET }),
   });
   expect(registered.status, await registered.clone().text()).toBe(201);
-  const subscriber = await Subscriber.connect(broker.url, ['wiflow/#']);
+  const subscriber = await Subscriber.connect(broker.url, ['wiflow/#', 'homeassistant/#']);
   cleanups.push(() => subscriber.close());
   const stream = await StreamClient.open(url, token);
   cleanups.push(() => stream.socket.close());
@@ -107,7 +107,7 @@ function poseFrame(timestamp: number, persons: number) {
 }
 
 describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
-  it('a sensed fall and inactivity reach /ws/pose, MQTT and the webhook; events, activity and occupancy come from the sensing frames', async () => {
+  it('a sensed fall and inactivity reach /ws/pose, MQTT and the webhook; events, activity, occupancy and the Home Assistant sensors of each room come from the sensing frames', async () => {
     const p = await startProduct();
     const t0 = Date.now() - 40_000;
     // Empty 5 s, walking in, a fall at second 20, still afterwards.
@@ -118,6 +118,8 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
       else if (s === 20) sensing.push(roomSecond(t0, s, { motion: 0.97, activity: 'fall', falls: [{ time: t0 + 20_600, confidence: 0.91 }] }));
       else sensing.push(roomSecond(t0, s, { state: 'still', motion: 0.05, activity: null, breathingBpm: 13, breathingReason: null, breathingQuality: 4 }));
     }
+    // A second room, empty: Home Assistant gets its own sensors.
+    for (let s = 0; s < 3; s++) sensing.push(roomSecond(t0, s, { environmentId: 'kitchen', presence: false, state: 'empty', motion: 0.01, activity: null, breathingReason: 'empty' }));
     // Pose frames of the same time: one person located while walking (second 10), two at second 15, nobody located after the fall.
     const poses = [poseFrame(t0 + 10_500, 1), poseFrame(t0 + 15_500, 2), poseFrame(Date.now() - 1000, 0)];
     const flow = buildFlow(
@@ -151,6 +153,17 @@ describe.skipIf(!hasMosquitto())('sensing frames into the product', () => {
     expect(delivered.signatureValid).toBe(true);
     expect(JSON.stringify(delivered.json)).toContain(SENSE_FALL_RULE);
     expect(JSON.stringify(delivered.json)).toContain('wiflow-sense-v1');
+
+    // Home Assistant discovery: presence, motion and breathing sensors per room, fed by the room's retained sensing state.
+    for (const room of ['flat', 'kitchen']) {
+      const topics = [`homeassistant/binary_sensor/wiflow_${room}_presence/config`, `homeassistant/sensor/wiflow_${room}_motion/config`, `homeassistant/sensor/wiflow_${room}_breathing/config`];
+      await p.subscriber.until(() => topics.every((t) => p.subscriber.json(t).length > 0), `Home Assistant discovery of ${room}`);
+      for (const t of topics) expect(p.subscriber.json(t)[0], t).toMatchObject({ state_topic: `wiflow/${room}/sensing` });
+    }
+    expect(p.subscriber.json('homeassistant/binary_sensor/wiflow_flat_presence/config')[0]).toMatchObject({ device_class: 'occupancy' });
+    expect(p.subscriber.json('homeassistant/sensor/wiflow_flat_breathing/config')[0]).toMatchObject({ unit_of_measurement: 'breaths/min' });
+    expect(p.subscriber.json('wiflow/flat/sensing').at(-1)).toMatchObject({ presence: true, state: 'still', breathing_bpm: 13 });
+    expect(p.subscriber.json('wiflow/kitchen/sensing').at(-1)).toMatchObject({ presence: false, state: 'empty', breathing_bpm: null });
 
     // The inactivity alert takes the same three ways.
     await p.stream.until(() => p.stream.alerts().some((a) => a.alert_type === 'inactivity'), 'the inactivity alert on /ws/pose');
