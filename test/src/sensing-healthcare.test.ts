@@ -44,7 +44,7 @@ function flatDay(t0: number): SensingFrame[] {
 }
 
 describe('healthcare analytics from stored sensing frames', () => {
-  it("GET /analytics/healthcare over HTTP agrees with healthcare.monitor on the same frames, stored in a SQLite file; without sensing frames it says it used the pose frames", async () => {
+  it("GET /analytics/healthcare over HTTP agrees with healthcare.monitor on the same frames, stored in a SQLite file; without sensing frames it says it used the pose frames; /analytics/occupancy gives their presence", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-sensing-healthcare-'));
     const runtime: Runtime = await createTestRuntime({
       dataDir,
@@ -78,13 +78,14 @@ describe('healthcare analytics from stored sensing frames', () => {
     expect(node.metrics.fall_events.count).toBe(1);
     await runtime.storage.flush();
 
-    const get = async (query: Record<string, string>) => {
-      const response = await fetch(`${url}/api/v1/analytics/healthcare?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } });
+    const fetchJson = async (route: string, query: Record<string, string>) => {
+      const response = await fetch(`${url}/api/v1/analytics/${route}?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status, await response.clone().text()).toBe(200);
       // Convention A answers the record itself, convention B wraps it in { success, data }.
       const body = (await response.json()) as { success?: boolean; data?: unknown; metrics?: unknown };
-      return (body.success === true ? body.data : body) as { metrics: Record<string, any> };
+      return (body.success === true ? body.data : body) as Record<string, any>;
     };
+    const get = (query: Record<string, string>) => fetchJson('healthcare', query);
     const range = { start_time: new Date(t0 - 60_000).toISOString(), end_time: new Date(t0 + 3_600_000).toISOString() };
     const api = (await get({ ...range, environment_id: 'flat' })).metrics;
     expect(api.basis).toEqual({ kind: 'sensing', scope: 'room', frames: frames.length, estimators: [{ estimator_id: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay' }], rules: { mobility: 'mobility-sensing-v1', sleep: 'rest-sensing-v1' } });
@@ -102,6 +103,15 @@ describe('healthcare analytics from stored sensing frames', () => {
     const elsewhere = (await get({ ...range, environment_id: 'elsewhere' })).metrics;
     expect(elsewhere.basis).toMatchObject({ kind: 'poses', frames: 0 });
     expect(elsewhere.sleep_quality).toEqual({ total_sleep_hours: null, sleep_efficiency: null, restlessness_events: null });
+
+    // /analytics/occupancy: presence from the same stored frames beside the (here absent) located people.
+    const occupancy = await fetchJson('occupancy', { ...range, environment_id: 'flat', interval: '15min' });
+    const present = frames.filter((f) => f.presence).length;
+    expect(occupancy.sensing).toMatchObject({ frames: frames.length, estimators: [{ estimator_id: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'replay' }] });
+    expect(occupancy.sensing.present_hours).toBeCloseTo(present / 3600, 9);
+    expect(occupancy.sensing.time_series.reduce((n: number, b: { seconds: number }) => n + b.seconds, 0)).toBe(frames.length);
+    expect(occupancy.sensing.time_series.reduce((n: number, b: { seconds: number; present_fraction: number }) => n + b.seconds * b.present_fraction, 0)).toBeCloseTo(present, 6);
+    expect((await fetchJson('occupancy', { ...range, environment_id: 'elsewhere' })).sensing).toBeNull();
 
     // The frames are in the file: a second storage over it, after the runtime closed, reads them all back.
     await runtime.stop(5000);

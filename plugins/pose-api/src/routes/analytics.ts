@@ -94,6 +94,39 @@ async function peakTime(storage: Storage, peak: PoseAggregateBucket, intervalMs:
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/**
+ * Presence over a range from the stored room sensing frames: per interval bucket (aligned like the pose
+ * aggregate's, by the start of each frame's second) the share of sensed seconds with someone present, and
+ * the present hours; null when no room frame is stored in the range.
+ */
+async function sensedPresence(storage: Storage, range: { start: number; end: number; environmentId?: string }, intervalMs: number) {
+  const buckets = new Map<number, { seconds: number; present: number }>();
+  const estimators = new Map<string, { estimator_id: string; config_hash: string; provenance: string }>();
+  let frames = 0;
+  let present = 0;
+  let cursor: string | null = null;
+  do {
+    const page: Awaited<ReturnType<Storage['sensing']['scan']>> = await storage.sensing.scan({ ...range, scope: 'room', order: 'asc' }, { cursor, limit: 5000 });
+    for (const f of page.items) {
+      frames++;
+      const bucket = Math.floor((f.time - 1000) / intervalMs) * intervalMs;
+      const b = buckets.get(bucket) ?? { seconds: 0, present: 0 };
+      b.seconds++;
+      if (f.presence) (b.present++, present++);
+      buckets.set(bucket, b);
+      estimators.set(`${f.estimatorId}|${f.configHash}|${f.provenance}`, { estimator_id: f.estimatorId, config_hash: f.configHash, provenance: f.provenance });
+    }
+    cursor = page.hasMore ? page.nextCursor : null;
+  } while (cursor);
+  if (frames === 0) return null;
+  return {
+    frames,
+    present_hours: present / 3600,
+    time_series: [...buckets.entries()].sort(([a], [b]) => a - b).map(([bucket, b]) => ({ timestamp: iso(bucket), present_fraction: b.present / b.seconds, seconds: b.seconds })),
+    estimators: [...estimators.values()],
+  };
+}
+
 /** Activity event, convention B shape. */
 const ActivityEvent = z.object({
   event_id: z.string(),
@@ -316,6 +349,15 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     summary: z.object({ average_occupancy: NN, peak_occupancy: I, peak_time: z.string().nullable(), total_person_hours: N }),
     time_series: z.array(z.object({ timestamp: z.string(), occupancy: N, confidence: NN })),
     distribution: z.object({ '0_persons': N, '1_person': N, '2_persons': N, '3_persons': N, '4_plus_persons': N }),
+    sensing: z
+      .object({
+        frames: I,
+        present_hours: N,
+        time_series: z.array(z.object({ timestamp: z.string(), present_fraction: N, seconds: I })),
+        estimators: z.array(z.object({ estimator_id: z.string(), config_hash: z.string(), provenance: z.string() })),
+      })
+      .nullable()
+      .describe('Extension: presence from the stored room sensing frames (CSI; a still person counts, nobody is counted): per bucket the fraction of its sensed seconds with someone present; null when no room sensing frame is stored in the range'),
   });
   const occupancy = defineRoute({
     method: 'get',
@@ -332,7 +374,9 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
     async handler({ query }) {
       const { start, end } = requiredRange(query as Parameters<typeof requiredRange>[0]);
       const intervalMs = INTERVALS[query.interval as keyof typeof INTERVALS];
-      const agg = await (await services.storageForReading()).poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
+      const storage = await services.storageForReading();
+      const agg = await storage.poses.aggregate({ start, end, environmentId: query.environment_id, intervalMs });
+      const sensing = await sensedPresence(storage, { start, end, environmentId: query.environment_id }, intervalMs);
       const frames = agg.buckets.reduce((a, b) => a + b.frameCount, 0);
       const byCount = [0, 0, 0, 0, 0];
       for (const b of agg.buckets) for (const [k, v] of Object.entries(b.framesByPersonCount)) byCount[Math.min(4, Number(k))] += v;
@@ -348,6 +392,7 @@ export function analyticsRoutes(services: ApiServices): RouteDefinition[] {
           },
           time_series: agg.buckets.map((b) => ({ timestamp: iso(b.start), occupancy: b.avgPersonCount, confidence: b.avgConfidence })),
           distribution: { '0_persons': pct(byCount[0]), '1_person': pct(byCount[1]), '2_persons': pct(byCount[2]), '3_persons': pct(byCount[3]), '4_plus_persons': pct(byCount[4]) },
+          sensing,
         },
       };
     },
