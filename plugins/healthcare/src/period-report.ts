@@ -1,10 +1,13 @@
 import type { AnalyticsEvent, SensingFrame } from '@wiflow/core';
 import { activityMinutes, isoTime, type PeriodReportRequest, type PeriodReportService, type ReportStorage } from '@wiflow/analytics-common';
-import { parseHealthcareOptions, type HealthcareOptions } from './options.js';
+import { HealthcareOptionsSchema, parseHealthcareOptions, type HealthcareOptions } from './options.js';
 import { SENSING_MOBILITY_RULE, SENSING_SLEEP_RULE, SensingHealthMonitor } from './sensing.js';
 
 /** Largest number of falls listed inside a report (the count is exact). */
 const EVENT_LIST_LIMIT = 1000;
+/** The runtime config section `healthcare` (the node's keys), read by the period report; defaults when absent. */
+export const HealthcareReportConfigSchema = HealthcareOptionsSchema.prefault({});
+
 /** Stored sensing frames read per page. */
 const SENSING_PAGE = 5000;
 
@@ -66,15 +69,16 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
  * Healthcare's period report (service `PeriodReportTokens.healthcare`, shaped by the pose API's GET
  * /analytics/healthcare) from stored data. Falls: the stored fall_detection events (those `sense.alerts`
  * raised from sensing frames and those of the pose rules). Activity, mobility and sleep: the stored sensing
- * frames, replayed through the same `SensingHealthMonitor` the `healthcare.monitor` node runs (default
- * options unless given), so the API and a live node agree on the same frames; where no sensing frame is
+ * frames, replayed through the same `SensingHealthMonitor` the `healthcare.monitor` node runs (with the
+ * runtime config section `healthcare`, the node's keys; defaults when absent), so the API and a live node agree on the same frames; where no sensing frame is
  * stored in the range, person-minutes per activity from the stored pose frames' labels (mobility: walking
  * plus half of standing, over time present, 0-100; no sleep figures).
  */
 export class HealthcarePeriodReport implements PeriodReportService<HealthcarePeriodRecord, HealthcarePeriodRequest> {
-  readonly #options: HealthcareOptions;
+  readonly #options: () => HealthcareOptions;
 
-  constructor(options: HealthcareOptions = parseHealthcareOptions({})) {
+  /** `options`: the healthcare options the sensing figures use (the plugin passes its config section `healthcare`). */
+  constructor(options: () => HealthcareOptions = () => parseHealthcareOptions({})) {
     this.#options = options;
   }
 
@@ -119,7 +123,7 @@ export class HealthcarePeriodReport implements PeriodReportService<HealthcarePer
       const query = { start: request.start, end: request.end, environmentId: request.environmentId, scope, order: 'asc' as const };
       let page = await storage.sensing.scan(query, { cursor: null, limit: SENSING_PAGE });
       if (page.items.length === 0) continue;
-      const monitor = new SensingHealthMonitor(this.#options);
+      const monitor = new SensingHealthMonitor(this.#options());
       let frames = 0;
       for (;;) {
         for (const frame of page.items) monitor.update(frame);
