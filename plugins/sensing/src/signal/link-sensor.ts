@@ -72,6 +72,8 @@ export interface LinkSensorOptions {
   onMotionFeatures?: (second: number, features: MotionFeatures) => void;
   /** Called with every fall candidate, kept or not (evaluation). */
   onFallCandidate?: (candidate: FallCandidate) => void;
+  /** Called every half second with the motion features of the last second: the series fall candidates are read from (evaluation; pilot/falls_dump.mjs). */
+  onHalfSecond?: (second: number, features: MotionFeatures) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -353,6 +355,7 @@ export class LinkSensor {
   #halfStep(slotEnd: number): void {
     const rate = this.options.config.gridRateHz;
     const features = this.#spread(Math.min(rate, this.#motionRing!.count));
+    this.options.onHalfSecond?.(slotEnd / rate, features);
     // The phase between chains is read against the link's own floor, so a burst's size means the same in every room.
     const spread = this.options.models.fallSignalByFamily?.[radioFamily(this.#format)] === 'pairSpread' ? features.pairSpread / (this.#lastPairFloor || features.pairSpread || 1) : features.spread;
     this.#halfSpread.push({ second: slotEnd / rate, spread });
