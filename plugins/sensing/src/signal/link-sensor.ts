@@ -612,10 +612,13 @@ export class LinkSensor {
 
   #breathChannels(slots: number): Float64Array[] {
     const ring = this.#breathRing!;
-    const channels = Array.from({ length: ring.width }, () => new Float64Array(slots));
+    const amplitudeChannels = this.#streams * this.#groups.length;
+    const pairsOnly = this.options.models.breathingChannelsByFamily?.[radioFamily(this.#format)] === 'pairs' && ring.width > amplitudeChannels;
+    const from = pairsOnly ? amplitudeChannels : 0;
+    const channels = Array.from({ length: ring.width - from }, () => new Float64Array(slots));
     for (let i = 0; i < slots; i++) {
       const o = ring.offset(slots - 1 - i);
-      for (let c = 0; c < ring.width; c++) channels[c][i] = ring.data[o + c];
+      for (let c = from; c < ring.width; c++) channels[c - from][i] = ring.data[o + c];
     }
     return channels;
   }
