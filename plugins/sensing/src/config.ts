@@ -48,6 +48,12 @@ export interface SensingModels {
    * receive chains, for radios whose bodies change the whole band alike, as the simulator's do).
    */
   fallSignalByFamily?: Record<string, 'spread' | 'pairSpread'>;
+  /**
+   * Which channels a family's breathing spectrum reads: `all` (amplitude groups and, with several receive
+   * chains, the conjugate products; the default) or `pairs` (the conjugate products only, for radios whose
+   * bodies change the whole band alike, so the normalised amplitudes carry no chest motion).
+   */
+  breathingChannelsByFamily?: Record<string, 'all' | 'pairs'>;
 }
 
 /** Estimator id of this package's sensing. */

@@ -11,6 +11,7 @@ export { fitLogistic, predictLogistic, pickFeatures, type LogisticModel, type Fi
 export { DEFAULT_SENSING_MODELS } from './model/defaults.js';
 export { LinkSensor, radioFamily, motionInputs, FALL_FEATURES, MOTION_FEATURES, type LinkSensorOptions, type LinkSensorStats, type MotionFeatures, type FallCandidate } from './signal/link-sensor.js';
 export { breathingSpectrumPeak, type BreathingEstimate } from './signal/breathing-spectrum.js';
+export { periodicImpulses, type PeriodicImpulses, type PeriodicImpulseOptions } from './signal/periodic-impulses.js';
 export { combineRoomSecond } from './room.js';
 export { senseCapture, referenceSpread, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
 export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';

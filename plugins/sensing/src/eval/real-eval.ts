@@ -283,9 +283,12 @@ async function breathingEsp32(dir: string, entries: Label[]): Promise<ProtocolRe
   let total = 0;
   const misses: string[] = [];
   const other: string[] = [];
+  // Takes with a rate in any second: no take here shows breathing (docs/sensing.md), so each is a rate the radio made.
+  let rated = 0;
   for (const e of entries) {
     const result = await senseCapture(join(dir, e.file));
     const s = summarize(result.room);
+    if (result.room.some((f) => f.breathingBpm !== null)) rated++;
     if (['normal', 'slow', 'fast'].includes(e.label)) {
       total++;
       if (s.breathing_bpm !== null && Math.abs(s.breathing_bpm - (e.breaths_per_minute ?? NaN)) <= 2) within++;
@@ -293,7 +296,7 @@ async function breathingEsp32(dir: string, entries: Label[]): Promise<ProtocolRe
     } else other.push(`${e.label} ${s.breathing_bpm ?? 'null'}`);
   }
   const frac = within / Math.max(1, total);
-  return { name: 'breathing rate within 2 bpm', protocol: `leave-one-subject-out (nothing fitted: fixed band and method), ESP32 breathing, ${total} normal/slow/fast takes`, measure: 'fraction within 2 bpm', value: frac, goal: '≥ 0.80', met: frac >= 0.8, detail: `${within}/${total}; apnea/noise takes gave ${other.slice(0, 10).join('; ')}`, misses };
+  return { name: 'breathing rate within 2 bpm', protocol: `leave-one-subject-out (nothing fitted: fixed band and method), ESP32 breathing, ${total} normal/slow/fast takes`, measure: 'fraction within 2 bpm', value: frac, goal: '≥ 0.80', met: frac >= 0.8, detail: `${within}/${total}; a rate in any second in ${rated} of ${entries.length} takes; apnea/noise takes gave ${other.slice(0, 10).join('; ')}`, misses };
 }
 
 /** Breathing rate of a chest gyroscope take: the clearest spectral peak over its three axes at 10 Hz. */

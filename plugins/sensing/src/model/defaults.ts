@@ -9,8 +9,8 @@ import type { SensingModels } from '../config.js';
  *   threshold the lowest whose leave-one-person-out false alarms stay within 5 %.
  * The simulated radios (`sim`, frames of the simulator whatever chip it imitates) have their own, fitted by
  * `wiflow eval-sense-sim --fit` on simulated training rooms only, the feature set and the fall threshold
- * chosen on validation rooms (docs/sensing.md, "Evaluation on simulated rooms"); their fall candidates are
- * read from the phase between receive chains.
+ * chosen on validation rooms (docs/sensing.md, "Evaluation on simulated rooms"); their fall candidates and
+ * their breathing spectrum are read from the phase between receive chains.
  */
 export const DEFAULT_SENSING_MODELS: SensingModels = {
   motion: {
@@ -23,4 +23,6 @@ export const DEFAULT_SENSING_MODELS: SensingModels = {
     sim: { features: ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base', 'log_before_over_peak', 'log_change_over_floor'], mean: [1.74503, -0.0322697, -1.61824, 0.128322, 1.7773, -1.59568, -0.285604], scale: [0.659323, 0.173927, 0.684885, 0.0805427, 0.669387, 0.697139, 1.48886], weights: [0.890174, -1.08452, 0.607886, 0.802391, 1.15858, 1.32766, 1.02087], bias: -1.56025, threshold: 0.99 },
   },
   fallSignalByFamily: { sim: 'pairSpread' },
+  // Chosen on the 6 validation rooms (docs/sensing.md): the simulated radios' breathing from the conjugate products alone.
+  breathingChannelsByFamily: { sim: 'pairs' },
 };

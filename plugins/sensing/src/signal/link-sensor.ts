@@ -2,6 +2,7 @@ import type { BreathingNullReason, CsiFrame, LinkId, Provenance, SensingFallEven
 import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '../config.js';
 import { pickFeatures, predictLogistic } from '../model/logistic.js';
 import { breathingSpectrumPeak } from './breathing-spectrum.js';
+import { periodicImpulses } from './periodic-impulses.js';
 
 /** The motion features of one second: temporal spread of the normalised amplitudes and its smoothness. */
 export interface MotionFeatures {
@@ -71,6 +72,8 @@ export interface LinkSensorOptions {
   onMotionFeatures?: (second: number, features: MotionFeatures) => void;
   /** Called with every fall candidate, kept or not (evaluation). */
   onFallCandidate?: (candidate: FallCandidate) => void;
+  /** Called every half second with the motion features of the last second: the series fall candidates are read from (evaluation; pilot/falls_dump.mjs). */
+  onHalfSecond?: (second: number, features: MotionFeatures) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -126,6 +129,8 @@ export class LinkSensor {
   #motionRing: Ring | null = null;
   #breathRing: Ring | null = null;
   #lostRing: Uint8Array;
+  /** Per slot, the mean absolute change of the amplitude breathing channels from the slot before (same indexing as `#lostRing`). */
+  #slotStepRing: Float64Array;
   #lastRow: Float64Array | null = null;
   #previousPacket: Float64Array = new Float64Array(0);
   #hasPrevious = false;
@@ -156,6 +161,7 @@ export class LinkSensor {
   constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
     this.#slotUs = 1e6 / options.config.gridRateHz;
     this.#lostRing = new Uint8Array(Math.ceil(options.config.breathingWindowSeconds * options.config.gridRateHz) + 1);
+    this.#slotStepRing = new Float64Array(this.#lostRing.length);
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
   }
@@ -306,6 +312,7 @@ export class LinkSensor {
     const width = this.#sum.length;
     let row: Float64Array;
     const lost = this.#count === 0;
+    const previousRow = this.#lastRow;
     if (lost) {
       row = this.#lastRow ?? new Float64Array(width);
       this.stats.lostSlots++;
@@ -323,6 +330,13 @@ export class LinkSensor {
     motionRing.push(row.subarray(0, motionRing.width));
     breathRing.push(row.subarray(motionRing.width));
     this.#lostRing[this.#current % this.#lostRing.length] = lost ? 1 : 0;
+    let slotStep = 0;
+    const amplitudeChannels = this.#streams * this.#groups.length;
+    if (previousRow && !lost) {
+      for (let c = 0; c < amplitudeChannels; c++) slotStep += Math.abs(row[motionRing.width + c] - previousRow[motionRing.width + c]);
+      slotStep /= amplitudeChannels;
+    }
+    this.#slotStepRing[this.#current % this.#slotStepRing.length] = slotStep;
     const rate = this.options.config.gridRateHz;
     const second = Math.floor(this.#current / rate);
     const perSecond = this.#packetsPerSecond;
@@ -341,6 +355,7 @@ export class LinkSensor {
   #halfStep(slotEnd: number): void {
     const rate = this.options.config.gridRateHz;
     const features = this.#spread(Math.min(rate, this.#motionRing!.count));
+    this.options.onHalfSecond?.(slotEnd / rate, features);
     // The phase between chains is read against the link's own floor, so a burst's size means the same in every room.
     const spread = this.options.models.fallSignalByFamily?.[radioFamily(this.#format)] === 'pairSpread' ? features.pairSpread / (this.#lastPairFloor || features.pairSpread || 1) : features.spread;
     this.#halfSpread.push({ second: slotEnd / rate, spread });
@@ -482,7 +497,7 @@ export class LinkSensor {
       else {
         const estimate = breathingSpectrumPeak(this.#breathChannels(slots), slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (!estimate || estimate.quality < config.breathingMinQuality) breathingReason = 'no_periodicity';
-        else if (estimate.comb) breathingReason = 'periodic_interference';
+        else if (estimate.comb || this.#impulseHarmonic(slots, estimate.bpm)) breathingReason = 'periodic_interference';
         else {
           breathingBpm = Math.round(estimate.bpm * 10) / 10;
           breathingQuality = Math.round(estimate.quality * 100) / 100;
@@ -569,6 +584,24 @@ export class LinkSensor {
     return this.#lastPairFloor;
   }
 
+  /**
+   * Whether `bpm` is a harmonic of a train of short disturbances in the last `slots` slot steps (see
+   * `periodicImpulses`): such a train puts a comb at multiples of 60 / period, and a peak on one of its teeth
+   * is the radio, not a chest. Only the rate the train explains is withheld, so a breathing rate beside an
+   * unrelated disturbance stays.
+   */
+  #impulseHarmonic(slots: number, bpm: number): boolean {
+    const ring = this.#slotStepRing;
+    const steps = new Float64Array(slots);
+    for (let i = 0; i < slots; i++) steps[i] = ring[(this.#current - slots + i + ring.length * 4) % ring.length];
+    const train = periodicImpulses(steps, slots, this.options.config.gridRateHz);
+    if (!train) return false;
+    const fundamental = 60 / train.periodSeconds;
+    const k = Math.max(1, Math.round(bpm / fundamental));
+    // The period is read to about ±0.1 s of ~6 s; the k-th tooth's position is k times as uncertain.
+    return Math.abs(bpm - k * fundamental) <= 0.5 + 0.02 * k * fundamental;
+  }
+
   #packetRate(second: number, seconds: number): number {
     let packets = 0;
     const perSecond = this.#packetsPerSecond;
@@ -579,10 +612,13 @@ export class LinkSensor {
 
   #breathChannels(slots: number): Float64Array[] {
     const ring = this.#breathRing!;
-    const channels = Array.from({ length: ring.width }, () => new Float64Array(slots));
+    const amplitudeChannels = this.#streams * this.#groups.length;
+    const pairsOnly = this.options.models.breathingChannelsByFamily?.[radioFamily(this.#format)] === 'pairs' && ring.width > amplitudeChannels;
+    const from = pairsOnly ? amplitudeChannels : 0;
+    const channels = Array.from({ length: ring.width - from }, () => new Float64Array(slots));
     for (let i = 0; i < slots; i++) {
       const o = ring.offset(slots - 1 - i);
-      for (let c = 0; c < ring.width; c++) channels[c][i] = ring.data[o + c];
+      for (let c = from; c < ring.width; c++) channels[c - from][i] = ring.data[o + c];
     }
     return channels;
   }
