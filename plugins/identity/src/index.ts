@@ -7,7 +7,7 @@ import { IdentityService } from './identity-service.js';
 /** The plugin's name (tap name of every hook). */
 export const PLUGIN_NAME = '@wiflow/plugin-identity';
 
-/** Service token of a runtime's IdentityService (`identityOf(runtime)` resolves it typed). */
+/** Service token of a runtime's IdentityService (`identityOf(ctx)` resolves it typed). */
 export const IdentityToken = serviceToken<IdentityService>('wiflow.identity.IdentityService');
 
 /** Options for embedding (tests). */
@@ -17,9 +17,9 @@ export interface IdentityPluginOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The runtime's IdentityService (registered by this plugin). */
-export function identityOf(runtime: { services: ServiceReader }): IdentityService {
-  return runtime.services.get(IdentityToken);
+/** The IdentityService (registered by this plugin), from anything holding services: a plugin context, an embedding runtime. */
+export function identityOf(holder: { services: ServiceReader }): IdentityService {
+  return holder.services.get(IdentityToken);
 }
 
 /**

@@ -32,7 +32,8 @@ export function poseApiHost(ctx: PluginContext): PoseApiHost {
     config: ctx.services.get(Tokens.Config),
     hooks: ctx.hooks,
     services: ctx.services,
-    logger: ctx.logger,
+    // The runtime's logger, not the plugin's child: log entries keep the component names they always had.
+    logger: ctx.services.get(Tokens.Logger),
     dataDir: ctx.dataDir,
     get hasStorage() {
       return ctx.hasStorage;

@@ -39,7 +39,8 @@ export class StudioContext {
     this.system = plugin.services.get(Tokens.System);
     this.hooks = plugin.hooks;
     this.services = plugin.services;
-    this.logger = plugin.logger;
+    // The runtime's logger, not the plugin's child: log entries (GET /logs) keep the component names they always had.
+    this.logger = plugin.services.get(Tokens.Logger);
     this.dataDir = plugin.dataDir;
   }
 

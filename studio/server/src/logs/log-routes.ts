@@ -62,7 +62,7 @@ function selectEntries(studio: StudioContext, query: z.output<typeof LogsQuery>)
 
 /**
  * Langflow's log retrieval at the server root, backed by the runtime's recent log
- * (`runtime.logs`): `GET /logs` (lines_before, lines_after, timestamp) and `GET /logs-stream`.
+ * (`SystemInfo.logs`, from `Tokens.System`): `GET /logs` (lines_before, lines_after, timestamp) and `GET /logs-stream`.
  * Same credentials as the rest of the flow service; like Langflow (superuser only), the
  * caller must be an admin, since the log is the whole server's, not one user's.
  */
