@@ -26,7 +26,7 @@ export const CoreErrors = {
   pluginIncompatible: defineError('WIFLOW_PLUGIN_INCOMPATIBLE', 500, (plugin: string, wanted: string, have: string) =>
     `plugin ${plugin} wants plugin API ${wanted}, this core provides ${have}`),
   pluginApiOutdated: defineError('WIFLOW_PLUGIN_API_OUTDATED', 500, (plugin: string, wanted: string, have: string) =>
-    `plugin ${plugin} was built for plugin API ${wanted}; this core provides API ${have}, where setup(ctx) gets capabilities (ctx.config from the plugin's declared config, ctx.storage, ctx.services with typed tokens, ctx.registerRoutes, ctx.registerCommand) instead of ctx.runtime, and a failing setup is rolled back. Update the plugin: docs/plugins.md, "Migrating from plugin API 1"`),
+    `plugin ${plugin} was built for plugin API ${wanted}; this core provides API ${have}, where setup(ctx) gets capabilities (ctx.config from the plugin's declared config, ctx.storage, ctx.services with typed tokens, ctx.registerRoutes, ctx.registerCommand) and never the runtime: no ctx.runtime, no Tokens.Runtime (host plugins use Tokens.Flows, Tokens.System, Tokens.Config), no http.runtime, lifecycle hooks pass SystemInfo; a failing setup is rolled back. Update the plugin: docs/plugins.md, "Migrating"`),
   pluginLoadFailed: defineError('WIFLOW_PLUGIN_LOAD_FAILED', 500, (plugin: string, reason: string) => `plugin ${plugin} failed to load: ${reason}`),
   pluginInvalid: defineError('WIFLOW_PLUGIN_INVALID', 500, (plugin: string, reason: string) => `plugin ${plugin} is not a valid wiflow plugin: ${reason}`),
   nodeTypeDuplicate: defineError('WIFLOW_NODE_TYPE_DUPLICATE', 500, (type: string, plugin: string) => `node type ${type} is already registered (by ${plugin})`),

@@ -26,7 +26,8 @@ export { Pipeline, type PipelineOptions, type PipelineOutcome } from './engine/p
 export { Job, JobManager, type JobStatus, type JobRequest, type JobSnapshot, type JobLimits } from './engine/job.js';
 export { JobLog, type JobEvent } from './engine/job-log.js';
 export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline, type RunAccess } from './runtime/runtime.js';
-export { ConfigStore, CoreConfigSchema, deepMerge, changedPaths, getPath } from './runtime/config.js';
+export { ConfigStore, CoreConfigSchema, configSection, deepMerge, changedPaths, getPath, type ConfigSection, type CoreConfig, type CoreSectionName } from './runtime/config.js';
+export type { FlowControl, NodeCatalog, RuntimeState, StorageHost, SystemInfo } from './runtime/capabilities.js';
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';

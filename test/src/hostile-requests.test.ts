@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '@wiflow/core';
+import { ConfigStore } from '@wiflow/core';
 import { createWebhookRouter, WEBHOOK_API_PATH } from '@wiflow/plugin-webhook';
 import { startServer, token, type ServerHandle } from './support/server.js';
 
@@ -53,8 +53,8 @@ function poseRoutes(openapi: { paths: Record<string, Record<string, { requestBod
 
 /** The webhook API's routes from its router's route table. */
 function webhookRoutes(): Route[] {
-  const stub = { config: { get: () => undefined }, hooks: {}, logger: { error: () => undefined } } as unknown as Runtime;
-  const router = createWebhookRouter({ runtime: stub, store: () => undefined as never, dispatcher: () => undefined as never, secretBox: () => undefined as never, config: () => undefined as never });
+  // Only the route table is read: nothing is served, so no hook or logger is called.
+  const router = createWebhookRouter({ hooks: {} as never, logger: { error: () => undefined } as never, configStore: new ConfigStore(), store: () => undefined as never, dispatcher: () => undefined as never, secretBox: () => undefined as never, config: () => undefined as never });
   const layers = (router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack;
   return layers.flatMap((layer) =>
     layer.route

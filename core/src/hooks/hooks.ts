@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CompiledFlow } from '../flows/compiler.js';
 import type { HttpRegistrar } from '../http/http-host.js';
 import type { PluginReport } from '../plugins/plugin-host.js';
+import type { StorageHost, SystemInfo } from '../runtime/capabilities.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -40,7 +41,8 @@ export interface StorageRequest {
   /** The configured storage kind, e.g. 'sqlite' or 'mongodb'. */
   kind: string;
   dataDir: string;
-  runtime: Runtime;
+  /** Configuration, services, node types and logger to build the storage with. */
+  host: StorageHost;
 }
 
 /** Credentials found on a request or a WebSocket upgrade. */
@@ -80,13 +82,13 @@ export function createRuntimeHooks() {
     /** After every plugin's setup ran; receives the load report of each discovered plugin. */
     pluginsLoaded: new AsyncSeriesHook<[PluginReport[]]>(['reports']),
     /** The runtime is starting: open resources (storage, brokers), in plugin order. */
-    start: new AsyncSeriesHook<[Runtime]>(['runtime']),
+    start: new AsyncSeriesHook<[SystemInfo]>(['system']),
     /** The runtime is started and its HTTP server listens; start pipelines here. */
-    ready: new AsyncParallelHook<[Runtime]>(['runtime']),
+    ready: new AsyncParallelHook<[SystemInfo]>(['system']),
     /** The runtime is stopping: stop sources and drain before storage closes. */
-    beforeStop: new AsyncSeriesHook<[Runtime]>(['runtime']),
+    beforeStop: new AsyncSeriesHook<[SystemInfo]>(['system']),
     /** The runtime is stopping: flush and close resources (storage last). */
-    stop: new AsyncSeriesHook<[Runtime]>(['runtime']),
+    stop: new AsyncSeriesHook<[SystemInfo]>(['system']),
     /** Transform a compiled flow before it runs (instrument, rewrite, add nodes). */
     compileFlow: new AsyncSeriesWaterfallHook<[CompiledFlow]>(['compiled']),
     /** Every message delivered between two nodes; called only when tapped. */

@@ -14,7 +14,6 @@ export type UpgradeGuard = (request: IncomingMessage) => Promise<{ ok: true } | 
 /** What plugins get in `hooks.http`: the app and WebSocket routing on the one server. */
 export interface HttpRegistrar {
   app: Express;
-  runtime: Runtime;
   /** Accept WebSocket upgrades on `path` (exact, or a prefix ending in `/*`). */
   websocket(path: string, handler: WebSocketHandler, guard?: UpgradeGuard, options?: WebSocketRouteOptions): WebSocketServer;
 }
@@ -56,10 +55,9 @@ export class HttpHost {
     const runtime = this.runtime;
     // A forwarded client address is believed only from the proxies the operator named: otherwise anyone who can reach the
     // port could pick their own address (and with it their own rate-limit bucket).
-    this.app.set('trust proxy', runtime.config.get<{ trustProxy?: boolean | number | string | string[] }>('server').trustProxy ?? false);
+    this.app.set('trust proxy', runtime.config.get('server').trustProxy);
     await runtime.hooks.http.promise({
       app: this.app,
-      runtime,
       websocket: (path, handler, guard, options) => {
         const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, ...(options?.closeTimeoutMs ? { closeTimeout: options.closeTimeoutMs } : {}) });
         this.#routes.push({ path, server, handler, guard });

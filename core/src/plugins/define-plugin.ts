@@ -11,9 +11,12 @@ import type { Storage } from '../storage/storage.js';
  * The plugin API version this core provides; a plugin's package.json `wiflow.apiVersion` must
  * have the same major. 2: `setup(ctx)` gets capabilities (typed `ctx.config`, `ctx.storage`,
  * `ctx.services`, `ctx.registerRoutes`, `ctx.registerCommand`) instead of `ctx.runtime`, and a
- * failing setup is rolled back (docs/plugins.md, "Migrating from plugin API 1").
+ * failing setup is rolled back. 3: the runtime is reachable from no plugin: `Tokens.Runtime`,
+ * `http.runtime` and `resolveStorage`'s `request.runtime` are gone; host plugins use
+ * `Tokens.Flows`, `Tokens.System` and `Tokens.Config`, lifecycle hooks pass `SystemInfo`
+ * (docs/plugins.md, "Migrating").
  */
-export const PLUGIN_API_VERSION = 2;
+export const PLUGIN_API_VERSION = 3;
 
 /** The config sections a plugin declares: section name → zod schema (defaults apply when absent). */
 export type PluginConfigSchemas = Record<string, z.ZodType>;

@@ -36,7 +36,7 @@ const TAP_METHODS = new Set<string | symbol>(['tap', 'tapAsync', 'tapPromise']);
 
 /** Where the old `ctx.runtime` went, for plugins written against plugin API 1. */
 const RUNTIME_REMOVED =
-  'ctx.runtime was removed in plugin API 2: use ctx.config (declare `config` in definePlugin), ctx.storage, ctx.services, ctx.registerRoutes, ctx.registerCommand, ctx.hooks (see docs/plugins.md, "Migrating from plugin API 1")';
+  'ctx.runtime was removed in plugin API 2: use ctx.config (declare `config` in definePlugin), ctx.storage, ctx.services (host plugins: Tokens.Flows, Tokens.System, Tokens.Config), ctx.registerRoutes, ctx.registerCommand, ctx.hooks (see docs/plugins.md, "Migrating")';
 
 /**
  * Build the context one plugin's setup receives. Every tap, service, node type, config

@@ -18,13 +18,13 @@ describe('plugin host', () => {
   it('loads compatible plugins, reports and skips incompatible, throwing and denied ones', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-plugins-'));
     const plugin = (apiVersion: unknown) => ({ keywords: ['wiflow-plugin'], wiflow: { entry: 'index.js', apiVersion } });
-    fakePackage(dir, 'good-plugin', plugin(2), goodEntry);
-    fakePackage(dir, 'future-plugin', plugin('^3'), goodEntry.replace('good-plugin', 'future-plugin'));
-    fakePackage(dir, 'throwing-plugin', plugin(2), `export default { name: 'throwing-plugin', setup() { throw new Error('no licence key'); } };`);
-    fakePackage(dir, 'broken-import', plugin(2), `throw new Error('syntax of the past');`);
-    fakePackage(dir, 'denied-plugin', plugin(2), goodEntry.replace('good-plugin', 'denied-plugin'));
+    fakePackage(dir, 'good-plugin', plugin(3), goodEntry);
+    fakePackage(dir, 'future-plugin', plugin('^4'), goodEntry.replace('good-plugin', 'future-plugin'));
+    fakePackage(dir, 'throwing-plugin', plugin(3), `export default { name: 'throwing-plugin', setup() { throw new Error('no licence key'); } };`);
+    fakePackage(dir, 'broken-import', plugin(3), `throw new Error('syntax of the past');`);
+    fakePackage(dir, 'denied-plugin', plugin(3), goodEntry.replace('good-plugin', 'denied-plugin'));
     fakePackage(dir, 'not-a-plugin', { wiflow: { entry: 'index.js', apiVersion: 1 } }, goodEntry);
-    fakePackage(dir, '@scope/scoped-plugin', plugin('2.x'), goodEntry.replace("'good-plugin'", "'@scope/scoped-plugin'").replace('good.node', 'scoped.node'));
+    fakePackage(dir, '@scope/scoped-plugin', plugin('3.x'), goodEntry.replace("'good-plugin'", "'@scope/scoped-plugin'").replace('good.node', 'scoped.node'));
 
     const logs: string[] = [];
     const runtime = await Runtime.create({
@@ -37,7 +37,7 @@ describe('plugin host', () => {
     expect(byName['good-plugin']).toMatchObject({ status: 'loaded', version: '1.2.3', nodeTypes: ['good.node'] });
     expect(byName['@scope/scoped-plugin']).toMatchObject({ status: 'loaded', nodeTypes: ['scoped.node'] });
     expect(byName['future-plugin'].status).toBe('failed');
-    expect(byName['future-plugin'].reason).toContain('wants plugin API ^3');
+    expect(byName['future-plugin'].reason).toContain('wants plugin API ^4');
     expect(byName['throwing-plugin'].status).toBe('failed');
     expect(byName['throwing-plugin'].reason).toContain('no licence key');
     expect(byName['broken-import'].reason).toContain('syntax of the past');

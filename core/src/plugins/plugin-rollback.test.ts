@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger, defineNode, definePlugin, Runtime, serviceToken, type CliContext } from '../index.js';
+import { createLogger, defineNode, definePlugin, PLUGIN_API_VERSION, Runtime, serviceToken, type CliContext } from '../index.js';
 import { buildFlow, createTestRuntime } from '../testing/index.js';
 
 const LeftoverToken = serviceToken<{ alive: true }>('test.rollback.Leftover');
@@ -153,7 +153,7 @@ describe('plugin context', () => {
     const runtime = await Runtime.create({ dataDir: path.join(dir, 'data'), searchFrom: [dir], config: { plugins: { allow: ['old-plugin'] } }, logger: createLogger({ level: 'silent' }) });
     const report = runtime.plugins.find((r) => r.name === 'old-plugin');
     expect(report?.status).toBe('failed');
-    expect(report?.reason).toContain('was built for plugin API 1; this core provides API 2');
+    expect(report?.reason).toContain(`was built for plugin API 1; this core provides API ${PLUGIN_API_VERSION}`);
     expect(report?.reason).toContain('docs/plugins.md');
   });
 });

@@ -50,6 +50,27 @@ export const CoreConfigSchema = {
     .default({ bufferSize: 1000, level: 'info' }),
 };
 
+/** Core's own sections, parsed: what `config.get('server')` and the like return. */
+export type CoreConfig = { [K in keyof typeof CoreConfigSchema]: z.output<(typeof CoreConfigSchema)[K]> };
+
+/** The name of one of core's own sections. */
+export type CoreSectionName = keyof typeof CoreConfigSchema;
+
+/**
+ * A config section as one reader sees it: its name and the zod schema that gives the reader
+ * its typed value. The package that declares the section exports its own (schema and all);
+ * a package reading another's section declares a view with only the keys it reads.
+ */
+export interface ConfigSection<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly schema: S;
+}
+
+/** Name a config section with its schema, for `config.read(section)` (typed by the schema, no cast). */
+export function configSection<S extends z.ZodType>(name: string, schema: S): ConfigSection<S> {
+  return Object.freeze({ name, schema });
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -81,6 +102,8 @@ export class ConfigStore extends EventEmitter {
   readonly #sections = new Map<string, z.ZodType>();
   #raw: Record<string, unknown>;
   #cache = new Map<string, unknown>();
+  /** Values of sections read through another schema than the declared one (`read`), per section and schema. */
+  #views = new Map<string, Map<z.ZodType, unknown>>();
 
   constructor(raw: Record<string, unknown> = {}) {
     super();
@@ -91,7 +114,7 @@ export class ConfigStore extends EventEmitter {
   /** Declare a section; its current raw value must validate. */
   section(name: string, schema: z.ZodType): void {
     this.#sections.set(name, schema);
-    this.#cache.delete(name);
+    this.#forget(name);
     const parsed = schema.safeParse(this.#raw[name] ?? undefined);
     if (!parsed.success) throw CoreErrors.configInvalid(`${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
   }
@@ -105,16 +128,49 @@ export class ConfigStore extends EventEmitter {
   restoreSection(name: string, previous: z.ZodType | undefined): void {
     if (previous) this.#sections.set(name, previous);
     else this.#sections.delete(name);
-    this.#cache.delete(name);
+    this.#forget(name);
   }
 
-  /** The validated value of a section (defaults applied). */
-  get<T = unknown>(name: string): T {
-    if (this.#cache.has(name)) return this.#cache.get(name) as T;
+  /** The validated value of one of core's sections (defaults applied), typed by core's schema. */
+  get<K extends CoreSectionName>(name: K): CoreConfig[K];
+  /** The validated value of any section (defaults applied); `read(section)` gives it typed. */
+  get(name: string): unknown;
+  get(name: string): unknown {
+    if (this.#cache.has(name)) return this.#cache.get(name);
     const schema = this.#sections.get(name);
     const value = schema ? schema.parse(this.#raw[name] ?? undefined) : this.#raw[name];
     this.#cache.set(name, value);
-    return value as T;
+    return value;
+  }
+
+  /**
+   * A section typed by the reader's schema. The declared schema validates and fills defaults
+   * first (when the section is declared); the reader's schema then shapes that value, so a
+   * view that names a few keys of another package's section gets them typed, and a section
+   * nobody declared gets the view's defaults. WIFLOW_CONFIG_INVALID when the view refuses it.
+   */
+  read<S extends z.ZodType>(section: ConfigSection<S>): z.output<S> {
+    const declared = this.get(section.name);
+    // The declaring package's own section object: its value is already this schema's output.
+    if (this.#sections.get(section.name) === section.schema) return declared as z.output<S>;
+    let views = this.#views.get(section.name);
+    if (!views) this.#views.set(section.name, (views = new Map()));
+    if (views.has(section.schema)) return views.get(section.schema) as z.output<S>;
+    const parsed = section.schema.safeParse(declared);
+    if (!parsed.success) throw CoreErrors.configInvalid(`${section.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+    views.set(section.schema, parsed.data);
+    return parsed.data;
+  }
+
+  /** Drop cached values (of one section, or all). */
+  #forget(name?: string): void {
+    if (name === undefined) {
+      this.#cache.clear();
+      this.#views.clear();
+    } else {
+      this.#cache.delete(name);
+      this.#views.delete(name);
+    }
   }
 
   /** Every declared section, validated. */
@@ -161,7 +217,7 @@ export class ConfigStore extends EventEmitter {
     }
     if (errors.length > 0) return { changed: [], errors };
     this.#raw = next;
-    this.#cache.clear();
+    this.#forget();
     const changed = changedPaths(before, this.all());
     if (changed.length) this.emit('change', changed);
     return { changed, errors };

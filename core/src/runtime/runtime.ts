@@ -18,7 +18,8 @@ import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
 import { LogBuffer } from './log-buffer.js';
-import { createLogger, recordingLogger, type Logger, type LogLevel } from './logger.js';
+import type { FlowControl, RuntimeState, SystemInfo } from './capabilities.js';
+import { createLogger, recordingLogger, type Logger } from './logger.js';
 import { Services } from './services.js';
 import { Tokens } from './tokens.js';
 
@@ -90,28 +91,32 @@ export class Runtime {
   readonly version = WIFLOW_VERSION;
   #plugins!: PluginHost;
   #storage: Storage | undefined;
-  #state: 'created' | 'starting' | 'started' | 'stopping' | 'stopped' = 'created';
+  #state: RuntimeState = 'created';
+  /** What `Tokens.System` and the lifecycle hooks hand out: a read-only view, never the runtime. */
+  readonly #system: SystemInfo;
 
   private constructor(options: RuntimeOptions) {
     this.dataDir = path.resolve(options.dataDir ?? '.wiflow');
     mkdirSync(this.dataDir, { recursive: true });
     this.config = new ConfigStore(options.config ?? {});
-    const logs = this.config.get<{ bufferSize: number; level: LogLevel }>('logs');
+    const logs = this.config.get('logs');
     this.logs = new LogBuffer(logs.bufferSize, logs.level);
     this.config.on('change', (changed: string[]) => {
       if (!changed.some((c) => c.startsWith('logs.'))) return;
-      const next = this.config.get<{ bufferSize: number; level: LogLevel }>('logs');
+      const next = this.config.get('logs');
       this.logs.configure({ capacity: next.bufferSize, level: next.level });
     });
     this.logger = recordingLogger(options.logger ?? createLogger(), this.logs);
-    this.services.provideValue(Tokens.Runtime, this);
     this.services.provideValue(Tokens.Logger, this.logger);
     this.services.provideValue(Tokens.Config, this.config);
     this.services.provide(Tokens.SecretBox, () => SecretBox.fromDataDir(this.dataDir));
-    const jobs = this.config.get<{ maxConcurrent: number; maxPerUser: number; maxPerFlow: number; timeoutMs: number }>('jobs');
+    const jobs = this.config.get('jobs');
     this.jobs = new JobManager(this.hooks, this.services.reader(), { ...jobs, defaultTimeoutMs: jobs.timeoutMs });
     this.services.provideValue(Tokens.Jobs, this.jobs);
     this.http = new HttpHost(this);
+    this.#system = systemInfoOf(this);
+    this.services.provideValue(Tokens.System, this.#system);
+    this.services.provideValue(Tokens.Flows, flowControlOf(this));
   }
 
   /** Build a runtime: core's built-in plugins, then discovered and explicit plugins. */
@@ -141,7 +146,7 @@ export class Runtime {
     return this.#plugins.reports;
   }
 
-  get state(): string {
+  get state(): RuntimeState {
     return this.#state;
   }
 
@@ -161,24 +166,25 @@ export class Runtime {
     if (this.#state !== 'created') return;
     this.#state = 'starting';
     this.registry.freeze();
-    const kind = this.config.get<{ kind: string }>('storage').kind;
-    this.#storage = await this.hooks.resolveStorage.promise({ kind, dataDir: this.dataDir, runtime: this });
+    const kind = this.config.get('storage').kind;
+    const host = { config: this.config, services: this.services.reader(), registry: this.registry, logger: this.logger };
+    this.#storage = await this.hooks.resolveStorage.promise({ kind, dataDir: this.dataDir, host });
     if (this.#storage) {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
     }
-    await this.hooks.start.promise(this);
+    await this.hooks.start.promise(this.#system);
     this.#state = 'started';
   }
 
   /** Start the runtime and listen on the configured port (0 for any free port). */
   async listen(port?: number, host?: string): Promise<{ port: number; host: string; url: string }> {
     await this.start();
-    const server = this.config.get<{ port: number; host: string }>('server');
+    const server = this.config.get('server');
     const address = await this.http.listen(port ?? server.port, host ?? server.host);
-    await this.hooks.ready.promise(this);
+    await this.hooks.ready.promise(this.#system);
     return address;
   }
 
@@ -188,7 +194,7 @@ export class Runtime {
    * io.input nodes bind (flow-interface.ts).
    */
   compile(data: FlowData, access: RunAccess = {}, inputs?: Readonly<Record<string, unknown>>): CompileResult {
-    const engine = this.config.get<{ queueCapacity: number; overflow: 'block' | 'drop-oldest' }>('engine');
+    const engine = this.config.get('engine');
     return new FlowCompiler(this.registry, {
       defaultCapacity: engine.queueCapacity,
       defaultOverflow: engine.overflow,
@@ -248,14 +254,14 @@ export class Runtime {
   async stop(timeoutMs?: number): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return;
     this.#state = 'stopping';
-    const limit = timeoutMs ?? this.config.get<{ shutdownTimeoutMs: number }>('server').shutdownTimeoutMs;
+    const limit = timeoutMs ?? this.config.get('server').shutdownTimeoutMs;
     const deadline = Date.now() + limit;
     const work = (async () => {
-      await this.hooks.beforeStop.promise(this);
+      await this.hooks.beforeStop.promise(this.#system);
       await Promise.all([...this.pipelines.keys()].map((id) => this.undeploy(id, Math.max(0, Math.min(2000, deadline - Date.now() - 500)))));
       await this.jobs.cancelAll('runtime stopping');
       await this.http.close(Math.max(100, deadline - Date.now() - 200));
-      await this.hooks.stop.promise(this);
+      await this.hooks.stop.promise(this.#system);
       await this.#storage?.close();
     })();
     let timer: NodeJS.Timeout | undefined;
@@ -272,4 +278,37 @@ export class Runtime {
     if (timer) clearTimeout(timer);
     this.#state = 'stopped';
   }
+}
+
+/** A runtime's flow control: its own methods, bound, and read-only views; nothing else of it is reachable. */
+function flowControlOf(runtime: Runtime): FlowControl {
+  const { registry } = runtime;
+  return Object.freeze({
+    registry: Object.freeze({ get: registry.get.bind(registry), has: registry.has.bind(registry), list: registry.list.bind(registry), describe: registry.describe.bind(registry) }),
+    jobs: runtime.jobs,
+    pipelines: runtime.pipelines,
+    compile: runtime.compile.bind(runtime),
+    prepare: runtime.prepare.bind(runtime),
+    runJob: runtime.runJob.bind(runtime),
+    deploy: runtime.deploy.bind(runtime),
+    undeploy: runtime.undeploy.bind(runtime),
+  });
+}
+
+/** A runtime's system info: live getters over its state. */
+function systemInfoOf(runtime: Runtime): SystemInfo {
+  return Object.freeze({
+    version: runtime.version,
+    startedAt: runtime.startedAt,
+    get state() {
+      return runtime.state;
+    },
+    get hasStorage() {
+      return runtime.hasStorage;
+    },
+    logs: runtime.logs,
+    get httpServer() {
+      return runtime.http.server;
+    },
+  });
 }

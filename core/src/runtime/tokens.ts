@@ -3,18 +3,23 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import type { ConfigStore } from './config.js';
 import type { Logger } from './logger.js';
-import type { Runtime } from './runtime.js';
+import type { FlowControl, SystemInfo } from './capabilities.js';
 import { serviceToken } from './services.js';
 
-/** Tokens of the services core provides in every runtime (`services.get(Tokens.X)`). */
+/**
+ * Tokens of the services core provides in every runtime (`services.get(Tokens.X)`). Each is a
+ * narrow capability; the Runtime itself is not a service (plugin API 3).
+ */
 export const Tokens = Object.freeze({
-  /** The Runtime itself: for host plugins that run and deploy flows (the studio, the pose API); a capability plugin needs its context only. */
-  Runtime: serviceToken<Runtime>('wiflow.Runtime'),
+  /** Run, deploy and inspect flows (jobs, pipelines, node catalog): for host plugins that serve an API over flows. */
+  Flows: serviceToken<FlowControl>('wiflow.FlowControl'),
+  /** The running system: version, state, recent log, HTTP server. */
+  System: serviceToken<SystemInfo>('wiflow.SystemInfo'),
   /** The resolved Storage service (after start, when a storage plugin resolved one). */
   Storage: serviceToken<Storage>('wiflow.Storage'),
   /** The runtime's Logger. */
   Logger: serviceToken<Logger>('wiflow.Logger'),
-  /** The ConfigStore. */
+  /** The whole configuration: every section, typed reads (`get`, `read`), updates and the JSON Schema. */
   Config: serviceToken<ConfigStore>('wiflow.Config'),
   /** The JobManager. */
   Jobs: serviceToken<JobManager>('wiflow.Jobs'),

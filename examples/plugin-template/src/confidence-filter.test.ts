@@ -1,4 +1,4 @@
-import { discoverPlugins, type PoseFrame } from '@wiflow/core';
+import { discoverPlugins, PLUGIN_API_VERSION, type PoseFrame } from '@wiflow/core';
 import { runNode } from '@wiflow/core/testing';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,6 @@ describe('template.confidence-filter', () => {
   it('is discovered when installed (it is a workspace package linked into node_modules)', () => {
     const here = path.dirname(fileURLToPath(import.meta.url));
     const found = discoverPlugins([here]).find((p) => p.name === 'wiflow-plugin-template');
-    expect(found?.apiVersion).toBe('2');
+    expect(found?.apiVersion).toBe(String(PLUGIN_API_VERSION));
   });
 });

@@ -1,4 +1,4 @@
-import { definePlugin } from '@wiflow/core';
+import { configSection, definePlugin } from '@wiflow/core';
 import { z } from 'zod';
 import { confidenceFilterNode } from './confidence-filter.js';
 import { FilterStats, FilterStatsToken } from './filter-stats.js';
@@ -12,12 +12,20 @@ export const TemplateConfig = z
   .prefault({});
 
 /**
+ * The same section by name and schema, for code that holds the `ConfigStore` rather than `ctx`
+ * (a node's `ctx.services.get(Tokens.Config)`, a route): `config.read(TemplateSection)` is typed.
+ */
+export const TemplateSection = configSection('template', TemplateConfig);
+
+/**
  * The plugin: the name must be the package name. Everything `setup` registers through `ctx`
  * (node types, services, routes, commands, hook taps, the config section) is undone if it throws.
+ * `ctx` holds capabilities, never the runtime: a plugin that runs or deploys flows asks for
+ * `ctx.services.get(Tokens.Flows)`, one that reports on the system for `Tokens.System`.
  */
 export default definePlugin({
   name: 'wiflow-plugin-template',
-  config: { template: TemplateConfig },
+  config: { template: TemplateSection.schema },
   setup(ctx) {
     ctx.registerNode(confidenceFilterNode);
     ctx.services.provide(FilterStatsToken, () => new FilterStats());

@@ -1,11 +1,11 @@
 import { buildFlow, loadInstalledPlugin, pluginCommands } from '@wiflow/core/testing';
-import type { PoseFrame } from '@wiflow/core';
+import { PLUGIN_API_VERSION, type PoseFrame } from '@wiflow/core';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FilterStatsToken } from './index.js';
+import { FilterStatsToken, TemplateSection } from './index.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,6 +28,9 @@ describe('the template as an installed plugin', () => {
     const { runtime, report } = await loadInstalledPlugin(packageDir);
     expect(report).toMatchObject({ status: 'loaded', nodeTypes: ['template.confidence-filter'] });
     expect(runtime.config.get('template')).toEqual({ statsRoute: true });
+    // Typed by the section's schema: `statsRoute` is a boolean here without a cast.
+    const statsRoute: boolean = runtime.config.read(TemplateSection).statsRoute;
+    expect(statsRoute).toBe(true);
     const { url } = await runtime.listen(0, '127.0.0.1');
     try {
       const job = await runtime.runJob(filterFlow, { inputs: { poses: frame([0.9, 0.2, 0.1]) } });
@@ -57,7 +60,7 @@ describe('the template as an installed plugin', () => {
 
   it('leaves nothing behind when a plugin built from it throws at the end of its setup', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-broken-template-'));
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'broken-template', version: '0.1.0', type: 'module', keywords: ['wiflow-plugin'], wiflow: { entry: 'index.js', apiVersion: 2 } }));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'broken-template', version: '0.1.0', type: 'module', keywords: ['wiflow-plugin'], wiflow: { entry: 'index.js', apiVersion: PLUGIN_API_VERSION } }));
     const template = pathToFileURL(path.join(packageDir, 'dist', 'index.js')).href;
     writeFileSync(
       path.join(dir, 'index.js'),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiConventionInForce, definePlugin, routeRouter, Tokens, type Runtime } from '@wiflow/core';
+import { apiConventionInForce, definePlugin, routeRouter, type Runtime } from '@wiflow/core';
 import { createTestRuntime } from '@wiflow/core/testing';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import { createIdentityPlugin, identityOf, identityRoutes } from './index.js';
@@ -14,9 +14,8 @@ const hostPlugin = definePlugin({
   name: 'test:identity-host',
   dependencies: ['@wiflow/plugin-identity'],
   setup(ctx) {
-    const runtime = ctx.services.get(Tokens.Runtime);
     ctx.registerRoutes((http) => {
-      http.app.use('/api/v1', routeRouter(identityRoutes(identityOf(runtime)), { hooks: runtime.hooks, logger: runtime.logger, convention: () => apiConventionInForce({}, undefined) }));
+      http.app.use('/api/v1', routeRouter(identityRoutes(identityOf(ctx)), { hooks: ctx.hooks, logger: ctx.logger, convention: () => apiConventionInForce({}, undefined) }));
     });
   },
 });

@@ -1,4 +1,5 @@
-import { definePlugin, serviceToken, Tokens, type Runtime, type ServiceReader, type WiflowPlugin } from '@wiflow/core';
+import { configSection, definePlugin, serviceToken, Tokens, type ConfigStore, type ServiceReader, type WiflowPlugin } from '@wiflow/core';
+import { z } from 'zod';
 import { registerAuthCommands } from './cli-commands.js';
 import { AuthConfigSchema, type AuthConfig } from './config.js';
 import { IdentityService } from './identity-service.js';
@@ -6,7 +7,7 @@ import { IdentityService } from './identity-service.js';
 /** The plugin's name (tap name of every hook). */
 export const PLUGIN_NAME = '@wiflow/plugin-identity';
 
-/** Service token of a runtime's IdentityService (`identityOf(runtime)` resolves it typed). */
+/** Service token of a runtime's IdentityService (`identityOf(ctx)` resolves it typed). */
 export const IdentityToken = serviceToken<IdentityService>('wiflow.identity.IdentityService');
 
 /** Options for embedding (tests). */
@@ -16,26 +17,20 @@ export interface IdentityPluginOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The runtime's IdentityService (registered by this plugin). */
-export function identityOf(runtime: { services: ServiceReader }): IdentityService {
-  return runtime.services.get(IdentityToken);
+/** The IdentityService (registered by this plugin), from anything holding services: a plugin context, an embedding runtime. */
+export function identityOf(holder: { services: ServiceReader }): IdentityService {
+  return holder.services.get(IdentityToken);
 }
 
 /**
- * `api.auth` in force: validated by the API that declares the `api` section (the pose API),
- * else read here with the same schema and defaults.
+ * `api.auth` as this plugin reads it: the `api` section is the pose API's (which validates it
+ * with the same AuthConfigSchema); without that plugin the same schema fills the defaults.
  */
-function authConfigOf(runtime: Runtime): () => AuthConfig {
-  let raw: unknown = Symbol('unread');
-  let parsed: AuthConfig | undefined;
-  return () => {
-    const current = runtime.config.get<{ auth?: unknown } | undefined>('api')?.auth;
-    if (current !== raw || !parsed) {
-      parsed = AuthConfigSchema.parse(current);
-      raw = current;
-    }
-    return parsed;
-  };
+const ApiAuthView = configSection('api', z.object({ auth: AuthConfigSchema }).loose().prefault({}));
+
+/** `api.auth` in force (re-read after config updates). */
+function authConfigOf(config: ConfigStore): () => AuthConfig {
+  return () => config.read(ApiAuthView).auth;
 }
 
 /**
@@ -48,20 +43,20 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Wiflo
   return definePlugin({
     name: PLUGIN_NAME,
     setup(ctx) {
-      // `api.auth` is the pose API's section: read through the runtime, validated with the same schema.
-      const runtime = ctx.services.get(Tokens.Runtime);
+      // `api.auth` is the pose API's section: read through the configuration, with the same schema.
+      const config = ctx.services.get(Tokens.Config);
       const env = options.env ?? process.env;
       let identity: IdentityService | undefined;
       // Created on first use: reads or creates the signing secret in the data directory.
       const service = () =>
-        (identity ??= new IdentityService({ dataDir: ctx.dataDir, storage: () => (ctx.hasStorage ? ctx.storage : undefined), config: authConfigOf(runtime), env }));
+        (identity ??= new IdentityService({ dataDir: ctx.dataDir, storage: () => (ctx.hasStorage ? ctx.storage : undefined), config: authConfigOf(config), env }));
       ctx.services.provide(IdentityToken, service);
       const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
       ctx.registerCommand((program, cli) => registerAuthCommands(program, cli));
       ctx.hooks.authenticate.tapPromise(PLUGIN_NAME, (request) => service().authenticate(request));
-      ctx.hooks.start.tapPromise(PLUGIN_NAME, async (started) => {
+      ctx.hooks.start.tapPromise(PLUGIN_NAME, async (system) => {
         service();
-        if (started.hasStorage) await service().bootstrapAdmin(print, env);
+        if (system.hasStorage) await service().bootstrapAdmin(print, env);
         else ctx.logger.warn('no storage: logins and API keys are unavailable until a storage plugin is installed');
       });
     },

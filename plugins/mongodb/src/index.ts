@@ -1,4 +1,4 @@
-import { SecretBox, Tokens, definePlugin, type Runtime } from '@wiflow/core';
+import { SecretBox, Tokens, definePlugin, type StorageHost } from '@wiflow/core';
 import { resolveConnection } from './config.js';
 import { MongoStorage } from './mongo-storage.js';
 import { PrivacyConfigSchema, toPrivacySettings } from './privacy-config.js';
@@ -10,8 +10,8 @@ export { MongoStorageConfigSchema, resolveConnection, redactUrl, databaseFromUrl
 export { PrivacyConfigSchema, toPrivacySettings } from './privacy-config.js';
 
 /** Build the MongoDB storage for a runtime: URL from `storage.url` or MONGODB_URL, privacy from the config. */
-export function createMongoStorage(runtime: Runtime, env: NodeJS.ProcessEnv = process.env): MongoStorage {
-  const connection = resolveConnection(runtime.config.get('storage'), env);
+export function createMongoStorage(host: StorageHost, env: NodeJS.ProcessEnv = process.env): MongoStorage {
+  const connection = resolveConnection(host.config.get('storage'), env);
   return new MongoStorage({
     url: connection.url,
     database: connection.database,
@@ -21,12 +21,12 @@ export function createMongoStorage(runtime: Runtime, env: NodeJS.ProcessEnv = pr
     flushIntervalMs: connection.flushIntervalMs,
     flushMaxRecords: connection.flushMaxRecords,
     retentionIntervalMs: connection.retentionIntervalMs,
-    privacy: () => toPrivacySettings(runtime.config.get('privacy')),
+    privacy: () => toPrivacySettings(host.config.get('privacy')),
     sealer: {
-      seal: (plain) => runtime.services.get(Tokens.SecretBox).seal(plain),
-      open: (sealed) => runtime.services.get(Tokens.SecretBox).open(sealed),
+      seal: (plain) => host.services.get(Tokens.SecretBox).seal(plain),
+      open: (sealed) => host.services.get(Tokens.SecretBox).open(sealed),
     },
-    onError: (error) => runtime.logger.error(`mongodb background write failed: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (error) => host.logger.error(`mongodb background write failed: ${error instanceof Error ? error.message : String(error)}`),
   });
 }
 
@@ -37,7 +37,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.hooks.resolveStorage.tapPromise(PLUGIN_NAME, async (request) => {
       if (request.kind !== 'mongodb') return undefined;
-      return createMongoStorage(request.runtime);
+      return createMongoStorage(request.host);
     });
   },
 });

@@ -44,11 +44,11 @@ describe('plugin-mongodb configuration', () => {
 
   it('resolves storage kind mongodb through the runtime hook, and only that kind', async () => {
     const runtime = await Runtime.create({ discover: false, plugins: [mongodbPlugin], dataDir: dir, config: { storage: { kind: 'mongodb', url: 'mongodb://127.0.0.1:1/wf', maxPoolSize: 3 }, privacy: { anonymize_data: true } } });
-    const storage = await runtime.hooks.resolveStorage.promise({ kind: 'mongodb', dataDir: dir, runtime });
+    const storage = await runtime.hooks.resolveStorage.promise({ kind: 'mongodb', dataDir: dir, host: runtime });
     expect(storage).toBeInstanceOf(MongoStorage);
     expect(storage!.privacy()).toEqual({ dataRetentionDays: 30, anonymizeData: true, enableEncryption: false });
     expect((await storage!.health()).details).toMatchObject({ database: 'wf', maxPoolSize: 3 });
-    expect(await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir: dir, runtime })).toBeUndefined();
+    expect(await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir: dir, host: runtime })).toBeUndefined();
     expect(createMongoStorage(runtime, {})).toBeInstanceOf(MongoStorage);
   });
 });

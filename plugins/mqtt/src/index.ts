@@ -2,14 +2,14 @@
 import { definePlugin } from '@wiflow/core';
 import { MqttService, MqttTokens } from './mqtt-service.js';
 import { mqttPublishNode } from './publish-node.js';
-import { StreamingConfigSchema } from './streaming.js';
+import { StreamingSection } from './streaming.js';
 
 const PLUGIN_NAME = '@wiflow/plugin-mqtt';
 
 /** plugin-mqtt: the `mqtt.publish` node, the shared MqttService and the `streaming` switches. */
 const mqttPlugin = definePlugin({
   name: PLUGIN_NAME,
-  config: { streaming: StreamingConfigSchema },
+  config: { streaming: StreamingSection.schema },
   setup(ctx) {
     // The service is created on first use; stopping closes it only if it exists.
     let service: MqttService | undefined;
@@ -29,5 +29,5 @@ export { MqttConnection, checkBrokerSettings, connectionKey, type BrokerSettings
 export { TopicLayout, topicLevel, checkTopicPrefix } from './topics.js';
 export { discoveryMessages, isFallType, type DiscoverySettings, type DiscoveryMessage } from './discovery.js';
 export { poseFrameToWire, poseSummaryToWire, occupancyToWire, eventToWire, alertToWire, personToWire, presentPersons } from './wire.js';
-export { StreamingConfigSchema, isMqttEnabled, type StreamingConfig } from './streaming.js';
+export { StreamingConfigSchema, StreamingSection, isMqttEnabled, type StreamingConfig } from './streaming.js';
 export { MqttErrors, mqttErrorCatalogue } from './errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConfigStore } from '@wiflow/core';
+import { configSection, type ConfigStore } from '@wiflow/core';
 
 /**
  * The `streaming` config section: the spec's `mqtt_enabled` switch (pose service
@@ -22,9 +22,13 @@ export type StreamingConfig = z.output<typeof StreamingConfigSchema>;
  * section holds the switch it decides, otherwise the top-level `streaming` section does.
  */
 export function isMqttEnabled(config: ConfigStore): boolean {
-  const pose = config.get<{ streaming?: { mqtt_enabled?: unknown } } | undefined>('pose');
-  const fromPose = pose?.streaming?.mqtt_enabled;
+  const fromPose = config.read(PoseStreamingView)?.streaming?.mqtt_enabled;
   if (typeof fromPose === 'boolean') return fromPose;
-  const streaming = config.get<StreamingConfig | undefined>('streaming');
-  return streaming?.mqtt_enabled ?? true;
+  return config.read(StreamingSection).mqtt_enabled;
 }
+
+/** The `streaming` section this plugin declares, by name and schema. */
+export const StreamingSection = configSection('streaming', StreamingConfigSchema);
+
+/** `pose.streaming.mqtt_enabled`: the one key of the pose API's section read here (the pose API may be absent). */
+const PoseStreamingView = configSection('pose', z.object({ streaming: z.object({ mqtt_enabled: z.unknown() }).loose().optional() }).loose().optional());

@@ -31,7 +31,7 @@ export default definePlugin({
     let cluster: ClusterService | undefined;
     ctx.services.provide(NATS_SERVICE, () => (service = new NatsService(ctx.config.nats as NatsSettings, ctx.logger)));
     ctx.services.provide(CLUSTER_SERVICE, () => {
-      cluster = new ClusterService(ctx.services.get(Tokens.Runtime), ctx.services.get(NATS_SERVICE), resolveClusterSettings(ctx.config.cluster), ctx.logger);
+      cluster = new ClusterService(ctx.services.get(Tokens.Flows), ctx.services.get(NATS_SERVICE), resolveClusterSettings(ctx.config.cluster), ctx.logger);
       return cluster;
     });
     ctx.registerNode(natsPublishNode);

@@ -1,3 +1,4 @@
+import { configSection } from '@wiflow/core';
 import { z } from 'zod';
 import { AuthConfigSchema } from '@wiflow/plugin-identity';
 
@@ -145,6 +146,12 @@ export const PoseConfigSchema = z
 
 /** Parsed `pose` section. */
 export type PoseConfig = z.output<typeof PoseConfigSchema>;
+
+/** The `api` section this plugin declares (`config.read(ApiSection)` is typed). */
+export const ApiSection = configSection('api', ApiConfigSchema);
+
+/** The `pose` section this plugin declares. */
+export const PoseSection = configSection('pose', PoseConfigSchema);
 
 /** The runtime `privacy` section storage honours: one schema, in core (declared here when no storage plugin declared it). */
 export { PrivacyConfigSchema } from '@wiflow/storage-kit';

@@ -1,6 +1,7 @@
-import { RATE_LIMIT_HEADERS, apiConventionInForce, buildOpenApi, definePlugin, serviceToken, Tokens, type Runtime, type ServiceToken, type Storage, type WiflowPlugin } from '@wiflow/core';
+import { RATE_LIMIT_HEADERS, apiConventionInForce, buildOpenApi, definePlugin, serviceToken, type ServiceToken, type Storage, type WiflowPlugin } from '@wiflow/core';
 import { identityOf, identityRoutes, type IdentityService } from '@wiflow/plugin-identity';
-import { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
+import { ApiSection, PoseSection, PrivacyConfigSchema, type ApiConfig, type Convention } from './config.js';
+import { poseApiHost, type PoseApiHost } from './host.js';
 import { ApiErrors } from './errors.js';
 import { buildApiRouter } from './http/api-router.js';
 import { PoseHub } from './hub/pose-hub.js';
@@ -50,19 +51,20 @@ export class PoseApi implements ApiServices {
   readonly #env: NodeJS.ProcessEnv;
   readonly #openapi = new Map<Convention, Record<string, unknown>>();
 
-  constructor(readonly runtime: Runtime, options: PoseApiOptions = {}) {
+  /** `host`: the capabilities the API works with (flows, system info, config, storage, hooks, services), never the runtime. */
+  constructor(readonly host: PoseApiHost, options: PoseApiOptions = {}) {
     this.#env = options.env ?? process.env;
-    this.hub = new PoseHub(() => (runtime.hasStorage ? runtime.storage : undefined), () => this.apiConfig().hub, runtime.logger.child('pose-api'));
-    this.system = new SystemController(runtime, this.hub, () => this.apiConfig());
+    this.hub = new PoseHub(() => (host.hasStorage ? host.storage : undefined), () => this.apiConfig().hub, host.logger.child('pose-api'));
+    this.system = new SystemController(host, this.hub, () => this.apiConfig());
     this.limiter = new RateLimiter(options.rateLimitStore);
-    this.resources = new ResourceMonitor(runtime.dataDir);
-    this.processor = new PoseProcessor(runtime, () => this.apiConfig());
+    this.resources = new ResourceMonitor(host.dataDir);
+    this.processor = new PoseProcessor(host, () => this.apiConfig());
     this.stream = new PoseStream(this);
   }
 
   /** Users, tokens, keys: the identity plugin's service, reached through its typed token. */
   get auth(): IdentityService {
-    return identityOf(this.runtime);
+    return identityOf(this.host);
   }
 
   convention(): Convention {
@@ -70,12 +72,12 @@ export class PoseApi implements ApiServices {
   }
 
   apiConfig(): ApiConfig {
-    return this.runtime.config.get<ApiConfig>('api');
+    return this.host.config.read(ApiSection);
   }
 
   storage(): Storage {
-    if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
-    return this.runtime.storage;
+    if (!this.host.hasStorage) throw ApiErrors.storageUnavailable();
+    return this.host.storage;
   }
 
   async storageForReading(): Promise<Storage> {
@@ -110,7 +112,7 @@ export class PoseApi implements ApiServices {
   openapi(convention: Convention): Record<string, unknown> {
     let doc = this.#openapi.get(convention);
     if (!doc) {
-      doc = buildOpenApi(this.routes(), convention, { title: 'wiflow pose service', name: 'Pose service', version: this.runtime.version, serverUrl: '/api/v1', headers: RATE_LIMIT_HEADERS });
+      doc = buildOpenApi(this.routes(), convention, { title: 'wiflow pose service', name: 'Pose service', version: this.host.system.version, serverUrl: '/api/v1', headers: RATE_LIMIT_HEADERS });
       this.#openapi.set(convention, doc);
     }
     return doc;
@@ -122,19 +124,19 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
   return definePlugin({
     name: PLUGIN_NAME,
     // Storage honours `privacy`; the storage plugins declare the same section with the same keys, so it exists without one too.
-    config: { api: ApiConfigSchema, pose: PoseConfigSchema, privacy: PrivacyConfigSchema },
+    config: { api: ApiSection.schema, pose: PoseSection.schema, privacy: PrivacyConfigSchema },
     // Users, tokens and API keys: who is calling, and the /auth routes this API serves.
     dependencies: ['@wiflow/plugin-identity'],
     setup(ctx) {
-      // A host plugin: it deploys the pipeline, reports on jobs and owns the server, so it holds the runtime.
-      const api = new PoseApi(ctx.services.get(Tokens.Runtime), options);
+      // A host plugin: it deploys the pipeline and reports on jobs through core's narrow capabilities (Tokens.Flows, System, Config).
+      const api = new PoseApi(poseApiHost(ctx), options);
       ctx.services.provide(PoseApiToken, () => api);
       ctx.services.provide(PoseHubToken, () => api.hub);
       ctx.registerNode(posePublishNode);
       ctx.registerNode(splitNode);
       ctx.registerNode(poseOccupancyNode);
-      ctx.hooks.start.tapPromise(PLUGIN_NAME, async (runtime) => {
-        if (!runtime.hasStorage) ctx.logger.warn('no storage: history and analytics are unavailable until a storage plugin is installed');
+      ctx.hooks.start.tapPromise(PLUGIN_NAME, async (system) => {
+        if (!system.hasStorage) ctx.logger.warn('no storage: history and analytics are unavailable until a storage plugin is installed');
         api.resources.start();
         api.resources.onTick(() => api.system.sampleRates());
         startMetricsRecorder(api);
@@ -148,11 +150,11 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
         http.app.use('/api/v1', router);
         http.websocket('/ws/pose', api.stream.handler, api.stream.guard, { closeTimeoutMs: api.apiConfig().websocket.closeGraceMs });
       });
-      ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (runtime) => {
-        if (runtime.http.server) api.resources.attach(runtime.http.server);
+      ctx.hooks.ready.tapPromise(PLUGIN_NAME, async (system) => {
+        if (system.httpServer) api.resources.attach(system.httpServer);
         api.stream.start();
         // Only a serving runtime is an API instance (`wiflow pipeline` workers load this plugin too, but never get `ready`).
-        if (clusterRequested(runtime, options.env ?? process.env)) {
+        if (clusterRequested(api.host, options.env ?? process.env)) {
           const cluster = ClusterMode.of(api, ctx.logger);
           await cluster.start();
           api.cluster = cluster;
@@ -184,13 +186,13 @@ export function createPoseApiPlugin(options: PoseApiOptions = {}): WiflowPlugin 
 function startMetricsRecorder(api: PoseApi): void {
   let previousErrors = 0;
   const timer = setInterval(() => {
-    if (!api.runtime.hasStorage || api.runtime.state !== 'started') return;
+    if (!api.host.hasStorage || api.host.system.state !== 'started') return;
     const nodes = api.system.components();
     const errors = nodes.reduce((a, n) => a + n.counters.errors, 0);
     const r = api.resources.snapshot();
     const latency = nodes.length ? nodes.reduce((a, n) => a + n.counters.latencyMeanMs, 0) : 0;
     const frame = api.hub.latest();
-    void api.runtime.storage.metrics
+    void api.host.storage.metrics
       .append([
         {
           timestamp: Date.now(),
@@ -217,7 +219,8 @@ function startMetricsRecorder(api: PoseApi): void {
 const plugin: WiflowPlugin = createPoseApiPlugin();
 export default plugin;
 
-export { ApiConfigSchema, PoseConfigSchema, PrivacyConfigSchema, RATE_LIMIT_CATEGORIES, type ApiConfig, type PoseConfig, type Convention, type RateLimitCategory } from './config.js';
+export { poseApiHost, type PoseApiHost } from './host.js';
+export { ApiConfigSchema, ApiSection, PoseConfigSchema, PoseSection, PrivacyConfigSchema, RATE_LIMIT_CATEGORIES, type ApiConfig, type PoseConfig, type Convention, type RateLimitCategory } from './config.js';
 export { ApiError, ApiErrors, apiErrorCatalogue, errorEnvelope, toApiError, SPEC_ERROR_CODES, type SpecErrorCode, type FieldError } from './errors.js';
 export { PoseHub, type HubListener, type HubCounters } from './hub/pose-hub.js';
 export { PoseHubToken, posePublishNode } from './hub/publish-node.js';

@@ -1,4 +1,5 @@
-import type { Runtime, Storage } from '@wiflow/core';
+import type { Storage } from '@wiflow/core';
+import type { PoseApiHost } from './host.js';
 import type { ApiConfig, Convention } from './config.js';
 import type { IdentityService } from '@wiflow/plugin-identity';
 import type { PoseHub } from './hub/pose-hub.js';
@@ -10,7 +11,8 @@ import type { ClusterStatus } from './cluster/cluster-status.js';
 
 /** What the routes and the WebSocket stream share. */
 export interface ApiServices {
-  runtime: Runtime;
+  /** The capabilities the API works with (flows, system info, config, storage, hooks, services). */
+  host: PoseApiHost;
   hub: PoseHub;
   system: SystemController;
   /** Users, tokens and API keys (the identity plugin's service). */

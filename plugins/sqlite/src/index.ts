@@ -1,4 +1,4 @@
-import { SecretBox, Tokens, definePlugin, type Runtime } from '@wiflow/core';
+import { SecretBox, Tokens, definePlugin, type StorageHost } from '@wiflow/core';
 import { registerBackupCommand } from './backup-command.js';
 import { PrivacyConfigSchema, SqliteStorageConfigSchema, toPrivacySettings } from './privacy-config.js';
 import { SqliteStorage } from './sqlite-storage.js';
@@ -13,23 +13,23 @@ export { MIGRATIONS, SCHEMA_VERSION, migrate, type Migration } from './schema.js
 export { resolveDatabaseFile } from './storage-config.js';
 
 /** Build the SQLite storage for a runtime: file, batching and privacy from its config, the runtime's SecretBox for encryption. */
-export function createSqliteStorage(runtime: Runtime, dataDir: string): SqliteStorage {
-  const section = runtime.config.get('storage');
+export function createSqliteStorage(host: StorageHost, dataDir: string): SqliteStorage {
+  const section = host.config.get('storage');
   const options = SqliteStorageConfigSchema.parse(section ?? {});
   return new SqliteStorage({
     file: resolveDatabaseFile(dataDir, section),
     flushIntervalMs: options.flushIntervalMs,
     flushMaxRecords: options.flushMaxRecords,
     retentionIntervalMs: options.retentionIntervalMs,
-    privacy: () => toPrivacySettings(runtime.config.get('privacy')),
+    privacy: () => toPrivacySettings(host.config.get('privacy')),
     // Resolved on first use: the key file (<dataDir>/secret.key, 0600, unless WIFLOW_SECRET_KEY is set) is created when a
     // flow first holds a node secret or encryption is turned on.
     sealer: {
-      seal: (plain) => runtime.services.get(Tokens.SecretBox).seal(plain),
-      open: (sealed) => runtime.services.get(Tokens.SecretBox).open(sealed),
+      seal: (plain) => host.services.get(Tokens.SecretBox).seal(plain),
+      open: (sealed) => host.services.get(Tokens.SecretBox).open(sealed),
     },
-    secretFieldsOf: (nodeType) => runtime.registry.get(nodeType)?.secrets ?? [],
-    onError: (error) => runtime.logger.error(`sqlite background write failed: ${error instanceof Error ? error.message : String(error)}`),
+    secretFieldsOf: (nodeType) => host.registry.get(nodeType)?.secrets ?? [],
+    onError: (error) => host.logger.error(`sqlite background write failed: ${error instanceof Error ? error.message : String(error)}`),
   });
 }
 
@@ -41,7 +41,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.hooks.resolveStorage.tapPromise(PLUGIN_NAME, async (request) => {
       if (request.kind !== 'sqlite') return undefined;
-      return createSqliteStorage(request.runtime, request.dataDir);
+      return createSqliteStorage(request.host, request.dataDir);
     });
     ctx.registerCommand((program, cli) => registerBackupCommand(program, cli));
   },

@@ -22,7 +22,7 @@ describe('plugin-sqlite in a runtime', () => {
   it('resolves sqlite storage at <dataDir>/wiflow.db with the privacy config (snake_case accepted), and only for kind sqlite', async () => {
     const dataDir = path.join(dir, 'runtime');
     const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir, config: { privacy: { data_retention_days: 5, anonymize_data: true } } });
-    const storage = await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime });
+    const storage = await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, host: runtime });
     expect(storage).toBeInstanceOf(SqliteStorage);
     expect((storage as SqliteStorage).file).toBe(path.join(dataDir, 'wiflow.db'));
     expect(storage!.privacy()).toEqual({ dataRetentionDays: 5, anonymizeData: true, enableEncryption: false });
@@ -30,7 +30,7 @@ describe('plugin-sqlite in a runtime', () => {
     expect(runtime.config.update({ privacy: { anonymizeData: false } }).errors).toEqual([]);
     expect(storage!.privacy().anonymizeData).toBe(false);
     expect(runtime.config.update({ privacy: { data_retention_days: 0 } }).errors.length).toBeGreaterThan(0);
-    expect(await runtime.hooks.resolveStorage.promise({ kind: 'mongodb', dataDir, runtime })).toBeUndefined();
+    expect(await runtime.hooks.resolveStorage.promise({ kind: 'mongodb', dataDir, host: runtime })).toBeUndefined();
     await storage!.open();
     await storage!.poses.append(frames(3));
     await storage!.close();
@@ -53,7 +53,7 @@ describe('plugin-sqlite in a runtime', () => {
   it('honours storage.file relative to the data directory', async () => {
     const dataDir = path.join(dir, 'runtime-file');
     const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir, config: { storage: { kind: 'sqlite', file: 'db/poses.sqlite', flushIntervalMs: 5 } } });
-    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime })) as SqliteStorage;
+    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, host: runtime })) as SqliteStorage;
     expect(storage.file).toBe(path.join(dataDir, 'db/poses.sqlite'));
   });
 });
@@ -249,7 +249,7 @@ describe('SqliteStorage specifics', () => {
   it('backs up online while writes go on, through the wiflow backup command', async () => {
     const dataDir = path.join(dir, 'backup');
     const runtime = await Runtime.create({ discover: false, plugins: [sqlitePlugin], dataDir });
-    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, runtime })) as SqliteStorage;
+    const storage = (await runtime.hooks.resolveStorage.promise({ kind: 'sqlite', dataDir, host: runtime })) as SqliteStorage;
     await storage.open();
     await storage.poses.append(frames(2000));
     await storage.flush();

@@ -7,13 +7,16 @@ import {
   WiflowError,
   apiConventionInForce,
   boundedEcho,
+  configSection,
   defineRoute,
   isJsonTooDeep,
   routeRouter,
   specCodeForStatus,
   type FieldError,
+  type ConfigStore,
+  type Logger,
   type RouteDefinition,
-  type Runtime,
+  type RuntimeHooks,
   type SecretBox,
 } from '@wiflow/core';
 import type { WebhookConfig } from './config.js';
@@ -139,7 +142,11 @@ function asApiError(error: WiflowError, fieldErrors?: FieldError[]): ApiError {
 
 /** What the router needs. */
 export interface WebhookApiOptions {
-  runtime: Runtime;
+  /** Who is calling (`authenticate`). */
+  hooks: Pick<RuntimeHooks, 'authenticate'>;
+  logger: Logger;
+  /** The runtime's configuration: `server.maxJsonDepth`, and `api.convention` for the error envelope. */
+  configStore: ConfigStore;
   store: () => WebhookStore;
   dispatcher: () => WebhookDispatcher;
   secretBox: () => SecretBox;
@@ -290,19 +297,22 @@ export function webhookRoutes(options: WebhookApiOptions): RouteDefinition[] {
   ];
 }
 
+/** `api.convention` of the pose API's section, the one key this plugin reads (the pose API may be absent). */
+const ApiConventionView = configSection('api', z.object({ convention: z.string().optional() }).loose().optional());
+
 /**
  * The webhook API on core's route kit: authentication before the body is read, the operator
  * role, errors in the envelope of the pose convention in force (WIFLOW_API_CONVENTION, else
  * `api.convention`) with `details.wiflow_code`, successes as bare bodies in both conventions.
  */
 export function createWebhookRouter(options: WebhookApiOptions): Router {
-  const { runtime } = options;
+  const { hooks, logger, configStore } = options;
   return routeRouter(webhookRoutes(options), {
-    hooks: runtime.hooks,
-    logger: runtime.logger,
-    convention: () => apiConventionInForce(options.env ?? process.env, runtime.config.get<{ convention?: string } | undefined>('api')?.convention),
+    hooks,
+    logger,
+    convention: () => apiConventionInForce(options.env ?? process.env, configStore.read(ApiConventionView)?.convention),
     bodyLimit: '64kb',
-    maxJsonDepth: runtime.config.get<{ maxJsonDepth?: number }>('server')?.maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH,
+    maxJsonDepth: configStore.get('server').maxJsonDepth,
     envelope: { wiflowCode: true },
     wrapSuccess: false,
     errors: {

@@ -1,3 +1,4 @@
+import { configSection } from '@wiflow/core';
 import { z } from 'zod';
 
 /** The `webhooks` config section. */
@@ -23,3 +24,6 @@ export const WebhookConfigSchema = z
 
 /** Parsed `webhooks` section. */
 export type WebhookConfig = z.output<typeof WebhookConfigSchema>;
+
+/** The `webhooks` section by name and schema, for readers outside setup (`config.read(WebhookSection)` is typed). */
+export const WebhookSection = configSection('webhooks', WebhookConfigSchema);

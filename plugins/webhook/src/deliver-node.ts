@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DataTypes, defineNode, Tokens, type Alert, type AnalyticsEvent, type ConfigStore } from '@wiflow/core';
-import type { WebhookConfig } from './config.js';
+import { DataTypes, defineNode, Tokens, type Alert, type AnalyticsEvent } from '@wiflow/core';
+import { WebhookSection } from './config.js';
 import { WebhookTokens, type WebhookDispatcher } from './dispatcher.js';
 import { WebhookErrors } from './errors.js';
 import { alertData, alertProblem, eventData, eventProblem } from './payload.js';
@@ -34,7 +34,7 @@ export const webhookDeliverNode = defineNode({
     const counts = { events: 0, alerts: 0, deliveries: 0, unmatched: 0, skippedDisabled: 0 };
 
     const dispatch = async (type: string, environmentId: string, data: Record<string, unknown>) => {
-      if (!config.get<WebhookConfig>('webhooks').enabled) {
+      if (!config.read(WebhookSection).enabled) {
         counts.skippedDisabled++;
         return;
       }

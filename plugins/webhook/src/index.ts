@@ -1,7 +1,7 @@
 // Public entry of @wiflow/plugin-webhook: each export named on purpose.
 import { definePlugin, Tokens } from '@wiflow/core';
 import { createWebhookRouter, WEBHOOK_API_PATH } from './api.js';
-import { WebhookConfigSchema, type WebhookConfig } from './config.js';
+import { WebhookSection, type WebhookConfig } from './config.js';
 import { webhookDeliverNode } from './deliver-node.js';
 import { WebhookDispatcher, WebhookTokens } from './dispatcher.js';
 import { MemorySettingRepository, WebhookStore } from './store.js';
@@ -14,7 +14,7 @@ const PLUGIN_NAME = '@wiflow/plugin-webhook';
  */
 const webhookPlugin = definePlugin({
   name: PLUGIN_NAME,
-  config: { webhooks: WebhookConfigSchema },
+  config: { webhooks: WebhookSection.schema },
   setup(ctx) {
     const config = (): WebhookConfig => ctx.config.webhooks;
     const secretBox = () => ctx.services.get(Tokens.SecretBox);
@@ -31,7 +31,7 @@ const webhookPlugin = definePlugin({
     ctx.services.provide(WebhookTokens.Dispatcher, () => (dispatcher = new WebhookDispatcher({ store: getStore, secretBox, config, logger: ctx.logger })));
     ctx.registerNode(webhookDeliverNode);
     ctx.registerRoutes((http) => {
-      http.app.use(WEBHOOK_API_PATH, createWebhookRouter({ runtime: http.runtime, store: getStore, dispatcher: () => ctx.services.get(WebhookTokens.Dispatcher), secretBox, config }));
+      http.app.use(WEBHOOK_API_PATH, createWebhookRouter({ hooks: ctx.hooks, logger: ctx.logger, configStore: ctx.services.get(Tokens.Config), store: getStore, dispatcher: () => ctx.services.get(WebhookTokens.Dispatcher), secretBox, config }));
     });
     ctx.hooks.stop.tapPromise(PLUGIN_NAME, async () => {
       await dispatcher?.close(5000);

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FileAccess, type FlowRecord, type ProjectRecord, type RunAccess, type Runtime, type Storage } from '@wiflow/core';
-import type { StudioConfig } from './config.js';
+import { FileAccess, Tokens, type FlowControl, type FlowRecord, type Logger, type PluginContext, type ProjectRecord, type RunAccess, type RuntimeHooks, type ServiceReader, type Storage, type SystemInfo } from '@wiflow/core';
+import type { StudioConfig, StudioConfigSchema } from './config.js';
 import { StudioErrors } from './errors.js';
 import { FlowEventStore } from './flows/flow-events.js';
 import { LOCAL_PRINCIPAL } from './http/auth.js';
@@ -11,22 +11,53 @@ import type { ArchiveLimits } from './flows/zip-archive.js';
 /** Something that wants to hear when a project's flows change (MCP servers send tools/list_changed). */
 export type ProjectChangeListener = (projectId: string) => void;
 
-/** What every route of the flow service shares: the runtime, its config, storage and in-memory state. */
+/** The studio server plugin's context: its declared `studio` section is typed. */
+export type StudioPluginContext = PluginContext<{ studio: typeof StudioConfigSchema }>;
+
+/**
+ * What every route of the flow service shares: narrow capabilities of the runtime (flow
+ * control, system info, hooks, services, storage), the `studio` config, and in-memory state.
+ * Never the runtime itself.
+ */
 export class StudioContext {
   readonly flowEvents = new FlowEventStore();
   readonly #projectListeners = new Set<ProjectChangeListener>();
+  /** Run, deploy and inspect flows; the node catalog. */
+  readonly flows: FlowControl;
+  /** Version, state and the recent log (GET /logs). */
+  readonly system: SystemInfo;
+  /** `authenticate` (who is calling). */
+  readonly hooks: Pick<RuntimeHooks, 'authenticate'>;
+  /** Other plugins' services and core's (the SecretBox). */
+  readonly services: ServiceReader;
+  readonly logger: Logger;
+  /** The runtime's data directory (uploaded files live under it). */
+  readonly dataDir: string;
 
-  constructor(readonly runtime: Runtime) {}
+  constructor(private readonly plugin: StudioPluginContext) {
+    this.flows = plugin.services.get(Tokens.Flows);
+    this.system = plugin.services.get(Tokens.System);
+    this.hooks = plugin.hooks;
+    this.services = plugin.services;
+    // The runtime's logger, not the plugin's child: log entries (GET /logs) keep the component names they always had.
+    this.logger = plugin.services.get(Tokens.Logger);
+    this.dataDir = plugin.dataDir;
+  }
 
   /** The `studio` configuration section (defaults applied). */
   get config(): StudioConfig {
-    return this.runtime.config.get<StudioConfig>('studio');
+    return this.plugin.config.studio;
+  }
+
+  /** Whether a storage plugin resolved storage (after start). */
+  get hasStorage(): boolean {
+    return this.plugin.hasStorage;
   }
 
   /** Storage, or a 503 error when no storage plugin is installed. */
   get storage(): Storage {
-    if (!this.runtime.hasStorage) throw StudioErrors.storageUnavailable();
-    return this.runtime.storage;
+    if (!this.plugin.hasStorage) throw StudioErrors.storageUnavailable();
+    return this.plugin.storage;
   }
 
   /** Folder of a user's files (uploads; what their flows read and write unless `fileRoots` adds more). */
@@ -37,7 +68,7 @@ export class StudioContext {
   /** The roles of a flow's owner: from storage (the auto-login user is an admin). */
   async ownerRoles(userId: string): Promise<string[]> {
     if (this.config.autoLogin && userId === LOCAL_PRINCIPAL.userId) return [...LOCAL_PRINCIPAL.roles];
-    const user = this.runtime.hasStorage ? await this.storage.users.get(userId).catch(() => null) : null;
+    const user = this.hasStorage ? await this.storage.users.get(userId).catch(() => null) : null;
     return user?.isActive === false ? [] : (user?.roles ?? []);
   }
 
@@ -81,7 +112,7 @@ export class StudioContext {
 
   /** Where uploaded files live. */
   get filesDir(): string {
-    return path.join(this.runtime.dataDir, 'studio-files');
+    return path.join(this.dataDir, 'studio-files');
   }
 
   /** Listen for changes of a project's flow set; returns the unsubscribe function. */
@@ -98,7 +129,7 @@ export class StudioContext {
         try {
           listener(id);
         } catch (error) {
-          this.runtime.logger.warn('project change listener failed', { error: String(error) });
+          this.logger.warn('project change listener failed', { error: String(error) });
         }
       }
     }

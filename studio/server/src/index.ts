@@ -1,4 +1,4 @@
-import { definePlugin, serviceToken, Tokens, type ServiceToken } from '@wiflow/core';
+import { definePlugin, serviceToken, type ServiceToken } from '@wiflow/core';
 import type { Router } from 'express';
 import { StudioConfigSchema } from './config.js';
 import { StudioContext } from './context.js';
@@ -47,8 +47,8 @@ const studioServerPlugin = definePlugin({
   name: PLUGIN_NAME,
   config: { studio: StudioConfigSchema },
   setup(ctx) {
-    // A host plugin: it stores, runs and deploys flows, so it holds the runtime.
-    const context = new StudioContext(ctx.services.get(Tokens.Runtime));
+    // A host plugin: it stores, runs and deploys flows through core's narrow capabilities (Tokens.Flows, Tokens.System), never the runtime.
+    const context = new StudioContext(ctx);
     const flows = new FlowService(context);
     const files = new FileStore(context);
     const runner = new FlowRunner(context, files);
@@ -57,14 +57,14 @@ const studioServerPlugin = definePlugin({
     ctx.services.provide(StudioServerToken, () => ({ context, flows, files, runner, mcpSessions, mounts }));
     const logs = logRoutes(context);
 
-    ctx.registerRoutes(({ app, runtime }) => {
+    ctx.registerRoutes(({ app }) => {
       const onError = errorHandler(ctx.logger, () => context.config.maxFileSizeUploadMb);
       const { build, publicBuild } = buildRoutes(context, runner);
       const { run, webhook } = runRoutes(context, runner);
       const { v1, v2 } = fileRoutes(context, files);
       const { studio, health } = studioRoutes(context, flows);
       const projects = projectRoutes(context, flows);
-      const limited = rateLimit(runtime, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
+      const limited = rateLimit(context, new FlowRateLimiter(() => context.config.rateLimit), () => context.config.autoLogin);
       const mount: [string, ReturnType<typeof flowRoutes>][] = [
         ['/api/v1/flows', flowRoutes(context, flows)],
         ['/api/v1/projects', projects],
@@ -106,7 +106,7 @@ const studioServerPlugin = definePlugin({
 
 export default studioServerPlugin;
 export { studioServerPlugin };
-export { StudioContext, isUuid } from './context.js';
+export { StudioContext, isUuid, type StudioPluginContext } from './context.js';
 export { StudioConfigSchema, type StudioConfig } from './config.js';
 export { StudioErrors, studioErrorCatalogue } from './errors.js';
 export { FlowService } from './flows/flow-service.js';

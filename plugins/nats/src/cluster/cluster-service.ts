@@ -1,7 +1,7 @@
 import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { Logger, Runtime } from '@wiflow/core';
+import type { FlowControl, Logger } from '@wiflow/core';
 import type { NatsService } from '../service.js';
 import { ClusterHeartbeat, type ClusterMember, type InstanceHeartbeat } from './cluster-heartbeat.js';
 import type { ClusterSettings } from './cluster-config.js';
@@ -29,7 +29,8 @@ export class ClusterService {
   #heartbeat: ClusterHeartbeat | undefined;
 
   constructor(
-    private readonly runtime: Runtime,
+    /** The deployed pipelines this instance reports in its heartbeat. */
+    private readonly flows: Pick<FlowControl, 'pipelines'>,
     private readonly nats: NatsService,
     readonly settings: ClusterSettings,
     private readonly logger: Logger,
@@ -59,7 +60,7 @@ export class ClusterService {
     const components: Record<string, string> = {};
     const counters: Record<string, number> = {};
     let claimed: string | undefined;
-    for (const deployed of this.runtime.pipelines.values()) {
+    for (const deployed of this.flows.pipelines.values()) {
       components[`pipeline:${deployed.id}`] = 'running';
       for (const [nodeId, c] of Object.entries(deployed.pipeline.counters())) {
         const type = deployed.pipeline.runners.get(nodeId)?.node.definition.type ?? nodeId;

@@ -1,4 +1,6 @@
-import type { Logger, Runtime } from '@wiflow/core';
+import { configSection, type Logger } from '@wiflow/core';
+import { z } from 'zod';
+import type { PoseApiHost } from '../host.js';
 import { CLUSTER_SERVICE, type ClusterService, type FeedCounters, type PoseClusterLink } from '@wiflow/plugin-nats';
 import { ApiErrors } from '../errors.js';
 import type { RateLimitStore } from '../limits/rate-limiter.js';
@@ -11,12 +13,15 @@ import { clusterStatus, type ClusterStatus } from './cluster-status.js';
  * so that a cluster config without the plugin fails loudly (`ClusterMode.of`) instead of
  * silently serving alone.
  */
-export function clusterRequested(runtime: Runtime, env: NodeJS.ProcessEnv): boolean {
-  if (runtime.services.has(CLUSTER_SERVICE)) return runtime.services.get(CLUSTER_SERVICE).enabled;
+export function clusterRequested(host: Pick<PoseApiHost, 'services' | 'config'>, env: NodeJS.ProcessEnv): boolean {
+  if (host.services.has(CLUSTER_SERVICE)) return host.services.get(CLUSTER_SERVICE).enabled;
   const fromEnv = env.WIFLOW_CLUSTER;
   if (fromEnv !== undefined && fromEnv !== '') return /^(1|true|yes|on)$/i.test(fromEnv);
-  return runtime.config.get<{ enabled?: unknown } | undefined>('cluster')?.enabled === true;
+  return host.config.read(ClusterSwitch)?.enabled === true;
 }
+
+/** The one key of the NATS plugin's `cluster` section read here, as configured (the plugin may be absent). */
+const ClusterSwitch = configSection('cluster', z.object({ enabled: z.unknown() }).loose().optional());
 
 /**
  * The pose API of one `wiflow serve` in a cluster (config `cluster.enabled`), wired through
@@ -43,9 +48,9 @@ export class ClusterMode {
 
   /** The cluster parts of a runtime whose config asks for cluster mode; throws clusterUnavailable when @wiflow/plugin-nats is not loaded. */
   static of(api: ApiServices & { stream: { clients: Set<unknown> } }, logger: Logger): ClusterMode {
-    const runtime = api.runtime;
-    if (!runtime.services.has(CLUSTER_SERVICE)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
-    return new ClusterMode(api, runtime.services.get(CLUSTER_SERVICE), logger);
+    const host = api.host;
+    if (!host.services.has(CLUSTER_SERVICE)) throw ApiErrors.clusterUnavailable('config cluster.enabled is true but @wiflow/plugin-nats is not loaded (plugins.allow?)');
+    return new ClusterMode(api, host.services.get(CLUSTER_SERVICE), logger);
   }
 
   /** Whether this instance writes the cluster's frames and alerts to its storage. */
@@ -60,7 +65,7 @@ export class ClusterMode {
 
   /** Wire everything; resolves once the consumers are in place. */
   async start(): Promise<void> {
-    const { hub, runtime } = this.api;
+    const { hub, host } = this.api;
     // Counters live at least as long as the longest configured window.
     const windows = Object.values(this.api.apiConfig().rateLimits).flatMap((v) => (typeof v === 'object' && v ? [v.windowSeconds] : []));
     let link: PoseClusterLink;
@@ -73,7 +78,7 @@ export class ClusterMode {
     this.api.limiter.use(answeringNotReady(link.rateLimits));
     await link.poses.live((frame) => hub.acceptFrame(frame));
     await link.alerts.live((alert) => hub.acceptAlert(alert));
-    this.#writer = this.cluster.settings.storageWriter && runtime.hasStorage;
+    this.#writer = this.cluster.settings.storageWriter && host.hasStorage;
     if (this.#writer) {
       await link.poses.store((frames) => hub.writeFrames(frames));
       await link.alerts.store((alerts) => hub.writeAlerts(alerts));

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { DEFAULT_JSON_MAX_DEPTH, routeRouter, type RouteStep } from '@wiflow/core';
+import { routeRouter, type RouteStep } from '@wiflow/core';
 import { ApiErrors } from '../errors.js';
 import type { ApiServices } from '../services.js';
 import type { PoseRoute } from './route.js';
@@ -14,11 +14,11 @@ export const JSON_BODY_LIMIT = '8mb';
  */
 export function buildApiRouter(services: ApiServices, routes: PoseRoute[]): Router {
   return routeRouter(routes, {
-    hooks: services.runtime.hooks,
-    logger: services.runtime.logger,
+    hooks: services.host.hooks,
+    logger: services.host.logger,
     convention: () => services.convention(),
     bodyLimit: JSON_BODY_LIMIT,
-    maxJsonDepth: services.runtime.config.get<{ maxJsonDepth?: number }>('server').maxJsonDepth ?? DEFAULT_JSON_MAX_DEPTH,
+    maxJsonDepth: services.host.config.get('server').maxJsonDepth,
     admit: (step) => rateLimit(services, step),
     check: ({ route }) => {
       if (route.requiresRunning && !services.producing()) throw ApiErrors.systemNotReady(services.system.state);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNode, flowEnvironments, Tokens, type PoseFrame, type Runtime, type SensingFrame } from '@wiflow/core';
+import { defineNode, flowEnvironments, Tokens, type FlowControl, type PoseFrame, type SensingFrame } from '@wiflow/core';
 import { parseZones, pointInPolygon, ZoneSchema, type Zone } from '@wiflow/analytics-common';
 import { PoseHubToken } from './publish-node.js';
 import { SENSING_MATCH_WINDOW_MS, type PoseHub } from './pose-hub.js';
@@ -37,9 +37,9 @@ export interface OccupancyAnswer {
  * nodes' `zones`), first definition of an id kept: the occupancy answer then counts people in
  * the zones the room's own analytics use, without the flow repeating them.
  */
-export function runningPipelineZones(runtime: Runtime, environmentId: string): Zone[] {
+export function runningPipelineZones(flows: Pick<FlowControl, 'pipelines'>, environmentId: string): Zone[] {
   const zones = new Map<string, Zone>();
-  for (const deployed of runtime.pipelines.values()) {
+  for (const deployed of flows.pipelines.values()) {
     if (deployed.outcome || !flowEnvironments(deployed.data).includes(environmentId)) continue;
     for (const node of deployed.data.nodes) {
       const config = (node.data?.config ?? {}) as Record<string, unknown>;
@@ -70,12 +70,12 @@ export const poseOccupancyNode = defineNode({
   config: OccupancyNodeConfig,
   create(ctx) {
     const hub = ctx.services.get(PoseHubToken);
-    const runtime = ctx.services.get(Tokens.Runtime);
+    const flows = ctx.services.get(Tokens.Flows);
     return {
       receive(_port, value) {
         const environmentId = String(value ?? '');
         const frame: PoseFrame | undefined = hub.latest(environmentId || undefined);
-        const configured = ctx.config.zones.length ? ctx.config.zones : runningPipelineZones(runtime, frame?.environmentId ?? environmentId);
+        const configured = ctx.config.zones.length ? ctx.config.zones : runningPipelineZones(flows, frame?.environmentId ?? environmentId);
         const now = Date.now();
         const stale = !frame || now - frame.timestamp > ctx.config.maxAgeSeconds * 1000;
         const environment = frame?.environmentId ?? environmentId;

@@ -42,8 +42,8 @@ const REPORT_PLUGINS = { healthcare: '@wiflow/plugin-healthcare', retail: '@wifl
 /** A domain plugin's period report service; reportUnavailable when the plugin is not loaded. */
 function periodReport<R, Q extends PeriodReportRequest = PeriodReportRequest>(services: ApiServices, domain: keyof typeof REPORT_PLUGINS): PeriodReportService<R, Q> {
   const token = PeriodReportTokens[domain];
-  if (!services.runtime.services.has(token)) throw ApiErrors.reportUnavailable(domain, REPORT_PLUGINS[domain]);
-  return services.runtime.services.get(token) as PeriodReportService<R, Q>;
+  if (!services.host.services.has(token)) throw ApiErrors.reportUnavailable(domain, REPORT_PLUGINS[domain]);
+  return services.host.services.get(token) as PeriodReportService<R, Q>;
 }
 
 /**

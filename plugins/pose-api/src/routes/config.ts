@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ApiErrors } from '../errors.js';
 import { defineRoute, type RouteDefinition } from '../http/route.js';
-import { PoseConfigSchema, PrivacyConfigSchema, RESTART_PREFIXES } from '../config.js';
+import { PoseConfigSchema, PoseSection, PrivacyConfigSchema, RESTART_PREFIXES } from '../config.js';
 import { configView, configViewSchema, toCanonicalPatch, toConventionPath } from '../schemas/config-view.js';
 import type { ApiServices } from '../services.js';
 
 /** Configuration routes: read, partial update, schema. */
 export function configRoutes(services: ApiServices): RouteDefinition[] {
-  const config = services.runtime.config;
+  const config = services.host.config;
   const views = { A: configViewSchema('A', false), B: configViewSchema('B', false) };
   const patches = { A: configViewSchema('A', true), B: configViewSchema('B', true) };
   const jsonSchemas = {
@@ -58,8 +58,8 @@ export function configRoutes(services: ApiServices): RouteDefinition[] {
       const restartRequired = result.changed.some((p) => RESTART_PREFIXES.some((prefix) => p.replace(/^pose\./, '').startsWith(prefix)));
       if (convention === 'A') {
         const warnings: string[] = [];
-        const pose = config.get<{ streaming: { mqtt_enabled: boolean } }>('pose');
-        if (pose.streaming.mqtt_enabled && !services.runtime.registry.list().some((n) => n.definition.type.startsWith('mqtt.'))) {
+        const pose = config.read(PoseSection);
+        if (pose.streaming.mqtt_enabled && !services.host.flows.registry.list().some((n) => n.definition.type.startsWith('mqtt.'))) {
           warnings.push('streaming.mqtt_enabled is on but no MQTT plugin is installed');
         }
         if (restartRequired && services.system.running) warnings.push('some changes take effect after POST /system/restart');

@@ -39,21 +39,21 @@ const Metrics = z.object({
 
 /** Health and metrics routes. */
 export function healthRoutes(services: ApiServices): RouteDefinition[] {
-  const { runtime } = services;
-  const uptime = () => Math.floor((Date.now() - runtime.startedAt) / 1000);
+  const { host } = services;
+  const uptime = () => Math.floor((Date.now() - host.system.startedAt) / 1000);
 
   async function storageStatus(): Promise<{ status: string; [k: string]: unknown }> {
-    if (!runtime.hasStorage) return { status: 'not_configured' };
+    if (!host.hasStorage) return { status: 'not_configured' };
     try {
-      const health = await runtime.storage.health();
-      return { status: health.status, kind: runtime.storage.kind, ...health.details };
+      const health = await host.storage.health();
+      return { status: health.status, kind: host.storage.kind, ...health.details };
     } catch (error) {
       return { status: 'unhealthy', error: String(error) };
     }
   }
 
   function overall(storage: string): 'healthy' | 'degraded' | 'unhealthy' {
-    if (runtime.state !== 'started') return 'unhealthy';
+    if (host.system.state !== 'started') return 'unhealthy';
     if (storage === 'unhealthy' || storage === 'degraded' || storage === 'not_configured') return 'degraded';
     return 'healthy';
   }
@@ -72,7 +72,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
     errors: [],
     async handler() {
       const storage = await storageStatus();
-      return { body: { status: overall(storage.status), timestamp: new Date().toISOString(), version: runtime.version, uptime: uptime() } };
+      return { body: { status: overall(storage.status), timestamp: new Date().toISOString(), version: host.system.version, uptime: uptime() } };
     },
   });
 
@@ -103,7 +103,7 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
         body: {
           overall_status: status === 'healthy' && (clusterDegraded || references.status === 'stale') ? 'degraded' : status,
           timestamp: new Date().toISOString(),
-          version: runtime.version,
+          version: host.system.version,
           uptime: uptime(),
           components: {
             api: { status: 'healthy', system_state: services.system.state, websocket_clients: services.websocketClientCount() },
@@ -163,11 +163,11 @@ export function healthRoutes(services: ApiServices): RouteDefinition[] {
         current.business = { active_persons: services.hub.activePersons(), detections_per_minute: services.hub.detectionsPerMinute(), tracking_accuracy: null };
       }
       let historical: z.output<typeof Metrics>['historical'] = [];
-      if (runtime.hasStorage) {
+      if (host.hasStorage) {
         const end = query.end_time ? parseTime(query.end_time) : Date.now();
         const start = query.start_time ? parseTime(query.start_time) : end - 3_600_000;
         if (end < start) throw ApiErrors.validation([{ field: 'end_time', message: 'must not be before start_time', received: query.end_time }]);
-        const page = await runtime.storage.metrics.find({ start, end, kinds: ['performance'], source: 'pose-api', order: 'asc' }, { page: 1, perPage: 1000 });
+        const page = await host.storage.metrics.find({ start, end, kinds: ['performance'], source: 'pose-api', order: 'asc' }, { page: 1, perPage: 1000 });
         historical = page.items.map((s) => ({ timestamp: iso(s.timestamp), frames_per_second: s.values.frames_per_second ?? null, average_latency_ms: s.values.average_latency_ms ?? null, cpu_usage: s.values.cpu_usage ?? null }));
       }
       return { body: { current, historical } };

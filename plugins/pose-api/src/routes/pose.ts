@@ -43,10 +43,10 @@ export function poseRoutes(services: ApiServices): RouteDefinition[] {
     errors: [404, 422, 503],
     async handler({ query, convention }) {
       let frame: AnyFrame | null | undefined = services.hub.latest(query.environment_id);
-      if (!frame && services.runtime.hasStorage) frame = await (await services.storageForReading()).poses.latest({ environmentId: query.environment_id });
+      if (!frame && services.host.hasStorage) frame = await (await services.storageForReading()).poses.latest({ environmentId: query.environment_id });
       if (!frame) {
         const error = ApiErrors.poseDataNotFound(query.environment_id ? `for environment ${query.environment_id}` : 'yet');
-        if (services.runtime.hasStorage) Object.assign(error, { details: await notFoundDetails(services, undefined, undefined, query.environment_id) });
+        if (services.host.hasStorage) Object.assign(error, { details: await notFoundDetails(services, undefined, undefined, query.environment_id) });
         throw error;
       }
       const options = { minConfidence: query.min_confidence, includeKeypoints: query.include_keypoints, includeDensePose: query.include_dense_pose };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { serviceToken, type Runtime } from '@wiflow/core';
+import { serviceToken } from '@wiflow/core';
+import type { PoseApiHost } from '../host.js';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
@@ -30,9 +31,9 @@ interface RecordingViewPort {
 
 const REFERENCE_DESK = serviceToken<ReferenceDeskPort>('wiflow.pose.EmptyRoomReferences');
 
-function desk(runtime: Runtime): ReferenceDeskPort {
+function desk(host: Pick<PoseApiHost, 'services'>): ReferenceDeskPort {
   try {
-    return runtime.services.get(REFERENCE_DESK);
+    return host.services.get(REFERENCE_DESK);
   } catch {
     throw ApiErrors.referencesUnavailable();
   }
@@ -109,7 +110,7 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
     errors: [503],
     async handler() {
       const links = referenceStatus(services.system.components(), services.system.running).links;
-      const rooms = desk(services.runtime).rooms().map((r) => ({
+      const rooms = desk(services.host).rooms().map((r) => ({
         environment_id: r.environmentId,
         node_id: r.nodeId,
         links: links.filter((l) => l.environment_id === r.environmentId),
@@ -138,7 +139,7 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
     errors: [409, 422, 503],
     async handler({ body }) {
       if (!services.system.running) throw ApiErrors.systemNotReady(services.system.state);
-      const view = desk(services.runtime).start(body.environment_id, body.seconds);
+      const view = desk(services.host).start(body.environment_id, body.seconds);
       return { status: 202, body: recordingBody(view) };
     },
   });
@@ -155,7 +156,7 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'The recording', A: Recording, B: Recording },
     errors: [404, 503],
     async handler({ params }) {
-      const view = desk(services.runtime).recording(params.recording_id);
+      const view = desk(services.host).recording(params.recording_id);
       if (!view) throw ApiErrors.notFound('recording', params.recording_id);
       return { body: recordingBody(view) };
     },

@@ -93,7 +93,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
       return {
         status: system.state,
         uptime_seconds: system.uptimeSeconds(),
-        version: services.runtime.version,
+        version: services.host.system.version,
         components: {
           csi_receiver: {
             status: componentStatus(csi, running, 'active'),
@@ -122,8 +122,8 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
       };
     }
     let database = { status: 'not_configured', connection_pool: null as string | null };
-    if (services.runtime.hasStorage) {
-      const health = await services.runtime.storage.health().catch((error): { status: string; details: Record<string, unknown> } => ({ status: 'unhealthy', details: { error: String(error) } }));
+    if (services.host.hasStorage) {
+      const health = await services.host.storage.health().catch((error): { status: string; details: Record<string, unknown> } => ({ status: 'unhealthy', details: { error: String(error) } }));
       const pool = health.details.connection_pool ?? health.details.pool;
       database = { status: health.status, connection_pool: typeof pool === 'string' ? pool : null };
     }
@@ -216,7 +216,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
       // The same 409 a start gives, before any configuration changes.
       if (system.state !== 'stopped') throw system.state === 'running' || system.state === 'starting' ? ApiErrors.alreadyRunning(system.state) : ApiErrors.transitionInProgress(system.state);
       if (Object.keys(patch).length) {
-        const result = services.runtime.config.update({ pose: patch });
+        const result = services.host.config.update({ pose: patch });
         if (result.errors.length) {
           throw ApiErrors.validation(result.errors.map((e) => ({ field: e.field.replace(/^pose\./, 'configuration.'), message: e.message, received: e.received })));
         }

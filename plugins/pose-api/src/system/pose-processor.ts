@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { arePortsCompatible, type CsiFrame, type FlowData, type FlowEdge, type FlowNode, type PoseFrame, type Runtime } from '@wiflow/core';
+import { arePortsCompatible, type CsiFrame, type FlowData, type FlowEdge, type FlowNode, type PoseFrame } from '@wiflow/core';
+import type { PoseApiHost } from '../host.js';
 import type { ApiConfig } from '../config.js';
 import { ApiErrors } from '../errors.js';
 
@@ -32,13 +33,13 @@ export interface ProcessingOutcome {
  * types: io.input → chain → (tracker) → io.output.
  */
 export class PoseProcessor {
-  constructor(private readonly runtime: Runtime, private readonly config: () => ApiConfig) {}
+  constructor(private readonly host: Pick<PoseApiHost, 'flows'>, private readonly config: () => ApiConfig) {}
 
   /** Node types of the chain for these options, and which of them are not installed. */
   plan(enableTracking: boolean): { types: string[]; missing: string[] } {
     const { chain, tracker } = this.config().processing;
     const types = enableTracking ? [...chain, tracker] : [...chain];
-    return { types, missing: types.filter((t) => !this.runtime.registry.has(t)) };
+    return { types, missing: types.filter((t) => !this.host.flows.registry.has(t)) };
   }
 
   /** Build the canonical frames of the submission (shape errors become 422 with the field). */
@@ -93,7 +94,7 @@ export class PoseProcessor {
     const nodeConfig = this.config().processing.nodeConfig;
     let previous = { id: 'input', port: 'value', spec: { type: 'any' } as { type: string | readonly string[] } };
     types.forEach((type, i) => {
-      const definition = this.runtime.registry.get(type)!;
+      const definition = this.host.flows.registry.get(type)!;
       const input = Object.entries(definition.inputs).find(([, spec]) => arePortsCompatible(previous.spec, spec));
       if (!input) throw ApiErrors.modelUnavailable([`${type} (no input accepts ${JSON.stringify(previous.spec.type)})`]);
       const id = `n${i}`;
@@ -120,7 +121,7 @@ export class PoseProcessor {
     const timeoutMs = this.config().processing.timeoutMs;
     let job;
     try {
-      job = await this.runtime.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' } });
+      job = await this.host.flows.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' } });
     } catch (error) {
       // The chain does not compile (bad node config in api.processing.nodeConfig, port types).
       const problems = (error as { details?: { problems?: { message?: string }[] } }).details?.problems;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { portTypes, type DeployedPipeline, type FlowData, type NodeCounters, type PortSpec, type Runtime } from '@wiflow/core';
+import { portTypes, type DeployedPipeline, type FlowData, type NodeCounters, type PortSpec } from '@wiflow/core';
+import type { PoseApiHost } from '../host.js';
 import type { ApiConfig } from '../config.js';
 import { ApiErrors, ApiError } from '../errors.js';
 import type { PoseHub } from '../hub/pose-hub.js';
@@ -82,7 +83,7 @@ export class SystemController {
   readonly #rates = new Map<string, { out: number; csiOut: number | null; at: number; rate: number | null; csiRate: number | null; lastOutputAt: number | null }>();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly host: Pick<PoseApiHost, 'flows' | 'hasStorage' | 'storage'>,
     private readonly hub: PoseHub,
     private readonly config: () => ApiConfig,
   ) {}
@@ -100,8 +101,8 @@ export class SystemController {
   async loadFlow(): Promise<{ data: FlowData; flowId: string | null; source: string; name: string | null }> {
     const { flow, flowId } = this.config().pipeline;
     if (flowId) {
-      if (!this.runtime.hasStorage) throw ApiErrors.storageUnavailable();
-      const record = await this.runtime.storage.flows.get(flowId);
+      if (!this.host.hasStorage) throw ApiErrors.storageUnavailable();
+      const record = await this.host.storage.flows.get(flowId);
       if (!record?.data) throw ApiErrors.pipelineFailed(`stored flow ${flowId} not found or empty`);
       return { data: record.data as unknown as FlowData, flowId, source: `flow ${flowId}`, name: record.name ?? null };
     }
@@ -136,7 +137,7 @@ export class SystemController {
       loaded = await this.loadFlow();
       this.#step('load_flow', 'completed');
       this.#step('compile_flow', 'in_progress');
-      await this.runtime.prepare(loaded.data);
+      await this.host.flows.prepare(loaded.data);
       this.#step('compile_flow', 'completed');
       this.#step('start_nodes', 'in_progress');
     } catch (error) {
@@ -153,7 +154,7 @@ export class SystemController {
 
   async #deploy(loaded: { data: FlowData; flowId: string | null; source: string; name: string | null }): Promise<void> {
     try {
-      const deployed = await this.runtime.deploy(loaded.data, { id: PIPELINE_ID, flowId: loaded.flowId ?? undefined, name: loaded.name ?? undefined, source: loaded.source });
+      const deployed = await this.host.flows.deploy(loaded.data, { id: PIPELINE_ID, flowId: loaded.flowId ?? undefined, name: loaded.name ?? undefined, source: loaded.source });
       this.#deployed = deployed;
       const early = await Promise.race([deployed.pipeline.done, Promise.resolve(null)]);
       if (early && early.status === 'failed') throw new Error(early.error);
@@ -171,7 +172,7 @@ export class SystemController {
       this.#step('start_nodes', 'failed');
       this.lastError = describe(error);
       this.lastOutcome = 'failed';
-      await this.runtime.undeploy(PIPELINE_ID, 0).catch(() => undefined);
+      await this.host.flows.undeploy(PIPELINE_ID, 0).catch(() => undefined);
       this.#deployed = undefined;
       this.state = 'stopped';
       this.sessionId = null;
@@ -210,13 +211,13 @@ export class SystemController {
 
   async #undeploy(options: { force?: boolean; saveState?: boolean }): Promise<void> {
     this.#deployed = undefined;
-    await this.runtime.undeploy(PIPELINE_ID, options.force ? 0 : 2000).catch((error) => (this.lastError = describe(error)));
+    await this.host.flows.undeploy(PIPELINE_ID, options.force ? 0 : 2000).catch((error) => (this.lastError = describe(error)));
     this.#step('stop_sources', 'completed');
     this.#step('drain_queues', 'completed');
     await this.hub.flush();
-    if (options.saveState !== false && this.runtime.hasStorage) {
+    if (options.saveState !== false && this.host.hasStorage) {
       this.#step('flush_storage', 'in_progress');
-      await this.runtime.storage.flush().catch((error) => (this.lastError = describe(error)));
+      await this.host.storage.flush().catch((error) => (this.lastError = describe(error)));
       this.#step('flush_storage', 'completed');
     }
     this.lastOutcome = 'stopped';
@@ -229,14 +230,14 @@ export class SystemController {
     if (this.state !== 'running') throw this.state === 'stopped' ? ApiErrors.notRunning(this.state) : ApiErrors.transitionInProgress(this.state);
     const previousSessionId = this.sessionId;
     const loaded = await this.loadFlow();
-    await this.runtime.prepare(loaded.data).catch((error) => {
+    await this.host.flows.prepare(loaded.data).catch((error) => {
       throw ApiErrors.pipelineFailed(describe(error));
     });
     this.state = 'restarting';
     const newSessionId = randomUUID();
     this.#transition = (async () => {
       this.#deployed = undefined;
-      await this.runtime.undeploy(PIPELINE_ID, 2000);
+      await this.host.flows.undeploy(PIPELINE_ID, 2000);
       await this.hub.flush();
       this.hub.clearLatest();
       this.sessionId = newSessionId;

@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { credentialsOf, hasRole, type Alert, type AuthRequest, type PoseFrame, type Principal } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
 import { nodeFailing } from '../system/system-controller.js';
-import type { Convention } from '../config.js';
+import { PoseSection, type Convention } from '../config.js';
 import { frameA, frameB } from '../schemas/pose.js';
 import type { ApiServices } from '../services.js';
 import { AlertFilters, CHANNELS, ClientMessage, PoseFilters, SUPPORTED_PROTOCOLS } from './messages.js';
@@ -63,7 +63,7 @@ export class PoseStream {
   constructor(private readonly services: ApiServices) {}
 
   #enabled(): boolean {
-    const pose = this.services.runtime.config.get<{ streaming: { websocket_enabled: boolean } }>('pose');
+    const pose = this.services.host.config.read(PoseSection);
     return this.services.apiConfig().websocket.enabled && pose.streaming.websocket_enabled;
   }
 
@@ -75,7 +75,7 @@ export class PoseStream {
   };
 
   get #log() {
-    return this.services.runtime.logger;
+    return this.services.host.logger;
   }
 
   #check: UpgradeGuard = async (request) => {
@@ -88,7 +88,7 @@ export class PoseStream {
     }
     const credentials = credentialsOf(request, 'socket');
     if (!credentials.bearer && !credentials.apiKey) return { ok: false, status: 401, reason: 'authentication required: pass ?token=<access token> or an Authorization header' };
-    const principal = await this.services.runtime.hooks.authenticate.promise({ ...credentials, request });
+    const principal = await this.services.host.hooks.authenticate.promise({ ...credentials, request });
     if (!principal) return { ok: false, status: 401, reason: 'the token is invalid or expired' };
     if (!hasRole(principal.roles, 'viewer')) return { ok: false, status: 403, reason: 'the viewer role is needed' };
     // Reserve the slot now so concurrent upgrades cannot pass the limit together.
@@ -129,7 +129,7 @@ export class PoseStream {
         this.#onMessage(client, isBinary ? null : data.toString());
       } catch (error) {
         // A bug must cost one answer, never the process.
-        this.services.runtime.logger.error('websocket message failed', { error: String(error) });
+        this.services.host.logger.error('websocket message failed', { error: String(error) });
         this.#error(client, 'SYSTEM_ERROR', 'the message could not be handled');
       }
     });
@@ -188,7 +188,7 @@ export class PoseStream {
     for (const client of [...this.clients]) {
       let principal: Principal | undefined;
       try {
-        principal = await this.services.runtime.hooks.authenticate.promise(client.credentials);
+        principal = await this.services.host.hooks.authenticate.promise(client.credentials);
       } catch (error) {
         // Storage unreachable: keep the connection rather than drop everyone; the next check decides.
         this.#log.warn('websocket credential check failed', { error: String(error) });

@@ -24,7 +24,7 @@ const Message = z.object({ message: z.string() });
 /** `/api/v1/files` (files of a flow) and `/api/v2/files` (files of a user). */
 export function fileRoutes(studio: StudioContext, files: FileStore): { v1: Router; v2: Router } {
   const json = jsonBody();
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
 
   const v1 = flowServiceRouter(studio, [
     defineRoute({

@@ -23,7 +23,7 @@ export class FileStore {
 
   /** Absolute path of a stored file. */
   absolutePath(record: FileRecord): string {
-    const full = path.resolve(this.studio.runtime.dataDir, record.path);
+    const full = path.resolve(this.studio.dataDir, record.path);
     if (!full.startsWith(path.resolve(this.studio.filesDir) + path.sep)) throw StudioErrors.fileNotFound(record.name);
     return full;
   }
@@ -33,7 +33,7 @@ export class FileStore {
     const id = randomUUID();
     const name = input.name ?? sanitizeFileName(input.originalName);
     const relative = path.join('studio-files', input.userId, id, name);
-    const full = path.join(this.studio.runtime.dataDir, relative);
+    const full = path.join(this.studio.dataDir, relative);
     await mkdir(path.dirname(full), { recursive: true });
     if (input.tempPath) await rename(input.tempPath, full);
     else await writeFile(full, input.buffer ?? Buffer.alloc(0));

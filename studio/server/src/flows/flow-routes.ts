@@ -344,7 +344,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
 
   const router = flowServiceRouter(studio, routes, { bodyLimit: '50mb' });
   // A multipart upload and a zip download stay bare handlers: core's route kit reads JSON bodies and answers JSON.
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
   router.post('/upload/', auth, writesNeedOperator(), singleFile(studio, { required: true }), async (req, res) => {
     const folderId = typeof req.query.folder_id === 'string' && req.query.folder_id ? req.query.folder_id : undefined;
     const documents = await readFlowImport(req.file!.buffer, studio.archiveLimits);
@@ -362,7 +362,7 @@ export function flowRoutes(studio: StudioContext, flows: FlowService): Router {
     const files = [];
     for (const id of ids) {
       const flow = await studio.ownedFlow(userId, id);
-      files.push({ name: zipEntryName(flow.name, taken), content: JSON.stringify(toFlowExport(flow, redactFlowSecrets(studio.runtime, flow.data, 'remove')), null, 2) });
+      files.push({ name: zipEntryName(flow.name, taken), content: JSON.stringify(toFlowExport(flow, redactFlowSecrets(studio.flows, flow.data, 'remove')), null, 2) });
     }
     const zip = await makeZip(files);
     res.setHeader('Content-Type', 'application/zip');

@@ -10,13 +10,13 @@ export class FlowService {
 
   /** FlowRead of a record: secrets masked, validity from the compiler. */
   read(flow: FlowRecord): Record<string, unknown> {
-    const runtime = this.studio.runtime;
-    return toFlowRead(flow, redactFlowSecrets(runtime, flow.data, 'mask'), validateFlowData(runtime, flow.data));
+    const flows = this.studio.flows;
+    return toFlowRead(flow, redactFlowSecrets(flows, flow.data, 'mask'), validateFlowData(flows, flow.data));
   }
 
   /** FlowHeader of a record. */
   header(flow: FlowRecord): Record<string, unknown> {
-    return toFlowHeader(flow, redactFlowSecrets(this.studio.runtime, flow.data, 'mask'));
+    return toFlowHeader(flow, redactFlowSecrets(this.studio.flows, flow.data, 'mask'));
   }
 
   /** Every flow of a user matching a query (all pages). */
@@ -96,7 +96,7 @@ export class FlowService {
     const patch: FlowPatch = {};
     if (body.name != null) patch.name = body.name;
     if (body.description !== undefined) patch.description = body.description;
-    if (body.data !== undefined) patch.data = mergeFlowSecrets(this.studio.runtime, body.data, flow.data);
+    if (body.data !== undefined) patch.data = mergeFlowSecrets(this.studio.flows, body.data, flow.data);
     if (body.access_type != null) patch.accessType = body.access_type;
     if (body.action_name !== undefined) patch.actionName = body.action_name;
     if (body.action_description !== undefined) patch.actionDescription = body.action_description;

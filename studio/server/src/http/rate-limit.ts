@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { flowServiceErrorBody, type Runtime } from '@wiflow/core';
+import { flowServiceErrorBody } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
-import { authenticate } from './auth.js';
+import { authenticate, type Authenticator } from './auth.js';
 
 /** One caller's count in the current window. */
 interface Bucket {
@@ -42,11 +42,11 @@ export class FlowRateLimiter {
  * spec's X-RateLimit-Limit / -Remaining / -Reset (epoch s) / -Window (s) headers, and
  * answers 429 `WIFLOW_STUDIO_RATE_LIMITED` with Retry-After over the limit. No body is read.
  */
-export function rateLimit(runtime: Runtime, limiter: FlowRateLimiter, autoLogin: () => boolean) {
+export function rateLimit(authenticator: Authenticator, limiter: FlowRateLimiter, autoLogin: () => boolean) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (res.locals.rateCounted) return next();
     res.locals.rateCounted = true;
-    const principal = await authenticate(runtime, req, autoLogin()).catch(() => undefined);
+    const principal = await authenticate(authenticator, req, autoLogin()).catch(() => undefined);
     res.locals.authChecked = true;
     res.locals.principal = principal;
     const caller = principal ? `user:${principal.userId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`;

@@ -59,8 +59,8 @@ export function flowServiceRouter(studio: StudioContext, routes: readonly FlowSe
   const publicRoutes = new Set(routes.filter((route) => route.access === 'public').map((route) => `${route.method} ${expressPath(route.path)}`));
   const isPublic = (req: Request) => publicRoutes.has(`${req.method === 'HEAD' ? 'get' : req.method.toLowerCase()} ${(req.route as { path?: string } | undefined)?.path}`);
   const router = routeRouter(routes, {
-    hooks: studio.runtime.hooks,
-    logger: studio.runtime.logger,
+    hooks: studio.hooks,
+    logger: studio.logger,
     convention: () => 'A',
     wrapSuccess: false,
     passErrors: true,
@@ -68,7 +68,7 @@ export function flowServiceRouter(studio: StudioContext, routes: readonly FlowSe
     async authenticate(req, res) {
       if (isPublic(req)) return { principal: undefined, presented: false };
       // The rate limiter in front already asked who is calling: ask once per request.
-      const principal = res.locals.authChecked ? (res.locals.principal as Principal | undefined) : await authenticate(studio.runtime, req, studio.config.autoLogin);
+      const principal = res.locals.authChecked ? (res.locals.principal as Principal | undefined) : await authenticate(studio, req, studio.config.autoLogin);
       res.locals.principal = principal;
       return { principal, presented: principal !== undefined };
     },

@@ -23,12 +23,12 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
   const build = Router();
   const publicBuild = Router();
   const json = jsonBody('50mb');
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
   /** Polling cursor per job: polling without `since` drains what was not yet delivered (Langflow's queue semantics). */
   const pollCursor = new Map<string, number>();
 
   function settle(run: StartedRun): void {
-    void runner.result(run).catch((error) => studio.runtime.logger.warn('could not store run messages', { error: String(error) }));
+    void runner.result(run).catch((error) => studio.logger.warn('could not store run messages', { error: String(error) }));
     void run.job.done.then(() => setTimeout(() => pollCursor.delete(run.job.id), 10 * 60_000).unref());
   }
 
@@ -40,10 +40,10 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
 
   /** The job if the caller may see it: its owner, or anyone for public builds. */
   async function visibleJob(req: express.Request, id: string): Promise<Job> {
-    const job = studio.runtime.jobs.get(id);
+    const job = studio.flows.jobs.get(id);
     if (!job) throw StudioErrors.jobNotFound(id);
     if (job.request.labels?.source === 'public') return job;
-    const principal: Principal | undefined = await authenticate(studio.runtime, req, studio.config.autoLogin);
+    const principal: Principal | undefined = await authenticate(studio, req, studio.config.autoLogin);
     if (!principal) throw StudioErrors.unauthenticated();
     if (job.request.userId !== principal.userId) throw StudioErrors.jobNotFound(id);
     return job;

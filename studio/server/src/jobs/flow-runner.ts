@@ -52,7 +52,7 @@ export class FlowRunner {
   readonly #log: Logger;
 
   constructor(private readonly studio: StudioContext, private readonly files: FileStore) {
-    this.#log = studio.runtime.logger.child('studio.runs');
+    this.#log = studio.logger.child('studio.runs');
   }
 
   /** Work out the job inputs of a run from its request. */
@@ -92,9 +92,9 @@ export class FlowRunner {
     const access = request.anonymous ? await this.studio.anonymousRunAccess(request.userId) : await this.studio.runAccess(request.flow.userId ?? request.userId, request.ownerRoles);
     this.#checkJobQuota(request.userId);
     const stored = request.flow.data;
-    const raw = request.data ? mergeFlowSecrets(this.studio.runtime, request.data, stored) : stored;
+    const raw = request.data ? mergeFlowSecrets(this.studio.flows, request.data, stored) : stored;
     if (!raw) throw StudioErrors.invalidFlow(1);
-    const tweaked = applyTweaks(this.studio.runtime, asFlowData(raw), request.tweaks);
+    const tweaked = applyTweaks(this.studio.flows, asFlowData(raw), request.tweaks);
     const inputs = await this.inputsFor(request.userId, tweaked, { ...request, onlyFlowId: request.filesOfFlowOnly ? request.flow.id : undefined });
     // Bindings are checked and applied by the compiler inside runJob, as for `wiflow run`.
     const sessionId = request.sessionId || request.inputRequest?.session || request.flow.id;
@@ -102,7 +102,7 @@ export class FlowRunner {
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
     let job: Job;
     try {
-      job = await this.studio.runtime.runJob(tweaked, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+      job = await this.studio.flows.runJob(tweaked, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
     } catch (error) {
       if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
         const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);
@@ -118,7 +118,7 @@ export class FlowRunner {
   /** 429 when the user (or everyone together) already has as many unfinished jobs as `studio.quotas` allows. */
   #checkJobQuota(userId: string): void {
     const { jobsPerUser, jobsTotal } = this.studio.config.quotas;
-    const active = this.studio.runtime.jobs.active();
+    const active = this.studio.flows.jobs.active();
     const mine = active.filter((job) => job.request.userId === userId).length;
     if (mine >= jobsPerUser) throw StudioErrors.quotaExceeded(`You have ${mine} unfinished jobs, the most one user may have (studio.quotas.jobsPerUser = ${jobsPerUser}); wait for one to end or cancel one`);
     if (active.length >= jobsTotal) throw StudioErrors.quotaExceeded(`The server has ${active.length} unfinished jobs, the most it takes (studio.quotas.jobsTotal = ${jobsTotal}); try again later`);
@@ -126,7 +126,7 @@ export class FlowRunner {
 
   /** Store the caller's text input as a User message of the session (null when there is none to store). */
   async recordInput(run: StartedRun): Promise<MessageRecord | null> {
-    if (run.inputValue == null || !this.studio.runtime.hasStorage) return null;
+    if (run.inputValue == null || !this.studio.hasStorage) return null;
     return this.studio.storage.messages.append({ flowId: run.flow.id, sessionId: run.sessionId, sender: 'User', senderName: 'User', text: run.inputValue, properties: { job_id: run.job.id } });
   }
 
@@ -155,7 +155,7 @@ export class FlowRunner {
       const ids = options.messageIds?.[output.name] ?? [];
       const chat = [];
       for (const [i, text] of texts.entries()) {
-        const stored = this.studio.runtime.hasStorage
+        const stored = this.studio.hasStorage
           ? await this.studio.storage.messages.append({ id: ids[i], flowId: run.flow.id, sessionId: run.sessionId, sender: 'Machine', senderName: 'AI', text, properties: { job_id: run.job.id, component_id: output.nodeId } })
           : null;
         if (stored) messages.push(stored);

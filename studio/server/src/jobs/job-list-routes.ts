@@ -41,7 +41,7 @@ export function jobListRoutes(studio: StudioContext): Router {
     async handler({ query, principal }) {
       const { flow_id: flowId, limit } = query as z.output<typeof JobListQuery>;
       const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-      const jobs = studio.runtime.jobs.list({ userId: principal!.userId, flowId }).slice(0, limit);
+      const jobs = studio.flows.jobs.list({ userId: principal!.userId, flowId }).slice(0, limit);
       return {
         body: jobs.map((job) => {
           const s = job.snapshot();

@@ -140,6 +140,6 @@ export function messageRoutes(studio: StudioContext, flows: FlowService): Router
 
   const router = flowServiceRouter(studio, routes);
   // Any other path under the mount answers as the router always has: 401 to nobody, else on to 404.
-  router.use(requireUser(studio.runtime, () => studio.config.autoLogin));
+  router.use(requireUser(studio, () => studio.config.autoLogin));
   return router;
 }

@@ -17,7 +17,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
   const run = Router();
   const webhook = Router();
   const json = jsonBody('50mb');
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
 
   /** Run each request one after the other and answer with RunResponse, or stream their events in the framing the request asks for. */
   async function execute(req: Request, res: Response, requests: RunRequest[], outputs: string[] | null | undefined, stream: boolean): Promise<void> {
@@ -77,7 +77,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
 
   /** Who calls a webhook (anyone, unless `webhookAuthEnable`), found before the body is read. */
   const webhookCaller = async (req: Request, res: Response, next: express.NextFunction) => {
-    const principal = await authenticate(studio.runtime, req, studio.config.autoLogin);
+    const principal = await authenticate(studio, req, studio.config.autoLogin);
     if (studio.config.webhookAuthEnable && !principal) throw StudioErrors.unauthenticated();
     res.locals.principal = principal;
     next();
@@ -99,7 +99,7 @@ export function runRoutes(studio: StudioContext, runner: FlowRunner): { run: Rou
       for (const d of declared) if (d.name in (payload as object)) named[d.name] = (payload as Record<string, unknown>)[d.name];
     } else if (declared.length === 1 && payload !== undefined) named[declared[0].name] = typeof payload === 'string' ? payload : JSON.stringify(payload);
     const started = await runner.start({ userId: flow.userId, flow, named, source: 'webhook' });
-    void runner.result(started).catch((error) => studio.runtime.logger.warn('webhook run result failed', { error: String(error) }));
+    void runner.result(started).catch((error) => studio.logger.warn('webhook run result failed', { error: String(error) }));
     res.status(202).json({ message: 'Task started in the background', status: 'in progress', job_id: started.job.id });
   });
 

@@ -1,4 +1,4 @@
-import { nodeConfigJsonSchema, type FlowData, type FlowNode, type NodeDefinition, type Runtime } from '@wiflow/core';
+import { nodeConfigJsonSchema, type FlowData, type FlowNode, type FlowControl, type NodeDefinition } from '@wiflow/core';
 import { RequestValidationError, type ValidationIssue } from '../http/validation.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -16,12 +16,12 @@ function configFields(definition: NodeDefinition): Set<string> {
  * every node whose config has that field. Unknown nodes, unknown fields and values the
  * node's config schema rejects are a 422 naming the tweak field — nothing passes silently.
  */
-export function applyTweaks(runtime: Runtime, data: FlowData, tweaks: Record<string, unknown> | null | undefined): FlowData {
+export function applyTweaks(flows: Pick<FlowControl, 'registry'>, data: FlowData, tweaks: Record<string, unknown> | null | undefined): FlowData {
   if (!tweaks || Object.keys(tweaks).length === 0) return data;
   const nodes: FlowNode[] = data.nodes.map((n) => ({ ...n, data: { ...n.data, config: { ...(n.data?.config ?? {}) } } }));
   const issues: ValidationIssue[] = [];
   const touched = new Map<FlowNode, string>();
-  const definitionOf = (node: FlowNode) => runtime.registry.get(node.data?.nodeType);
+  const definitionOf = (node: FlowNode) => flows.registry.get(node.data?.nodeType);
 
   for (const [key, value] of Object.entries(tweaks)) {
     if (isPlainObject(value)) {

@@ -48,7 +48,7 @@ export function toLangflowLogs(entries: LogEntry[]): Record<string, string> {
 
 /** Which entries `GET /logs` answers with, by Langflow's rules for its query parameters. */
 function selectEntries(studio: StudioContext, query: z.output<typeof LogsQuery>): LogEntry[] {
-  const logs = studio.runtime.logs;
+  const logs = studio.system.logs;
   const { lines_before: before, lines_after: after, timestamp } = query;
   if (after > 0 && before > 0) throw StudioErrors.badLogQuery('Cannot request logs before and after the timestamp');
   if (timestamp <= 0) {
@@ -62,17 +62,17 @@ function selectEntries(studio: StudioContext, query: z.output<typeof LogsQuery>)
 
 /**
  * Langflow's log retrieval at the server root, backed by the runtime's recent log
- * (`runtime.logs`): `GET /logs` (lines_before, lines_after, timestamp) and `GET /logs-stream`.
+ * (`SystemInfo.logs`, from `Tokens.System`): `GET /logs` (lines_before, lines_after, timestamp) and `GET /logs-stream`.
  * Same credentials as the rest of the flow service; like Langflow (superuser only), the
  * caller must be an admin, since the log is the whole server's, not one user's.
  */
 export function logRoutes(studio: StudioContext): { router: Router; closeStreams(): void } {
   const router = Router();
   const streams = new Set<LangflowStream>();
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
   const admin = (_req: Request, res: Response, next: NextFunction) => {
     if (!principalOf(res).roles.includes('admin')) throw StudioErrors.forbidden('Reading the server log needs the admin role');
-    if (!studio.runtime.logs.enabled) throw StudioErrors.logsDisabled();
+    if (!studio.system.logs.enabled) throw StudioErrors.logsDisabled();
     next();
   };
 
@@ -85,7 +85,7 @@ export function logRoutes(studio: StudioContext): { router: Router; closeStreams
     const stream = openLangflowStream(res);
     streams.add(stream);
     let quiet = true;
-    const off = studio.runtime.logs.subscribe((entry) => {
+    const off = studio.system.logs.subscribe((entry) => {
       quiet = false;
       stream.object({ [String(entry.timestamp)]: formatLogEntry(entry) });
     });

@@ -108,8 +108,8 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: FlowRunner, sessions: McpSessions): Router {
   const router = Router();
   const json = jsonBody('10mb');
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
-  const box = () => studio.runtime.services.get(Tokens.SecretBox);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
+  const box = () => studio.services.get(Tokens.SecretBox);
   const oauth = new OAuthValidator(() => studio.config.mcp.oauthCacheMs);
   studio.onProjectChange((projectId) => sessions.notifyToolsChanged(projectId));
 
@@ -140,7 +140,7 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     if (type === 'apikey') {
       // The owner's API key, or the owner's own access token (a logged-in client of the owner).
       const { apiKey, bearer } = credentialsOf(req);
-      const principal = apiKey || bearer ? await studio.runtime.hooks.authenticate.promise({ apiKey, bearer, request: req }) : undefined;
+      const principal = apiKey || bearer ? await studio.hooks.authenticate.promise({ apiKey, bearer, request: req }) : undefined;
       if (!principal) {
         res.setHeader('WWW-Authenticate', 'ApiKey header="x-api-key"');
         throw StudioErrors.unauthenticated();

@@ -51,7 +51,7 @@ const ProjectId = z.object({ id: z.string() });
 
 /** `/api/v1/projects` (and its alias `/api/v1/folders`): CRUD, flows of a project, upload/download. */
 export function projectRoutes(studio: StudioContext, flows: FlowService): Router {
-  const box = () => studio.runtime.services.get(Tokens.SecretBox);
+  const box = () => studio.services.get(Tokens.SecretBox);
 
   /** Move flows (owned by the user) into a project. */
   async function moveInto(principal: Principal, projectId: string, ids: string[]): Promise<void> {
@@ -196,7 +196,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
 
   const router = flowServiceRouter(studio, routes, { bodyLimit: '50mb' });
   // A multipart upload and a zip download stay bare handlers: core's route kit reads JSON bodies and answers JSON.
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
   router.post('/upload/', auth, writesNeedOperator(), singleFile(studio, { required: true }), async (req, res) => {
     const principal = principalOf(res);
     const imported = await readProjectImport(req.file!.buffer, req.file!.originalname, studio.archiveLimits);
@@ -217,7 +217,7 @@ export function projectRoutes(studio: StudioContext, flows: FlowService): Router
     const taken = new Set<string>(['project.json']);
     const files: { name: string; content: string }[] = [{ name: 'project.json', content: JSON.stringify({ folder_name: project.name, folder_description: project.description }, null, 2) }];
     for (const flow of await flows.listAll(userId, { folderId: project.id })) {
-      files.push({ name: `flows/${zipEntryName(flow.name, taken)}`, content: JSON.stringify(toFlowExport(flow, redactFlowSecrets(studio.runtime, flow.data, 'remove')), null, 2) });
+      files.push({ name: `flows/${zipEntryName(flow.name, taken)}`, content: JSON.stringify(toFlowExport(flow, redactFlowSecrets(studio.flows, flow.data, 'remove')), null, 2) });
     }
     const zip = await makeZip(files);
     res.setHeader('Content-Type', 'application/zip');

@@ -63,7 +63,7 @@ export class Deployments {
     let mine = 0;
     let total = 0;
     for (const [id, owner] of this.#owners) {
-      if (!this.studio.runtime.pipelines.has(id)) {
+      if (!this.studio.flows.pipelines.has(id)) {
         this.#owners.delete(id);
         continue;
       }
@@ -76,18 +76,18 @@ export class Deployments {
   /** Views of every pipeline the user may see: their studio deployments and the server's. */
   async list(userId: string): Promise<DeploymentView[]> {
     const views: DeploymentView[] = [];
-    for (const deployed of [...this.studio.runtime.pipelines.values()]) {
+    for (const deployed of [...this.studio.flows.pipelines.values()]) {
       const owner = this.#owners.get(deployed.id);
       if (owner !== undefined && owner !== userId) continue;
       views.push(await this.view(deployed));
     }
-    for (const id of this.#owners.keys()) if (!this.studio.runtime.pipelines.has(id)) this.#owners.delete(id);
+    for (const id of this.#owners.keys()) if (!this.studio.flows.pipelines.has(id)) this.#owners.delete(id);
     return views;
   }
 
   /** The view of one pipeline the user may see, or 404. */
   async get(userId: string, id: string): Promise<DeploymentView> {
-    const deployed = this.studio.runtime.pipelines.get(id);
+    const deployed = this.studio.flows.pipelines.get(id);
     const owner = this.#owners.get(id);
     if (!deployed || (owner !== undefined && owner !== userId)) throw StudioErrors.deploymentNotFound(id);
     return this.view(deployed);
@@ -97,7 +97,7 @@ export class Deployments {
   async view(deployed: DeployedPipeline): Promise<DeploymentView> {
     const origin = this.#owners.has(deployed.id) ? 'studio' : 'server';
     const flowId = deployed.flowId ?? (origin === 'server' ? await this.#linkedFlow(deployed) : null);
-    const stored = flowId && this.studio.runtime.hasStorage ? await this.studio.storage.flows.get(flowId) : null;
+    const stored = flowId && this.studio.hasStorage ? await this.studio.storage.flows.get(flowId) : null;
     return {
       id: deployed.id,
       flow_id: flowId,
@@ -116,7 +116,7 @@ export class Deployments {
    */
   async assertFree(flowId: string, data: FlowData): Promise<void> {
     const wanted = new Set(flowEnvironments(data));
-    for (const deployed of [...this.studio.runtime.pipelines.values()]) {
+    for (const deployed of [...this.studio.flows.pipelines.values()]) {
       if (statusOf(deployed) !== 'running') continue;
       const view = await this.view(deployed);
       if (view.flow_id === flowId) throw StudioErrors.deploymentConflict(view.id, view.flow_name, view.origin, `it runs this flow`);
@@ -128,11 +128,11 @@ export class Deployments {
   /** The stored flow a server pipeline runs: linked once per source, by name in the examples owner's flows, else imported. */
   async #linkedFlow(deployed: DeployedPipeline): Promise<string | null> {
     const source = deployed.source;
-    if (!source || !this.studio.runtime.hasStorage) return null;
+    if (!source || !this.studio.hasStorage) return null;
     let pending = this.#linking.get(source);
     if (!pending) {
       pending = this.#link(deployed, source).catch((error: Error) => {
-        this.studio.runtime.logger.warn(`server pipeline ${deployed.id} not linked to a flow: ${error.message}`);
+        this.studio.logger.warn(`server pipeline ${deployed.id} not linked to a flow: ${error.message}`);
         return null;
       });
       this.#linking.set(source, pending);

@@ -99,7 +99,7 @@ async function roomsOf(studio: StudioContext): Promise<RoomView[]> {
     return sim;
   };
   const rooms: RoomView[] = [];
-  for (const deployed of studio.runtime.pipelines.values()) {
+  for (const deployed of studio.flows.pipelines.values()) {
     const found = new Map<string, RoomView>();
     const zones: RoomZone[] = [];
     for (const runner of deployed.pipeline.runners.values()) {

@@ -67,7 +67,7 @@ export async function healthChecks(studio: StudioContext): Promise<{ db: string;
       ],
       edges: [{ id: 'e', source: 'in', sourceHandle: 'value', target: 'out', targetHandle: 'value' }],
     };
-    const job = await studio.runtime.runJob(data, { inputs: { value: probe }, timeoutMs: 5000, labels: { source: 'health' } });
+    const job = await studio.flows.runJob(data, { inputs: { value: probe }, timeoutMs: 5000, labels: { source: 'health' } });
     const result = await job.done;
     if (result.status !== 'completed' || result.outputs.value !== probe) chat = `error: engine probe ${result.status}${result.error ? `: ${result.error}` : ''}`;
   } catch (error) {
@@ -153,7 +153,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
       access: 'viewer',
       success: { status: 200, description: 'Node types', A: z.array(JsonObject), B: z.array(JsonObject) },
       errors: [],
-      handler: async () => ({ body: studio.runtime.registry.describe() }),
+      handler: async () => ({ body: studio.flows.registry.describe() }),
     }),
     defineRoute({
       method: 'post',
@@ -167,7 +167,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
       errors: [413, 422],
       async handler({ body }) {
         const data = (body as z.output<typeof ValidateBody>).data as unknown as Record<string, unknown>;
-        const validity = validateFlowData(studio.runtime, data);
+        const validity = validateFlowData(studio.flows, data);
         return { body: { ...validity, io: flowIoSchemas(asFlowData(data)) } };
       },
     }),
@@ -201,7 +201,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
       async handler({ body, principal }) {
         const userId = principal!.userId;
         const flow = await studio.ownedFlow(userId, (body as z.output<typeof DeployBody>).flow_id);
-        const validity = validateFlowData(studio.runtime, flow.data);
+        const validity = validateFlowData(studio.flows, flow.data);
         if (!validity.valid) {
           const error = StudioErrors.invalidFlow(validity.problems.length);
           Object.assign(error, { details: { problems: validity.problems } });
@@ -216,7 +216,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
         pending.set(reservation, userId);
         let deployed;
         try {
-          deployed = await studio.runtime.deploy(data, { flowId: flow.id, name: flow.name, access });
+          deployed = await studio.flows.deploy(data, { flowId: flow.id, name: flow.name, access });
         } finally {
           pending.delete(reservation);
         }
@@ -225,7 +225,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
         if (maxMinutes > 0) {
           const timer = setTimeout(() => {
             deployments.disown(deployed.id);
-            void studio.runtime.undeploy(deployed.id).catch((error) => studio.runtime.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
+            void studio.flows.undeploy(deployed.id).catch((error) => studio.logger.warn('could not undeploy a pipeline past its time', { error: String(error) }));
           }, maxMinutes * 60_000);
           timer.unref();
         }
@@ -274,7 +274,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
         const id = params.id as string;
         await deployments.get(principal!.userId, id);
         if (deployments.ownerOf(id) === undefined) throw StudioErrors.serverDeployment(id);
-        await studio.runtime.undeploy(id);
+        await studio.flows.undeploy(id);
         deployments.disown(id);
         return { body: undefined };
       },
@@ -283,7 +283,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
 
   const router = flowServiceRouter(studio, studioApi, { bodyLimit: '50mb' });
   // Server-sent events stay a bare handler: core's route kit answers one JSON value per request.
-  const auth = requireUser(studio.runtime, () => studio.config.autoLogin);
+  const auth = requireUser(studio, () => studio.config.autoLogin);
   router.get('/deployments/:id/counters/stream', auth, async (req, res) => {
     const userId = principalOf(res).userId;
     const id = param(req, 'id');
@@ -292,7 +292,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
     const sse = openSse(res);
     let seq = 0;
     const tick = () => {
-      const deployed = studio.runtime.pipelines.get(id);
+      const deployed = studio.flows.pipelines.get(id);
       if (!deployed) {
         sse.send('undeployed', { id }, ++seq);
         sse.close();
