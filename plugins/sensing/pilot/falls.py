@@ -56,9 +56,15 @@ def features(d):
         while b < n - 1 and sp[b + 1] > half:
             b += 1
         near = slice(max(0, p - 2), p + 3)
+        # The stillness after the burst: median 2–8 s after the peak (what is there of it in a 10–15 s sample)
+        # against the median 4–1.5 s before it, as pilot/sim_falls.py reads it on simulated rooms.
+        after = sp[p + 4:p + 17]
+        still = np.median(after) if len(after) else sp[min(n - 1, p + 2)]
+        lead = np.median(sp[max(0, p - 8):max(0, p - 2)]) if p >= 3 else sp[p]
         f = c['features']
         rows.append(dict(log_peak=f[0], log_base=f[1], after_over_peak=f[2], active=f[3], peak_over_base=f[4],
-                         before_over_peak=f[5], change=f[6], width=np.log(b - a + 1),
+                         before_over_peak=f[5], change=f[6],
+                         still_over_before=np.log((still + E) / (lead + E)), still_over_peak=np.log((still + E) / (sp[p] + E)), width=np.log(b - a + 1),
                          rise=np.log((sp[p] + E) / (sp[max(0, p - 2)] + E)), decay=np.log((sp[p] + E) / (sp[min(n - 1, p + 2)] + E)),
                          speed=np.log(st[near].max()), pair=np.log(ps[near].max() / (np.percentile(ps[lo:hi], 20) + E)),
                          group=np.log(gs[near].max() / (np.percentile(gs[lo:hi], 20) + E))))
@@ -120,3 +126,7 @@ run(BASE)
 for extra in ['width', 'rise', 'decay', 'speed', 'pair', 'group', 'before_over_peak', 'change']:
     run(BASE + [extra])
 run(BASE + ['width', 'rise', 'decay', 'speed', 'pair', 'group', 'before_over_peak', 'change'])
+# The stillness after the burst (pilot/sim_falls.py): 2–8 s after the peak, cut short by the 10–15 s samples.
+run(BASE + ['still_over_before'])
+run(BASE + ['still_over_peak'])
+run(BASE + ['still_over_before', 'still_over_peak'])
