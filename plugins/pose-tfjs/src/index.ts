@@ -43,6 +43,13 @@ export { calibrateLink, arrayElements, type LinkCalibration } from './locate/cal
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
 export { evaluateLocator, fitLocator, locateSplit, simulateReference, withRealism, DEFAULT_LOCATOR, REFERENCE_SECONDS, type RealismLevel } from './locate/simulated.js';
 export { AntennaArraySchema } from './model/environment.js';
+export { PersonProbe, DEFAULT_PROBE, probeFeatureSize, type ProbeSettings } from './room-pose/person-probe.js';
+export { loadRoomPoseModel, saveRoomPoseModel, fitRoomPose, predictSkeleton, RoomPoseSpecSchema, ROOM_POSE_MODEL_ID, ROOM_POSE_JSON, ROOM_POSE_WEIGHTS, type RoomPoseModel, type RoomPoseSpec, type RoomPoseRows, type FitOptions } from './room-pose/room-pose-model.js';
+export { RoomPoseEstimator, trainingRows, locatedMeanPose, labelledPosition, type RoomPoseInstant } from './room-pose/room-pose-estimator.js';
+export { readLabelledRoomRecording, checkCameraFitsRoom, RECORDING_FILES, type LabelledRoomRecording } from './room-pose/labelled-room-recording.js';
+export { calibrateRoom, formatRoomCalibration, roomModelDirectory, twinFromEnvironment, type CalibrateRoomOptions, type RoomCalibrationResult, type HeldOutFigures } from './room-pose/calibrate-room.js';
+export { evaluateCalibrated, formatCalibratedReport, BUDGETS, ROOM_POSE_TRAINING, type CalibratedReport, type CalibratedFigures } from './room-pose/eval-calibrated.js';
+export { drawRoomPair, sessionScenario, runSession, cameraLabel, protocolSessions, FULL_PROTOCOL, SMALL_PROTOCOL, type RoomPair, type SessionPlan, type ProtocolSizes } from './room-pose/protocol.js';
 
 /** Plugin name, the tap name of its hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-tfjs';

@@ -29,6 +29,8 @@ export interface CalibratedReport {
   modelId: string;
   locator: { modelId: string; hash: string };
   environmentId: string;
+  /** Realism of the real room's sessions ('v2' unless a diagnostic asked for 'none'). */
+  realism: 'none' | 'v2';
   small: boolean;
   /** Seconds of labelled recording per budget "minute" (60; 12 in --small). */
   labelledSecondsPerMinute: number;
@@ -67,12 +69,12 @@ function figures(test: readonly ProtocolInstant[], environment: ProtocolInstant[
  * every budget on held-out sessions of the real room with new people (other statures) and new
  * scripts, end to end (the locator's positions and count, the network's skeletons).
  */
-export async function evaluateCalibrated(options: { small?: boolean; seed?: string; radioOffsetM?: number; locator?: LocatorModel; onProgress?: (line: string) => void } = {}): Promise<CalibratedReport> {
+export async function evaluateCalibrated(options: { small?: boolean; seed?: string; radioOffsetM?: number; realism?: 'none' | 'v2'; locator?: LocatorModel; onProgress?: (line: string) => void } = {}): Promise<CalibratedReport> {
   const started = process.cpuUsage();
   const sim = await loadSimulator();
   const locator = options.locator ?? loadLocatorModel(SHIPPED_LOCATOR_DIR);
   const sizes = options.small ? SMALL_PROTOCOL : FULL_PROTOCOL;
-  const pair = drawRoomPair(sim, options.seed ?? 'calibrated-1', options.radioOffsetM);
+  const pair = { ...drawRoomPair(sim, options.seed ?? 'calibrated-1', options.radioOffsetM), realism: options.realism ?? 'v2' };
   const say = options.onProgress ?? (() => {});
   const twinRows: { features: Float32Array; target: Float32Array }[] = [];
   const labelled: { features: Float32Array; target: Float32Array }[][] = [];
@@ -113,6 +115,7 @@ export async function evaluateCalibrated(options: { small?: boolean; seed?: stri
     modelId: ROOM_POSE_MODEL_ID,
     locator: { modelId: locator.spec.modelId, hash: locator.hash },
     environmentId: pair.environmentId,
+    realism: pair.realism,
     small: options.small ?? false,
     labelledSecondsPerMinute: sizes.secondsPerMinute,
     protocol: sizes,
@@ -125,7 +128,7 @@ export async function evaluateCalibrated(options: { small?: boolean; seed?: stri
 /** The report as a table: per budget and person count. */
 export function formatCalibratedReport(r: CalibratedReport): string[] {
   const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
-  const lines = [`${r.modelId} in ${r.environmentId} (locator ${r.locator.modelId}); ${r.small ? `--small: one "minute" is ${r.labelledSecondsPerMinute} s of labelled recording` : 'full protocol'}`, 'minutes  people  MPJPE mm  root-rel mm  PCK@0.2  count exact  floor m  samples'];
+  const lines = [`${r.modelId} in ${r.environmentId} (locator ${r.locator.modelId}, real room realism ${r.realism}); ${r.small ? `--small: one "minute" is ${r.labelledSecondsPerMinute} s of labelled recording` : 'full protocol'}`, 'minutes  people  MPJPE mm  root-rel mm  PCK@0.2  count exact  floor m  samples'];
   const row = (name: string, people: Record<string, CalibratedFigures>) => {
     for (const [k, v] of Object.entries(people)) lines.push(`${name.padEnd(8)} ${k.padEnd(7)} ${f(v.mpjpeMm, 0).padStart(8)}  ${f(v.rootRelativeMpjpeMm, 0).padStart(11)}  ${f(v.pck02, 3).padStart(7)}  ${f(v.countExact, 3).padStart(11)}  ${f(v.floorErrorM, 2).padStart(7)}  ${String(v.samples).padStart(7)}`);
   };

@@ -33,6 +33,8 @@ export const PROTOCOL_RANGES = { receivers: [3, 3] as [number, number], rateHz: 
  */
 export interface RoomPair {
   environmentId: string;
+  /** Realism of the real room's sessions: 'v2' (the protocol) or 'none' (a diagnostic: the real room's clutter, materials and radio offsets only). */
+  realism?: 'none' | 'v2';
   real: RandomRoom;
   twin: RandomRoom;
   /** The declared environment (twin radios, default camera): what the locator and the network are given. */
@@ -78,7 +80,7 @@ export function sessionScenario(sim: Sim, pair: RoomPair, plan: SessionPlan): Si
     seed: `${pair.environmentId}:${plan.role}:${plan.seed}`,
     durationS: plan.seconds,
     room: real ? pair.real : pair.twin,
-    ranges: { ...PROTOCOL_RANGES, people: plan.people, personHeight: plan.personHeight, realism: real ? 'v2' : 'none' },
+    ranges: { ...PROTOCOL_RANGES, people: plan.people, personHeight: plan.personHeight, realism: real ? (pair.realism ?? 'v2') : 'none' },
   });
 }
 
