@@ -140,12 +140,14 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--held-out <dir>', 'a later labelled recording of the same room with other people, for the report')
     .option('--models <dir>', 'directory of room models, one sub-directory per environment (default: <data dir>/room-pose)')
     .option('--twin-seconds <n>', 'simulated seconds of the twin to pre-train on', (v) => Number(v), 600)
+    .option('--export-rows <dir>', 'also write the training rows for the GPU path (scripts/train-room-pose-gpu.py)')
     .option('--json', 'print the result as JSON', false)
-    .action(async (opts: { recording: string; heldOut?: string; models?: string; twinSeconds: number; json: boolean }) => {
+    .action(async (opts: { recording: string; heldOut?: string; models?: string; twinSeconds: number; exportRows?: string; json: boolean }) => {
       const runtime = await cli.runtime();
       const result = await calibrateRoom({
         recordingDir: path.resolve(opts.recording), heldOutDir: opts.heldOut ? path.resolve(opts.heldOut) : undefined,
         modelsDir: path.resolve(opts.models ?? path.join(runtime.dataDir, 'room-pose')), twinSeconds: opts.twinSeconds,
+        exportRowsDir: opts.exportRows ? path.resolve(opts.exportRows) : undefined,
         onStep: opts.json ? undefined : (step, total, text) => cli.print(`[${step}/${total}] ${text}`),
       });
       if (opts.json) cli.print(JSON.stringify(result, null, 2));

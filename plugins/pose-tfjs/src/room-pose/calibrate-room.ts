@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GroundTruthPerson } from '@wiflow/core';
 import type * as SimPackage from '@wiflow/plugin-sim';
@@ -26,6 +26,8 @@ export interface CalibrateRoomOptions {
   /** Simulated seconds of the room's twin to pre-train on. */
   twinSeconds?: number;
   locator?: LocatorModel;
+  /** Also write the twin and labelled rows here (for the GPU path, `scripts/train-room-pose-gpu.py`). */
+  exportRowsDir?: string;
   /** Progress: a guided step (1..total) and what it does. */
   onStep?: (step: number, total: number, text: string) => void;
 }
@@ -53,6 +55,14 @@ export interface RoomCalibrationResult {
   /** Null (with `heldOutReason`) when no held-out recording was given. */
   heldOut: { locatedMeanPose: HeldOutFigures; roomModel: HeldOutFigures } | null;
   heldOutReason: string | null;
+}
+
+/** Rows for another trainer: `features.bin` and `targets.bin` (float32 little-endian, row-major) and `rows.json` ({count, width}). */
+function writeRows(directory: string, rows: { features: Float32Array; targets: Float32Array; count: number; width: number }): void {
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'features.bin'), Buffer.from(rows.features.buffer, rows.features.byteOffset, rows.features.byteLength));
+  writeFileSync(path.join(directory, 'targets.bin'), Buffer.from(rows.targets.buffer, rows.targets.byteOffset, rows.targets.byteLength));
+  writeFileSync(path.join(directory, 'rows.json'), JSON.stringify({ count: rows.count, width: rows.width, targets: 51 }));
 }
 
 /** A safe directory name for an environment id. */
@@ -175,6 +185,11 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
   if (labelledRows.length < 10) throw PoseErrors.labelsInvalid(`${path.join(options.recordingDir, 'labels.json')}: only ${labelledRows.length} labelled people matched a located person within 1 m; at least 10 are needed (is the empty-room reference of this room, and are the labels in its camera?)`);
   const times = recording.frames.map((f) => f.time);
   const labelledSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
+  if (options.exportRowsDir) {
+    writeRows(path.join(options.exportRowsDir, 'twin'), pack(twinRows));
+    writeRows(path.join(options.exportRowsDir, 'labelled'), pack(labelledRows));
+    writeFileSync(path.join(options.exportRowsDir, 'spec-base.json'), JSON.stringify({ ...base, training: ROOM_POSE_TRAINING }, null, 2));
+  }
   const cpu = process.cpuUsage();
   const fit = await fitRoomPose(pack(labelledRows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twinModel });
   const used = process.cpuUsage(cpu);
