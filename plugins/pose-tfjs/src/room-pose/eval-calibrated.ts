@@ -1,7 +1,7 @@
 import { evaluateSamples, type EvaluatedSample } from '../eval/metrics.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, type LocatorModel } from '../locate/locator-model.js';
 import { drawRoomPair, FULL_PROTOCOL, loadSimulator, protocolSessions, runSession, SMALL_PROTOCOL, type ProtocolInstant, type ProtocolSizes } from './protocol.js';
-import { trainingRows, locatedMeanPose, labelledPosition } from './room-pose-estimator.js';
+import { trainingRows, locatedMeanPose } from './room-pose-estimator.js';
 import { fitRoomPose, predictSkeleton, ROOM_POSE_MODEL_ID, type RoomPoseModel, type RoomPoseRows, type RoomPoseSpec } from './room-pose-model.js';
 import { DEFAULT_PROBE } from './person-probe.js';
 import { createHash } from 'node:crypto';
@@ -94,6 +94,7 @@ export async function evaluateCalibrated(options: { small?: boolean; seed?: stri
   const base: Omit<RoomPoseSpec, 'layers' | 'featureMean' | 'featureStd' | 'meanPose'> = {
     format: 'wiflow-room-pose/1', modelId: ROOM_POSE_MODEL_ID, environmentId: pair.environmentId, probe: DEFAULT_PROBE, training: {},
   };
+  // Models of the curve stay in memory: their hash covers the weights only (a written model's hash also covers room-pose.json).
   const hashOf = (m: { weights: RoomPoseModel['weights'] }) => { const h = createHash('sha256'); m.weights.forEach((l) => h.update(Buffer.from(l.w.buffer)).update(Buffer.from(l.b.buffer))); return h.digest('hex'); };
   say(`pre-training on the twin: ${twinRows.length} rows`);
   const twinFit = await fitRoomPose(rowsOf(twinRows, width), base, { ...ROOM_POSE_TRAINING.twin, seed: ROOM_POSE_TRAINING.seed });

@@ -46,7 +46,7 @@ export class RoomPoseEstimator {
     const located = this.#locator.locate(frame);
     if (!located) return null;
     const features = located.hypotheses.map((h) => this.#probe.features(h.position.x, h.position.y));
-    const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { ...placeSkeleton(predictSkeleton(this.roomModel, features[i], h.position), h.position), presence: h.presence } : h));
+    const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { position: h.position, keypoints3d: predictSkeleton(this.roomModel, features[i], h.position), presence: h.presence } : h));
     return { located, features, hypotheses };
   }
 
@@ -64,10 +64,6 @@ export class RoomPoseEstimator {
     };
     return frame;
   }
-}
-
-function placeSkeleton(keypoints3d: number[][], position: { x: number; y: number }): PoseHypothesis {
-  return { position, keypoints3d };
 }
 
 /** A labelled person at one instant: 3D keypoints (room frame, metres). */
