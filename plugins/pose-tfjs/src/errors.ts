@@ -16,6 +16,8 @@ export const PoseErrors = {
     `link ${link}: field ${field} of the empty-room reference is ${reference}, the link has ${actual}; re-record the reference for this hardware`),
   referenceRefused: defineError('WIFLOW_POSE_REFERENCE_REFUSED', 422, (environmentId: string, reasons: string) => `empty-room recording of ${environmentId} refused: ${reasons}`),
   referenceBusy: defineError('WIFLOW_POSE_REFERENCE_BUSY', 409, (environmentId: string) => `an empty-room recording of ${environmentId} is already running`),
+  roomModelConflict: defineError('WIFLOW_POSE_ROOM_MODEL_CONFLICT', 409, (directory: string, owner: string, environmentId: string) =>
+    `${directory} holds the room-pose model of environment ${owner}; a calibration of ${environmentId} never overwrites another environment's model (write it to its own directory)`),
   simulatorMissing: defineError('WIFLOW_POSE_SIMULATOR_MISSING', 500, (reason: string) => `the simulator (@wiflow/plugin-sim) is needed here: ${reason}`),
 } as const;
 

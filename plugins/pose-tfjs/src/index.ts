@@ -3,6 +3,7 @@ import { definePlugin } from '@wiflow/core';
 import { registerPoseCommands } from './cli/commands.js';
 import { poseEstimateNode } from './nodes/pose-estimate.js';
 import { poseLocateNode } from './nodes/pose-locate.js';
+import { poseRoomNode } from './room-pose/pose-room-node.js';
 import { REFERENCE_DESK, ReferenceDesk } from './locate/reference-desk.js';
 
 export { setupBackend, backendReport, type BackendReport, type BackendOptions, type PoseBackendName } from './backend/backend.js';
@@ -43,16 +44,25 @@ export { calibrateLink, arrayElements, type LinkCalibration } from './locate/cal
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
 export { evaluateLocator, fitLocator, locateSplit, simulateReference, withRealism, DEFAULT_LOCATOR, REFERENCE_SECONDS, type RealismLevel } from './locate/simulated.js';
 export { AntennaArraySchema } from './model/environment.js';
+export { poseRoomNode, PoseRoomConfig } from './room-pose/pose-room-node.js';
+export { PersonProbe, DEFAULT_PROBE, probeFeatureSize, type ProbeSettings } from './room-pose/person-probe.js';
+export { loadRoomPoseModel, saveRoomPoseModel, fitRoomPose, predictSkeleton, RoomPoseSpecSchema, ROOM_POSE_MODEL_ID, ROOM_POSE_JSON, ROOM_POSE_WEIGHTS, type RoomPoseModel, type RoomPoseSpec, type RoomPoseRows, type FitOptions } from './room-pose/room-pose-model.js';
+export { RoomPoseEstimator, trainingRows, locatedMeanPose, labelledPosition, type RoomPoseInstant } from './room-pose/room-pose-estimator.js';
+export { readLabelledRoomRecording, checkCameraFitsRoom, RECORDING_FILES, type LabelledRoomRecording } from './room-pose/labelled-room-recording.js';
+export { calibrateRoom, formatRoomCalibration, roomModelDirectory, twinFromEnvironment, type CalibrateRoomOptions, type RoomCalibrationResult, type HeldOutFigures } from './room-pose/calibrate-room.js';
+export { evaluateCalibrated, formatCalibratedReport, BUDGETS, ROOM_POSE_TRAINING, type CalibratedReport, type CalibratedFigures } from './room-pose/eval-calibrated.js';
+export { drawRoomPair, sessionScenario, runSession, cameraLabel, protocolSessions, FULL_PROTOCOL, SMALL_PROTOCOL, type RoomPair, type SessionPlan, type ProtocolSizes } from './room-pose/protocol.js';
 
 /** Plugin name, the tap name of its hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-tfjs';
 
-/** The pose plugin: nodes `pose.estimate` and `pose.locate`; commands `wiflow train`, `wiflow eval`, `wiflow calibrate`, `wiflow locate`. */
+/** The pose plugin: nodes `pose.estimate`, `pose.locate` and `pose.room`; commands `wiflow train`, `wiflow eval`, `wiflow calibrate`, `wiflow locate`. */
 export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {
     ctx.registerNode(poseEstimateNode);
     ctx.registerNode(poseLocateNode);
+    ctx.registerNode(poseRoomNode);
     ctx.services.provide(REFERENCE_DESK, () => new ReferenceDesk());
     ctx.registerCommand((program, cli) => registerPoseCommands(program, cli));
   },

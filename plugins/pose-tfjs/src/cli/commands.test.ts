@@ -17,7 +17,11 @@ describe('wiflow train / eval / calibrate', () => {
   it('registers the three commands with their documented options', () => {
     const p = program([]);
     const names = p.commands.map((c) => c.name());
-    expect(names).toEqual(expect.arrayContaining(['train', 'eval', 'calibrate']));
+    expect(names).toEqual(expect.arrayContaining(['train', 'eval', 'calibrate', 'calibrate-pose-v1', 'eval-calibrated']));
+    const calibrateOptions = p.commands.find((c) => c.name() === 'calibrate')!.options.map((o) => o.long);
+    expect(calibrateOptions).toEqual(expect.arrayContaining(['--recording', '--held-out', '--models', '--twin-seconds', '--json']));
+    const curveOptions = p.commands.find((c) => c.name() === 'eval-calibrated')!.options.map((o) => o.long);
+    expect(curveOptions).toEqual(expect.arrayContaining(['--small', '--json']));
     const evalOptions = p.commands.find((c) => c.name() === 'eval')!.options.map((o) => o.long);
     expect(evalOptions).toEqual(expect.arrayContaining(['--json', '--split', '--small', '--model', '--tracking']));
     const trainOptions = p.commands.find((c) => c.name() === 'train')!.options.map((o) => o.long);

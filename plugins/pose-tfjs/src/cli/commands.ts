@@ -6,6 +6,8 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { setupBackend } from '../backend/backend.js';
 import { calibrateModel, formatCalibration } from '../calibrate/calibrate.js';
+import { calibrateRoom, formatRoomCalibration } from '../room-pose/calibrate-room.js';
+import { evaluateCalibrated, formatCalibratedReport } from '../room-pose/eval-calibrated.js';
 import { formatEvaluation } from '../eval/format.js';
 import { evaluateShippedModel } from '../eval/evaluate-split.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
@@ -41,7 +43,7 @@ async function runTrackingEvaluation(cli: CliContext, json: boolean): Promise<vo
   else for (const line of tracker.formatTrackingEvaluation(result)) cli.print(line);
 }
 
-/** Register `wiflow train`, `wiflow eval`, `wiflow calibrate` and `wiflow locate …`. */
+/** Register `wiflow train`, `wiflow eval`, `wiflow calibrate`, `wiflow calibrate-pose-v1`, `wiflow eval-calibrated` and `wiflow locate …`. */
 export function registerPoseCommands(program: Command, cli: CliContext): void {
   registerLocateCommands(program, cli);
   program
@@ -133,7 +135,28 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
 
   program
     .command('calibrate')
-    .description('fine-tune a pose model on a labelled recording of one room (COCO keypoints) and report before/after on a held-out part')
+    .description('train the room-pose model (wiflow-room-pose-v1) for one room: pre-train on its simulated twin, fine-tune on labelled minutes (COCO keypoints with timestamps, keypoints_3d), report on a later recording with other people, write the model into the environment\'s own directory')
+    .requiredOption('--recording <dir>', 'labelled recording: environment.json, reference.json, csi.*, labels.json (see docs/model.md)')
+    .option('--held-out <dir>', 'a later labelled recording of the same room with other people, for the report')
+    .option('--models <dir>', 'directory of room models, one sub-directory per environment (default: <data dir>/room-pose)')
+    .option('--twin-seconds <n>', 'simulated seconds of the twin to pre-train on', (v) => Number(v), 600)
+    .option('--export-rows <dir>', 'also write the training rows for the GPU path (scripts/train-room-pose-gpu.py)')
+    .option('--json', 'print the result as JSON', false)
+    .action(async (opts: { recording: string; heldOut?: string; models?: string; twinSeconds: number; exportRows?: string; json: boolean }) => {
+      const runtime = await cli.runtime();
+      const result = await calibrateRoom({
+        recordingDir: path.resolve(opts.recording), heldOutDir: opts.heldOut ? path.resolve(opts.heldOut) : undefined,
+        modelsDir: path.resolve(opts.models ?? path.join(runtime.dataDir, 'room-pose')), twinSeconds: opts.twinSeconds,
+        exportRowsDir: opts.exportRows ? path.resolve(opts.exportRows) : undefined,
+        onStep: opts.json ? undefined : (step, total, text) => cli.print(`[${step}/${total}] ${text}`),
+      });
+      if (opts.json) cli.print(JSON.stringify(result, null, 2));
+      else for (const line of formatRoomCalibration(result)) cli.print(line);
+    });
+
+  program
+    .command('calibrate-pose-v1')
+    .description('fine-tune wiflow-pose-v1 on a labelled recording of one room and report before/after on its held-out end (the old calibration: its held-out part is the same people, see docs/model.md)')
     .requiredOption('--recording <dir>', 'labelled recording: a directory with scenario/environment geometry, CSI windows and COCO labels (see docs/model.md)')
     .option('--model <dir>', 'model to start from (default: the shipped wiflow-pose-v1)')
     .option('--out <dir>', 'where to write the calibrated model', 'models/wiflow-pose-calibrated')
@@ -150,5 +173,19 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
       });
       if (opts.json) cli.print(JSON.stringify(result, null, 2));
       else for (const line of formatCalibration(result)) cli.print(line);
+    });
+
+  program
+    .command('eval-calibrated')
+    .description('learning curve of the room-pose model in simulation: twin pre-training, 0/1/3/10 labelled minutes of the "real" room, scored on later sessions with new people (docs/model.md)')
+    .option('--small', 'the same steps with a 12 s "minute" and short sessions (CI)', false)
+    .option('--json', 'print the JSON report', false)
+    .option('--seed <seed>', 'room pair seed', 'calibrated-1')
+    .option('--realism <level>', "the real room's sessions: v2 (the protocol) or none (diagnostic)", 'v2')
+    .action(async (opts: { small: boolean; json: boolean; seed: string; realism: string }) => {
+      if (opts.realism !== 'v2' && opts.realism !== 'none') throw new Error(`--realism must be v2 or none, got ${opts.realism}`);
+      const report = await evaluateCalibrated({ small: opts.small, seed: opts.seed, realism: opts.realism, onProgress: opts.json ? undefined : (line) => cli.print(line) });
+      if (opts.json) cli.print(JSON.stringify(report, null, 2));
+      else for (const line of formatCalibratedReport(report)) cli.print(line);
     });
 }

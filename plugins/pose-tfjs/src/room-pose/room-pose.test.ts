@@ -1,0 +1,115 @@
+// The room-pose loop with simulated rooms standing in for real ones: a labelled recording made
+// by the "real" room's virtual camera, `wiflow calibrate`'s checks, per-environment models.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CsiFrame } from '@wiflow/core';
+import { encodeRecording } from '@wiflow/plugin-csi';
+import * as sim from '@wiflow/plugin-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  calibrateRoom, cameraLabel, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
+  saveRoomPoseModel, sessionScenario, simulateReference, SHIPPED_LOCATOR_DIR, writeReference, ROOM_POSE_JSON, type RoomPair,
+} from '../index.js';
+
+const dirs: string[] = [];
+const tmp = () => { const d = mkdtempSync(path.join(tmpdir(), 'wiflow-room-pose-')); dirs.push(d); return d; };
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A labelled recording of the "real" room: capture, its empty-room reference, COCO labels (2D and 3D) from the room's camera at 10 Hz. */
+function writeLabelledRecording(pair: RoomPair, seed: string, seconds: number): string {
+  const plan = { role: 'labelled' as const, seed, seconds, people: [1, 2] as [number, number], personHeight: [1.6, 1.8] as [number, number] };
+  const scenario = sessionScenario(sim, pair, plan);
+  const frames: CsiFrame[] = [];
+  const images: { id: number; timestamp: number }[] = [];
+  const annotations: { image_id: number; category_id: number; keypoints: number[]; keypoints_3d: number[] }[] = [];
+  for (const tick of new sim.Simulator(scenario).run(seconds)) {
+    frames.push(...tick.frames.map((f) => ({ ...f, truth: undefined })));
+    if (tick.index % 2 !== 0) continue;
+    const label = cameraLabel(pair.environment, tick.truth);
+    const id = images.length + 1;
+    images.push({ id, timestamp: label.time });
+    for (const p of label.persons) annotations.push({ image_id: id, category_id: 1, keypoints: p.keypoints2d.flat(), keypoints_3d: p.keypoints3d!.flat() });
+  }
+  const dir = tmp();
+  writeFileSync(path.join(dir, 'environment.json'), JSON.stringify(pair.environment));
+  writeReference(path.join(dir, 'reference.json'), simulateReference(sim as never, scenario as never));
+  writeFileSync(path.join(dir, 'csi.wfr'), encodeRecording(frames, { source: 'simulated stand-in for a real room' }));
+  writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ images, annotations, categories: [{ id: 1, name: 'person' }] }));
+  return dir;
+}
+
+/** A copy of a recording directory with one file rewritten. */
+function variant(dir: string, file: string, edit: (json: any) => unknown): string {
+  const out = tmp();
+  for (const f of ['environment.json', 'reference.json', 'csi.wfr', 'labels.json']) writeFileSync(path.join(out, f), readFileSync(path.join(dir, f)));
+  writeFileSync(path.join(out, file), JSON.stringify(edit(JSON.parse(readFileSync(path.join(dir, file), 'utf8')))));
+  return out;
+}
+
+let pair: RoomPair;
+let recording: string;
+beforeAll(() => {
+  // Without realism v2 (the locator finds people within a metre there): these tests are about files and rooms, not figures.
+  pair = { ...drawRoomPair(sim, 'test-room'), realism: 'none' };
+  recording = writeLabelledRecording(pair, 'test-labelled', 12);
+});
+
+describe('labelled room recordings: bad input is refused naming file and field', () => {
+  it('reads a good recording', async () => {
+    const r = await readLabelledRoomRecording(recording);
+    expect(r.environment.id).toBe(pair.environmentId);
+    expect(r.has3d).toBe(true);
+    expect(r.labels.length).toBeGreaterThan(30);
+  });
+
+  it('labels whose timestamps do not overlap the capture', async () => {
+    const dir = variant(recording, 'labels.json', (l) => ({ ...l, images: l.images.map((i: { timestamp: number }) => ({ ...i, timestamp: i.timestamp + 86_400_000 })) }));
+    await expect(readLabelledRoomRecording(dir)).rejects.toThrow(/labels\.json: field images\[\]\.timestamp .* no label falls inside the capture/);
+  });
+
+  it('a camera that does not fit the environment', async () => {
+    const dir = variant(recording, 'environment.json', (e) => ({ ...e, camera: { ...e.camera, position: [e.room.width + 3, 1, 2] } }));
+    await expect(readLabelledRoomRecording(dir)).rejects.toThrow(/environment\.json: field camera\.position .* outside the room/);
+  });
+
+  it('a wrong keypoint count', async () => {
+    const dir = variant(recording, 'labels.json', (l) => ({ ...l, annotations: l.annotations.map((a: { keypoints: number[] }, i: number) => (i === 2 ? { ...a, keypoints: a.keypoints.slice(0, 48) } : a)) }));
+    await expect(readLabelledRoomRecording(dir)).rejects.toThrow(/labels\.json: field annotations\[2\]\.keypoints has 48 numbers \(16 keypoints\)/);
+  });
+});
+
+describe('room models are per environment', () => {
+  it('calibrates into the environment\'s own directory, never over another environment\'s model, and the pipeline uses it in that room only', async () => {
+    const modelsDir = tmp();
+    const result = await calibrateRoom({ recordingDir: recording, modelsDir, twinSeconds: 10 });
+    expect(result.modelDir).toBe(roomModelDirectory(modelsDir, pair.environmentId));
+    expect(result.heldOut).toBeNull();
+    expect(result.heldOutReason).toMatch(/held-out/);
+    const model = loadRoomPoseModel(result.modelDir);
+    expect(model.hash).toBe(result.modelHash);
+    expect(model.spec.environmentId).toBe(pair.environmentId);
+
+    // Its frames name the room model, its hash and its room.
+    const r = await readLabelledRoomRecording(recording);
+    const locator = loadLocatorModel(SHIPPED_LOCATOR_DIR);
+    const estimator = new RoomPoseEstimator(locator, r.environment, r.reference, model);
+    let frame = null;
+    for (const f of r.frames) { const instant = estimator.locate(f); if (instant) { frame = estimator.toPoseFrame(instant); break; } }
+    expect(frame!.metadata.modelId).toBe('wiflow-room-pose-v1');
+    expect(frame!.metadata.modelHash).toBe(model.hash);
+    expect(frame!.metadata.pipeline).toContain(`room ${pair.environmentId}`);
+
+    // Another room refuses it.
+    const other = { ...r.environment, id: 'another-room' };
+    expect(() => new RoomPoseEstimator(locator, other, { ...r.reference, environmentId: 'another-room' }, model)).toThrow(/trained for environment .* not another-room/);
+
+    // A directory that holds another environment's model is never overwritten.
+    const foreign = saveRoomPoseModel(path.join(tmp(), 'x'), { ...model.spec, environmentId: 'another-room' }, model.weights);
+    const target = roomModelDirectory(tmp(), pair.environmentId);
+    saveRoomPoseModel(target, foreign.spec, foreign.weights);
+    const before = readFileSync(path.join(target, ROOM_POSE_JSON), 'utf8');
+    await expect(calibrateRoom({ recordingDir: recording, modelsDir: path.dirname(target), twinSeconds: 10 })).rejects.toThrow(/WIFLOW_POSE_ROOM_MODEL_CONFLICT|holds the room-pose model of environment another-room/);
+    expect(readFileSync(path.join(target, ROOM_POSE_JSON), 'utf8')).toBe(before);
+  }, 600_000);
+});
