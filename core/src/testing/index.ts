@@ -13,6 +13,8 @@ import type { PluginReport } from '../plugins/plugin-host.js';
 import { createLogger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
 
+export { ArrivalWaiters } from './arrival-waiters.js';
+
 const feedNode = defineNode({
   type: 'test.feed',
   title: 'Test feed',
