@@ -14,6 +14,7 @@ import { createLogger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
 
 export { ArrivalWaiters } from './arrival-waiters.js';
+export { errorCatalogueProblems, type CatalogueEntry } from './error-catalogue.js';
 
 const feedNode = defineNode({
   type: 'test.feed',
