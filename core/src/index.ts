@@ -91,3 +91,4 @@ export {
 export { generateToken, hashToken } from './security/secret-token.js';
 export { barChartSvg, latencyHistogramSvg, type BarSeries } from './plots/svg-chart.js';
 export { eventProblem, alertProblem } from './types/checks.js';
+export { mulberry32 } from './random/mulberry32.js';

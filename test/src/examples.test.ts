@@ -7,6 +7,7 @@ import { createLogger, Runtime, type FlowData, type FlowDocument, type PoseFrame
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordHomeCapture } from './support/home-capture.js';
 import { ROOT } from './support/server.js';
 
 /** An example flow; its repository-relative paths (scenarios) made absolute, as if run from the root. */
@@ -81,14 +82,7 @@ describe('example flows', () => {
   it('estimate_poses_from_csi locates people in a capture: frames with the estimator id, weights hash and provenance', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-capture-'));
     const capture = path.join(dir, 'home.wfr');
-    const record = await rt.runJob({
-      nodes: [
-        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: path.join(ROOT, 'examples/scenarios/home-monitored.yaml'), realtime: false, durationS: 6 } } },
-        { id: 'rec', position: { x: 0, y: 0 }, data: { nodeType: 'csi.record', config: { path: capture, source: 'examples test' } } },
-      ],
-      edges: [{ id: 'e', source: 'sim', sourceHandle: 'frames', target: 'rec', targetHandle: 'frames' }],
-    });
-    expect((await record.done).status).toBe('completed');
+    await recordHomeCapture(rt, capture, 6, 'examples test');
     const flow = loadFlow('estimate-poses-from-csi.json');
     // The capture input is bound to csi.file's path (data.bind); the compiler writes it there.
     const job = await rt.runJob(flow.data, { inputs: { capture }, timeoutMs: 120_000 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordHomeCapture } from './support/home-capture.js';
 import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
 
 const run = promisify(execFile);
@@ -32,14 +33,7 @@ describe('estimate-poses-from-csi.json through `wiflow run`, the run API and its
     capture = path.join(dir, 'home.wfr');
     const recorder = await Runtime.create({ dataDir: path.join(dir, 'recorder'), searchFrom: [ROOT], config: { plugins: { allow: ['@wiflow/plugin-csi', '@wiflow/plugin-sim'] } }, logger: createLogger({ level: 'warn' }) });
     await recorder.start();
-    const job = await recorder.runJob({
-      nodes: [
-        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: path.join(ROOT, 'examples/scenarios/home-monitored.yaml'), realtime: false, durationS: 3 } } },
-        { id: 'rec', position: { x: 0, y: 0 }, data: { nodeType: 'csi.record', config: { path: capture, source: 'flow interface test' } } },
-      ],
-      edges: [{ id: 'e', source: 'sim', sourceHandle: 'frames', target: 'rec', targetHandle: 'frames' }],
-    });
-    expect((await job.done).status).toBe('completed');
+    await recordHomeCapture(recorder, capture, 3, 'flow interface test');
     await recorder.stop();
     const config = path.join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));

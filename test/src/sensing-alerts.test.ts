@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { FlowData, Runtime, SensingFrame } from '@wiflow/core';
-import { buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
+import { ArrivalWaiters, buildFlow, createTestRuntime, runFlow } from '@wiflow/core/testing';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import simPlugin from '@wiflow/plugin-sim';
 import sensingPlugin, { SENSE_FALL_RULE } from '@wiflow/plugin-sensing';
@@ -29,11 +29,11 @@ afterEach(async () => {
 /** A WebSocket client of /ws/pose that keeps what it receives. */
 class StreamClient {
   readonly messages: Record<string, any>[] = [];
-  #waiters: { test: () => boolean; resolve: () => void }[] = [];
+  readonly #waiters = new ArrivalWaiters();
   constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       this.messages.push(JSON.parse(data.toString()));
-      this.#waiters = this.#waiters.filter((w) => (w.test() ? (w.resolve(), false) : true));
+      this.#waiters.arrived();
     });
   }
   static open(url: string, token: string): Promise<StreamClient> {
@@ -45,11 +45,7 @@ class StreamClient {
     });
   }
   until(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-    if (test()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${this.messages.length} messages`)), timeoutMs);
-      this.#waiters.push({ test, resolve: () => (clearTimeout(timer), resolve()) });
-    });
+    return this.#waiters.until(test, what, timeoutMs, () => `${this.messages.length} messages`);
   }
   alerts(): Record<string, any>[] {
     return this.messages.filter((m) => m.type === 'alert');

@@ -1,15 +1,12 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileAccess } from '../index.js';
+import { confinementFolders } from '../testing/index.js';
 
 function tree() {
-  const base = mkdtempSync(path.join(tmpdir(), 'wiflow-file-access-'));
-  const root = path.join(base, 'root');
-  const outside = path.join(base, 'outside');
-  mkdirSync(path.join(root, 'sub'), { recursive: true });
-  mkdirSync(outside);
+  const { base, root, outside } = confinementFolders('wiflow-file-access-');
+  mkdirSync(path.join(root, 'sub'));
   writeFileSync(path.join(root, 'sub', 'in.dat'), 'inside');
   writeFileSync(path.join(outside, 'secret.txt'), 'secret');
   symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-out.txt'));

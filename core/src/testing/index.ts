@@ -13,6 +13,10 @@ import type { PluginReport } from '../plugins/plugin-host.js';
 import { createLogger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
 
+export { ArrivalWaiters } from './arrival-waiters.js';
+export { errorCatalogueProblems, type CatalogueEntry } from './error-catalogue.js';
+export { confinementFolders, confinementRefusal, type ConfinementFolders } from './confinement-folders.js';
+
 const feedNode = defineNode({
   type: 'test.feed',
   title: 'Test feed',

@@ -18,4 +18,5 @@ export {
 } from './storage-readers.js';
 export { PeriodReportTokens, activityMinutes, storedFrames, type PeriodReportRequest, type PeriodReportService, type ReportStorage } from './period-report.js';
 export { FrameClock, analyzerNode, type FrameAnalyzer } from './frame-clock.js';
+export { defineAnalyzerNode, type AnalyzerNodeSpec } from './analyzer-node.js';
 export { parseAnalyticOptions } from './analytic-options.js';

@@ -1,18 +1,17 @@
+import { mulberry32 } from '@wiflow/core';
+
 /** A seeded pseudo-random source (mulberry32) so scenes and noise are reproducible. */
 export class SeededRandom {
-  #state: number;
+  readonly #draw: () => number;
   #spare: number | null = null;
 
   constructor(seed: number) {
-    this.#state = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
+    this.#draw = mulberry32((Math.floor(seed) ^ 0x9e3779b9) >>> 0);
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.#draw();
   }
 
   /** Uniform in [min, max). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { ROLES, type CliContext, type Runtime } from '@wiflow/core';
+import { ROLES, type CliContext, type Runtime, type UserRecord } from '@wiflow/core';
 import { revokeUserTokens } from './token-revocation.js';
 
 async function withStorage<T>(cli: CliContext, work: (runtime: Runtime) => Promise<T>): Promise<T> {
@@ -12,6 +12,23 @@ async function withStorage<T>(cli: CliContext, work: (runtime: Runtime) => Promi
   } finally {
     await runtime.stop(5000);
   }
+}
+
+/** Run `work` with the stored user named `username`; a name nobody has fails the command. */
+function withUser<T>(cli: CliContext, username: string, work: (runtime: Runtime, user: UserRecord) => Promise<T>): Promise<T> {
+  return withStorage(cli, async (runtime) => {
+    const user = await runtime.storage.users.getByUsername(username);
+    if (!user) throw new Error(`no user ${username}`);
+    return work(runtime, user);
+  });
+}
+
+/** A new password: WIFLOW_NEW_PASSWORD (12 characters at least), or generated, in which case `shown` prints it once. */
+function newPassword(cli: CliContext): { password: string; shown(): void } {
+  const given = process.env.WIFLOW_NEW_PASSWORD;
+  if (given !== undefined && given.length > 0 && given.length < 12) throw new Error('WIFLOW_NEW_PASSWORD must be at least 12 characters');
+  const password = given || randomBytes(18).toString('base64url');
+  return { password, shown: () => (given ? undefined : cli.print(`password (shown once): ${password}`)) };
 }
 
 function role(value: string): string {
@@ -33,29 +50,23 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
     .action(async (username: string, options: { role: string }) => {
       const chosen = role(options.role);
       await withStorage(cli, async (runtime) => {
-        const given = process.env.WIFLOW_NEW_PASSWORD;
-        if (given !== undefined && given.length > 0 && given.length < 12) throw new Error('WIFLOW_NEW_PASSWORD must be at least 12 characters');
-        const password = given || randomBytes(18).toString('base64url');
+        const { password, shown } = newPassword(cli);
         const user = await runtime.storage.users.create({ username, password, roles: [chosen] });
         cli.print(`created user ${user.username} (${chosen})`);
-        if (!given) cli.print(`password (shown once): ${password}`);
+        shown();
       });
     });
   users
     .command('passwd <username>')
     .description('set a new password (WIFLOW_NEW_PASSWORD or generated and printed once); revokes the user\'s refresh and access tokens')
     .action(async (username: string) => {
-      await withStorage(cli, async (runtime) => {
-        const user = await runtime.storage.users.getByUsername(username);
-        if (!user) throw new Error(`no user ${username}`);
-        const given = process.env.WIFLOW_NEW_PASSWORD;
-        if (given !== undefined && given.length > 0 && given.length < 12) throw new Error('WIFLOW_NEW_PASSWORD must be at least 12 characters');
-        const password = given || randomBytes(18).toString('base64url');
+      await withUser(cli, username, async (runtime, user) => {
+        const { password, shown } = newPassword(cli);
         await runtime.storage.users.setPassword(user.id, password);
         // Refresh and access tokens issued before die too, on every server sharing this store.
         await revokeUserTokens(runtime.storage, user.id);
         cli.print(`password of ${user.username} changed`);
-        if (!given) cli.print(`password (shown once): ${password}`);
+        shown();
       });
     });
   users
@@ -77,9 +88,7 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
     .option('-r, --role <role>', 'role the key carries (never more than the owner has)')
     .option('--expires-days <days>', 'expiry in days')
     .action(async (options: { user: string; name: string; role?: string; expiresDays?: string }) => {
-      await withStorage(cli, async (runtime) => {
-        const user = await runtime.storage.users.getByUsername(options.user);
-        if (!user) throw new Error(`no user ${options.user}`);
+      await withUser(cli, options.user, async (runtime, user) => {
         const roles = options.role ? [role(options.role)] : user.roles;
         if (options.role && ROLES.indexOf(options.role as never) > Math.max(...user.roles.map((r) => ROLES.indexOf(r as never)))) throw new Error(`${user.username} does not have the ${options.role} role`);
         const days = options.expiresDays ? Number(options.expiresDays) : undefined;
@@ -93,9 +102,7 @@ export function registerAuthCommands(program: Command, cli: CliContext): void {
     .command('list <username>')
     .description("a user's keys (never the keys themselves)")
     .action(async (username: string) => {
-      await withStorage(cli, async (runtime) => {
-        const user = await runtime.storage.users.getByUsername(username);
-        if (!user) throw new Error(`no user ${username}`);
+      await withUser(cli, username, async (runtime, user) => {
         for (const k of await runtime.storage.apiKeys.list(user.id)) cli.print(`${k.id}\t${k.name}\t${k.prefix}…\t${k.scopes.join(',')}\t${k.revokedAt ? 'revoked' : 'active'}`);
       });
     });

@@ -207,33 +207,23 @@ export const mqttPublishNode = defineNode({
 
     if (isMqttEnabled(config)) connect();
 
+    // Per input port: what checks a value, what publishes it (its count has the port's name).
+    const inputs: Record<string, { problem: (value: unknown) => string | null; publish: (value: never) => void }> = {
+      poses: { problem: poseFrameProblem, publish: publishPose },
+      events: { problem: eventProblem, publish: publishEvent },
+      alerts: { problem: alertProblem, publish: publishAlert },
+      sensing: { problem: sensingProblem, publish: publishSensing },
+    };
+
     return {
       receive(port, value) {
-        if (port === 'poses') {
-          const problem = poseFrameProblem(value);
-          if (problem) throw MqttErrors.invalidInput(port, problem);
-          if (!enabled()) return;
-          counts.poses++;
-          publishPose(value as PoseFrame);
-        } else if (port === 'events') {
-          const problem = eventProblem(value);
-          if (problem) throw MqttErrors.invalidInput(port, problem);
-          if (!enabled()) return;
-          counts.events++;
-          publishEvent(value as AnalyticsEvent);
-        } else if (port === 'alerts') {
-          const problem = alertProblem(value);
-          if (problem) throw MqttErrors.invalidInput(port, problem);
-          if (!enabled()) return;
-          counts.alerts++;
-          publishAlert(value as Alert);
-        } else if (port === 'sensing') {
-          const problem = sensingProblem(value);
-          if (problem) throw MqttErrors.invalidInput(port, problem);
-          if (!enabled()) return;
-          counts.sensing++;
-          publishSensing(value as SensingFrame);
-        }
+        const input = inputs[port];
+        if (!input) return;
+        const problem = input.problem(value);
+        if (problem) throw MqttErrors.invalidInput(port, problem);
+        if (!enabled()) return;
+        counts[port as 'poses' | 'events' | 'alerts' | 'sensing']++;
+        input.publish(value as never);
       },
       // Upstream is done (a job's inputs are used up): the run ends once what was published went out.
       async flush() {

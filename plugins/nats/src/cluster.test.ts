@@ -1,8 +1,8 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeValue } from './codec.js';
-import { NATS_SERVER, startNatsServer } from './nats-server.test-helper.js';
+import { NATS_SERVER, useNatsServer } from './nats-server.test-helper.js';
 import { PUBLISHER_HEADER } from './nodes/publish.js';
 import { clusterWorkspace, ingestFlow, publishedSets, startWiflow, workerFlow, type WiflowProcess } from './bench/cluster-harness.js';
 
@@ -25,21 +25,18 @@ async function readAll(nc: NatsConnection, stream: string): Promise<{ subject: s
 }
 
 describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real pose model', () => {
-  let server: Awaited<ReturnType<typeof startNatsServer>>;
   const processes: WiflowProcess[] = [];
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await server?.stop();
+  const nats = useNatsServer({
+    cleanup: () => {
+      for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    },
   });
 
   it('ingest → 2 pose workers (one killed mid-stream) → every instant of 4 rooms comes out exactly once', async () => {
     const { dir, setup, write } = await clusterWorkspace('wiflow-cluster-', 4);
     const workerFile = write('worker.json', workerFlow(setup, { batch: 8, ackWaitMs: 1500 }));
     const ingestFile = write('ingest.json', ingestFlow(setup, 12, { realtime: true }) /* paced: 12 s, so the kill lands mid-stream */);
-    const base = { dir, natsUrl: server.url };
+    const base = { dir, natsUrl: nats.server.url };
     const workerAllow = ['@wiflow/plugin-nats', '@wiflow/plugin-pose-tfjs'];
     const workerA = startWiflow(['pipeline', workerFile, '--stats', '1'], { ...base, name: 'worker-a', allow: workerAllow });
     const workerB = startWiflow(['pipeline', workerFile], { ...base, name: 'worker-b', allow: workerAllow });
@@ -50,7 +47,7 @@ describe.skipIf(!NATS_SERVER)('NATS JetStream across processes, with the real po
     processes.push(ingest);
 
     // Kill worker A once some (not all) pose frames are out.
-    const nc = await connect({ servers: server.url });
+    const nc = await connect({ servers: nats.server.url });
     const jsm = await jetstreamManager(nc);
     const poseCount = async () => (await jsm.streams.info('WIFLOW_POSE').catch(() => undefined))?.state.messages ?? 0;
     const deadline = Date.now() + 90_000;

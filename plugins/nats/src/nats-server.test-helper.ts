@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createLogger } from '@wiflow/core';
+import { afterAll, beforeAll } from 'vitest';
 import { NatsConfig } from './config.js';
 import { NatsService } from './service.js';
 
@@ -73,6 +74,27 @@ export async function startNatsServer(options: { streams?: boolean } = {}): Prom
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       });
+    },
+  };
+}
+
+/**
+ * A nats-server for the calling describe block: started in its beforeAll, stopped in its afterAll
+ * once `cleanup` (processes to kill, services to close) has run. Tests read `.server`.
+ */
+export function useNatsServer(options: { streams?: boolean; cleanup?: () => void | Promise<void> } = {}): { readonly server: NatsTestServer } {
+  let server: NatsTestServer | undefined;
+  beforeAll(async () => {
+    server = await startNatsServer({ streams: options.streams });
+  });
+  afterAll(async () => {
+    await options.cleanup?.();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the nats-server of this describe block is not started (read it inside a test)');
+      return server;
     },
   };
 }

@@ -1,24 +1,21 @@
 import { nanos } from '@nats-io/transport-node';
 import { createLogger } from '@wiflow/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NatsConfig, NatsService } from './index.js';
-import { NATS_SERVER, startNatsServer } from './nats-server.test-helper.js';
+import { NATS_SERVER, useNatsServer } from './nats-server.test-helper.js';
 
 const logger = createLogger({ level: 'error' });
 
 describe.skipIf(!NATS_SERVER)('NatsService streams (real nats-server)', () => {
-  let server: Awaited<ReturnType<typeof startNatsServer>>;
   const services: NatsService[] = [];
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    for (const s of services) await s.close();
-    await server?.stop();
+  const nats = useNatsServer({
+    cleanup: async () => {
+      for (const s of services) await s.close();
+    },
   });
 
   it('creates the streams with the configured limits, and the limits hold', async () => {
-    const settings = NatsConfig.parse({ url: server.url, retention: { csi: { maxAgeMs: 60_000, maxBytes: 8192 } } });
+    const settings = NatsConfig.parse({ url: nats.server.url, retention: { csi: { maxAgeMs: 60_000, maxBytes: 8192 } } });
     const service = new NatsService(settings, logger);
     services.push(service);
     const { js, jsm } = await service.get();
@@ -41,7 +38,7 @@ describe.skipIf(!NATS_SERVER)('NatsService streams (real nats-server)', () => {
   });
 
   it('a runtime with other limits applies them to the existing streams; no limit is 0', async () => {
-    const service = new NatsService(NatsConfig.parse({ url: server.url, retention: { alerts: { maxAgeMs: 0, maxBytes: 0 }, csi: { maxAgeMs: 120_000, maxBytes: 8192 } } }), logger);
+    const service = new NatsService(NatsConfig.parse({ url: nats.server.url, retention: { alerts: { maxAgeMs: 0, maxBytes: 0 }, csi: { maxAgeMs: 120_000, maxBytes: 8192 } } }), logger);
     services.push(service);
     const { jsm } = await service.get();
     const alerts = (await jsm.streams.info('WIFLOW_ALERTS')).config;

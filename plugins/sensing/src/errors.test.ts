@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { errorCatalogueProblems } from '@wiflow/core/testing';
 import { describe, expect, it } from 'vitest';
 import { senseErrorCatalogue } from './index.js';
 
 describe('error catalogue', () => {
-  it('has unique codes, each documented in docs/sensing.md', () => {
+  it('has unique WIFLOW_SENSE_ codes, each in the table of docs/sensing.md with its status', () => {
     const docs = readFileSync(new URL('../../../docs/sensing.md', import.meta.url), 'utf8');
-    const codes = senseErrorCatalogue.map((e) => e.code);
-    expect(new Set(codes).size).toBe(codes.length);
-    for (const { code, status } of senseErrorCatalogue) {
-      expect(code).toMatch(/^WIFLOW_SENSE_[A-Z_]+$/);
-      expect(docs).toContain(`| \`${code}\` | ${status} |`);
-    }
+    expect(errorCatalogueProblems(senseErrorCatalogue, docs, { area: 'SENSE', row: ({ code, status }) => `| \`${code}\` | ${status} |` })).toEqual([]);
   });
 });

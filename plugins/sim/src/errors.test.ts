@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { errorCatalogueProblems } from '@wiflow/core/testing';
 import { describe, expect, it } from 'vitest';
 import { simErrorCatalogue } from './index.js';
 
 describe('error catalogue', () => {
-  it('has unique codes, each documented in docs/simulator.md', () => {
+  it('has unique WIFLOW_SIM_ codes, each in the table of docs/simulator.md with its status', () => {
     const docs = readFileSync(new URL('../../../docs/simulator.md', import.meta.url), 'utf8');
-    const codes = simErrorCatalogue.map((e) => e.code);
-    expect(new Set(codes).size).toBe(codes.length);
-    for (const { code, status } of simErrorCatalogue) {
-      expect(code).toMatch(/^WIFLOW_SIM_[A-Z_]+$/);
-      expect(docs).toContain(`| \`${code}\` | ${status} |`);
-    }
+    expect(errorCatalogueProblems(simErrorCatalogue, docs, { area: 'SIM', row: ({ code, status }) => `| \`${code}\` | ${status} |` })).toEqual([]);
   });
 });

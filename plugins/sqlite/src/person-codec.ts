@@ -1,25 +1,7 @@
 import { COCO_KEYPOINTS, type Keypoint, type Keypoint3D, type Person, type StoredPerson } from '@wiflow/core';
-import { PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, personColumns, type ByteAllocator, type DecodedPersonBody, type PersonColumns } from '@wiflow/storage-kit';
+import { PERSON_BODY_COCO_2D, PERSON_BODY_COCO_3D, keypointNameIndexes, decodePersonBody, encodePersonBody, isPersonBody, isPlainBox, isPlainVector, personColumns, writeBodyHeader, writeKeypoints3d, type ByteAllocator, type DecodedPersonBody, type PersonColumns } from '@wiflow/storage-kit';
 
 const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
-
-function keyCount(o: object): number {
-  let n = 0;
-  for (const _ in o) n++;
-  return n;
-}
-
-function isPlainBox(box: unknown): boolean {
-  if (typeof box !== 'object' || box === null) return false;
-  const b = box as Record<string, unknown>;
-  return typeof b.x === 'number' && typeof b.y === 'number' && typeof b.width === 'number' && typeof b.height === 'number' && keyCount(b) === 4;
-}
-
-function isPlainVector(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return typeof o.x === 'number' && typeof o.y === 'number' && keyCount(o) === 2;
-}
 
 /**
  * The schema-1 keypoint blob, read by migration 4 when it re-encodes older rows (new rows use encodePersonBody of @wiflow/storage-kit):
@@ -38,12 +20,7 @@ export function encodeKeypoints(keypoints: Keypoint[], keypoints3d: Keypoint3D[]
   const nameBytes = (names2d.inOrder ? 0 : keypoints.length) + (names3d.inOrder ? 0 : keypoints3d.length);
   const dataOffset = 8 + Math.ceil(nameBytes / 8) * 8;
   const buffer = Buffer.alloc(dataOffset + (keypoints.length + keypoints3d.length) * 32);
-  buffer[0] = flags;
-  buffer[1] = keypoints.length;
-  buffer[2] = keypoints3d.length;
-  let at = 8;
-  if (!names2d.inOrder) for (const index of names2d.indexes) buffer[at++] = index;
-  if (!names3d.inOrder) for (const index of names3d.indexes) buffer[at++] = index;
+  writeBodyHeader(buffer, flags, keypoints.length, keypoints3d.length, names2d, names3d);
   const values = new Float64Array(buffer.buffer, buffer.byteOffset + dataOffset, (keypoints.length + keypoints3d.length) * 4);
   let o = 0;
   for (const k of keypoints) {
@@ -52,12 +29,7 @@ export function encodeKeypoints(keypoints: Keypoint[], keypoints3d: Keypoint3D[]
     values[o++] = k.confidence;
     values[o++] = k.visible ? 1 : 0;
   }
-  for (const k of keypoints3d) {
-    values[o++] = k.x;
-    values[o++] = k.y;
-    values[o++] = k.z;
-    values[o++] = k.confidence;
-  }
+  writeKeypoints3d(values, o, keypoints3d);
   return buffer;
 }
 

@@ -1,4 +1,4 @@
-import { StorageErrors, type CursorRequest, type Page, type PageRequest, type TimeRange } from '@wiflow/core';
+import { StorageErrors, type CursorPage, type CursorRequest, type Page, type PageRequest, type SortOrder, type TimeRange } from '@wiflow/core';
 
 /** Build a `Page` from items, the total and the request (shared by every storage implementation). */
 export function makePage<T>(items: T[], total: number, request: PageRequest): Page<T> {
@@ -18,6 +18,25 @@ export function makePage<T>(items: T[], total: number, request: PageRequest): Pa
 export function checkPageRequest(request: PageRequest): void {
   if (!Number.isInteger(request.page) || request.page < 1) throw StorageErrors.invalid(`page must be an integer >= 1, got ${request.page}`);
   if (!Number.isInteger(request.perPage) || request.perPage < 1) throw StorageErrors.invalid(`perPage must be an integer >= 1, got ${request.perPage}`);
+}
+
+/**
+ * A cursor page from the rows a backend read with `limit + 1` (the extra row only says there is
+ * more); the next cursor is the position (e.g. [timestamp, sequence]) of the last row kept. The
+ * caller maps `items` to its records.
+ */
+export function makeCursorPage<R>(rows: R[], request: CursorRequest, total: number, position: (row: R) => (number | string)[]): CursorPage<R> {
+  const hasMore = rows.length > request.limit;
+  const items = rows.slice(0, request.limit);
+  const last = items[items.length - 1];
+  return { items, hasMore, nextCursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null, totalCount: total };
+}
+
+/** Check a sort order, 'asc' when left out; throws StorageErrors.invalid. */
+export function checkSortOrder(order: SortOrder | undefined): SortOrder {
+  if (order === undefined) return 'asc';
+  if (order !== 'asc' && order !== 'desc') throw StorageErrors.invalid(`order must be asc or desc, got ${String(order)}`);
+  return order;
 }
 
 /** Check a cursor request's limit; throws StorageErrors.invalid. */

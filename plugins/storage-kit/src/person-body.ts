@@ -38,13 +38,15 @@ function keyCount(o: object): number {
   return n;
 }
 
-function isPlainBox(box: unknown): box is { x: number; y: number; width: number; height: number } {
+/** Whether a bounding box is exactly `{x, y, width, height}` numbers: only such a box goes into a person body (anything else stays in the record's JSON). */
+export function isPlainBox(box: unknown): box is { x: number; y: number; width: number; height: number } {
   if (typeof box !== 'object' || box === null) return false;
   const b = box as Record<string, unknown>;
   return typeof b.x === 'number' && typeof b.y === 'number' && typeof b.width === 'number' && typeof b.height === 'number' && keyCount(b) === 4;
 }
 
-function isPlainVector(v: unknown): v is { x: number; y: number } {
+/** Whether a velocity is exactly `{x, y}` numbers: only such a velocity goes into a person body. */
+export function isPlainVector(v: unknown): v is { x: number; y: number } {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
   return typeof o.x === 'number' && typeof o.y === 'number' && keyCount(o) === 2;
@@ -54,6 +56,33 @@ function isPlainVector(v: unknown): v is { x: number; y: number } {
 export type ByteAllocator = (length: number) => Uint8Array;
 
 const freshBytes: ByteAllocator = (length) => new Uint8Array(length);
+
+/**
+ * Start a person body (this layout and the older SQLite keypoint blob share it): byte 0 the layout
+ * flags, bytes 1 and 2 the 2D and 3D keypoint counts, from byte 8 the name indexes of the keypoints
+ * that are not in COCO order. Returns the byte after the names.
+ */
+export function writeBodyHeader(bytes: Uint8Array, flags: number, count2d: number, count3d: number, names2d: { indexes: number[]; inOrder: boolean }, names3d: { indexes: number[]; inOrder: boolean }): number {
+  bytes[0] = flags;
+  bytes[1] = count2d;
+  bytes[2] = count3d;
+  let at = 8;
+  if (!names2d.inOrder) for (const index of names2d.indexes) bytes[at++] = index;
+  if (!names3d.inOrder) for (const index of names3d.indexes) bytes[at++] = index;
+  return at;
+}
+
+/** Write 3D keypoints as [x, y, z, confidence] into `values` from index `at`; returns the index after them. */
+export function writeKeypoints3d(values: Float32Array | Float64Array, at: number, keypoints3d: readonly Keypoint3D[]): number {
+  let o = at;
+  for (const k of keypoints3d) {
+    values[o++] = k.x;
+    values[o++] = k.y;
+    values[o++] = k.z;
+    values[o++] = k.confidence;
+  }
+  return o;
+}
 
 /**
  * A person's geometry in one blob (schema 4): an 8-byte header (flags, counts), the COCO
@@ -84,12 +113,7 @@ export function encodePersonBody(keypoints: unknown, keypoints3d: unknown, box: 
   const f32Count = kp.length * 3 + kp3.length * 4;
   const bitsOffset = f32Offset + f32Count * 4;
   const bytes = alloc(bitsOffset + Math.ceil(kp.length / 8));
-  bytes[0] = flags;
-  bytes[1] = kp.length;
-  bytes[2] = kp3.length;
-  let at = 8;
-  if (!names2d.inOrder) for (const index of names2d.indexes) bytes[at++] = index;
-  if (!names3d.inOrder) for (const index of names3d.indexes) bytes[at++] = index;
+  writeBodyHeader(bytes, flags, kp.length, kp3.length, names2d, names3d);
   if (f64Count > 0) {
     const f64 = new Float64Array(bytes.buffer, bytes.byteOffset + f64Offset, f64Count);
     let o = 0;
@@ -113,12 +137,7 @@ export function encodePersonBody(keypoints: unknown, keypoints3d: unknown, box: 
     f32[o++] = k.confidence;
     if (k.visible) bytes[bitsOffset + (i >> 3)]! |= 1 << (i & 7);
   }
-  for (const k of kp3) {
-    f32[o++] = k.x;
-    f32[o++] = k.y;
-    f32[o++] = k.z;
-    f32[o++] = k.confidence;
-  }
+  writeKeypoints3d(f32, o, kp3);
   return bytes;
 }
 

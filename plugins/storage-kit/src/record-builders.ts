@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   StorageErrors,
+  type AnalyticsEvent,
   type Person,
   type PoseFrame,
   type FileCreate,
@@ -142,6 +143,14 @@ export function buildFile(input: FileCreate, now: number): FileRecord {
 /** A person with its identifiers removed (anonymize_data): person and track ids become null. */
 export function anonymizePerson(person: Person | StoredPerson): StoredPerson {
   return { ...person, id: null, trackId: null };
+}
+
+/** Check an analytics event before it is stored; throws StorageErrors.invalid naming the field. */
+export function checkEvent(event: AnalyticsEvent): void {
+  if (typeof event !== 'object' || event === null) throw StorageErrors.invalid('an event must be an object');
+  if (typeof event.eventId !== 'string' || event.eventId === '') throw StorageErrors.invalid('event eventId must be a non-empty string');
+  if (!Number.isFinite(event.timestamp)) throw StorageErrors.invalid('event timestamp must be a finite number (ms)');
+  if (typeof event.type !== 'string' || typeof event.environmentId !== 'string') throw StorageErrors.invalid('event type and environmentId must be strings');
 }
 
 /** Check a pose frame before it is queued; throws StorageErrors.invalid. */

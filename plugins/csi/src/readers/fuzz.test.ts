@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { mulberry32 } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { CsiParseError, decodeCapture, encodeRecording, type CaptureFormat } from '../index.js';
 import { pcapngBlock, pcapngPreamble } from './pcapng.test-support.js';
@@ -9,18 +10,6 @@ const DATA = resolve(import.meta.dirname, '../../test-fixtures');
 const file = (p: string) => resolve(DATA, p);
 const MUTATIONS = 10_000;
 const SEED = Number(process.env.WIFLOW_FUZZ_SEED ?? 0x5eed);
-
-/** Small deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = 'bitflip' | 'truncate' | 'length-lie' | 'random-bytes' | 'splice' | 'zero-run';
 const MUTATION_KINDS: Mutation[] = ['bitflip', 'truncate', 'length-lie', 'random-bytes', 'splice', 'zero-run'];
@@ -86,7 +75,8 @@ describe('fuzz', () => {
       expect(clean.format, base.name).toBe(forced(base.name));
       expect(clean.frames.length, base.name).toBeGreaterThan(0);
     }
-    const rnd = random(SEED);
+    // Seeded, so a failure can be replayed from its seed.
+    const rnd = mulberry32(SEED);
     const counts = { frames: 0, errors: 0, clean: 0 };
     const codes = new Map<string, number>();
     let slowest = 0;

@@ -26,8 +26,8 @@ import {
   checkPoseFrame,
   checkTimeRange,
   decodeCursor,
-  encodeCursor,
   hasPersonFilter,
+  makeCursorPage,
   makePage,
   personColumns,
   personMatches,
@@ -307,10 +307,8 @@ export class MongoPoseRepository implements PoseRepository {
       this.#total('frames', query, filter),
       this.#frames.find(afterCursor(filter, order, paging.cursor) as Filter<FrameDoc>, NO_ID).sort({ ts: dir, seq: dir }).limit(paging.limit + 1).toArray(),
     ]);
-    const hasMore = docs.length > paging.limit;
-    const items = docs.slice(0, paging.limit);
-    const last = items[items.length - 1];
-    return { items: await this.#hydrate(items, query), hasMore, nextCursor: hasMore && last ? encodeCursor([last.ts.getTime(), last.seq]) : null, totalCount: total };
+    const page = makeCursorPage(docs, paging, total, (doc) => [doc.ts.getTime(), doc.seq]);
+    return { ...page, items: await this.#hydrate(page.items, query) };
   }
 
   async findRecords(query: PoseQuery, paging: PageRequest): Promise<Page<PersonRecord>> {
@@ -337,10 +335,8 @@ export class MongoPoseRepository implements PoseRepository {
       this.#total('persons', query, filter),
       this.#persons.find(afterCursor(filter, order, paging.cursor) as Filter<PersonDoc>, NO_ID).sort({ ts: dir, seq: dir }).limit(paging.limit + 1).toArray(),
     ]);
-    const hasMore = docs.length > paging.limit;
-    const items = docs.slice(0, paging.limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toRecord), hasMore, nextCursor: hasMore && last ? encodeCursor([last.ts.getTime(), last.seq]) : null, totalCount: total };
+    const page = makeCursorPage(docs, paging, total, (doc) => [doc.ts.getTime(), doc.seq]);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   async availableRange(environmentId?: string): Promise<AvailableRange | null> {

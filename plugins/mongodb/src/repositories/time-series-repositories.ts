@@ -24,22 +24,18 @@ import {
 } from '@wiflow/core';
 import {
   checkCursorRequest,
+  checkEvent,
   checkPageRequest,
   checkSensingFrame,
   checkSensingQuery,
   checkTimeRange,
+  checkSortOrder,
   decodeCursor,
-  encodeCursor,
+  makeCursorPage,
   makePage,
   sensingLinkKey,
 } from '@wiflow/storage-kit';
 import type { MongoContext } from '../context.js';
-
-function checkOrder(order: SortOrder | undefined): SortOrder {
-  if (order === undefined) return 'asc';
-  if (order !== 'asc' && order !== 'desc') throw StorageErrors.invalid(`order must be asc or desc, got ${String(order)}`);
-  return order;
-}
 
 function timeFilter(range: { start?: number; end?: number }): Document {
   if (range.start === undefined && range.end === undefined) return {};
@@ -69,17 +65,8 @@ async function cursorQuery<T>(collection: Collection<Document>, filter: Document
     paged = { $and: [filter, { $or: [{ ts: { [op]: ts } }, { ts, seq: { [op]: seq } }] }] };
   }
   const [total, docs] = await Promise.all([collection.countDocuments(filter), collection.find(paged).sort({ ts: dir, seq: dir }).limit(paging.limit + 1).toArray()]);
-  const hasMore = docs.length > paging.limit;
-  const items = docs.slice(0, paging.limit);
-  const last = items[items.length - 1];
-  return { items: items.map(decode), hasMore, nextCursor: hasMore && last ? encodeCursor([last.ts as number, last.seq as number]) : null, totalCount: total };
-}
-
-function checkEvent(event: AnalyticsEvent): void {
-  if (typeof event !== 'object' || event === null) throw StorageErrors.invalid('an event must be an object');
-  if (typeof event.eventId !== 'string' || event.eventId === '') throw StorageErrors.invalid('event eventId must be a non-empty string');
-  if (!Number.isFinite(event.timestamp)) throw StorageErrors.invalid('event timestamp must be a finite number (ms)');
-  if (typeof event.type !== 'string' || typeof event.environmentId !== 'string') throw StorageErrors.invalid('event type and environmentId must be strings');
+  const page = makeCursorPage(docs, paging, total, (doc) => [doc.ts as number, doc.seq as number]);
+  return { ...page, items: page.items.map(decode) };
 }
 
 /** Analytics events (collection `events`, _id = eventId). */
@@ -127,13 +114,13 @@ export class MongoEventRepository implements EventRepository {
   async find(query: EventQuery, paging: PageRequest): Promise<Page<StoredEvent>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#events, filter, checkOrder(query.order), paging, (d) => d.body as StoredEvent);
+    return pageQuery(this.#events, filter, checkSortOrder(query.order), paging, (d) => d.body as StoredEvent);
   }
 
   async scan(query: EventQuery, paging: CursorRequest): Promise<CursorPage<StoredEvent>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#events, filter, checkOrder(query.order), paging, (d) => d.body as StoredEvent);
+    return cursorQuery(this.#events, filter, checkSortOrder(query.order), paging, (d) => d.body as StoredEvent);
   }
 
   async countByType(query: EventQuery): Promise<Record<string, number>> {
@@ -203,12 +190,12 @@ export class MongoAlertRepository implements AlertRepository {
 
   async find(query: AlertQuery, paging: PageRequest): Promise<Page<StoredAlert>> {
     this.#ctx.ensureOpen();
-    return pageQuery(this.#alerts, this.#filter(query), checkOrder(query.order), paging, decodeAlert);
+    return pageQuery(this.#alerts, this.#filter(query), checkSortOrder(query.order), paging, decodeAlert);
   }
 
   async scan(query: AlertQuery, paging: CursorRequest): Promise<CursorPage<StoredAlert>> {
     this.#ctx.ensureOpen();
-    return cursorQuery(this.#alerts, this.#filter(query), checkOrder(query.order), paging, decodeAlert);
+    return cursorQuery(this.#alerts, this.#filter(query), checkSortOrder(query.order), paging, decodeAlert);
   }
 
   async acknowledge(alertId: string, by: string, at: number = this.#ctx.now()): Promise<StoredAlert | null> {
@@ -265,13 +252,13 @@ export class MongoMetricRepository implements MetricRepository {
   async find(query: MetricQuery, paging: PageRequest): Promise<Page<MetricSample>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#metrics, filter, checkOrder(query.order), paging, decodeMetric);
+    return pageQuery(this.#metrics, filter, checkSortOrder(query.order), paging, decodeMetric);
   }
 
   async scan(query: MetricQuery, paging: CursorRequest): Promise<CursorPage<MetricSample>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#metrics, filter, checkOrder(query.order), paging, decodeMetric);
+    return cursorQuery(this.#metrics, filter, checkSortOrder(query.order), paging, decodeMetric);
   }
 
   async latest(kind: string, source?: string): Promise<MetricSample | null> {

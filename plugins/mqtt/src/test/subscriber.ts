@@ -1,4 +1,5 @@
 // A real mqtt.js subscriber that records what arrives and lets tests wait for it (no sleeps).
+import { ArrivalWaiters } from '@wiflow/core/testing';
 import mqtt, { type MqttClient } from 'mqtt';
 
 /** One received message. */
@@ -12,17 +13,12 @@ export interface Received {
 /** A subscribed client with its log of received messages. */
 export class Subscriber {
   readonly messages: Received[] = [];
-  readonly #waiters: { test: () => boolean; resolve: () => void }[] = [];
+  readonly #waiters = new ArrivalWaiters();
 
   private constructor(readonly client: MqttClient) {
     client.on('message', (topic, payload, packet) => {
       this.messages.push({ topic, text: payload.toString(), retain: packet.retain, qos: packet.qos });
-      for (const waiter of [...this.#waiters]) {
-        if (waiter.test()) {
-          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-      }
+      this.#waiters.arrived();
     });
   }
 
@@ -45,16 +41,8 @@ export class Subscriber {
   }
 
   /** Resolve when `test` holds (checked now and on every message); reject after `timeoutMs` with `what`. */
-  async until(test: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-    if (test()) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      new Promise<void>((resolve) => this.#waiters.push({ test, resolve })),
-      new Promise<void>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; got ${this.messages.length} messages: ${this.messages.slice(-8).map((m) => m.topic).join(', ')}`)), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+  until(test: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+    return this.#waiters.until(test, what, timeoutMs, () => `${this.messages.length} messages: ${this.messages.slice(-8).map((m) => m.topic).join(', ')}`);
   }
 
   async close(): Promise<void> {

@@ -1,21 +1,17 @@
 import { jetstream } from '@nats-io/jetstream';
 import type { Alert, PoseFrame } from '@wiflow/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AlertFeedKind, ClusterFeed, PoseFeedKind, encodeValue } from '../index.js';
-import { NATS_SERVER, startNatsServer, type NatsTestServer } from '../nats-server.test-helper.js';
+import { NATS_SERVER, useNatsServer } from '../nats-server.test-helper.js';
 
 if (!NATS_SERVER) console.warn('cluster feed test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
 // Moved here from the pose API with the feed itself (issue 23): the API only plugs the feeds in.
 describe.skipIf(!NATS_SERVER)('cluster feeds of pose frames and alerts (real nats-server)', () => {
-  let server: NatsTestServer;
-  beforeAll(async () => {
-    server = await startNatsServer({ streams: true });
-  });
-  afterAll(() => server?.stop());
+  const nats = useNatsServer({ streams: true });
 
   it('every API instance sees every pose frame and alert live; the shared storage consumers write each once', async () => {
-    const [a, b, publisher] = await Promise.all([server.connect(), server.connect(), server.connect()]);
+    const [a, b, publisher] = await Promise.all([nats.server.connect(), nats.server.connect(), nats.server.connect()]);
     const poseFeeds = [new ClusterFeed(a, PoseFeedKind, { batch: 8 }), new ClusterFeed(b, PoseFeedKind, { batch: 8 })];
     const alertFeeds = [new ClusterFeed(a, AlertFeedKind, { batch: 8 }), new ClusterFeed(b, AlertFeedKind, { batch: 8 })];
     const live: PoseFrame[][] = [[], []];

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClusterHeartbeat, resolveClusterSettings } from '../index.js';
-import { NATS_SERVER, startNatsServer, type NatsTestServer } from '../nats-server.test-helper.js';
+import { NATS_SERVER, useNatsServer } from '../nats-server.test-helper.js';
 
 if (!NATS_SERVER) console.warn('cluster heartbeat test skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
@@ -19,14 +19,10 @@ function heard(hb: ClusterHeartbeat, n: number): Promise<void> {
 }
 
 describe.skipIf(!NATS_SERVER)('cluster heartbeats (real nats-server)', () => {
-  let server: NatsTestServer;
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(() => server?.stop());
+  const nats = useNatsServer();
 
   it('instances announce heartbeats; each sees the whole cluster, and a silent one is reported down', async () => {
-    const [a, b] = await Promise.all([server.connect(), server.connect()]);
+    const [a, b] = await Promise.all([nats.server.connect(), nats.server.connect()]);
     let clock = 1_700_000_000_000;
     const now = () => clock;
     const api = new ClusterHeartbeat(a, () => ({ instanceId: 'api-1', role: 'api', pid: 1, host: 'h', components: { api: 'running' }, counters: { frames_per_second: 20 } }), { intervalMs: 60_000, now });
@@ -54,7 +50,7 @@ describe.skipIf(!NATS_SERVER)('cluster heartbeats (real nats-server)', () => {
   }, 30_000);
 
   it('an instance that leaves gracefully is forgotten, not reported down', async () => {
-    const [a, b] = await Promise.all([server.connect(), server.connect()]);
+    const [a, b] = await Promise.all([nats.server.connect(), nats.server.connect()]);
     const observer = new ClusterHeartbeat(a, () => ({ instanceId: 'observer', role: 'api', pid: 1, host: 'h', components: {}, counters: {} }), { intervalMs: 60_000 });
     const leaver = new ClusterHeartbeat(b, () => ({ instanceId: 'leaver', role: 'worker', pid: 2, host: 'h', components: {}, counters: {} }), { intervalMs: 60_000 });
     await observer.start();

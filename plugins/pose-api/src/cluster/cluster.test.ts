@@ -1,5 +1,5 @@
 import natsPlugin, { NatsRateLimitStore } from '@wiflow/plugin-nats';
-import { NATS_SERVER, startNatsServer, type NatsTestServer } from '@wiflow/plugin-nats/testing';
+import { NATS_SERVER, startNatsServer, useNatsServer } from '@wiflow/plugin-nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ContractChecker } from '../contract.test-support.js';
@@ -15,14 +15,10 @@ describe('cluster mode misconfigured', () => {
 if (!NATS_SERVER) console.warn('pose-api cluster tests skipped: nats-server is not installed (apt-get install nats-server; .ci/run installs it)');
 
 describe.skipIf(!NATS_SERVER)('pose API cluster parts (real nats-server)', () => {
-  let server: NatsTestServer;
-  beforeAll(async () => {
-    server = await startNatsServer({ streams: true });
-  });
-  afterAll(() => server?.stop());
+  const nats = useNatsServer({ streams: true });
 
   it('two API instances counting the same caller concurrently lose no hit, and windows are separate', async () => {
-    const [a, b] = await Promise.all([server.connect(), server.connect()]);
+    const [a, b] = await Promise.all([nats.server.connect(), nats.server.connect()]);
     const now = 1_700_000_000_000;
     const limiterA = new RateLimiter(new NatsRateLimitStore(a), () => now);
     const limiterB = new RateLimiter(new NatsRateLimitStore(b), () => now);

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { CsiWindow } from '@wiflow/core';
+import { mulberry32, type CsiWindow } from '@wiflow/core';
 import { setupBackend } from '../backend/backend.js';
 import { PoseErrors } from '../errors.js';
 import { SLOT_SIZE, type ModelSpec } from '../model/contract.js';
@@ -9,7 +9,7 @@ import { PoseModel } from '../model/pose-model.js';
 import { decodeSlots } from '../model/targets.js';
 import { matchPeople } from '../eval/metrics.js';
 import { setLoss } from '../training/loss.js';
-import { createPrng, shuffledIndices } from '../training/prng.js';
+import { shuffledIndices } from '../training/prng.js';
 import type { LabelledInstant } from './coco-labels.js';
 import { loadLabelledRecording } from './labelled-recording.js';
 import { reprojectionSetLoss } from './reprojection-loss.js';
@@ -168,7 +168,7 @@ export async function calibrateModel(options: CalibrationOptions): Promise<Calib
   const variables = network.trainableWeights.map((w) => w.read() as tf.Variable);
   const batchSize = options.batchSize ?? 32;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
-    const order = shuffledIndices(train.length, createPrng(options.seed * 31 + epoch));
+    const order = shuffledIndices(train.length, mulberry32(options.seed * 31 + epoch));
     for (let start = 0; start < train.length; start += batchSize) {
       const idx = Array.from(order.subarray(start, Math.min(train.length, start + batchSize)));
       tf.tidy(() => {

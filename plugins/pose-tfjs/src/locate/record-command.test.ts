@@ -3,25 +3,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openRecordingSink, Simulator, validateScenario } from '@wiflow/plugin-sim';
+import { hallScenario, openRecordingSink, Simulator, validateScenario } from '@wiflow/plugin-sim';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReference, registerPoseCommands } from '../index.js';
 
-const room = {
-  version: 1,
-  name: 'hall',
-  environmentId: 'hall',
-  seed: 11,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-  ],
-  impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5, packetLoss: 0.01, timingJitterUs: 200 },
-  clutter: [{ label: 'bench', position: [1.5, 3.2, 0.4], rcs: 1.5 }],
-};
+// The installer's hall with an Intel 5300's noise, timing, AGC and loss, and a bench by the far wall.
+const hardware = { impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5, packetLoss: 0.01, timingJitterUs: 200 }, clutter: [{ label: 'bench', position: [1.5, 3.2, 0.4], rcs: 1.5 }] };
+const room = { ...hallScenario(), ...hardware };
 const walker = { id: 1, height: 1.7, girth: 1, start: { x: 1.5, y: 1.5, yawDeg: 0 }, loop: true, script: [{ action: 'walk', path: [[3.5, 1.2], [3.2, 3.0], [1.5, 1.5]], speed: 0.9 }] };
 
 let dir: string;
@@ -38,7 +27,7 @@ beforeAll(async () => {
   writeFileSync(file('hall.json'), JSON.stringify(room));
   writeFileSync(file('hall-walking.json'), JSON.stringify({ ...room, people: [walker] }));
   writeFileSync(file('hall-2-antennas.json'), JSON.stringify({ ...room, radios: [room.radios[0], { ...room.radios[1], antennas: 2 }] }));
-  writeFileSync(file('hall-second-receiver.json'), JSON.stringify({ ...room, radios: [...room.radios, { id: 'tv-box', role: 'rx', device: 'intel5300', position: [2.5, 0.2, 0.8], yawDeg: 90, antennas: 3 }] }));
+  writeFileSync(file('hall-second-receiver.json'), JSON.stringify({ ...hallScenario({ tvBox: true }), ...hardware }));
   // A capture of the empty hall as the radios would write it (the simulator's wiflow recording).
   const sink = await openRecordingSink(file('empty-hall.wfr'), { scenario: 'hall' });
   for (const tick of new Simulator(validateScenario(room)).run(12)) for (const frame of tick.frames) await sink.write(frame);

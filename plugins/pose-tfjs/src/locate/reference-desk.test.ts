@@ -5,18 +5,7 @@ import * as sim from '@wiflow/plugin-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { environmentFromScenario, readReference, ReferenceDesk, type EmptyRoomReference, type RoomBinding } from '../index.js';
 
-const room = {
-  name: 'hall',
-  environmentId: 'hall',
-  seed: 11,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-  ],
-  impairments: { snrDb: 25 },
-};
+const room = sim.hallScenario();
 const walker = { id: 1, height: 1.7, girth: 1, start: { x: 1.5, y: 1.5, yawDeg: 0 }, loop: true, script: [{ action: 'walk', path: [[3.5, 1.2], [3.2, 3.0], [1.5, 1.5]], speed: 0.9 }] };
 const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-desk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

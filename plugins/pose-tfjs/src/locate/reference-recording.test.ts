@@ -3,17 +3,12 @@ import * as sim from '@wiflow/plugin-sim';
 import { describe, expect, it } from 'vitest';
 import { EmptyRoomRecording, environmentFromScenario, EmptyRoomReferenceSchema } from '../index.js';
 
+// The hall's radios and the tv-box receiver, furnished as a study, with an Intel 5300's impairments.
 const room = {
+  ...sim.hallScenario({ tvBox: true }),
   name: 'study',
   environmentId: 'study',
   seed: 7,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-    { id: 'tv-box', role: 'rx', device: 'intel5300', position: [2.5, 0.2, 0.8], yawDeg: 90, antennas: 3 },
-  ],
   impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5, packetLoss: 0.01, timingJitterUs: 200 },
   clutter: [{ label: 'desk', position: [1.5, 3.2, 0.6], rcs: 1.5 }],
 };

@@ -3,17 +3,12 @@ import * as sim from '@wiflow/plugin-sim';
 import { describe, expect, it } from 'vitest';
 import { ReferenceStaleness, simulateReference, type LinkStaleness } from '../index.js';
 
-// One 3×3 link at 20 Hz with the noise, timing and AGC of an Intel 5300 (25 dB SNR).
+// The hall's one 3×3 link at 20 Hz, furnished as a living room, with the noise, timing and AGC of an Intel 5300 (25 dB SNR).
 const room = {
+  ...sim.hallScenario(),
   name: 'living-room',
   environmentId: 'living-room',
   seed: 4,
-  room: { width: 5, depth: 4, height: 2.7 },
-  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
-  radios: [
-    { id: 'router', role: 'tx', device: 'intel5300', position: [0.5, 2, 1.8], yawDeg: 0, antennas: 3 },
-    { id: 'laptop', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
-  ],
   impairments: { snrDb: 25, timingOffsetNs: 40, agcJitterDb: 0.5, packetLoss: 0.01, timingJitterUs: 200 },
   clutter: [{ label: 'sofa', position: [1.5, 3.2, 0.4], rcs: 1.5 }, { label: 'fridge', position: [4.6, 0.4, 0.9], rcs: 4 }],
 };

@@ -1,31 +1,22 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FileAccess, type PoseFrame, type Runtime } from '@wiflow/core';
-import { buildFlow, createTestRuntime } from '@wiflow/core/testing';
+import { buildFlow, confinementFolders, confinementRefusal as refusal, createTestRuntime } from '@wiflow/core/testing';
 import simPlugin from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin, { buildPoseNetwork, PoseModel, setupBackend } from '../index.js';
 import { LOCATOR_JSON, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.js';
 import { syntheticSamples, tinyEnvironment, tinySpec } from '../testing/synthetic.js';
 
-const refusal = (requested: string) => `file ${JSON.stringify(requested)} is not available to this flow: it does not exist or lies outside the folders this flow may use`;
 const spec = tinySpec({ modelId: 'confined-test' });
 const environment = tinyEnvironment();
 
 describe('model, reference and scenario paths of pose nodes in a confined run', () => {
-  let base: string;
-  let root: string;
-  let outside: string;
+  const { base, root, outside } = confinementFolders('wiflow-pose-confine-');
   let runtime: Runtime;
 
   beforeAll(async () => {
     await setupBackend();
-    base = mkdtempSync(path.join(tmpdir(), 'wiflow-pose-confine-'));
-    root = path.join(base, 'root');
-    outside = path.join(base, 'outside');
-    mkdirSync(root);
-    mkdirSync(outside);
     const network = buildPoseNetwork(spec, { frameChannels: 8, temporalChannels: 8, hidden: 16, seed: 2 });
     await PoseModel.save(path.join(root, 'model'), network, spec);
     await PoseModel.save(path.join(outside, 'model'), network, spec);

@@ -1,10 +1,9 @@
 // Test support (not part of the public entry): tiny contracts, environments and windows
 // whose CSI encodes where people stand, so a model can learn them in seconds.
-import type { CsiWindow, GroundTruthPerson } from '@wiflow/core';
+import { mulberry32, type CsiWindow, type GroundTruthPerson } from '@wiflow/core';
 import { POSE_CONTRACT, type ModelSpec } from '../model/contract.js';
 import { defaultCamera, type EnvironmentGeometry } from '../model/environment.js';
 import type { PoseSample } from '../training/dataset.js';
-import { createPrng } from '../training/prng.js';
 
 /** A small contract: 2 links, 2×2 antennas, 8 subcarriers, 4 time bins, up to 2 people. */
 export function tinySpec(overrides: Partial<ModelSpec> = {}): ModelSpec {
@@ -77,7 +76,7 @@ export function syntheticWindow(spec: ModelSpec, environment: EnvironmentGeometr
 
 /** Deterministic synthetic samples: 0–2 people at random positions. */
 export function syntheticSamples(spec: ModelSpec, environment: EnvironmentGeometry, count: number, seed: number): PoseSample[] {
-  const random = createPrng(seed);
+  const random = mulberry32(seed);
   const noise = () => random() * 2 - 1;
   const samples: PoseSample[] = [];
   for (let i = 0; i < count; i++) {

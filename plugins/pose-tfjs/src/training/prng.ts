@@ -1,15 +1,3 @@
-/** Mulberry32: a small seeded PRNG, so shuffles and draws repeat exactly for a seed. */
-export function createPrng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Fisher–Yates shuffle of 0..n-1 with a seeded PRNG. */
 export function shuffledIndices(n: number, random: () => number): Uint32Array {
   const order = new Uint32Array(n);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
+import { mulberry32 } from '@wiflow/core';
 import { setupBackend } from '../backend/backend.js';
 import { PoseErrors } from '../errors.js';
 import { buildPoseNetwork, DEFAULT_ARCHITECTURE, type ArchitectureOptions } from '../model/architecture.js';
@@ -11,7 +12,7 @@ import { evaluateModel } from '../eval/evaluate.js';
 import type { BucketMetrics } from '../eval/metrics.js';
 import { DEFAULT_LOSS_WEIGHTS, setLoss, type LossWeights } from './loss.js';
 import type { PackedDataset } from './dataset.js';
-import { createPrng, shuffledIndices } from './prng.js';
+import { shuffledIndices } from './prng.js';
 
 /** Settings of one training run. */
 export interface TrainOptions {
@@ -136,7 +137,7 @@ export async function trainPoseModel(spec: ModelSpec, train: PackedDataset, vali
   for (let epoch = state.epoch; epoch < options.epochs; epoch++) {
     const epochStart = Date.now();
     // A per-epoch PRNG makes a resumed run shuffle exactly as an uninterrupted one.
-    const order = shuffledIndices(train.count, createPrng(options.seed * 7919 + epoch));
+    const order = shuffledIndices(train.count, mulberry32(options.seed * 7919 + epoch));
     (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate * 0.5 * (1 + Math.cos((Math.PI * epoch) / options.epochs));
     let lossSum = 0;
     for (let b = 0; b < batches; b++) {

@@ -1,26 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FileAccess, type Runtime } from '@wiflow/core';
-import { buildFlow, createTestRuntime } from '@wiflow/core/testing';
+import { buildFlow, confinementFolders, confinementRefusal as refusal, createTestRuntime } from '@wiflow/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import simPlugin from '../index.js';
 import { testScenario } from '../test-support/scenarios.js';
 
-const refusal = (requested: string) => `file ${JSON.stringify(requested)} is not available to this flow: it does not exist or lies outside the folders this flow may use`;
-
 describe('scenario files of sim nodes in a confined run', () => {
-  let base: string;
-  let root: string;
-  let outside: string;
+  const { base, root, outside } = confinementFolders('wiflow-sim-confine-');
   let runtime: Runtime;
 
   beforeAll(async () => {
-    base = mkdtempSync(path.join(tmpdir(), 'wiflow-sim-confine-'));
-    root = path.join(base, 'root');
-    outside = path.join(base, 'outside');
-    mkdirSync(root);
-    mkdirSync(outside);
     const text = JSON.stringify(testScenario({ durationS: 0.2 }));
     writeFileSync(path.join(root, 'room.json'), text);
     writeFileSync(path.join(outside, 'secret.json'), text);

@@ -23,8 +23,8 @@ import {
   checkPageRequest,
   checkTimeRange,
   decodeCursor,
-  encodeCursor,
   hasPersonFilter,
+  makeCursorPage,
   makePage,
   personMatches,
   type AggregatePerson,
@@ -326,10 +326,8 @@ export class SqlitePoseRepository implements PoseRepository {
     const paged = withCondition(frameWhere(environments, after.query), after.tieBreak);
     const rows = this.#prepare(`SELECT ${FRAME_COLUMNS} FROM pose_frames f ${paged.sql} ORDER BY f.ts ${order}, f.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as FrameRow[];
-    const hasMore = rows.length > paging.limit;
-    const items = rows.slice(0, paging.limit);
-    const last = items[items.length - 1];
-    return { items: items.map((r) => this.#frame(r, query)), hasMore, nextCursor: hasMore && last ? encodeCursor([last[1], last[2]]) : null, totalCount: total };
+    const page = makeCursorPage(rows, paging, total, (row) => [row[1], row[2]]);
+    return { ...page, items: page.items.map((r) => this.#frame(r, query)) };
   }
 
   async findRecords(query: PoseQuery, paging: PageRequest): Promise<Page<PersonRecord>> {
@@ -359,10 +357,8 @@ export class SqlitePoseRepository implements PoseRepository {
     const paged = withCondition(personWhere(environments, after.query), after.tieBreak);
     const rows = this.#prepare(`SELECT ${P_COLUMNS} FROM pose_persons p ${paged.sql} ORDER BY p.ts ${order}, p.seq ${order} LIMIT ?`, true)
       .all(...paged.params, paging.limit + 1) as PersonRow[];
-    const hasMore = rows.length > paging.limit;
-    const items = rows.slice(0, paging.limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toRecord), hasMore, nextCursor: hasMore && last ? encodeCursor([last[1], last[2]]) : null, totalCount: total };
+    const page = makeCursorPage(rows, paging, total, (row) => [row[1], row[2]]);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   async availableRange(environmentId?: string): Promise<AvailableRange | null> {

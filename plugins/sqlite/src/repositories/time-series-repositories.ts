@@ -23,23 +23,19 @@ import {
 } from '@wiflow/core';
 import {
   checkCursorRequest,
+  checkEvent,
   checkPageRequest,
   checkSensingFrame,
   checkSensingQuery,
+  checkSortOrder,
   checkTimeRange,
-  encodeCursor,
+  makeCursorPage,
   makePage,
   sensingLinkKey,
 } from '@wiflow/storage-kit';
 import type { SqliteContext } from '../context.js';
 import { SqlWhere } from '../sql-where.js';
 import { Write, type WriteBatchBuilder } from '../writer/write-statements.js';
-
-function checkOrder(order: SortOrder | undefined): SortOrder {
-  if (order === undefined) return 'asc';
-  if (order !== 'asc' && order !== 'desc') throw StorageErrors.invalid(`order must be asc or desc, got ${String(order)}`);
-  return order;
-}
 
 /** Page/cursor queries over a table with `seq` and a timestamp column, shared by events, alerts and metrics. */
 function pageQuery<T>(ctx: SqliteContext, table: string, tsColumn: string, columns: string, where: SqlWhere, order: SortOrder, paging: PageRequest, decode: (row: any) => T): Page<T> {
@@ -54,17 +50,8 @@ function cursorQuery<T>(ctx: SqliteContext, table: string, tsColumn: string, col
   const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table} ${where.sql}`).get(...where.params) as { n: number }).n;
   const paged = where.clone().after(tsColumn, 'seq', order, paging.cursor);
   const rows = ctx.db.prepare(`SELECT ${columns}, ${tsColumn} AS cursor_ts, seq AS cursor_seq FROM ${table} ${paged.sql} ORDER BY ${tsColumn} ${order}, seq ${order} LIMIT ?`).all(...paged.params, paging.limit + 1) as { cursor_ts: number; cursor_seq: number }[];
-  const hasMore = rows.length > paging.limit;
-  const items = rows.slice(0, paging.limit);
-  const last = items[items.length - 1];
-  return { items: items.map(decode), hasMore, nextCursor: hasMore && last ? encodeCursor([last.cursor_ts, last.cursor_seq]) : null, totalCount: total };
-}
-
-function checkEvent(event: AnalyticsEvent): void {
-  if (typeof event !== 'object' || event === null) throw StorageErrors.invalid('an event must be an object');
-  if (typeof event.eventId !== 'string' || event.eventId === '') throw StorageErrors.invalid('event eventId must be a non-empty string');
-  if (!Number.isFinite(event.timestamp)) throw StorageErrors.invalid('event timestamp must be a finite number (ms)');
-  if (typeof event.type !== 'string' || typeof event.environmentId !== 'string') throw StorageErrors.invalid('event type and environmentId must be strings');
+  const page = makeCursorPage(rows, paging, total, (row) => [row.cursor_ts, row.cursor_seq]);
+  return { ...page, items: page.items.map(decode) };
 }
 
 /** Analytics events: buffered writes, upsert by eventId. */
@@ -97,13 +84,13 @@ export class SqliteEventRepository implements EventRepository {
   async find(query: EventQuery, paging: PageRequest): Promise<Page<StoredEvent>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#ctx, 'events', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+    return pageQuery(this.#ctx, 'events', 'ts', 'body', where, checkSortOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async scan(query: EventQuery, paging: CursorRequest): Promise<CursorPage<StoredEvent>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#ctx, 'events', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+    return cursorQuery(this.#ctx, 'events', 'ts', 'body', where, checkSortOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async countByType(query: EventQuery): Promise<Record<string, number>> {
@@ -166,12 +153,12 @@ export class SqliteAlertRepository implements AlertRepository {
 
   async find(query: AlertQuery, paging: PageRequest): Promise<Page<StoredAlert>> {
     this.#ctx.ensureOpen();
-    return pageQuery(this.#ctx, 'alerts', 'ts', 'body, acknowledged_at, acknowledged_by', this.#where(query), checkOrder(query.order), paging, decodeAlert);
+    return pageQuery(this.#ctx, 'alerts', 'ts', 'body, acknowledged_at, acknowledged_by', this.#where(query), checkSortOrder(query.order), paging, decodeAlert);
   }
 
   async scan(query: AlertQuery, paging: CursorRequest): Promise<CursorPage<StoredAlert>> {
     this.#ctx.ensureOpen();
-    return cursorQuery(this.#ctx, 'alerts', 'ts', 'body, acknowledged_at, acknowledged_by', this.#where(query), checkOrder(query.order), paging, decodeAlert);
+    return cursorQuery(this.#ctx, 'alerts', 'ts', 'body, acknowledged_at, acknowledged_by', this.#where(query), checkSortOrder(query.order), paging, decodeAlert);
   }
 
   async acknowledge(alertId: string, by: string, at: number = this.#ctx.now()): Promise<StoredAlert | null> {
@@ -224,13 +211,13 @@ export class SqliteMetricRepository implements MetricRepository {
   async find(query: MetricQuery, paging: PageRequest): Promise<Page<MetricSample>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkOrder(query.order), paging, decodeMetric);
+    return pageQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkSortOrder(query.order), paging, decodeMetric);
   }
 
   async scan(query: MetricQuery, paging: CursorRequest): Promise<CursorPage<MetricSample>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkOrder(query.order), paging, decodeMetric);
+    return cursorQuery(this.#ctx, 'metrics', 'ts', 'ts, kind, source, metric_values', where, checkSortOrder(query.order), paging, decodeMetric);
   }
 
   async latest(kind: string, source?: string): Promise<MetricSample | null> {

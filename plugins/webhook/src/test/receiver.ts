@@ -1,6 +1,7 @@
 // A real HTTP receiver on loopback that checks signatures with its own HMAC code (not the plugin's).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { ArrivalWaiters } from '@wiflow/core/testing';
 
 /** One request the receiver got. */
 export interface Received {
@@ -20,7 +21,7 @@ export type Responder = (request: Received, attemptOfDelivery: number) => number
 /** A webhook receiver: records requests, verifies signatures, answers what `respond` says. */
 export class Receiver {
   readonly requests: Received[] = [];
-  readonly #waiters: { test: () => boolean; resolve: () => void }[] = [];
+  readonly #waiters = new ArrivalWaiters();
   readonly #attempts = new Map<string, number>();
   respond: Responder = () => 200;
   url = '';
@@ -42,12 +43,7 @@ export class Receiver {
         this.requests.push(received);
         res.writeHead(status, { 'content-type': 'text/plain', ...headers });
         res.end(status < 300 ? 'ok' : 'nope');
-        for (const waiter of [...this.#waiters]) {
-          if (waiter.test()) {
-            this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-            waiter.resolve();
-          }
-        }
+        this.#waiters.arrived();
       });
     });
   }
@@ -74,16 +70,9 @@ export class Receiver {
     return this.requests.filter((r) => r.answered >= 200 && r.answered < 300);
   }
 
-  async until(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-    if (test()) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      new Promise<void>((resolve) => this.#waiters.push({ test, resolve })),
-      new Promise<void>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; got ${this.requests.length} requests`)), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+  /** Resolve when `test` holds (checked now and on every request); reject after `timeoutMs` with `what`. */
+  until(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    return this.#waiters.until(test, what, timeoutMs, () => `${this.requests.length} requests`);
   }
 
   async close(): Promise<void> {

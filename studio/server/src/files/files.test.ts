@@ -1,17 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { binaryParser, chainFlow, startTestStudio, type TestStudio } from '../testing/test-plugins.js';
+import { binaryParser, chainFlow, testStudioForFile } from '../testing/test-plugins.js';
 import { sanitizeFileName } from '../index.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio({ studio: { maxFileSizeUploadMb: 0.05 } });
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile({ studio: { maxFileSizeUploadMb: 0.05 } });
 
 describe('file names', () => {
   it('sanitises names: no path traversal, no control characters, no hidden files', () => {

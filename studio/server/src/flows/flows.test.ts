@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { startTestStudio, upperFlow, type TestStudio, binaryParser } from '../testing/test-plugins.js';
+import { testStudioForFile, upperFlow, binaryParser } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio();
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile();
 
 const FLOW_READ_KEYS = ['id', 'name', 'description', 'data', 'access_type', 'action_name', 'action_description', 'endpoint_name', 'folder_id', 'gradient', 'icon', 'icon_bg_color', 'is_component', 'locked', 'mcp_enabled', 'tags', 'updated_at', 'user_id', 'webhook'];
 const FLOW_HEADER_KEYS = ['id', 'name', 'folder_id', 'is_component', 'endpoint_name', 'description', 'data', 'access_type', 'mcp_enabled', 'action_name', 'action_description', 'tags'].sort();

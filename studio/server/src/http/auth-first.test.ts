@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { testStudioForFile, upperFlow } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio({ studio: { webhookAuthEnable: true } });
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile({ studio: { webhookAuthEnable: true } });
 
 /** POST a body as is, without credentials. */
 function anonymous(path: string, body: string | Buffer, contentType = 'application/json'): Promise<Response> {

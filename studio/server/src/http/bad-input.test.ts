@@ -1,14 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { testStudioForFile, upperFlow } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio();
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile();
 
 /** JSON text of a value nested `depth` arrays deep (built as text: the value itself would be as deep). */
 function deepJson(depth: number): string {

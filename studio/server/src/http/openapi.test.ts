@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStudio, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { testStudioForFile } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio();
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile();
 
 describe('GET /api/v1/openapi.json', () => {
   it('documents every declared flow service route, to anyone, with the service\'s {detail, code} errors', async () => {

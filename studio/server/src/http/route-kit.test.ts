@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStudio, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { testStudioForFile } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio();
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile();
 
 describe('a flow service route on core\'s route kit (GET /api/v1/studio/jobs)', () => {
   it('answers in the flow service\'s terms: 401 {detail, code} with WWW-Authenticate, FastAPI 422 for a bad query, bare JSON', async () => {

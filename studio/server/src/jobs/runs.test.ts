@@ -1,14 +1,8 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainFlow, startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { chainFlow, testStudioForFile, upperFlow } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio({ jobs: { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 1, timeoutMs: 60_000 } });
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile({ jobs: { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 1, timeoutMs: 60_000 } });
 
 async function createFlow(body: Record<string, unknown>, user = s.alice) {
   return (await s.http.post('/api/v1/flows/').set(user.auth).send(body).expect(201)).body as { id: string; name: string; endpoint_name: string | null };

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { startTestStudio, upperFlow, type TestStudio, binaryParser } from '../testing/test-plugins.js';
+import { testStudioForFile, upperFlow, binaryParser } from '../testing/test-plugins.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio({ studio: { defaultFolderName: 'My Flows' } });
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile({ studio: { defaultFolderName: 'My Flows' } });
 
 const FOLDER_READ_KEYS = ['auth_settings', 'description', 'id', 'name', 'parent_id'];
 

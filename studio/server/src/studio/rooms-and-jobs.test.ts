@@ -3,18 +3,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import simPlugin from '@wiflow/plugin-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { describe, expect, it } from 'vitest';
+import { testStudioForFile, upperFlow } from '../testing/test-plugins.js';
 
 const SCENARIO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples/scenarios/home-monitored.yaml');
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio({ plugins: [simPlugin] });
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile({ plugins: [simPlugin] });
 
 describe('rooms of the running pipelines', () => {
   it('serves the room, radios and zones a running pipeline names, and nothing once it stops', async () => {

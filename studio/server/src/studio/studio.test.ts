@@ -3,21 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestStudio, upperFlow, type TestStudio } from '../testing/test-plugins.js';
+import { testStudioForFile, upperFlow } from '../testing/test-plugins.js';
 import { OAuthValidator, studioErrorCatalogue } from '../index.js';
 import { isLoopback } from '../http/auth.js';
 
-let s: TestStudio;
-beforeAll(async () => {
-  s = await startTestStudio();
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = await testStudioForFile();
 
 describe('studio endpoints', () => {
   it('describes node types', async () => {

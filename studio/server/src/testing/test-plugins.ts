@@ -6,6 +6,7 @@ import path from 'node:path';
 import { definePlugin, defineNode, Runtime, type FlowData, type Principal, type WiflowPlugin } from '@wiflow/core';
 import sqlitePlugin from '@wiflow/plugin-sqlite';
 import supertest from 'supertest';
+import { afterAll } from 'vitest';
 import { z } from 'zod';
 import studioServerPlugin from '../index.js';
 
@@ -268,6 +269,16 @@ export async function startTestStudio(options: { studio?: Record<string, unknown
   const bob = await makeUser('bob', ['operator']);
   const vera = await makeUser('vera', ['viewer']);
   return { runtime, url, dataDir, http: supertest.agent(url), alice, bob, vera, close: () => runtime.stop(3000) };
+}
+
+/**
+ * A test studio for the test file that awaits it at its top level: started at once, closed after
+ * the file's tests. The files that share one studio across their tests start it this way.
+ */
+export async function testStudioForFile(options: Parameters<typeof startTestStudio>[0] = {}): Promise<TestStudio> {
+  const studio = await startTestStudio(options);
+  afterAll(() => studio.close());
+  return studio;
 }
 
 function quietLogger() {

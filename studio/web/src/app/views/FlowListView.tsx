@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { isRunning, listDeployments, listJobs, timeAgo, type DeploymentInfo, type JobInfo, type ListedTool } from '../api/studio';
 import { go } from '../hooks/useHashRoute';
+import { DataTable } from '../components/DataTable';
 
 interface Project {
   id: string;
@@ -37,59 +38,47 @@ interface FlowState {
 function FlowTable({ flows, state }: { flows: FlowHeader[]; state: (f: FlowHeader) => FlowState }) {
   if (flows.length === 0) return <p className="muted">No flows yet.</p>;
   return (
-    <table className="wf-table wf-flows">
-      <thead>
-        <tr>
-          <th>Flow</th>
-          <th>Kind</th>
-          <th>State</th>
-          <th>MCP tool</th>
-          <th>Last run</th>
-          <th>Saved</th>
-        </tr>
-      </thead>
-      <tbody>
-        {flows.map((f) => {
-          const { deployment, tool, lastJob } = state(f);
-          return (
-            <tr key={f.id} data-testid={`flow-row-${f.name}`}>
-              <td>
-                <a href={`#/flows/${f.id}`} data-testid={`flow-${f.name}`}>{f.name}</a>
-                {f.description ? <div className="muted wf-flow-description" title={f.description}>{f.description}</div> : null}
-              </td>
-              <td className="muted">{kindOf(f)}</td>
-              <td data-testid={`flow-state-${f.name}`}>
-                {f.valid === false ? (
-                  <span className="wf-chip failed" title="saved as a draft: open it to see the problems">
-                    draft · {f.problems?.length ?? 0} problem{f.problems?.length === 1 ? '' : 's'}
-                  </span>
-                ) : deployment ? (
-                  <span className={`wf-chip ${deployment.status ?? 'running'}`} title={`deployment ${deployment.id}${deployment.environment_id ? ` · environment ${deployment.environment_id}` : ''}`}>
-                    {deployment.status ?? 'running'}
-                    {deployment.origin === 'server' ? ' (server)' : ''}
-                  </span>
-                ) : kindOf(f) === 'pipeline' ? (
-                  <span className="muted">not deployed</span>
-                ) : (
-                  <span className="muted">ready</span>
-                )}
-              </td>
-              <td data-testid={`flow-tool-${f.name}`}>{tool ? <code>{tool}</code> : <span className="muted">—</span>}</td>
-              <td data-testid={`flow-last-run-${f.name}`}>
-                {lastJob ? (
-                  <span title={lastJob.error ?? lastJob.created_at}>
-                    <span className={`wf-job-status ${lastJob.status}`}>{lastJob.status.replace('_', ' ')}</span> {timeAgo(lastJob.created_at)}
-                  </span>
-                ) : (
-                  <span className="muted">never</span>
-                )}
-              </td>
-              <td className="muted">{timeAgo(f.updated_at)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable className="wf-flows" columns={['Flow', 'Kind', 'State', 'MCP tool', 'Last run', 'Saved']}>
+      {flows.map((f) => {
+        const { deployment, tool, lastJob } = state(f);
+        return (
+          <tr key={f.id} data-testid={`flow-row-${f.name}`}>
+            <td>
+              <a href={`#/flows/${f.id}`} data-testid={`flow-${f.name}`}>{f.name}</a>
+              {f.description ? <div className="muted wf-flow-description" title={f.description}>{f.description}</div> : null}
+            </td>
+            <td className="muted">{kindOf(f)}</td>
+            <td data-testid={`flow-state-${f.name}`}>
+              {f.valid === false ? (
+                <span className="wf-chip failed" title="saved as a draft: open it to see the problems">
+                  draft · {f.problems?.length ?? 0} problem{f.problems?.length === 1 ? '' : 's'}
+                </span>
+              ) : deployment ? (
+                <span className={`wf-chip ${deployment.status ?? 'running'}`} title={`deployment ${deployment.id}${deployment.environment_id ? ` · environment ${deployment.environment_id}` : ''}`}>
+                  {deployment.status ?? 'running'}
+                  {deployment.origin === 'server' ? ' (server)' : ''}
+                </span>
+              ) : kindOf(f) === 'pipeline' ? (
+                <span className="muted">not deployed</span>
+              ) : (
+                <span className="muted">ready</span>
+              )}
+            </td>
+            <td data-testid={`flow-tool-${f.name}`}>{tool ? <code>{tool}</code> : <span className="muted">—</span>}</td>
+            <td data-testid={`flow-last-run-${f.name}`}>
+              {lastJob ? (
+                <span title={lastJob.error ?? lastJob.created_at}>
+                  <span className={`wf-job-status ${lastJob.status}`}>{lastJob.status.replace('_', ' ')}</span> {timeAgo(lastJob.created_at)}
+                </span>
+              ) : (
+                <span className="muted">never</span>
+              )}
+            </td>
+            <td className="muted">{timeAgo(f.updated_at)}</td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 

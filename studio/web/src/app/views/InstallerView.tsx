@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
 import { getReferenceRecording, listReferenceRooms, startReferenceRecording, type ReferenceRecording, type ReferenceRoom } from '../api/references';
+import { DataTable } from '../components/DataTable';
 
 /** How often the page asks for the rooms' states and a recording's progress. */
 const POLL_MS = 1000;
@@ -11,32 +12,19 @@ const figure = (value: number | null, digits: number, unit: string) => (value ==
 function QualityTable({ recording }: { recording: ReferenceRecording }) {
   if (!recording.quality) return null;
   return (
-    <table className="wf-table" data-testid="installer-quality">
-      <thead>
-        <tr>
-          <th>Link</th>
-          <th>Packets</th>
-          <th>Rate</th>
-          <th>Power spread (AGC)</th>
-          <th>Noise floor under channel</th>
-          <th>Motion in seconds</th>
-          <th>Check</th>
+    <DataTable testId="installer-quality" columns={['Link', 'Packets', 'Rate', 'Power spread (AGC)', 'Noise floor under channel', 'Motion in seconds', 'Check']}>
+      {recording.quality.links.map((l) => (
+        <tr key={l.link}>
+          <td>{l.link}</td>
+          <td>{l.packets}</td>
+          <td>{figure(l.rate_hz, 1, 'packets/s')}</td>
+          <td>{figure(l.power_spread_db, 1, 'dB')}</td>
+          <td>{figure(l.snr_db, 1, 'dB')}</td>
+          <td>{l.motion_seconds.length ? l.motion_seconds.join(', ') : 'none'}</td>
+          <td className={l.problems.length ? 'error' : ''}>{l.problems.length ? l.problems.join('; ') : 'ok'}</td>
         </tr>
-      </thead>
-      <tbody>
-        {recording.quality.links.map((l) => (
-          <tr key={l.link}>
-            <td>{l.link}</td>
-            <td>{l.packets}</td>
-            <td>{figure(l.rate_hz, 1, 'packets/s')}</td>
-            <td>{figure(l.power_spread_db, 1, 'dB')}</td>
-            <td>{figure(l.snr_db, 1, 'dB')}</td>
-            <td>{l.motion_seconds.length ? l.motion_seconds.join(', ') : 'none'}</td>
-            <td className={l.problems.length ? 'error' : ''}>{l.problems.length ? l.problems.join('; ') : 'ok'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -119,26 +107,16 @@ export function InstallerView() {
             Reference: {room.reference_source}
             {room.reference_file ? '' : ' (a new recording is used until the pipeline stops: the flow names no file it may replace)'}
           </p>
-          <table className="wf-table" data-testid="installer-links">
-            <thead>
-              <tr>
-                <th>Link</th>
-                <th>Reference</th>
-                <th>Change</th>
-                <th>Still for</th>
+          <DataTable testId="installer-links" columns={['Link', 'Reference', 'Change', 'Still for']}>
+            {room.links.map((l) => (
+              <tr key={l.link}>
+                <td>{l.link}</td>
+                <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? 'not checked yet (needs 20 still seconds)' : l.status}</td>
+                <td>{figure(l.change_noise_floors, 1, 'noise floors')}</td>
+                <td>{l.still_seconds} s</td>
               </tr>
-            </thead>
-            <tbody>
-              {room.links.map((l) => (
-                <tr key={l.link}>
-                  <td>{l.link}</td>
-                  <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? 'not checked yet (needs 20 still seconds)' : l.status}</td>
-                  <td>{figure(l.change_noise_floors, 1, 'noise floors')}</td>
-                  <td>{l.still_seconds} s</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           <p>
             <label>
               Seconds{' '}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { listJobs, timeAgo, type JobInfo } from '../api/studio';
+import { DataTable } from '../components/DataTable';
 
 /** Seconds a job took (or has taken so far). */
 function duration(job: JobInfo): string {
@@ -27,32 +28,20 @@ export function JobsView() {
       {jobs === null && !error ? <p className="muted">Loading…</p> : null}
       {jobs?.length === 0 ? <p className="muted" data-testid="jobs-empty">No jobs yet. Open a job flow and choose Run…, or call one of its MCP tools.</p> : null}
       {jobs?.length ? (
-        <table className="wf-table wf-jobs" data-testid="jobs-table">
-          <thead>
-            <tr>
-              <th>Flow</th>
-              <th>Status</th>
-              <th>From</th>
-              <th>Started</th>
-              <th>Took</th>
-              <th>Error</th>
+        <DataTable className="wf-jobs" testId="jobs-table" columns={['Flow', 'Status', 'From', 'Started', 'Took', 'Error']}>
+          {jobs.map((j) => (
+            <tr key={j.job_id} title={`job ${j.job_id}`}>
+              <td>{j.flow_id ? <a href={`#/flows/${j.flow_id}`}>{names.get(j.flow_id) ?? j.flow_id.slice(0, 8)}</a> : <span className="muted">unsaved flow</span>}</td>
+              <td>
+                <span className={`wf-job-status ${j.status}`}>{j.status.replace('_', ' ')}</span>
+              </td>
+              <td>{j.source ?? '—'}</td>
+              <td>{timeAgo(j.created_at)}</td>
+              <td>{duration(j)}</td>
+              <td className="wf-job-error">{j.error ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {jobs.map((j) => (
-              <tr key={j.job_id} title={`job ${j.job_id}`}>
-                <td>{j.flow_id ? <a href={`#/flows/${j.flow_id}`}>{names.get(j.flow_id) ?? j.flow_id.slice(0, 8)}</a> : <span className="muted">unsaved flow</span>}</td>
-                <td>
-                  <span className={`wf-job-status ${j.status}`}>{j.status.replace('_', ' ')}</span>
-                </td>
-                <td>{j.source ?? '—'}</td>
-                <td>{timeAgo(j.created_at)}</td>
-                <td>{duration(j)}</td>
-                <td className="wf-job-error">{j.error ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
+import { DataTable } from '../components/DataTable';
 
 interface ToolSetting {
   id: string;
@@ -103,34 +104,24 @@ export function McpView({ projectId }: { projectId: string }) {
         MCP server of the project “{project?.name ?? projectId}”
       </h2>
       <p className="muted">Every enabled flow is a tool: its io.input nodes are the tool's arguments, its io.output nodes the result.</p>
-      <table className="wf-table wf-mcp-tools">
-        <thead>
-          <tr>
-            <th>Tool</th>
-            <th>Flow</th>
-            <th>Action name</th>
-            <th>Description</th>
+      <DataTable className="wf-mcp-tools" columns={['Tool', 'Flow', 'Action name', 'Description']}>
+        {settings.tools.map((t) => (
+          <tr key={t.id}>
+            <td>
+              <input type="checkbox" checked={Boolean(t.mcp_enabled)} onChange={(e) => update(t.id, { mcp_enabled: e.target.checked })} data-testid={`mcp-enable-${t.name}`} aria-label={`${t.name} is a tool`} />
+            </td>
+            <td>
+              <a href={`#/flows/${t.id}`}>{t.name}</a>
+            </td>
+            <td>
+              <input value={t.action_name ?? ''} placeholder={t.name.replace(/[^a-zA-Z0-9_-]+/g, '_').toLowerCase()} onChange={(e) => update(t.id, { action_name: e.target.value || null })} data-testid={`mcp-action-${t.name}`} />
+            </td>
+            <td>
+              <input value={t.action_description ?? ''} placeholder={t.description ?? ''} onChange={(e) => update(t.id, { action_description: e.target.value || null })} data-testid={`mcp-description-${t.name}`} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {settings.tools.map((t) => (
-            <tr key={t.id}>
-              <td>
-                <input type="checkbox" checked={Boolean(t.mcp_enabled)} onChange={(e) => update(t.id, { mcp_enabled: e.target.checked })} data-testid={`mcp-enable-${t.name}`} aria-label={`${t.name} is a tool`} />
-              </td>
-              <td>
-                <a href={`#/flows/${t.id}`}>{t.name}</a>
-              </td>
-              <td>
-                <input value={t.action_name ?? ''} placeholder={t.name.replace(/[^a-zA-Z0-9_-]+/g, '_').toLowerCase()} onChange={(e) => update(t.id, { action_name: e.target.value || null })} data-testid={`mcp-action-${t.name}`} />
-              </td>
-              <td>
-                <input value={t.action_description ?? ''} placeholder={t.description ?? ''} onChange={(e) => update(t.id, { action_description: e.target.value || null })} data-testid={`mcp-description-${t.name}`} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <div className="wf-row">
         <label>
           <span>Auth</span>

@@ -1,0 +1,14 @@
+/**
+ * Mulberry32: a small seeded PRNG (32-bit state), uniform in [0, 1). Training shuffles, simulated
+ * scenes and fuzz inputs use it so that a seed repeats a run exactly; it is not for secrets.
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
