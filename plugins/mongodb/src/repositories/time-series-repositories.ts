@@ -306,13 +306,13 @@ export class MongoSensingRepository implements SensingRepository {
   async find(query: SensingQuery, paging: PageRequest): Promise<Page<StoredSensingFrame>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#frames, filter, checkOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
+    return pageQuery(this.#frames, filter, checkSortOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
   }
 
   async scan(query: SensingQuery, paging: CursorRequest): Promise<CursorPage<StoredSensingFrame>> {
     const filter = this.#filter(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#frames, filter, checkOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
+    return cursorQuery(this.#frames, filter, checkSortOrder(query.order), paging, (d) => d.body as StoredSensingFrame);
   }
 
   async latest(query: Pick<SensingQuery, 'environmentId' | 'scope'> = {}): Promise<StoredSensingFrame | null> {

@@ -5,7 +5,8 @@ import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
 import { setupBackend } from '../backend/backend.js';
 import { PoseErrors } from '../errors.js';
-import { createPrng, shuffledIndices } from '../training/prng.js';
+import { mulberry32 } from '@wiflow/core';
+import { shuffledIndices } from '../training/prng.js';
 
 /** File names of a room-pose model directory. */
 export const ROOM_POSE_JSON = 'room-pose.json';
@@ -161,7 +162,7 @@ export async function fitRoomPose(rows: RoomPoseRows, base: Omit<RoomPoseSpec, '
     meanPose = Array.from({ length: 17 }, (_, j) => [m[3 * j], m[3 * j + 1], m[3 * j + 2]] as [number, number, number]);
   }
   const layers = options.from ? options.from.spec.layers : [width, ...(options.hidden ?? [128, 128]), 51];
-  const random = createPrng(options.seed);
+  const random = mulberry32(options.seed);
   const variables = layers.slice(1).map((out, i) => {
     const nIn = layers[i];
     const from = options.from?.weights[i];

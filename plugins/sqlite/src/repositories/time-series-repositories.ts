@@ -259,13 +259,13 @@ export class SqliteSensingRepository implements SensingRepository {
   async find(query: SensingQuery, paging: PageRequest): Promise<Page<StoredSensingFrame>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return pageQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+    return pageQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkSortOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async scan(query: SensingQuery, paging: CursorRequest): Promise<CursorPage<StoredSensingFrame>> {
     const where = this.#where(query);
     await this.#ctx.beforeRead();
-    return cursorQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
+    return cursorQuery(this.#ctx, 'sensing_frames', 'ts', 'body', where, checkSortOrder(query.order), paging, (r: { body: string }) => JSON.parse(r.body));
   }
 
   async latest(query: Pick<SensingQuery, 'environmentId' | 'scope'> = {}): Promise<StoredSensingFrame | null> {
