@@ -336,13 +336,18 @@ function Editor({ flowId }: { flowId: string }) {
     [flow, remember, setNodes, setEdges, loadRevisions],
   );
 
-  // Live counters of a deployed pipeline, polled once a second onto the nodes.
+  // Live counters of a deployed pipeline, polled once a second onto the nodes. Undeploying stops
+  // the polling first (and aborts a poll in flight): a poll answered 404 by the deployment being
+  // removed would otherwise be a failed request in the browser's console.
+  const stopCounters = useRef<(() => void) | null>(null);
+  const [countersEpoch, setCountersEpoch] = useState(0);
   useEffect(() => {
     if (!deployment) return;
     let stop = false;
+    const inFlight = new AbortController();
     const tick = async () => {
       try {
-        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment.id}/counters`);
+        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment.id}/counters`, { signal: inFlight.signal });
         if (!stop) setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
       } catch (e) {
         // Gone (undeployed elsewhere, server restarted): say so. Anything else may pass; keep polling.
@@ -355,21 +360,27 @@ function Editor({ flowId }: { flowId: string }) {
     };
     void tick();
     const timer = setInterval(tick, 1000);
-    return () => {
+    const halt = () => {
       stop = true;
       clearInterval(timer);
+      inFlight.abort();
     };
-  }, [deployment?.id, setNodes, setDeployment]);
+    stopCounters.current = halt;
+    return halt;
+  }, [deployment?.id, countersEpoch, setNodes, setDeployment]);
 
   const deploy = useCallback(async () => {
     if (!flow) return;
     setNotice(null);
     if (deployment) {
+      stopCounters.current?.();
       try {
         await api(`/api/v1/studio/deployments/${deployment.id}`, { method: 'DELETE' });
       } catch (e) {
-        // Gone already is fine; anything else (not allowed, server error) is said.
+        // Gone already is fine; anything else (not allowed, server error) is said, and the
+        // deployment's counters are polled again.
         if (!(e instanceof ApiError && e.status === 404)) {
+          setCountersEpoch((k) => k + 1);
           setStatus('undeploy failed');
           setNotice(`Undeploy failed: ${(e as Error).message}`);
           return;
