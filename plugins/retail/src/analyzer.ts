@@ -30,6 +30,8 @@ interface VisitorState {
   /** Where the visitor was last seen (m): a new track appearing near it may continue the visit. */
   lastPosition: { x: number; y: number };
   visits: number;
+  /** Whether any of the visitor's visits lasted min_visit_seconds (counted as a visitor). */
+  counted: boolean;
   /** Total time in store over closed visits (s). */
   closedDwell: number;
   zones: Map<string, ZoneVisit>;
@@ -101,8 +103,9 @@ export class RetailAnalyzer {
         v.visits++;
         v.funnelStage = 0;
       }
-      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: t, lastSeen: t, lastPosition: { ...person.position }, visits: 1, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
+      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: t, lastSeen: t, lastPosition: { ...person.position }, visits: 1, counted: false, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
       v.lastSeen = t;
+      if (t - v.visitStart >= o.min_visit_seconds * 1000) v.counted = true;
       v.lastPosition = { ...person.position };
       let hourSet = this.#hourly.get(hour);
       if (!hourSet) this.#hourly.set(hour, (hourSet = new Set()));
@@ -215,8 +218,9 @@ export class RetailAnalyzer {
   metrics(): RetailMetricsRecord {
     const o = this.options;
     const now = this.#clock.last ?? 0;
-    const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)];
-    const totalVisits = [...this.#visitors.values()].reduce((s, v) => s + v.visits, 0);
+    // Visits shorter than min_visit_seconds are not visits (a person shown for a moment).
+    const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)].filter((d) => d >= o.min_visit_seconds);
+    const totalVisits = visitDurations.length;
     let peakHour: string | null = null;
     let peakCount = 0;
     for (const [hour, set] of [...this.#hourly.entries()].sort()) {
@@ -239,7 +243,7 @@ export class RetailAnalyzer {
       }
       return { zone, tracks: s.tracks.size, visits, seconds };
     });
-    const unique = this.#visitors.size;
+    const unique = [...this.#visitors.values()].filter((v) => v.counted).length;
     const funnel: Record<string, number> = {};
     o.funnel.forEach((id, i) => (funnel[o.zones.find((z) => z.id === id)?.name ?? id] = this.#funnelCounts[i]));
     const conversion = (zoneId: string, tracks: number): number => {

@@ -55,6 +55,14 @@ describe('retail visits when identities flicker', () => {
     expect(computeRetailMetrics(frames, { visit_continuation_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
   });
 
+  it('a person shown for a moment is not a visitor (min_visit_seconds)', () => {
+    // Track 3 appears for 1 s beside two customers who stay: a phantom, not a third visitor.
+    const frames = standing([{ x: 2, y: 2, ids: [[0, 120, 1]] }, { x: 8, y: 5, ids: [[0, 120, 2]] }, { x: 5, y: 1, ids: [[20, 24, 3]] }], 30);
+    const m = computeRetailMetrics(frames, {}).metrics.traffic;
+    expect([m.total_visitors, m.unique_visitors]).toEqual([2, 2]);
+    expect(computeRetailMetrics(frames, { min_visit_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
+  });
+
   it('a new id far from anyone who left, or long after, is a new visitor', () => {
     const far = standing([{ x: 2, y: 2, ids: [[0, 40, 1]] }, { x: 8, y: 5, ids: [[48, 120, 5]] }], 30);
     expect(computeRetailMetrics(far, {}).metrics.traffic.total_visitors).toBe(2);
