@@ -27,7 +27,11 @@ interface VisitorState {
   environmentId: string;
   visitStart: number;
   lastSeen: number;
+  /** Where the visitor was last seen (m): a new track appearing near it may continue the visit. */
+  lastPosition: { x: number; y: number };
   visits: number;
+  /** Whether any of the visitor's visits lasted min_visit_seconds (counted as a visitor). */
+  counted: boolean;
   /** Total time in store over closed visits (s). */
   closedDwell: number;
   zones: Map<string, ZoneVisit>;
@@ -49,6 +53,8 @@ const HEAT_MAP_TOP_CELLS = 10;
 export class RetailAnalyzer {
   readonly options: RetailOptions;
   readonly #visitors = new Map<string, VisitorState>();
+  /** Track keys that continue another track's visit → that visitor's key. */
+  readonly #continuations = new Map<string, string>();
   readonly #hourly = new Map<string, Set<string>>();
   readonly #zoneDwell = new Map<string, { visits: number; seconds: number; tracks: Set<string> }>();
   readonly #zoneSeconds = new Map<string, number>();
@@ -78,10 +84,17 @@ export class RetailAnalyzer {
     const hour = this.#hourKey(t);
     const inZoneCount = new Map<string, number>();
     const seen = new Set<string>();
+    // Visitors whose own tracks are in this frame: a new track never continues one of them.
+    for (const person of countedPersons(frame)) {
+      if (person.trackId === null || person.trackId === undefined) continue;
+      const trackKey = `${env}#${person.trackId}`;
+      seen.add(this.#continuations.get(trackKey) ?? trackKey);
+    }
 
     for (const person of countedPersons(frame)) {
       if (person.trackId === null || person.trackId === undefined) continue;
-      const key = `${env}#${person.trackId}`;
+      const trackKey = `${env}#${person.trackId}`;
+      const key = this.#continuations.get(trackKey) ?? this.#continuationOf(trackKey, env, t, person.position, seen) ?? trackKey;
       seen.add(key);
       let v = this.#visitors.get(key);
       if (v && t - v.lastSeen > o.revisit_gap_seconds * 1000) {
@@ -90,8 +103,10 @@ export class RetailAnalyzer {
         v.visits++;
         v.funnelStage = 0;
       }
-      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: t, lastSeen: t, visits: 1, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
+      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: t, lastSeen: t, lastPosition: { ...person.position }, visits: 1, counted: false, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
       v.lastSeen = t;
+      if (t - v.visitStart >= o.min_visit_seconds * 1000) v.counted = true;
+      v.lastPosition = { ...person.position };
       let hourSet = this.#hourly.get(hour);
       if (!hourSet) this.#hourly.set(hour, (hourSet = new Set()));
       hourSet.add(`${key}/${v.visits}`);
@@ -137,6 +152,29 @@ export class RetailAnalyzer {
     return out;
   }
 
+  /**
+   * The visitor a new track continues, if any: one of this environment not seen in this frame,
+   * last seen within visit_continuation_seconds and visit_continuation_m, nearest first. Identity
+   * flicker upstream (a person lost for a moment and found under a new id) then stays one visit,
+   * as a shop counts people through the door, not ids.
+   */
+  #continuationOf(trackKey: string, env: string, t: number, position: { x: number; y: number }, seen: ReadonlySet<string>): string | null {
+    const o = this.options;
+    if (this.#visitors.has(trackKey) || o.visit_continuation_seconds <= 0) return null;
+    let best: string | null = null;
+    let bestDistance = Infinity;
+    for (const [key, v] of this.#visitors) {
+      if (v.environmentId !== env || seen.has(key) || v.lastSeen >= t || t - v.lastSeen > o.visit_continuation_seconds * 1000) continue;
+      const d = Math.hypot(v.lastPosition.x - position.x, v.lastPosition.y - position.y);
+      if (d <= o.visit_continuation_m && d < bestDistance) {
+        best = key;
+        bestDistance = d;
+      }
+    }
+    if (best !== null) this.#continuations.set(trackKey, best);
+    return best;
+  }
+
   #hourKey(t: number): string {
     const local = new Date(t + this.options.utc_offset_minutes * 60_000);
     return local.toISOString().slice(0, 13);
@@ -180,8 +218,9 @@ export class RetailAnalyzer {
   metrics(): RetailMetricsRecord {
     const o = this.options;
     const now = this.#clock.last ?? 0;
-    const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)];
-    const totalVisits = [...this.#visitors.values()].reduce((s, v) => s + v.visits, 0);
+    // Visits shorter than min_visit_seconds are not visits (a person shown for a moment).
+    const visitDurations = [...this.#visitDurations, ...[...this.#visitors.values()].map((v) => (v.lastSeen - v.visitStart) / 1000)].filter((d) => d >= o.min_visit_seconds);
+    const totalVisits = visitDurations.length;
     let peakHour: string | null = null;
     let peakCount = 0;
     for (const [hour, set] of [...this.#hourly.entries()].sort()) {
@@ -204,7 +243,7 @@ export class RetailAnalyzer {
       }
       return { zone, tracks: s.tracks.size, visits, seconds };
     });
-    const unique = this.#visitors.size;
+    const unique = [...this.#visitors.values()].filter((v) => v.counted).length;
     const funnel: Record<string, number> = {};
     o.funnel.forEach((id, i) => (funnel[o.zones.find((z) => z.id === id)?.name ?? id] = this.#funnelCounts[i]));
     const conversion = (zoneId: string, tracks: number): number => {

@@ -35,6 +35,42 @@ function trackedFrames(seed = 1): PoseFrame[] {
   return observeTruth(simulatorTruth(scene, ROOM), { seed, noise: { room: ROOM } }).map((f) => tracker.update(f));
 }
 
+describe('retail visits when identities flicker', () => {
+  /** Frames at 4 Hz of people standing still: [x, y, trackId per stretch of frames]. */
+  const standing = (people: { x: number; y: number; ids: [number, number, number][] }[], seconds: number): PoseFrame[] =>
+    Array.from({ length: seconds * 4 }, (_, i) => ({
+      timestamp: 1_700_000_000_000 + i * 250, frameId: i, environmentId: 'shop', processingTimeMs: 0,
+      persons: people.flatMap((p) => p.ids.filter(([from, to]) => i >= from && i < to).map(([, , trackId]) => ({
+        id: 0, trackId, trackStatus: 'active' as const, confidence: 0.9, keypoints: [], keypoints3d: [], boundingBox: { x: 0, y: 0, width: 0, height: 0 }, position: { x: p.x, y: p.y }, densePose: null, activity: null,
+      }))),
+      metadata: { modelId: 'test', modelHash: null, modelVersion: '0', processingMode: 'job', provenance: 'simulated', csiQuality: null, linkCount: 1, pipeline: 'test' },
+    }) as unknown as PoseFrame);
+
+  it('one person whose track id changes after a moment unseen is one visit; two people are two', () => {
+    // Customer at (2, 2): track 1 for 10 s, unseen 2 s, then track 5 half a metre away; customer at (8, 5): track 2 all along.
+    const frames = standing([{ x: 2, y: 2, ids: [[0, 40, 1], [48, 120, 5]] }, { x: 8, y: 5, ids: [[0, 120, 2]] }], 30);
+    frames.slice(48).forEach((f) => (f.persons[0].position = { x: 2.5, y: 2 }));
+    expect(computeRetailMetrics(frames, {}).metrics.traffic.total_visitors).toBe(2);
+    // Without continuation every new id is a new visitor (what users saw before: 10 visitors for 3).
+    expect(computeRetailMetrics(frames, { visit_continuation_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
+  });
+
+  it('a person shown for a moment is not a visitor (min_visit_seconds)', () => {
+    // Track 3 appears for 1 s beside two customers who stay: a phantom, not a third visitor.
+    const frames = standing([{ x: 2, y: 2, ids: [[0, 120, 1]] }, { x: 8, y: 5, ids: [[0, 120, 2]] }, { x: 5, y: 1, ids: [[20, 24, 3]] }], 30);
+    const m = computeRetailMetrics(frames, {}).metrics.traffic;
+    expect([m.total_visitors, m.unique_visitors]).toEqual([2, 2]);
+    expect(computeRetailMetrics(frames, { min_visit_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
+  });
+
+  it('a new id far from anyone who left, or long after, is a new visitor', () => {
+    const far = standing([{ x: 2, y: 2, ids: [[0, 40, 1]] }, { x: 8, y: 5, ids: [[48, 120, 5]] }], 30);
+    expect(computeRetailMetrics(far, {}).metrics.traffic.total_visitors).toBe(2);
+    const late = standing([{ x: 2, y: 2, ids: [[0, 40, 1], [100, 120, 5]] }], 30);
+    expect(computeRetailMetrics(late, {}).metrics.traffic.total_visitors).toBe(2);
+  });
+});
+
 describe('retail analytics on a simulated store', () => {
   const frames = trackedFrames();
   it('counts visitors, the funnel in order, dwell per zone and the peak hour', () => {

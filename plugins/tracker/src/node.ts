@@ -6,7 +6,8 @@ import { MultiPersonTracker } from './tracker.js';
 let instanceCounter = 0;
 
 /**
- * `tracker.track`: pose frames in, the same frames with track ids out. Lifecycle changes
+ * `tracker.track`: pose frames in, the same frames with track ids out (ids an upstream
+ * estimator already gave are followed, not re-tracked: `follow_upstream_ids`). Lifecycle changes
  * (confirmed, lost, recovered, re-identified, ended) leave on `tracks` as TrackSummary
  * records with a `transition` field; at the end of a run every open track is ended and reported.
  */
@@ -15,7 +16,7 @@ export const trackNode = defineNode({
   title: 'Track people',
   category: 'tracking',
   description:
-    'Multi-person tracking on the floor plane: constant-velocity Kalman filter, Hungarian assignment gated at χ²₂ 99 % on a cost mixing position and body shape, track lifecycle (tentative, active, lost, ended), re-identification of lost tracks, keypoint smoothing and per-track movement statistics.',
+    'Multi-person tracking on the floor plane: constant-velocity Kalman filter, Hungarian assignment gated at χ²₂ 99 % on a cost mixing position and body shape, track lifecycle (tentative, active, lost, ended), re-identification of lost tracks, keypoint smoothing and per-track movement statistics. Detections that already carry a track id (pose.locate tracks people itself) keep that identity instead of being tracked again.',
   inputs: { poses: { type: DataTypes.PoseFrame, required: true, description: 'pose frames in time order' } },
   outputs: {
     poses: { type: DataTypes.PoseFrame, description: 'frames with trackId, trackStatus, velocity and trackAge set' },

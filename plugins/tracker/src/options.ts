@@ -18,6 +18,8 @@ export const TrackerOptionsSchema = z.object({
   coast_seconds: z.number().min(0).default(0.5).describe('a confirmed track the detector missed is still shown, at its predicted position with status lost, for this long (s); 0: only detected people are shown'),
   coast_velocity_decay_seconds: z.number().min(0).default(1).describe('while a track goes undetected its velocity decays with this time constant (s), so it waits where its person was last rather than walking on (0: constant velocity)'),
   birth_exclusion_m: z.number().min(0).default(0).describe('a detection nearer than this to a confirmed track it did not match starts no new track (0: off)'),
+  follow_upstream_ids: z.boolean().default(true).describe('a detection that already carries a track id (an estimator that tracks, such as pose.locate) keeps that identity: one track per upstream id, shown at once and at the position the estimator gives; a new upstream id where a lost one was last seen (reid_window_seconds, reid_distance_m) continues that track; false: track every detection again'),
+  upstream_min_hits: z.number().int().min(1).max(1000).default(1).describe('frames an upstream id must be seen before it is shown (its track is tentative until then); 1: at once'),
   min_confidence: z.number().min(0).max(1).default(0.3).describe('detections below this confidence are not tracked'),
   stationary_speed: z.number().min(0).default(0.2).describe('speed (over speed_window_seconds) below which a track counts as stationary (m/s)'),
   speed_window_seconds: z.number().positive().default(1).describe('window of the movement speed used by the statistics'),

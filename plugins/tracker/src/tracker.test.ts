@@ -18,6 +18,42 @@ describe('Kalman filter', () => {
 });
 
 describe('MultiPersonTracker', () => {
+  it('follows the ids of an estimator that tracks (pose.locate): shown at once, where the estimator puts them, one track per id through gaps', () => {
+    const truth = simulateScene({ durationS: 6, rateHz: 4, people: [{ id: 1, start: { x: 1, y: 1 }, script: [{ action: 'walk', path: [[5, 1]], speed: 0.6 }] }, { id: 2, start: { x: 4, y: 4 }, script: [{ action: 'stand', duration: 6 }] }] });
+    // The estimator's own ids: 7 and 9; person 9 is missing from frames 8–9 (the estimator lost them for a moment) and comes back as 12.
+    const upstream = observeTruth(truth, { noise: NO_OBSERVATION_NOISE }).map((f, i) => ({
+      ...f,
+      persons: f.persons.filter((p) => !(i >= 8 && i < 10 && p.position.y > 3)).map((p) => ({ ...p, trackId: p.position.y > 3 ? (i < 8 ? 9 : 12) : 7, trackStatus: 'active' as const })),
+    }));
+    const tracker = new MultiPersonTracker({ tracking_min_hits: 5 });
+    const out = upstream.map((f) => tracker.update(f));
+    // No confirmation wait: the upstream tracker already confirmed them.
+    expect(out[0].persons.map((p) => p.trackStatus)).toEqual(['active', 'active']);
+    const idOf = (f: (typeof out)[number], y: (v: number) => boolean) => f.persons.find((p) => y(p.position.y))?.trackId;
+    const walker = new Set(out.map((f) => idOf(f, (y) => y < 3)));
+    const stander = new Set(out.map((f) => idOf(f, (y) => y > 3)).filter((id) => id !== undefined));
+    expect(walker.size).toBe(1);
+    expect(stander.size).toBe(1);
+    expect([...walker][0]).not.toBe([...stander][0]);
+    // While upstream does not show a person, neither does the tracker (no coasting over the estimator's decision).
+    expect(out[8].persons).toHaveLength(1);
+    // Positions are the estimator's, not smoothed a second time.
+    out.forEach((f, i) => f.persons.forEach((p) => {
+      const d = upstream[i].persons.find((q) => Math.abs(q.position.y - p.position.y) < 1)!;
+      expect(p.position.x).toBeCloseTo(d.position.x, 9);
+    }));
+    expect(tracker.tracks()).toHaveLength(2);
+    expect(tracker.counters.reidentifications).toBe(1);
+    // A new upstream id far from anyone lost is a new person.
+    const far = upstream.map((f, i) => (i < 10 ? f : { ...f, persons: f.persons.map((p) => (p.trackId === 12 ? { ...p, position: { x: 0.2, y: 0.2 } } : p)) }));
+    const apart = new MultiPersonTracker();
+    far.forEach((f) => apart.update(f));
+    expect(apart.tracks()).toHaveLength(3);
+    // Off: the detections are tracked again, candidates first.
+    const again = new MultiPersonTracker({ tracking_min_hits: 5, follow_upstream_ids: false });
+    expect(again.update(upstream[0]).persons.map((p) => p.trackStatus)).toEqual(['tentative', 'tentative']);
+  });
+
   it('confirms a track after min_hits, keeps its id, and ends it after max_age and the re-id window', () => {
     const truth = simulateScene({ durationS: 4, rateHz: 10, people: [{ id: 1, start: { x: 1, y: 1 }, script: [{ action: 'walk', path: [[5, 1]], speed: 1 }] }] });
     const frames = observeTruth(truth, { noise: NO_OBSERVATION_NOISE });

@@ -53,6 +53,8 @@ interface Track {
   /** Recent filtered positions for the windowed speed. */
   recent: { t: number; x: number; y: number }[];
   reidentifications: number;
+  /** The upstream track this one follows (`<environment>#<id>`), or null for a track of this tracker's own making. */
+  upstream: string | null;
 }
 
 /** Running counters of a tracker. */
@@ -101,6 +103,8 @@ function checkPerson(p: Person, i: number): void {
 export class MultiPersonTracker {
   readonly options: TrackerOptions;
   readonly #tracks = new Map<number, Track>();
+  /** Tracks that follow an upstream estimator's ids, by `<environment>#<upstream id>`. */
+  readonly #upstream = new Map<string, Track>();
   #nextKey = 1;
   readonly #ended: Track[] = [];
   readonly #lastTime = new Map<string, number>();
@@ -128,12 +132,17 @@ export class MultiPersonTracker {
     this.counters.frames++;
 
     const o = this.options;
-    const detections = frame.persons.filter((p) => p.confidence >= o.min_confidence);
+    const confident = frame.persons.filter((p) => p.confidence >= o.min_confidence);
     this.counters.detections += frame.persons.length;
-    this.counters.droppedDetections += frame.persons.length - detections.length;
+    this.counters.droppedDetections += frame.persons.length - confident.length;
+    // Detections an upstream tracker already identified keep their identity: tracking them again
+    // makes two trackers fight (a person's id flickers, each flicker a new track and a new visit).
+    const isUpstream = (p: Person) => o.follow_upstream_ids && p.trackId !== null && p.trackId !== undefined && p.trackStatus !== 'tentative' && p.trackStatus !== 'ended';
+    const followed = this.#follow(confident.filter(isUpstream), env, frame.timestamp, dt);
+    const detections = confident.filter((p) => !isUpstream(p));
     const shapes = detections.map(relativeShape);
 
-    const tracks = [...this.#tracks.values()].filter((t) => t.environmentId === env);
+    const tracks = [...this.#tracks.values()].filter((t) => t.environmentId === env && t.upstream === null);
     for (const t of tracks) {
       t.age++;
       if (t.misses > o.tracking_max_age) continue;
@@ -224,7 +233,83 @@ export class MultiPersonTracker {
       if (matchedTrack.has(t) || t.status !== 'lost' || !this.#tracks.has(t.key) || frame.timestamp - t.lastSeen > o.coast_seconds * 1000) continue;
       coasting.push(this.#coasted(t));
     }
-    return { ...frame, persons: [...out.filter(Boolean), ...coasting].map((p, i) => ({ ...p, id: i })) };
+    return { ...frame, persons: [...followed, ...out.filter(Boolean), ...coasting].map((p, i) => ({ ...p, id: i })) };
+  }
+
+  /**
+   * Detections carrying an upstream track id: each id has one track here, active from its first
+   * frame (the upstream tracker confirmed it) and shown where the upstream estimator puts it. An
+   * id missing from a frame is lost (not coasted: upstream already decided the person is gone).
+   * A new upstream id that appears where a lost one was last seen (the re-identification window
+   * and radius) continues that track: the estimator lost the person for a moment and found them
+   * again under a new id, and the user keeps seeing one person.
+   */
+  #follow(persons: readonly Person[], env: string, timestamp: number, dt: number): Person[] {
+    const o = this.options;
+    const out: Person[] = [];
+    const present = new Set<Track>();
+    const keyOf = (d: Person) => `${env}#${d.trackId}`;
+    const known = (d: Person) => {
+      const t = this.#upstream.get(keyOf(d));
+      return t && this.#tracks.has(t.key) ? t : undefined;
+    };
+    for (const d of persons) {
+      const t = known(d);
+      if (!t) continue;
+      t.age++;
+      t.kalman.predict(dt);
+      out.push(this.#apply(t, d, relativeShape(d), timestamp, false));
+      present.add(t);
+    }
+    // New upstream ids: nearest pairs first with the lost tracks they may continue; the rest are new people.
+    const fresh = persons.filter((d) => !known(d));
+    const lost = [...this.#tracks.values()].filter((t) => t.upstream !== null && t.environmentId === env && t.status === 'lost' && timestamp - t.lastSeen <= o.reid_window_seconds * 1000);
+    const pairs: [number, Track, Person][] = [];
+    for (const t of lost) {
+      const radius = Math.min(o.reid_max_distance_m, o.reid_distance_m + (o.reid_speed * (timestamp - t.lastSeen)) / 1000);
+      for (const d of fresh) {
+        const distance = Math.hypot(d.position.x - t.lastPerson.position.x, d.position.y - t.lastPerson.position.y);
+        if (distance <= radius) pairs.push([distance, t, d]);
+      }
+    }
+    pairs.sort((a, b) => a[0] - b[0]);
+    const continued = new Map<Person, Track>();
+    for (const [, t, d] of pairs) {
+      if (present.has(t) || continued.has(d)) continue;
+      continued.set(d, t);
+      present.add(t);
+    }
+    for (const d of fresh) {
+      const t = continued.get(d);
+      if (!t) {
+        out.push(this.#create(d, relativeShape(d), env, timestamp, keyOf(d)));
+        present.add(this.#upstream.get(keyOf(d))!);
+        continue;
+      }
+      if (this.#upstream.get(t.upstream!) === t) this.#upstream.delete(t.upstream!);
+      t.upstream = keyOf(d);
+      this.#upstream.set(t.upstream, t);
+      t.age++;
+      t.kalman = new FloorKalman(d.position.x, d.position.y, o.acceleration_sigma, o.measurement_sigma);
+      out.push(this.#apply(t, d, relativeShape(d), timestamp, true));
+    }
+    for (const t of this.#tracks.values()) {
+      if (t.upstream === null || t.environmentId !== env || present.has(t)) continue;
+      t.age++;
+      t.misses++;
+      if (t.status === 'tentative') {
+        // An upstream id that came and went before it was shown was never a person to the user.
+        this.#tracks.delete(t.key);
+        if (this.#upstream.get(t.upstream) === t) this.#upstream.delete(t.upstream);
+        this.counters.tracksDiscarded++;
+      } else if (t.status === 'active') {
+        this.#transition(t, 'lost', timestamp, 'lost');
+        t.status = 'lost';
+      } else if (t.status === 'lost' && timestamp - t.lastSeen > o.reid_window_seconds * 1000) {
+        this.#end(t, timestamp);
+      }
+    }
+    return out;
   }
 
   /** A confirmed track not detected in this frame, at its predicted position. */
@@ -235,7 +320,7 @@ export class MultiPersonTracker {
     return { ...last, trackStatus: 'lost', trackAge: t.age, velocity: { x: vx, y: vy }, position: { x, y }, keypoints3d: last.keypoints3d.map((k) => ({ ...k, x: k.x + dx, y: k.y + dy })) };
   }
 
-  #create(d: Person, shape: number[][], env: string, timestamp: number): Person {
+  #create(d: Person, shape: number[][], env: string, timestamp: number, upstream: string | null = null): Person {
     const o = this.options;
     const t: Track = {
       key: this.#nextKey++,
@@ -258,8 +343,10 @@ export class MultiPersonTracker {
       trajectory: [],
       recent: [],
       reidentifications: 0,
+      upstream,
     };
     this.#tracks.set(t.key, t);
+    if (upstream !== null) this.#upstream.set(upstream, t);
     this.counters.tracksCreated++;
     return this.#apply(t, d, shape, timestamp, false, true);
   }
@@ -289,13 +376,15 @@ export class MultiPersonTracker {
     } else if (t.status === 'lost') {
       this.#transition(t, 'active', timestamp, 'recovered');
       t.status = 'active';
-    } else if (t.status === 'tentative' && t.hits >= o.tracking_min_hits) {
+    } else if (t.status === 'tentative' && t.hits >= (t.upstream === null ? o.tracking_min_hits : o.upstream_min_hits)) {
       t.id = this.#nextId++;
       this.#transition(t, 'active', timestamp, 'confirmed');
       t.status = 'active';
     }
 
-    const [x, y, vx, vy] = t.kalman.state;
+    const [kx, ky, vx, vy] = t.kalman.state;
+    // An upstream tracker already filtered its position: smoothing it again only adds lag.
+    const [x, y] = t.upstream === null ? [kx, ky] : [d.position.x, d.position.y];
     // Movement uses the displacement of the filtered position over speed_window_seconds:
     // steadier than the instantaneous Kalman velocity when detections jitter.
     t.recent.push({ t: timestamp, x, y });
@@ -342,6 +431,7 @@ export class MultiPersonTracker {
     this.#transition(t, 'ended', timestamp, 'ended');
     t.status = 'ended';
     this.#tracks.delete(t.key);
+    if (t.upstream !== null && this.#upstream.get(t.upstream) === t) this.#upstream.delete(t.upstream);
     this.#ended.push(t);
     const keep = this.options.ended_retention;
     if (this.#ended.length > keep) this.#ended.splice(0, this.#ended.length - keep);

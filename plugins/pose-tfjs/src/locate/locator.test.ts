@@ -96,6 +96,8 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
     expect(mean).toBeLessThan((card.floorErrorM ?? 0) * 1.5);
     expect(located[0].persons[0].keypoints3d).toHaveLength(17);
     expect(located[0].persons[0].densePose?.source).toBe('derived');
+    // Every person shown is a confirmed track of the estimator's tracker and carries its id (tracker.track follows it).
+    for (const f of frames) for (const p of f.persons) expect({ trackId: typeof p.trackId, trackStatus: p.trackStatus }).toEqual({ trackId: 'number', trackStatus: 'active' });
   });
 
   it('keeps the estimate rate and accuracy of 20 Hz on a 100 Hz stream (packets thinned before alignment)', () => {

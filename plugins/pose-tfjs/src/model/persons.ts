@@ -38,7 +38,8 @@ export function toPersons(decoded: readonly DecodedPerson[], environment: Enviro
       const boundingBox = keypointBox(camera, d.keypoints3d);
       const person: Person = {
         id,
-        trackId: null,
+        trackId: d.trackId ?? null,
+        ...(d.trackId !== null && d.trackId !== undefined ? { trackStatus: 'active' as const } : {}),
         confidence: d.presence,
         keypoints: projectKeypoints(camera, d.keypoints3d, d.presence),
         boundingBox,

@@ -9,6 +9,8 @@ export interface DecodedPerson {
   position: { x: number; y: number };
   /** [17][3] room-frame metres. */
   keypoints3d: number[][];
+  /** The estimator's own track id of this person, where it tracks people (pose.locate); absent or null otherwise. */
+  trackId?: number | null;
 }
 
 /**

@@ -25,6 +25,12 @@ export const DEFAULT_START_TIME_MS = Date.UTC(2026, 0, 1);
 export interface SimulatorOptions {
   /** Seed of every random draw; default the scenario's `seed`. */
   seed?: number;
+  /**
+   * Seed of the installation's draws (clutter phases, radio chain phases and hardware, static
+   * drift, distractors); default `seed`. Giving it apart from `seed` re-draws only the noise:
+   * the same radios in the same room, so an empty-room reference recorded once stays valid.
+   */
+  hardwareSeed?: number;
   /** Attach each tick's GroundTruthFrame to its frames as `frame.truth` (default true). */
   attachTruth?: boolean;
   /** Wall-clock ms of t = 0; default the scenario's `startTime`, else 2026-01-01T00:00:00Z. */
@@ -85,6 +91,12 @@ interface LinkRuntime {
   realism: RadioRealism | null;
   /** Slow drift of the static channel (null without `drift.staticDrift`). */
   drift: StaticDrift | null;
+}
+
+/** `prng` after `n` draws (the state a shared root would have reached). */
+function skipDraws(prng: Prng, n: number): Prng {
+  for (let i = 0; i < n; i++) prng.nextUint32();
+  return prng;
 }
 
 const deg = (d: number) => (d * Math.PI) / 180;
@@ -161,11 +173,14 @@ export class Simulator {
     this.#timestampOffsetUs = options.timestampOffsetUs ?? 0;
     this.startTimeMs = options.startTimeMs ?? parseStartTime(s.startTime);
     const seed = options.seed ?? s.seed;
-    const root = new Prng(seed);
+    const installSeed = options.hardwareSeed ?? seed;
+    const root = new Prng(installSeed);
     const chainPrng = root.fork('chains');
     const clutterPrng = root.fork('clutter');
+    // Noise drawn apart from the installation starts where the installation's two draws left the root, so one seed for both gives the same bytes as before.
+    const noiseRoot = installSeed === seed ? root : skipDraws(new Prng(seed), 2);
     // The reference capture may have its own per-packet draws; chain phases and clutter stay the room's and the radios'.
-    const packetRoot = phase === 'reference' && drift?.referenceSeed !== undefined ? new Prng(drift.referenceSeed) : root;
+    const packetRoot = phase === 'reference' && drift?.referenceSeed !== undefined ? new Prng(drift.referenceSeed) : noiseRoot;
     const lambda = SPEED_OF_LIGHT / s.channel.centerFrequencyHz;
     const clutter: Scatterer[] = s.clutter.map((c, i) => ({ label: c.label ?? `clutter ${i}`, position: v3(c.position), rcs: c.rcs, phase: clutterPrng.uniform(-Math.PI, Math.PI) }));
     if (phase === 'recording' && drift) {
@@ -181,12 +196,12 @@ export class Simulator {
       if (!v) {
         v = drawChainPhases(chainPrng, r.antennas, imp.chainPhase);
         // A radio plugged in again after the reference comes up with new chain phases, nothing else.
-        if (phase === 'recording' && drift?.replugged.includes(r.id)) v = drawChainPhases(new Prng(`${seed}:replugged:${r.id}`), r.antennas, imp.chainPhase);
+        if (phase === 'recording' && drift?.replugged.includes(r.id)) v = drawChainPhases(new Prng(`${installSeed}:replugged:${r.id}`), r.antennas, imp.chainPhase);
         chainPhases.set(r.id, v);
       }
       return v;
     };
-    this.#scene = s.distractors?.length ? new DistractorScene(s.distractors, this.room, seed, phase) : null;
+    this.#scene = s.distractors?.length ? new DistractorScene(s.distractors, this.room, installSeed, phase) : null;
     this.#driftOffsetS = phase === 'recording' ? (drift?.staticDrift?.elapsedS ?? 0) : 0;
     const linkSpecs = s.links ?? s.radios.filter((r) => r.role === 'tx').flatMap((tx) => s.radios.filter((r) => r.role === 'rx').map((rx) => ({ tx: tx.id, rx: rx.id })));
     const perRx = new Map<string, number>();
@@ -231,9 +246,9 @@ export class Simulator {
         re: new Float64Array(size),
         im: new Float64Array(size),
         realism: radioRealismOn(impairments)
-          ? new RadioRealism(impairments, tx.antennas, rx.antennas, grid.indices, `${seed}:hardware:${rx.id}`, `${phase === 'reference' ? (drift?.referenceSeed ?? seed) : seed}:${phase}:radio:${info.id}`)
+          ? new RadioRealism(impairments, tx.antennas, rx.antennas, grid.indices, `${installSeed}:hardware:${rx.id}`, `${phase === 'reference' ? (drift?.referenceSeed ?? seed) : seed}:${phase}:radio:${info.id}`)
           : null,
-        drift: drift?.staticDrift ? new StaticDrift(channel.staticPathOrders, drift.staticDrift, `${seed}:drift:${info.id}`) : null,
+        drift: drift?.staticDrift ? new StaticDrift(channel.staticPathOrders, drift.staticDrift, `${installSeed}:drift:${info.id}`) : null,
       });
     }
     this.links = this.#links.map((l) => l.info);

@@ -17,7 +17,8 @@ export const SimSourceConfig = z.object({
   environmentId: z.string().min(1).optional().describe('override the scenario environment id'),
   realtime: z.boolean().default(true).describe('pace frames at the scenario rate (false: as fast as possible)'),
   durationS: z.number().positive().optional().describe('seconds to simulate; default the scenario durationS, else 60'),
-  loop: z.boolean().default(false).describe('start the scenario again after each duration, forever (a new noise seed per pass)'),
+  loop: z.boolean().default(false).describe('start the scenario again after each duration, forever (a new noise seed per pass; the room and radios stay the same)'),
+  redrawHardware: z.boolean().default(false).describe('loop only: also re-draw the installation on each pass (clutter phases, radio chain phases and hardware), as if the radios were replaced; a recorded empty-room reference then goes stale after the first pass'),
   attachTruth: z.boolean().default(true).describe('attach ground truth to every frame (frame.truth)'),
   impairments: z.enum(['scenario', 'off']).default('scenario').describe("'off' emits the clean channel"),
   profile: z.enum(HARDWARE_PROFILE_NAMES as [string, ...string[]]).optional().describe('replace the radios by a hardware profile (chip, grid, antennas, patterns, impairments)'),
@@ -69,6 +70,8 @@ export const simSourceNode = defineNode({
         do {
           const sim = new Simulator(scenario, {
             seed: scenario.seed + pass,
+            // One installation per source: the noise changes each pass, the room and radios do not (the empty-room reference stays valid).
+            hardwareSeed: config.redrawHardware ? scenario.seed + pass : scenario.seed,
             attachTruth: config.attachTruth,
             impairments: config.impairments === 'off' ? 'off' : undefined,
             startTimeMs: startTimeMs !== undefined ? startTimeMs + pass * durationS * 1000 : undefined,
