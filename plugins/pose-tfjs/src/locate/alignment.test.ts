@@ -89,7 +89,7 @@ describe('alignPacket on grouped and gapped subcarrier grids', () => {
       if (Math.abs(fullSlope) > 0.03) wide++;
     }
     // Packets whose slope lies outside what alignment searched when steps over 2 were ignored.
-    expect(wide).toBeGreaterThan(5);
+    expect(wide).toBeGreaterThan(100);
   });
 
   it('keeps one common gain for radios whose chains hold their phases (public Intel 5300 HT20 and Nexmon captures)', async () => {
