@@ -82,11 +82,17 @@ async function main(): Promise<void> {
     const setup = await prepareRooms(dir, ROOMS);
     const packets = await simulate(setup);
     const base = await baseline(setup, packets);
-    const messages = packets.map(({ room, frame }) => ({ subject: fillSubject(`csi.${room}.{link}`, frame), data: encodeValue(frame), id: `${room}.${frame.link.tx}-${frame.link.rx}.${frame.timestamp}` }));
+    console.error(`baseline: ${packets.length} packets, ${base.poseFrames} pose frames, ${base.cpuSeconds.toFixed(1)} CPU s`);
+    /** The packets of run `run`, shifted in time: pose frame ids (environment + timestamp) of an earlier run stay in JetStream's duplicate window. */
+    const messagesOf = (run: number) => {
+      const shiftMs = run * (SECONDS + 10) * 1000;
+      return packets.map(({ room, frame }) => ({ subject: fillSubject(`csi.${room}.{link}`, frame), data: encodeValue({ ...frame, time: frame.time + shiftMs, timestamp: frame.timestamp + shiftMs * 1000 }), id: `${room}.${frame.link.tx}-${frame.link.rx}.${frame.timestamp}:${run}` }));
+    };
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
     const runs = [];
-    for (const count of WORKERS) {
+    for (const [run, count] of WORKERS.entries()) {
+      const messages = messagesOf(run);
       await reset(jsm);
       const flowFile = path.join(dir, `worker-${count}.json`);
       writeFileSync(flowFile, JSON.stringify(locateWorkerFlow(setup, { durable: `bench-${count}`, batch: 64, ackWaitMs: 60_000, heartbeatIntervalMs: 1000 })));
@@ -110,7 +116,7 @@ async function main(): Promise<void> {
         const natsBefore = cpuSeconds(server.process.pid);
         const started = performance.now();
         for (let i = 0; i < messages.length; i += 64) {
-          await Promise.all(messages.slice(i, i + 64).map((m) => js.publish(m.subject, m.data, { msgID: `${m.id}:${count}` })));
+          await Promise.all(messages.slice(i, i + 64).map((m) => js.publish(m.subject, m.data, { msgID: m.id })));
         }
         for (;;) {
           const done = (await jsm.streams.info('WIFLOW_POSE')).state.messages;
@@ -120,6 +126,7 @@ async function main(): Promise<void> {
         }
         const seconds = (performance.now() - started) / 1000;
         const workerCpu = workers.reduce((n, w) => n + cpuSeconds(w.child.pid), 0) - cpuBefore;
+        console.error(`${count} worker(s): ${messages.length} packets in ${seconds.toFixed(1)} s, ${workerCpu.toFixed(1)} worker CPU s`);
         runs.push({ workers: count, packets: messages.length, poseFrames: (await jsm.streams.info('WIFLOW_POSE')).state.messages, seconds, packetsPerSecond: messages.length / seconds, workerCpuSeconds: workerCpu, packetsPerWorkerCpuSecond: messages.length / workerCpu, natsCpuSeconds: cpuSeconds(server.process.pid) - natsBefore });
       } finally {
         await Promise.all(workers.map((w) => w.stop()));
