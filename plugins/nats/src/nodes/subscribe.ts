@@ -72,9 +72,10 @@ export const natsSubscribeNode = defineNode({
       await ctx.idle();
     };
     /**
-     * Consume one durable consumer until `signal` aborts. With `release`, messages that arrive
-     * after it are handed back (nak, redelivered at once to the room's next owner) instead of
-     * emitted, and the batch in flight is acknowledged first.
+     * Consume one durable consumer until `signal` aborts (the pipeline stops, or the room moved
+     * to another worker). Messages that arrive after that are handed back (nak: redelivered at
+     * once, to the room's next owner) instead of emitted; a room's batch already emitted is
+     * acknowledged once the pipeline has finished it.
      */
     const consume = async (durable: string, filter: string, signal: AbortSignal) => {
       const stream = streamFor(filter);
