@@ -11,7 +11,9 @@ export { Subjects, Streams, fillSubject, fillMessageId, streamFor, streamKind, t
 export { NatsConfig, StreamRetentionConfig, type NatsSettings, type StreamLimits } from './config.js';
 export { NatsService, NATS_SERVICE, streamLimits } from './service.js';
 export { natsPublishNode, NatsPublishConfig, PUBLISHER_HEADER } from './nodes/publish.js';
-export { natsSubscribeNode, NatsSubscribeConfig } from './nodes/subscribe.js';
+export { natsSubscribeNode, NatsSubscribeConfig, RoomShardConfig } from './nodes/subscribe.js';
+export { RoomShards, shardSubject, type RoomShardsOptions } from './cluster/room-shards.js';
+export { assignRooms } from './cluster/room-assignment.js';
 export { ClusterConfig, resolveClusterSettings, type ClusterSettings, type ClusterConfigValue } from './cluster/cluster-config.js';
 export { ClusterHeartbeat, HEARTBEAT_SUBJECT, type InstanceHeartbeat, type ClusterMember } from './cluster/cluster-heartbeat.js';
 export { ClusterService, CLUSTER_SERVICE, type InstanceReport } from './cluster/cluster-service.js';

@@ -137,8 +137,8 @@ describe.skipIf(!shipped)('default pipeline through the pose API', () => {
     expect(located.body.poses[0].metadata).toMatchObject({ model_id: expect.stringMatching(/^wiflow-locate-/), model_hash: expect.stringMatching(/^[0-9a-f]{64}$/), provenance: 'replay', environment_id: environmentId });
     // Packets of a link the room does not have: the locator names the link, nothing falls back silently.
     const stranger = await http.post('/api/v1/pose/process').set(auth).send({ csi_data: packets.slice(0, 4).map((p) => ({ ...p, metadata: { ...p.metadata, receiver_id: 'nobody' } })) });
-    expect(stranger.status).toBe(500);
-    expect(JSON.stringify(stranger.body)).toContain('->nobody');
+    expect(stranger.status).toBe(422);
+    expect(stranger.body.error.details).toMatchObject({ link: 'router->nobody', field: 'link' });
 
     // A scenario the model cannot take (one link, the model wants three): status says so.
     const oneLink = path.join(repoRoot, 'examples/scenarios/home-two-people-fall.yaml');

@@ -12,8 +12,8 @@ export interface PoseApiHost {
   readonly system: SystemInfo;
   /** Every section: the config routes read, update and describe them. */
   readonly config: ConfigStore;
-  /** `authenticate` for requests and WebSocket upgrades. */
-  readonly hooks: Pick<RuntimeHooks, 'authenticate'>;
+  /** `authenticate` for requests and WebSocket upgrades; `nodeError` for POST /pose/process's refusals. */
+  readonly hooks: Pick<RuntimeHooks, 'authenticate' | 'nodeError'>;
   /** Other plugins' services (identity, cluster, reports, reference desk). */
   readonly services: ServiceReader;
   readonly logger: Logger;

@@ -35,7 +35,7 @@ export { registerPoseCommands } from './cli/commands.js';
 export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
 export { PoseLocator, type LocatedInstant, type PoseLocatorOptions } from './locate/locator.js';
 export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
-export { alignPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
+export { alignPacket, chooseGainModel, GainModelSchema, type GainModel, type AlignOptions, type AlignedPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';
 export { EmptyRoomRecording, RecordingQualitySchema, type RecordingQuality, type RecordingReport, type LinkQuality } from './locate/reference-recording.js';
 export { ReferenceStaleness, StalenessSettingsSchema, type StalenessSettings, type LinkStaleness } from './locate/reference-staleness.js';

@@ -12,11 +12,12 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The `wiflow` bin. */
 export const WIFLOW_BIN = path.join(REPO_ROOT, 'core/bin/wiflow.js');
 
-/** One simulated room: its scenario file (for sim.source) and its geometry (for pose.estimate). */
+/** One simulated room: its scenario file (for sim.source), its geometry (for pose.estimate and pose.locate) and its empty-room reference file (for pose.locate). */
 export interface Room {
   environmentId: string;
   scenarioFile: string;
   geometry: { id: string } & Record<string, unknown>;
+  referenceFile: string;
 }
 
 /** What the ingest and worker flows need to match the shipped model's contract. */
@@ -34,6 +35,8 @@ interface PoseModule {
   SHIPPED_MODEL_DIR: string;
   DatasetRecipeSchema: { parse(v: unknown): { rooms: number; secondsPerSession: number; sessionsPerRoom: number; seed: string | number; ranges: unknown; signalChain: Record<string, unknown>; windowFrames: number; hopFrames: number } };
   environmentFromScenario(scenario: unknown): { id: string } & Record<string, unknown>;
+  simulateReference(sim: unknown, scenario: { environmentId: string }): unknown;
+  writeReference(file: string, reference: unknown): void;
 }
 interface SimModule {
   planDataset(options: Record<string, unknown>): { sessions: { split: string; scenario: Record<string, unknown> }[] };
@@ -65,10 +68,16 @@ export async function prepareRooms(dir: string, count: number): Promise<ModelSet
   const sessions = plan.sessions.filter((s) => s.split === 'test').slice(0, count);
   if (sessions.length < count) throw new Error(`the model's test split has ${sessions.length} sessions, ${count} asked`);
   const rooms = sessions.map((session, i): Room => {
-    const scenario = { ...session.scenario, environmentId: `room-${i}` };
+    // Radios named per room (as real receivers have their own MACs): one pose.locate node
+    // serves several rooms and tells them apart by their links.
+    const radios = (session.scenario.radios as { id: string }[]).map((r) => ({ ...r, id: `room-${i}-${r.id}` }));
+    const scenario = { ...session.scenario, environmentId: `room-${i}`, radios };
     const scenarioFile = path.join(dir, `room-${i}.scenario.json`);
     writeFileSync(scenarioFile, JSON.stringify(scenario));
-    return { environmentId: `room-${i}`, scenarioFile, geometry: pose.environmentFromScenario(scenario) };
+    // The room recorded empty, as an installer would before starting pose.locate.
+    const referenceFile = path.join(dir, `room-${i}.reference.json`);
+    pose.writeReference(referenceFile, pose.simulateReference(sim, scenario as { environmentId: string }));
+    return { environmentId: `room-${i}`, scenarioFile, geometry: pose.environmentFromScenario(scenario), referenceFile };
   });
   return {
     rooms,
@@ -118,6 +127,46 @@ export function workerFlow(setup: ModelSetup, options: { durable?: string; batch
       pub: ['nats.publish', { subject: 'pose.{environment}', messageId: '{environment}.{timestamp}' }],
     },
     [['sub.out', 'pose.windows'], ['pose.poses', 'pub.in']],
+  );
+}
+
+/**
+ * Ingest runtime for the default estimator: per room `sim.source → nats.publish` of the raw
+ * CSI frames on `csi.<room>.<link>` (pose.locate takes raw packets, not windows), message id
+ * `<link>.<timestamp>` so a re-sent packet is dropped by JetStream.
+ */
+export function frameIngestFlow(setup: ModelSetup, durationS: number, options: { realtime?: boolean } = {}) {
+  const nodes: Record<string, NodeSpec> = {};
+  const edges: [string, string][] = [];
+  setup.rooms.forEach((room, i) => {
+    nodes[`sim${i}`] = ['sim.source', { scenario: room.scenarioFile, realtime: options.realtime ?? false, durationS, attachTruth: false }];
+    nodes[`pub${i}`] = ['nats.publish', { subject: `csi.${room.environmentId}.{link}`, messageId: '{link}.{timestamp}' }];
+    edges.push([`sim${i}.frames`, `pub${i}.in`]);
+  });
+  return flow(nodes, edges);
+}
+
+/**
+ * Worker runtime of the default estimator: `nats.subscribe(csi.{room}.>, sharded by room) →
+ * pose.locate → tracker.track → nats.publish(pose.<environment>)`. Each room's packets reach
+ * one worker of the group (rendezvous assignment over the live workers), so the per-room state
+ * of pose.locate (packet history, count tracker) and of tracker.track (track ids) holds.
+ */
+export function locateWorkerFlow(setup: ModelSetup, options: { durable?: string; batch?: number; ackWaitMs?: number; heartbeatIntervalMs?: number; missedBeats?: number } = {}) {
+  return flow(
+    {
+      sub: ['nats.subscribe', {
+        subject: 'csi.{room}.>',
+        durable: options.durable ?? 'pose-workers',
+        batch: options.batch ?? 64,
+        ackWaitMs: options.ackWaitMs ?? 2000,
+        shard: { rooms: setup.rooms.map((r) => r.environmentId), heartbeatIntervalMs: options.heartbeatIntervalMs ?? 2000, missedBeats: options.missedBeats ?? 3 },
+      }],
+      pose: ['pose.locate', { environments: setup.rooms.map((r) => r.geometry), references: setup.rooms.map((r) => r.referenceFile), densePose: 'none' }],
+      track: ['tracker.track', {}],
+      pub: ['nats.publish', { subject: 'pose.{environment}', messageId: '{environment}.{timestamp}' }],
+    },
+    [['sub.out', 'pose.frames'], ['pose.poses', 'track.poses'], ['track.poses', 'pub.in']],
   );
 }
 
@@ -189,6 +238,11 @@ export function pipelineEvents(output: string): { event: string; counters?: Reco
     .split('\n')
     .filter((l) => l.startsWith('{"event"'))
     .map((l) => JSON.parse(l) as { event: string });
+}
+
+/** The raw frames an ingest runtime (`frameIngestFlow`) published over all its rooms. */
+export function publishedFrames(ingestOutput: string, setup: ModelSetup): number {
+  return publishedSets(ingestOutput, setup);
 }
 
 /** The window sets an ingest runtime (`ingestFlow`) published over all its rooms, from its `pipeline_ended` counters. */

@@ -5,7 +5,7 @@
 //   node dist/bench/scaling.js [--sets 1200] [--workers 1,2,4] [--batch 32] [--json]
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -14,6 +14,7 @@ import { Runtime, type WiflowPlugin } from '@wiflow/core';
 import { decodeValue, encodeValue, valuesOf } from '../codec.js';
 import { NATS_SERVER, startNatsServer } from '../nats-server.test-helper.js';
 import natsPlugin from '../index.js';
+import { cpuSeconds } from './process-cpu.js';
 import { ingestFlow, prepareRooms, startWiflow, workerFlow, type ModelSetup, type WiflowProcess } from './cluster-harness.js';
 
 const args = process.argv.slice(2);
@@ -78,17 +79,6 @@ async function publishAll(js: JetStreamClient, messages: { subject: string; msgI
     await Promise.all(messages.slice(i, i + inFlight).map((m) => js.publish(m.subject, m.data, { msgID: `${m.msgID}:${run}` })));
   }
   return (performance.now() - started) / 1000;
-}
-
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 async function streamCount(jsm: JetStreamManager, stream: string): Promise<number> {

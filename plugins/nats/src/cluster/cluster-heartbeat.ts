@@ -42,8 +42,13 @@ export class ClusterHeartbeat {
   constructor(
     private readonly nc: NatsConnection,
     private readonly self: () => Omit<InstanceHeartbeat, 'at'>,
-    private readonly options: { intervalMs?: number; missedBeats?: number; now?: () => number } = {},
+    private readonly options: { intervalMs?: number; missedBeats?: number; now?: () => number; subject?: string } = {},
   ) {}
+
+  /** Where the beats go: the cluster's subject, or a group's own (room shards of one durable). */
+  get subject(): string {
+    return this.options.subject ?? HEARTBEAT_SUBJECT;
+  }
 
   get intervalMs(): number {
     return this.options.intervalMs ?? 5000;
@@ -51,7 +56,7 @@ export class ClusterHeartbeat {
 
   /** Subscribe, then announce (resolves once the server has the subscription). */
   async start(): Promise<void> {
-    this.#subscription = this.nc.subscribe(HEARTBEAT_SUBJECT, {
+    this.#subscription = this.nc.subscribe(this.subject, {
       callback: (error, message) => {
         if (error) return;
         try {
@@ -78,7 +83,7 @@ export class ClusterHeartbeat {
   /** Announce now. */
   beat(): void {
     const now = this.options.now?.() ?? Date.now();
-    this.nc.publish(HEARTBEAT_SUBJECT, JSON.stringify({ ...this.self(), at: now }));
+    this.nc.publish(this.subject, JSON.stringify({ ...this.self(), at: now }));
   }
 
   /** Every instance heard from, with up/down status. */
@@ -102,7 +107,7 @@ export class ClusterHeartbeat {
     this.#timer = undefined;
     if (options.leave && this.#subscription) {
       const now = this.options.now?.() ?? Date.now();
-      this.nc.publish(HEARTBEAT_SUBJECT, JSON.stringify({ ...this.self(), at: now, leaving: true }));
+      this.nc.publish(this.subject, JSON.stringify({ ...this.self(), at: now, leaving: true }));
     }
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { arePortsCompatible, type CsiFrame, type FlowData, type FlowEdge, type FlowNode, type PoseFrame } from '@wiflow/core';
+import { arePortsCompatible, WiflowError, type CsiFrame, type FlowData, type FlowEdge, type FlowNode, type PoseFrame } from '@wiflow/core';
 import type { PoseApiHost } from '../host.js';
 import type { ApiConfig } from '../config.js';
 import { ApiErrors } from '../errors.js';
@@ -33,7 +33,21 @@ export interface ProcessingOutcome {
  * types: io.input → chain → (tracker) → io.output.
  */
 export class PoseProcessor {
-  constructor(private readonly host: Pick<PoseApiHost, 'flows'>, private readonly config: () => ApiConfig) {}
+  /**
+   * The error a node of a job threw, by job id: a chain that refuses the submitted CSI (a
+   * frame that does not fit its link's empty-room reference, a link no room has) fails the job
+   * with a coded error naming the link and field, which the caller must get as it is.
+   */
+  readonly #nodeErrors = new Map<string, unknown>();
+
+  constructor(private readonly host: Pick<PoseApiHost, 'flows' | 'hooks'>, private readonly config: () => ApiConfig) {
+    host.hooks.nodeError.tap('pose-api:process', (event) => {
+      // A job fails on its first node error; keep that one, and only the latest jobs'.
+      if (this.#nodeErrors.has(event.runId)) return;
+      this.#nodeErrors.set(event.runId, event.error);
+      if (this.#nodeErrors.size > MAX_KEPT_NODE_ERRORS) this.#nodeErrors.delete(this.#nodeErrors.keys().next().value!);
+    });
+  }
 
   /** Node types of the chain for these options, and which of them are not installed. */
   plan(enableTracking: boolean): { types: string[]; missing: string[] } {
@@ -128,8 +142,12 @@ export class PoseProcessor {
       throw ApiErrors.processingMisconfigured(problems?.map((p) => p.message).join('; ') ?? (error as Error).message);
     }
     const result = await job.done;
+    const nodeError = this.#nodeErrors.get(job.id);
+    this.#nodeErrors.delete(job.id);
     const processingTimeMs = performance.now() - started;
     if (result.status === 'timed_out') throw ApiErrors.timeout(timeoutMs);
+    // The submitted CSI was refused (4xx from the node: 422 with its code, link and field), not a failure of the server.
+    if (result.status === 'failed' && nodeError instanceof WiflowError && nodeError.status >= 400 && nodeError.status < 500) throw nodeError;
     if (result.status !== 'completed') throw ApiErrors.modelFailed(result.error ?? result.status);
     const all = ((result.outputs.poses as unknown[] | undefined) ?? []).filter((v): v is PoseFrame => typeof v === 'object' && v !== null && Array.isArray((v as PoseFrame).persons));
     const threshold = options.confidence_threshold ?? 0;
@@ -145,6 +163,9 @@ export class PoseProcessor {
     return { processingId: randomUUID(), processingTimeMs, frames: shaped, nodeTypes: types };
   }
 }
+
+/** Jobs whose node error is kept until their caller reads it (more only when callers are gone). */
+const MAX_KEPT_NODE_ERRORS = 64;
 
 /** Insert the `pose-api.split` node after io.input so the chain receives one frame per message. */
 function splitInput(flow: FlowData): FlowData {

@@ -1,4 +1,4 @@
-import { alignPacket, type ComplexPacket } from './reference.js';
+import { alignPacket, type AlignOptions, type ComplexPacket } from './reference.js';
 
 /**
  * What one block of packets of a link (about a second) says about the room, measured on the
@@ -44,6 +44,8 @@ export class ChannelBlockMeter {
     private readonly blockMs = 1000,
     private readonly minPackets = 5,
     private readonly maxPacketsPerBlock = Infinity,
+    /** How packets are aligned to the anchor (the reference's gain model). */
+    private readonly alignment: AlignOptions = {},
   ) {}
 
   /** Add a packet; returns the block it closed: the packets of the `blockMs` before it (a block closes when the first packet past its span arrives). */
@@ -64,7 +66,7 @@ export class ChannelBlockMeter {
     let power = 0;
     for (let j = 0; j < csi.re.length; j++) power += csi.re[j] ** 2 + csi.im[j] ** 2;
     this.#powerDb.push(10 * Math.log10(Math.max(power / csi.re.length, Number.MIN_VALUE)));
-    const aligned = alignPacket(csi, this.anchor, this.subcarriers);
+    const aligned = alignPacket(csi, this.anchor, this.subcarriers, this.alignment);
     this.#re.push(aligned.re);
     this.#im.push(aligned.im);
     return closed;

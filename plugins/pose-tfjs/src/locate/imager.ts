@@ -169,7 +169,7 @@ export class RoomImager {
     // A packet from before the last one kept (a restarted stream) is kept: time went back.
     if (interval !== undefined && frame.time - link.lastKeptMs < interval * 1000 && frame.time >= link.lastKeptMs) return false;
     link.lastKeptMs = frame.time;
-    const aligned = alignPacket(frame.csi, link.h0, link.subcarriers);
+    const aligned = alignPacket(frame.csi, link.h0, link.subcarriers, { nrx: ref.nrx, gain: ref.gain });
     const re = new Float32Array(link.n), im = new Float32Array(link.n);
     for (let j = 0; j < link.n; j++) {
       const dr = aligned.re[j] - link.h0.re[j], di = aligned.im[j] - link.h0.im[j];

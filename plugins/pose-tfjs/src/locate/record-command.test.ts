@@ -78,4 +78,22 @@ describe('wiflow locate check', () => {
     await expect(check('hall.json', 'ref-40.json', '--capture', file('empty-hall.wfr'))).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISMATCH', message: expect.stringMatching(/link router->laptop: field bandwidthHz of the empty-room reference is 40 MHz, the link has 20 MHz/) });
     await expect(check('hall.json', 'nothing.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISSING', message: expect.stringMatching(/nothing\.json: it does not exist/) });
   });
+
+  it('a reference of another subcarrier grid or channel than the radios now, and a file that is not a reference, are refused naming the field', async () => {
+    const check = (reference: string) => cli()('locate', 'check', '--environment', file('hall.json'), '--reference', file(reference), '--capture', file('empty-hall.wfr'));
+    const recorded = JSON.parse(readFileSync(file('ref.json'), 'utf8'));
+    // Recorded on the Intel 5300's 40 MHz grouping (30 groups, steps of 4); the radios now report the 20 MHz one.
+    const grid = structuredClone(recorded);
+    grid.links[0].subcarriers = Array.from({ length: 30 }, (_, i) => (i < 15 ? -58 + 4 * i : 2 + 4 * (i - 15)));
+    writeFileSync(file('ref-grid.json'), JSON.stringify(grid));
+    await expect(check('ref-grid.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISMATCH', message: expect.stringMatching(/^link router->laptop: field subcarriers\[0\] \(index\) of the empty-room reference is -58, the link has -28/), details: { link: 'router->laptop', field: 'subcarriers[0] (index)' } });
+    const channel = structuredClone(recorded);
+    channel.links[0].centerFrequencyHz = 2.437e9;
+    writeFileSync(file('ref-channel.json'), JSON.stringify(channel));
+    await expect(check('ref-channel.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISMATCH', message: expect.stringMatching(/field centerFrequencyHz of the empty-room reference is 2437 MHz, the link has 5320 MHz/) });
+    const broken = structuredClone(recorded);
+    broken.links[0].re = broken.links[0].re.slice(1);
+    writeFileSync(file('ref-broken.json'), JSON.stringify(broken));
+    await expect(check('ref-broken.json')).rejects.toMatchObject({ code: 'WIFLOW_POSE_DATASET_INVALID', message: expect.stringMatching(/ref-broken\.json is not an empty-room reference: links\.0: re and im must hold ntx × nrx × subcarriers values/) });
+  });
 });

@@ -4,7 +4,7 @@ import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { ChannelBlockMeter, changePower, type ChannelBlock } from './channel-block.js';
 import { linkKey } from './reference-check.js';
-import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
+import { chooseGainModel, ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 
 /** Thresholds of the quality check of an empty-room recording. */
 export const RecordingQualitySchema = z.object({
@@ -56,8 +56,13 @@ export interface RecordingReport {
   links: LinkQuality[];
 }
 
+/** Packets a link's quality meter waits for to choose the gain model (as the reference recorder does). */
+const GAIN_DECISION_PACKETS = 10;
+
 interface LinkRecording {
-  meter: ChannelBlockMeter;
+  /** Null until `GAIN_DECISION_PACKETS` packets came (they wait in `held`). */
+  meter: ChannelBlockMeter | null;
+  held: CsiFrame[];
   blocks: ChannelBlock[];
   packets: number;
   first: number;
@@ -101,15 +106,34 @@ export class EmptyRoomRecording {
     this.#recorder.push(frame);
     let link = this.#links.get(key);
     if (!link) {
-      // Blocks of a second, every packet aligned to the link's first (timing and gain only).
-      link = { meter: new ChannelBlockMeter({ re: Float64Array.from(frame.csi.re), im: Float64Array.from(frame.csi.im) }, frame.subcarriers), blocks: [], packets: 0, first: frame.time, last: frame.time, agc: new Set() };
+      link = { meter: null, held: [], blocks: [], packets: 0, first: frame.time, last: frame.time, agc: new Set() };
       this.#links.set(key, link);
     }
     link.packets++;
     link.last = frame.time;
     if (typeof frame.agc === 'number') link.agc.add(frame.agc);
+    if (!link.meter) {
+      link.held.push(frame);
+      if (link.held.length >= GAIN_DECISION_PACKETS) this.#startMeter(link);
+      return;
+    }
     const block = link.meter.push(frame.csi, frame.time);
     if (block) link.blocks.push(block);
+  }
+
+  /**
+   * Blocks of a second, every packet aligned to the link's first (timing and gain only), with
+   * the gain model the reference will use: radios whose receive chains jump phase from packet
+   * to packet would otherwise look like motion.
+   */
+  #startMeter(link: LinkRecording): void {
+    const [first] = link.held;
+    const gain = chooseGainModel(link.held.map((f) => f.csi), first.subcarriers, first.nrx);
+    link.meter = new ChannelBlockMeter({ re: Float64Array.from(first.csi.re), im: Float64Array.from(first.csi.im) }, first.subcarriers, 1000, 5, Infinity, { nrx: first.nrx, gain });
+    for (const frame of link.held.splice(0)) {
+      const block = link.meter.push(frame.csi, frame.time);
+      if (block) link.blocks.push(block);
+    }
   }
 
   /** The quality check of what was recorded so far. */
@@ -122,6 +146,7 @@ export class EmptyRoomRecording {
         links.push({ link: key, packets: 0, rateHz: null, powerSpreadDb: null, agcValues: null, snrDb: null, motionSeconds: [], problems: ['no packets: is this receiver on and on the right channel?'] });
         continue;
       }
+      if (!link.meter) this.#startMeter(link);
       const problems: string[] = [];
       const span = (link.last - link.first) / 1000;
       const rateHz = link.packets > 1 && span > 0 ? (link.packets - 1) / span : null;

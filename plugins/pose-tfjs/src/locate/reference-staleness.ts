@@ -74,7 +74,7 @@ export class ReferenceStaleness {
       const key = linkKey(link);
       this.#links.set(key, {
         reference: link,
-        meter: new ChannelBlockMeter({ re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, Int16Array.from(link.subcarriers), 1000, 5, this.settings.packetsPerSecond),
+        meter: new ChannelBlockMeter({ re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, Int16Array.from(link.subcarriers), 1000, 5, this.settings.packetsPerSecond, { nrx: link.nrx, gain: link.gain }),
         stretch: [],
         judged: { link: key, status: 'unchecked', changeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
       });

@@ -1,4 +1,4 @@
-import { DataTypes, defineNode, type CsiFrame, type ServiceReader } from '@wiflow/core';
+import { DataTypes, defineNode, WiflowError, type CsiFrame, type ServiceReader } from '@wiflow/core';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import { PoseLocator } from '../locate/locator.js';
@@ -103,12 +103,16 @@ export const poseLocateNode = defineNode({
       async receive(_port, value) {
         const csi = value as CsiFrame;
         const room = byLink.get(linkKey(csi.link));
-        if (room) {
-          // A recording takes the frames before they are checked against the old reference: new radios (another channel, bandwidth) are recorded to fit them.
-          desk?.offer(room.environmentId, csi);
-          checkFrameFitsReference(csi, room.reference.links.find((l) => l.tx === csi.link.tx && l.rx === csi.link.rx)!);
-          room.staleness.push(csi);
+        if (!room) {
+          // Never located against nothing: a link no room of this node has has no reference either.
+          const key = linkKey(csi.link);
+          const error = PoseErrors.referenceMissing(`frame of link ${key}`, `no environment of this pose.locate node has the link, so it has no empty-room reference (field link; the rooms' links are ${[...byLink.keys()].join(', ')})`);
+          throw new WiflowError(error.code, error.message, error.status, { link: key, field: 'link' });
         }
+        // A recording takes the frames before they are checked against the old reference: new radios (another channel, bandwidth) are recorded to fit them.
+        desk?.offer(room.environmentId, csi);
+        checkFrameFitsReference(csi, room.reference.links.find((l) => l.tx === csi.link.tx && l.rx === csi.link.rx)!);
+        room.staleness.push(csi);
         const frame = locator.push(csi);
         if (!frame) return;
         frames++;
