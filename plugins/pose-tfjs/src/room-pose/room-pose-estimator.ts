@@ -15,7 +15,7 @@ export interface RoomPoseInstant {
   /** Per hypothesis of `located`: probe features. */
   features: Float32Array[];
   /** Per hypothesis: the room model's skeleton, or the locator's mean pose without a model. */
-  hypotheses: (PoseHypothesis & { presence: number })[];
+  hypotheses: (PoseHypothesis & { presence: number; trackId: number | null })[];
 }
 
 /**
@@ -46,7 +46,7 @@ export class RoomPoseEstimator {
     const located = this.#locator.locate(frame);
     if (!located) return null;
     const features = located.hypotheses.map((h) => this.#probe.features(h.position.x, h.position.y));
-    const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { position: h.position, keypoints3d: predictSkeleton(this.roomModel, features[i], h.position), presence: h.presence } : h));
+    const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { position: h.position, keypoints3d: predictSkeleton(this.roomModel, features[i], h.position), presence: h.presence, trackId: h.trackId } : h));
     return { located, features, hypotheses };
   }
 
@@ -55,7 +55,7 @@ export class RoomPoseEstimator {
     const frame = this.#locator.toPoseFrame({ ...instant.located, hypotheses: instant.hypotheses });
     if (!this.roomModel) return frame;
     const threshold = this.locatorModel.spec.presenceThreshold;
-    frame.persons = toPersons(instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d })), this.environment, threshold, 'none');
+    frame.persons = toPersons(instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId })), this.environment, threshold, 'none');
     frame.metadata = {
       ...frame.metadata,
       modelId: this.roomModel.spec.modelId,
