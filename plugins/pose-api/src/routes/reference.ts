@@ -1,39 +1,16 @@
 import { z } from 'zod';
-import { serviceToken } from '@wiflow/core';
+import { EMPTY_ROOM_REFERENCES, type EmptyRoomReferenceDesk, type EmptyRoomRecordingView } from '@wiflow/core';
 import type { PoseApiHost } from '../host.js';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
 import { ReferenceLinkSchema, referenceStatus } from '../system/reference-status.js';
 
-/**
- * The pose plugin's reference desk as this API uses it (token `pose.empty-room-references`).
- * Declared here by shape: the API does not depend on the pose plugin; without it the routes
- * answer 503.
- */
-interface ReferenceDeskPort {
-  rooms(): { environmentId: string; nodeId: string; links: string[]; referenceSource: string; referenceFile: string | null; recording: RecordingViewPort | null }[];
-  start(environmentId: string, seconds?: number): RecordingViewPort;
-  recording(id: string): RecordingViewPort | null;
-}
-interface RecordingViewPort {
-  id: string;
-  environmentId: string;
-  state: 'recording' | 'stored' | 'refused' | 'failed';
-  seconds: number;
-  progress: number;
-  startedAt: number;
-  finishedAt: number | null;
-  report: { passed: boolean; seconds: number; links: { link: string; packets: number; rateHz: number | null; powerSpreadDb: number | null; agcValues: number[] | null; snrDb: number | null; motionSeconds: number[]; problems: string[] }[] } | null;
-  storedIn: string | null;
-  message: string;
-}
 
-const REFERENCE_DESK = serviceToken<ReferenceDeskPort>('wiflow.pose.EmptyRoomReferences');
-
-function desk(host: Pick<PoseApiHost, 'services'>): ReferenceDeskPort {
+/** The pose plugin's reference desk (core's token); without that plugin the routes answer 503. */
+function desk(host: Pick<PoseApiHost, 'services'>): EmptyRoomReferenceDesk {
   try {
-    return host.services.get(REFERENCE_DESK);
+    return host.services.get(EMPTY_ROOM_REFERENCES);
   } catch {
     throw ApiErrors.referencesUnavailable();
   }
@@ -70,7 +47,7 @@ const Room = z.object({
   recording: Recording.nullable(),
 });
 
-function recordingBody(view: RecordingViewPort): z.output<typeof Recording> {
+function recordingBody(view: EmptyRoomRecordingView): z.output<typeof Recording> {
   return {
     recording_id: view.id,
     environment_id: view.environmentId,

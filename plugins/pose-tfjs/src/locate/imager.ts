@@ -1,7 +1,8 @@
 import type { CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
-import { arrayElements, calibrateLink, SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './calibration.js';
+import { calibratedLink } from './calibrated-link.js';
+import { SPEED_OF_LIGHT } from './calibration.js';
 import { alignPacket, type EmptyRoomReference, type LinkReference } from './reference.js';
 
 /** How the room is imaged (part of a locator model; the shipped values are in its `locator.json`). */
@@ -99,28 +100,9 @@ export class RoomImager {
     const step = settings.gridStepM;
     for (let x = step / 2; x < W; x += step) for (let y = step / 2; y < D; y += step) this.cells.push([x, y]);
     this.#links = environment.links.map((link) => {
-      const key = `${link.tx}->${link.rx}`;
-      const ref = reference.links.find((l) => l.tx === link.tx && l.rx === link.rx);
-      if (!ref) throw PoseErrors.datasetInvalid(`the empty-room reference of ${reference.environmentId} has no link ${key}`);
-      if (!link.txArray || !link.rxArray) throw PoseErrors.environmentUnknown(`${environment.id} (link ${key} has no txArray/rxArray: pose.locate needs the antenna arrays)`);
-      const fc = ref.centerFrequencyHz;
-      const txE = arrayElements(link.txPosition, link.txArray, fc), rxE = arrayElements(link.rxPosition, link.rxArray, fc);
-      if (txE.length !== ref.ntx || rxE.length !== ref.nrx) throw PoseErrors.datasetInvalid(`link ${key}: the reference has ${ref.ntx}×${ref.nrx} antennas, the environment's arrays ${txE.length}×${rxE.length}`);
-      const h0 = { re: Float64Array.from(ref.re), im: Float64Array.from(ref.im) };
-      const subcarriers = Int16Array.from(ref.subcarriers);
-      const nsc = subcarriers.length, n = h0.re.length;
-      const cal = calibrateLink(h0, txE, rxE, environment.room, subcarriers, fc);
-      const calRe = new Float32Array(n), calIm = new Float32Array(n);
-      for (let q = 0; q < ref.ntx * ref.nrx; q++) {
-        for (let k = 0; k < nsc; k++) {
-          const a = -cal.phases[q] + 2 * Math.PI * subcarriers[k] * SUBCARRIER_SPACING_HZ * cal.tauS;
-          calRe[q * nsc + k] = Math.cos(a);
-          calIm[q * nsc + k] = Math.sin(a);
-        }
-      }
+      const { key, reference: ref, h0, subcarriers, n, nsc, calRe, calIm, txE, rxE, fk } = calibratedLink(environment, reference, link, 'pose.locate');
       const H = settings.heightsM.length;
       const steerRe = new Float32Array(this.cells.length * H * n), steerIm = new Float32Array(this.cells.length * H * n);
-      const fk = Array.from(subcarriers, (m) => fc + m * SUBCARRIER_SPACING_HZ);
       let row = 0;
       for (const [x, y] of this.cells) {
         for (const h of settings.heightsM) {

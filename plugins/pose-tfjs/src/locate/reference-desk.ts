@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WiflowError, serviceToken, type CsiFrame } from '@wiflow/core';
+import { WiflowError, serviceToken, type CsiFrame, type EmptyRoomRecordingView, type EmptyRoomReferenceDesk } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { EmptyRoomRecording, type RecordingQuality, type RecordingReport } from './reference-recording.js';
@@ -7,7 +7,10 @@ import { checkReferenceFitsEnvironment } from './reference-check.js';
 import type { LinkStaleness } from './reference-staleness.js';
 import { writeReference, type EmptyRoomReference } from './reference.js';
 
-/** The token under which the pose plugin registers its `ReferenceDesk` (APIs resolve it from the runtime). */
+/**
+ * The token under which the pose plugin registers its `ReferenceDesk`, typed by the class (this
+ * package's own users); other packages use core's `EMPTY_ROOM_REFERENCES`, the same service.
+ */
 export const REFERENCE_DESK = serviceToken<ReferenceDesk>('wiflow.pose.EmptyRoomReferences');
 
 /** Seconds of empty room an installer records unless told otherwise. */
@@ -31,22 +34,8 @@ export interface RoomBinding {
   use(reference: EmptyRoomReference): void;
 }
 
-/** Where a recording stands. */
-export interface RecordingView {
-  id: string;
-  environmentId: string;
-  state: 'recording' | 'stored' | 'refused' | 'failed';
-  seconds: number;
-  /** Seconds recorded / seconds asked, 0..1. */
-  progress: number;
-  startedAt: number;
-  finishedAt: number | null;
-  /** The quality check, once the recording ended (and while it runs, what it sees so far). */
-  report: RecordingReport | null;
-  /** Where the reference was written; null when it is kept in memory only (see `message`). */
-  storedIn: string | null;
-  message: string;
-}
+/** Where a recording stands (core's type: the pose API and the studio read it too). */
+export type RecordingView = EmptyRoomRecordingView;
 
 interface Recording {
   view: RecordingView;
@@ -62,7 +51,7 @@ interface Recording {
  * recording is checked, then written over the flow's reference file and put to use). One
  * desk per runtime (registered as a service), never module state.
  */
-export class ReferenceDesk {
+export class ReferenceDesk implements EmptyRoomReferenceDesk {
   readonly #rooms = new Map<string, RoomBinding>();
   readonly #recordings = new Map<string, Recording>();
   readonly #active = new Map<string, Recording>();

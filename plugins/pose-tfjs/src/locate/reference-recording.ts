@@ -1,4 +1,4 @@
-import type { CsiFrame } from '@wiflow/core';
+import type { CsiFrame, EmptyRoomLinkQuality, EmptyRoomRecordingReport } from '@wiflow/core';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
@@ -30,31 +30,11 @@ export const RecordingQualitySchema = z.object({
 /** Thresholds of the quality check. */
 export type RecordingQuality = z.output<typeof RecordingQualitySchema>;
 
-/** The quality check of one link of a recording. */
-export interface LinkQuality {
-  link: string;
-  packets: number;
-  /** Packets per second over the recording; null with fewer than two packets. */
-  rateHz: number | null;
-  /** Spread (max − min) of the per-second median received power, dB; null before a whole second. */
-  powerSpreadDb: number | null;
-  /** The automatic gain settings the receiver reported (distinct values); null when it reports none. */
-  agcValues: number[] | null;
-  /** Channel power over the reference's noise floor, dB; null before a whole second. */
-  snrDb: number | null;
-  /** Seconds (from the start) in which something moved. */
-  motionSeconds: number[];
-  /** Why this link fails the check (empty: it passes). */
-  problems: string[];
-}
+/** One link's quality check (core's type: the pose API and the studio read it too). */
+export type LinkQuality = EmptyRoomLinkQuality;
 
-/** The quality check of a recording, every link. */
-export interface RecordingReport {
-  environmentId: string;
-  seconds: number;
-  passed: boolean;
-  links: LinkQuality[];
-}
+/** The quality check of a recording. */
+export type RecordingReport = EmptyRoomRecordingReport;
 
 /** Packets a link's quality meter waits for to choose the gain model (as the reference recorder does). */
 const GAIN_DECISION_PACKETS = 10;

@@ -1,6 +1,6 @@
 import type { CsiFrame } from '@wiflow/core';
-import { PoseErrors } from '../errors.js';
-import { arrayElements, calibrateLink, SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from '../locate/calibration.js';
+import { calibratedLink, type CalibratedLink } from '../locate/calibrated-link.js';
+import { SPEED_OF_LIGHT } from '../locate/calibration.js';
 import { alignPacket, type EmptyRoomReference } from '../locate/reference.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 
@@ -27,17 +27,7 @@ export function probeFeatureSize(settings: ProbeSettings, links: number): number
   return links * (settings.heightsM.length * settings.offsetsM.length * 2 + 2);
 }
 
-interface ProbeLink {
-  key: string;
-  n: number;
-  h0: { re: Float64Array; im: Float64Array };
-  subcarriers: Int16Array;
-  calRe: Float32Array;
-  calIm: Float32Array;
-  txE: number[][];
-  rxE: number[][];
-  fk: number[];
-  nsc: number;
+interface ProbeLink extends CalibratedLink {
   history: { re: Float32Array; im: Float32Array }[];
   lastKeptMs: number;
 }
@@ -59,26 +49,8 @@ export class PersonProbe {
 
   constructor(readonly environment: EnvironmentGeometry, reference: EmptyRoomReference, readonly settings: ProbeSettings = DEFAULT_PROBE) {
     this.#links = environment.links.map((link) => {
-      const key = `${link.tx}->${link.rx}`;
-      const ref = reference.links.find((l) => l.tx === link.tx && l.rx === link.rx);
-      if (!ref) throw PoseErrors.referenceMissing(environment.id, `the empty-room reference has no link ${key}`);
-      if (!link.txArray || !link.rxArray) throw PoseErrors.environmentUnknown(`${environment.id} (link ${key} has no txArray/rxArray: the room-pose model needs the antenna arrays)`);
-      const fc = ref.centerFrequencyHz;
-      const txE = arrayElements(link.txPosition, link.txArray, fc), rxE = arrayElements(link.rxPosition, link.rxArray, fc);
-      const h0 = { re: Float64Array.from(ref.re), im: Float64Array.from(ref.im) };
-      const subcarriers = Int16Array.from(ref.subcarriers);
-      const nsc = subcarriers.length, n = h0.re.length;
-      const cal = calibrateLink(h0, txE, rxE, environment.room, subcarriers, fc);
-      const calRe = new Float32Array(n), calIm = new Float32Array(n);
-      for (let q = 0; q < ref.ntx * ref.nrx; q++) {
-        for (let k = 0; k < nsc; k++) {
-          const a = -cal.phases[q] + 2 * Math.PI * subcarriers[k] * SUBCARRIER_SPACING_HZ * cal.tauS;
-          calRe[q * nsc + k] = Math.cos(a);
-          calIm[q * nsc + k] = Math.sin(a);
-        }
-      }
-      const state: ProbeLink = { key, n, h0, subcarriers, calRe, calIm, txE, rxE, fk: Array.from(subcarriers, (m) => fc + m * SUBCARRIER_SPACING_HZ), nsc, history: [], lastKeptMs: -Infinity };
-      this.#byKey.set(key, state);
+      const state: ProbeLink = { ...calibratedLink(environment, reference, link, 'the room-pose model'), history: [], lastKeptMs: -Infinity };
+      this.#byKey.set(state.key, state);
       return state;
     });
   }

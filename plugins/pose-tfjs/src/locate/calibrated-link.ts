@@ -1,0 +1,52 @@
+import { PoseErrors } from '../errors.js';
+import type { EnvironmentGeometry } from '../model/environment.js';
+import { arrayElements, calibrateLink, SUBCARRIER_SPACING_HZ } from './calibration.js';
+import type { EmptyRoomReference, LinkReference } from './reference.js';
+
+/**
+ * One link of a room made ready for coherent processing: its empty-room reference, antenna
+ * element positions and the per-stream calibration (phase and delay fitted on the reference)
+ * as unit phasors. The locator's imager and the room-pose person probe both start from it.
+ */
+export interface CalibratedLink {
+  key: string;
+  reference: LinkReference;
+  h0: { re: Float64Array; im: Float64Array };
+  subcarriers: Int16Array;
+  /** Values per packet (streams × subcarriers). */
+  n: number;
+  nsc: number;
+  calRe: Float32Array;
+  calIm: Float32Array;
+  txE: number[][];
+  rxE: number[][];
+  /** Subcarrier frequencies, Hz. */
+  fk: number[];
+}
+
+/**
+ * Calibrate one link of `environment` against `reference`. `user` names who needs it in the
+ * errors (a link without antenna arrays, a reference without the link or with other antennas).
+ */
+export function calibratedLink(environment: EnvironmentGeometry, reference: EmptyRoomReference, link: EnvironmentGeometry['links'][number], user: string): CalibratedLink {
+  const key = `${link.tx}->${link.rx}`;
+  const ref = reference.links.find((l) => l.tx === link.tx && l.rx === link.rx);
+  if (!ref) throw PoseErrors.datasetInvalid(`the empty-room reference of ${reference.environmentId} has no link ${key}`);
+  if (!link.txArray || !link.rxArray) throw PoseErrors.environmentUnknown(`${environment.id} (link ${key} has no txArray/rxArray: ${user} needs the antenna arrays)`);
+  const fc = ref.centerFrequencyHz;
+  const txE = arrayElements(link.txPosition, link.txArray, fc), rxE = arrayElements(link.rxPosition, link.rxArray, fc);
+  if (txE.length !== ref.ntx || rxE.length !== ref.nrx) throw PoseErrors.datasetInvalid(`link ${key}: the reference has ${ref.ntx}×${ref.nrx} antennas, the environment's arrays ${txE.length}×${rxE.length}`);
+  const h0 = { re: Float64Array.from(ref.re), im: Float64Array.from(ref.im) };
+  const subcarriers = Int16Array.from(ref.subcarriers);
+  const nsc = subcarriers.length, n = h0.re.length;
+  const cal = calibrateLink(h0, txE, rxE, environment.room, subcarriers, fc);
+  const calRe = new Float32Array(n), calIm = new Float32Array(n);
+  for (let q = 0; q < ref.ntx * ref.nrx; q++) {
+    for (let k = 0; k < nsc; k++) {
+      const a = -cal.phases[q] + 2 * Math.PI * subcarriers[k] * SUBCARRIER_SPACING_HZ * cal.tauS;
+      calRe[q * nsc + k] = Math.cos(a);
+      calIm[q * nsc + k] = Math.sin(a);
+    }
+  }
+  return { key, reference: ref, h0, subcarriers, n, nsc, calRe, calIm, txE, rxE, fk: Array.from(subcarriers, (m) => fc + m * SUBCARRIER_SPACING_HZ) };
+}
