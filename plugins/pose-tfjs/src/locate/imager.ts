@@ -1,9 +1,9 @@
 import type { CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
-import { calibratedLink } from './calibrated-link.js';
+import { calibratedChange, calibratedLink } from './calibrated-link.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
-import { alignPacket, type EmptyRoomReference, type LinkReference } from './reference.js';
+import type { EmptyRoomReference, LinkReference } from './reference.js';
 
 /** How the room is imaged (part of a locator model; the shipped values are in its `locator.json`). */
 export interface ImagingSettings {
@@ -151,14 +151,7 @@ export class RoomImager {
     // A packet from before the last one kept (a restarted stream) is kept: time went back.
     if (interval !== undefined && frame.time - link.lastKeptMs < interval * 1000 && frame.time >= link.lastKeptMs) return false;
     link.lastKeptMs = frame.time;
-    const aligned = alignPacket(frame.csi, link.h0, link.subcarriers, { nrx: ref.nrx, gain: ref.gain });
-    const re = new Float32Array(link.n), im = new Float32Array(link.n);
-    for (let j = 0; j < link.n; j++) {
-      const dr = aligned.re[j] - link.h0.re[j], di = aligned.im[j] - link.h0.im[j];
-      re[j] = dr * link.calRe[j] - di * link.calIm[j];
-      im[j] = dr * link.calIm[j] + di * link.calRe[j];
-    }
-    link.history.push({ re, im });
+    link.history.push(calibratedChange(link, frame.csi));
     if (link.history.length > this.settings.packets) link.history.shift();
     return true;
   }

@@ -1,7 +1,7 @@
 import type { CsiFrame } from '@wiflow/core';
-import { calibratedLink, type CalibratedLink } from '../locate/calibrated-link.js';
+import { calibratedChange, calibratedLink, type CalibratedLink } from '../locate/calibrated-link.js';
 import { SPEED_OF_LIGHT } from '../locate/calibration.js';
-import { alignPacket, type EmptyRoomReference } from '../locate/reference.js';
+import type { EmptyRoomReference } from '../locate/reference.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 
 /** Where the probe listens around a located person: heights (m) and floor offsets (m). */
@@ -66,14 +66,7 @@ export class PersonProbe {
     if (!link || frame.csi.re.length !== link.n) return;
     if (frame.time - link.lastKeptMs < this.settings.minPacketIntervalS * 1000 && frame.time >= link.lastKeptMs) return;
     link.lastKeptMs = frame.time;
-    const aligned = alignPacket(frame.csi, link.h0, link.subcarriers);
-    const re = new Float32Array(link.n), im = new Float32Array(link.n);
-    for (let j = 0; j < link.n; j++) {
-      const dr = aligned.re[j] - link.h0.re[j], di = aligned.im[j] - link.h0.im[j];
-      re[j] = dr * link.calRe[j] - di * link.calIm[j];
-      im[j] = dr * link.calIm[j] + di * link.calRe[j];
-    }
-    link.history.push({ re, im });
+    link.history.push(calibratedChange(link, frame.csi));
     if (link.history.length > this.settings.packets) link.history.shift();
   }
 
