@@ -122,12 +122,15 @@ def score(sessions, burst, still, ratio):
     return hit, total, alarms, alarms / max(secs, 1) * 86400
 
 
-part1()
+ONLY_ROOM = os.environ.get('ONLY_ROOM') == '1'
+if not ONLY_ROOM:
+    part1()
 train = [s for s in D if s['split'] == 'train']
 val = [s for s in D if s['split'] == 'validation']
 demo = [s for s in D if s['split'] == 'demo']
-print('\ncandidates: burst x floor, still x floor (post median), peak/post ratio -> train falls, false/day | validation | demo')
-for burst in [3, 5, 8, 12]:
+if not ONLY_ROOM:
+    print('\ncandidates: burst x floor, still x floor (post median), peak/post ratio -> train falls, false/day | validation | demo')
+for burst in ([] if ONLY_ROOM else [3, 5, 8, 12]):
     for still in [1.5, 2, 3]:
         for ratio in [3]:
             a = score(train, burst, still, ratio)
@@ -219,7 +222,7 @@ for i, n in enumerate(FEATURES):
     f = [r['x'][i] for r in rows if r['y'] and r['s']['split'] == 'train']
     o = [r['x'][i] for r in rows if not r['y'] and r['s']['split'] == 'train']
     print(f'  {n:18s} fall median {np.median(f):+.2f}, other {np.median(o):+.2f}, AUC {np.mean([(x > np.asarray(o)).mean() + 0.5 * (x == np.asarray(o)).mean() for x in f]):.2f}')
-SETS = {'all': list(range(len(FEATURES))), 'no shift': [0, 1, 2, 3, 5, 6], 'peak+shift+still': [0, 4, 6], 'peak+pre+shift': [0, 2, 4]}
+SETS = {} if ONLY_ROOM else {'all': list(range(len(FEATURES))), 'no shift': [0, 1, 2, 3, 5, 6], 'peak+shift+still': [0, 4, 6], 'peak+pre+shift': [0, 2, 4]}
 tr = [r for r in rows if r['s']['split'] == 'train']
 for name, idx in SETS.items():
     model, _ = fit([[r['x'][i] for i in idx] for r in tr], [r['y'] for r in tr])
@@ -232,3 +235,45 @@ for name, idx in SETS.items():
     print(f'  {name}: ' + ' | '.join(cells))
     ft, nt, at, dt, byt = score_kept(rows, train, probs, 0.9)
     print(f'     train at 0.9: {ft}/{nt} {dt:.0f}/day, false by kind {byt}')
+
+
+# Part 4 (one decision per room): the candidates of all links within 2 s of each other become one; its features
+# are each feature's largest value over those links (the stillness after: the smallest), plus the number of
+# links that saw it. Fitted on training rooms, threshold rule and scores as in part 3.
+def room_rows(rows):
+    out = []
+    for s in D:
+        mine = sorted((r for r in rows if r['s'] is s), key=lambda r: r['t'])
+        groups = []
+        for r in mine:
+            if groups and r['t'] - groups[-1][-1]['t'] < 2:
+                groups[-1].append(r)
+            else:
+                groups.append([r])
+        for g in groups:
+            x = np.array([r['x'] for r in g])
+            feats = list(x.max(0))
+            feats[1] = x[:, 1].min()
+            feats.append(len(g))
+            out.append(dict(s=s, t=g[int(np.argmax(x[:, 0]))]['t'], x=feats, y=any(r['y'] for r in g)))
+    return out
+
+
+R = room_rows(rows)
+names = FEATURES + ['links']
+trR = [r for r in R if r['s']['split'] == 'train']
+print(f'\nroom candidates: ' + ', '.join(f"{sp} {sum(r['s']['split'] == sp for r in R)} ({sum(r['y'] for r in R if r['s']['split'] == sp)} at falls)" for sp in ['train', 'validation', 'demo']))
+for i, n in enumerate(names):
+    f = [r['x'][i] for r in trR if r['y']]
+    o = np.asarray([r['x'][i] for r in trR if not r['y']])
+    print(f'  {n:18s} AUC {np.mean([(x > o).mean() + 0.5 * (x == o).mean() for x in f]):.2f}')
+for name, idx in {'all + links': list(range(len(names))), 'pre+shift+width': [2, 4, 5], 'pre+shift+width+links': [2, 4, 5, 7]}.items():
+    for l2 in [1.0, 10.0]:
+        model, _ = fit([[r['x'][i] for i in idx] for r in trR], [r['y'] for r in trR], l2)
+        probs = model([[r['x'][i] for i in idx] for r in R])
+        cells = []
+        for thr in [0.5, 0.8, 0.9, 0.95, 0.99, 0.999]:
+            f, n, a, d, by = score_kept(R, val, probs, thr)
+            df, dn, da, _, _ = score_kept(R, demo, probs, thr)
+            cells.append(f'{thr}: val {f}/{n} {d:.0f}/day demo {df}/{dn} +{da}')
+        print(f'  {name} (L2 {l2}): ' + ' | '.join(cells))

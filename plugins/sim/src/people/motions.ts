@@ -191,7 +191,8 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
       const reach = leg * Math.sin(pose.pitch) * (type === 'trip' ? 0.95 : 0.75);
       pose.pelvis = { x: start.pelvis.x + fwd.x * reach, y: start.pelvis.y + fwd.y * reach, z: Math.max(end.pelvis.z, dim.ankleHeight + leg * Math.cos(pose.pitch) * (1 - 0.2 * u)) };
       pose.knee = [0.4 * Math.sin(Math.PI * u) + end.knee[0] * p, 0.4 * Math.sin(Math.PI * u) + end.knee[1] * p];
-      pose.shoulderFlex = [0.3 + 2.3 * smooth(u * 1.5), 0.3 + 2.1 * smooth(u * 1.5)];
+      // Arms thrown forward from where they hang (starting them at 0.3 rad jerked a wrist 15 cm in the first instant).
+      pose.shoulderFlex = [start.shoulderFlex[0] + (2.6 - start.shoulderFlex[0]) * smooth(u * 1.5), start.shoulderFlex[1] + (2.4 - start.shoulderFlex[1]) * smooth(u * 1.5)];
       break;
     }
     case 'backward': {
