@@ -191,7 +191,8 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
       const reach = leg * Math.sin(pose.pitch) * (type === 'trip' ? 0.95 : 0.75);
       pose.pelvis = { x: start.pelvis.x + fwd.x * reach, y: start.pelvis.y + fwd.y * reach, z: Math.max(end.pelvis.z, dim.ankleHeight + leg * Math.cos(pose.pitch) * (1 - 0.2 * u)) };
       pose.knee = [0.4 * Math.sin(Math.PI * u) + end.knee[0] * p, 0.4 * Math.sin(Math.PI * u) + end.knee[1] * p];
-      pose.shoulderFlex = [0.3 + 2.3 * smooth(u * 1.5), 0.3 + 2.1 * smooth(u * 1.5)];
+      // Arms thrown forward from where they hang (starting them at 0.3 rad jerked a wrist 15 cm in the first instant).
+      pose.shoulderFlex = [start.shoulderFlex[0] + (2.6 - start.shoulderFlex[0]) * smooth(u * 1.5), start.shoulderFlex[1] + (2.4 - start.shoulderFlex[1]) * smooth(u * 1.5)];
       break;
     }
     case 'backward': {
@@ -200,18 +201,26 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
       const tip = u < 0.3 ? 0 : ((u - 0.3) / 0.7) ** 2;
       pose.pitch = end.pitch * tip;
       pose.knee = [1.1 * buckle * (1 - tip) + end.knee[0] * tip, 1.1 * buckle * (1 - tip) + end.knee[1] * tip];
-      pose.hipFlex = [0.9 * buckle * (1 - tip), 0.9 * buckle * (1 - tip)];
+      pose.hipFlex = [0.9 * buckle * (1 - tip) + end.hipFlex[0] * tip, 0.9 * buckle * (1 - tip) + end.hipFlex[1] * tip];
       const back = leg * 0.5 * tip;
       const upright = standingPelvisHeight(dim, pose.hipFlex, pose.knee, pose.hipAbd);
-      pose.pelvis = { x: start.pelvis.x - fwd.x * back, y: start.pelvis.y - fwd.y * back, z: Math.max(end.pelvis.z, upright * (1 - 0.55 * tip) - 0.25 * p) };
-      pose.shoulderFlex = [-0.6 * buckle, -0.6 * buckle];
+      // Lands at the lying posture's height (the tip carries it there): without the blend the pelvis stopped 15 cm
+      // up and dropped at once when the fall ended.
+      const sinking = upright * (1 - 0.55 * tip) - 0.25 * p;
+      pose.pelvis = { x: start.pelvis.x - fwd.x * back, y: start.pelvis.y - fwd.y * back, z: Math.max(end.pelvis.z, sinking + (end.pelvis.z - sinking) * tip) };
+      // Arms thrown back while buckling, at the lying posture's by the time the back lands: arms held behind a
+      // body lying on its back would reach under the floor and lift the skeleton, then snap down at the fall's end.
+      pose.shoulderFlex = [-0.6 * buckle * (1 - tip) + end.shoulderFlex[0] * tip, -0.6 * buckle * (1 - tip) + end.shoulderFlex[1] * tip];
       break;
     }
     case 'sideways': {
       pose.roll = end.roll * p;
       const slide = leg * Math.sin(Math.abs(pose.roll)) * 0.6;
       pose.pelvis = { x: start.pelvis.x - left.x * slide, y: start.pelvis.y - left.y * slide, z: Math.max(end.pelvis.z, dim.ankleHeight + leg * Math.cos(pose.roll) * (1 - 0.25 * u)) };
-      pose.shoulderAbd = [0.12 + 0.9 * smooth(u * 1.4), 0.12 + 1.2 * smooth(u * 1.4)];
+      // Arms flung out to brace, back beside the body as it lands on its side: an arm still out at the end would
+      // reach under the floor and hold the skeleton half a metre up until the fall ended, then drop it at once.
+      const brace = smooth(u * 1.4) * (1 - p);
+      pose.shoulderAbd = [start.shoulderAbd[0] + (end.shoulderAbd[0] - start.shoulderAbd[0]) * p + 0.9 * brace, start.shoulderAbd[1] + (end.shoulderAbd[1] - start.shoulderAbd[1]) * p + 1.2 * brace];
       break;
     }
     case 'knees': {
@@ -233,7 +242,8 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
       // Trunk folds forward on the chair, then the body slides off the seat onto its side.
       const fold = smooth(u / 0.45);
       const slide = u < 0.35 ? 0 : ((u - 0.35) / 0.65) ** 2;
-      pose.trunkFlex = start.trunkFlex + (0.9 - start.trunkFlex) * fold * (1 - slide);
+      // Folded forward, then unfolding to the lying posture as the body slides off (ends at `end`, no snap).
+      pose.trunkFlex = start.trunkFlex + (0.9 - start.trunkFlex) * fold * (1 - slide) + (end.trunkFlex - start.trunkFlex) * slide;
       pose.roll = end.roll * slide;
       pose.hipFlex = [start.hipFlex[0] + (end.hipFlex[0] - start.hipFlex[0]) * slide, start.hipFlex[1] + (end.hipFlex[1] - start.hipFlex[1]) * slide];
       pose.knee = [start.knee[0] + (end.knee[0] - start.knee[0]) * slide, start.knee[1] + (end.knee[1] - start.knee[1]) * slide];
@@ -242,7 +252,7 @@ export function falling(dim: BodyDimensions, type: FallType, start: PoseParams, 
         y: start.pelvis.y + (end.pelvis.y - start.pelvis.y) * slide,
         z: start.pelvis.z + (end.pelvis.z - start.pelvis.z) * slide,
       };
-      pose.headPitch = 0.5 * fold;
+      pose.headPitch = 0.5 * fold * (1 - slide);
       break;
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyDimensions, COCO_INDEX as K, FALL_TYPES, forwardKinematics, PersonTimeline, PersonSchema, type FallType } from '../index.js';
+import { ALL_FALL_TYPES, bodyDimensions, COCO_INDEX as K, FALL_TYPES, forwardKinematics, PersonTimeline, PersonSchema, type FallType } from '../index.js';
 
 const dist = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
@@ -33,6 +33,32 @@ describe('articulated people', () => {
       for (const q of k) minZ = Math.min(minZ, q.z);
     }
     expect(minZ).toBeGreaterThanOrEqual(-1e-9);
+  });
+
+  it('every fall type moves the body continuously into its lying posture: the head drops over a metre at real fall speeds, with no jump when the fall ends', () => {
+    for (const type of ALL_FALL_TYPES) {
+      const p = person([{ action: 'stand', duration: 2 }, { action: 'fall', type, lieDuration: 3, getUp: false }]);
+      const [start, end] = ['fall_start', 'fall_end'].map((kind) => p.eventsBetween(-1, 10).find((e) => e.type === kind)!.t);
+      const rate = 200;
+      let fastest = 0;
+      let headDown = 0;
+      let previous = skeletonAt(p, start - 0.2).skeleton!;
+      const headBefore = previous.headCentre.z;
+      // Through the fall and half a second of lying: a keypoint that moved faster than 8 m/s between two samples
+      // 5 ms apart jumped (a sideways fall used to drop its body 0.5 m in one sample as it ended).
+      for (let t = start - 0.2 + 1 / rate; t <= end + 0.5; t += 1 / rate) {
+        const now = skeletonAt(p, t).skeleton!;
+        for (let k = 0; k < 17; k++) fastest = Math.max(fastest, dist(now.keypoints[k], previous.keypoints[k]) * rate);
+        headDown = Math.max(headDown, (previous.headCentre.z - now.headCentre.z) * rate);
+        previous = now;
+      }
+      expect(fastest, type).toBeLessThan(8);
+      if (type !== 'slump') {
+        expect(headBefore - previous.headCentre.z, type).toBeGreaterThan(1);
+        expect(headDown, type).toBeGreaterThan(2);
+        expect(end - start, type).toBeLessThanOrEqual(1.8);
+      }
+    }
   });
 
   it('standing has plausible proportions: head near the stature, hips near half of it', () => {
