@@ -90,5 +90,6 @@ describe('dataset generation', () => {
     } finally {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
-  });
+    // Two datasets and a worker pool: CPU-bound, it passed in 3.8 s idle but passed vitest's 5-s default at load 14.
+  }, 60_000);
 });
