@@ -1,9 +1,12 @@
 // Pilot (not shipped): which distractor makes the false-presence episodes in the simulated empty rooms, per
 // room and per link, on validation rooms only (the test rooms of `npm run eval:sim` are not touched).
 // Run from the repository root after a build:
-//   node plugins/sensing/pilot/sim_false_presence.mjs [rooms=6] [seconds=1200] > /tmp/fp.jsonl
-// Writes one JSON line per link second: room, link, second, presence, state, motion, breathing, reason,
-// the motion features, and the distractors' truth (cat walking, door swinging in this second).
+//   node plugins/sensing/pilot/sim_false_presence.mjs [rooms=6] [seconds=1200] [kind=empty|still|leave] > /tmp/fp.jsonl
+// Writes one JSON line per link second: room, link, second, presence, state, motion, breathing rate, quality and
+// reason, the motion features (ps pair spread, pf its floor), the breathing spectrum's own read (eb, eq, edge),
+// and the truth (cat walking, door swinging within the motion window, person there).
+// CONFIG='{"presenceHoldSeconds":60}' overrides the sensing config; ROOM=4 keeps one room; NO_GLITCH=1 / NO_AGC=1
+// switch the radios' antenna-switching glitches / AGC steps off (how the glitches were found to be the source).
 import { Simulator } from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
