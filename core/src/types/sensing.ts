@@ -11,6 +11,7 @@ export type SensingActivity = 'walking' | 'standing' | 'sitting' | 'lying' | 'fa
 
 /** Why a sensing frame carries no breathing rate. */
 export type BreathingNullReason =
+  /** A rate was found but nobody is present to own it (a fan's line in an empty room); other causes keep their own reason on empty seconds. */
   | 'empty'
   | 'moving'
   | 'too_short'

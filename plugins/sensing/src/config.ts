@@ -19,8 +19,14 @@ export const SensingConfigSchema = z.object({
   breathingMinQuality: z.number().min(1).default(4),
   /** Packets per second below which breathing is not attempted (`rate_too_low`). */
   minPacketRateHz: z.number().min(0.5).default(2),
-  /** A still second counts as present this long after the last moving second. */
-  presenceHoldSeconds: z.number().min(0).default(60),
+  /** A still second counts as present this long after the last moving second (once someone is present). */
+  presenceHoldSeconds: z.number().min(0).default(300),
+  /** Moving seconds within `presenceEntryWindowSeconds` that start presence (someone arriving); fewer is a door, a pet or a glitch. */
+  presenceEntryMovingSeconds: z.number().int().min(1).default(3),
+  presenceEntryWindowSeconds: z.number().int().min(1).max(120).default(10),
+  /** Seconds with a breathing rate in the last `presenceBreathingWindowSeconds` that start presence with no arrival seen (0: never; a fan's aliased line passes for breathing). */
+  presenceBreathingStartSeconds: z.number().int().min(0).default(20),
+  presenceBreathingWindowSeconds: z.number().int().min(1).max(600).default(30),
   /** Subcarrier groups per stream for the breathing channels. */
   groupsPerStream: z.number().int().min(1).max(64).default(8),
   /** Frames looked at before locking the link's packet kind (the most common shape and PHY mode). */

@@ -49,6 +49,18 @@ describe('wiflow sense', () => {
     expect(shortSummary.summary.breathing_reason).toBe('too_short');
   });
 
+  it('says why every null breathing rate is null, on empty seconds too', async () => {
+    const empty = join(dir, 'empty.wfr');
+    writeFileSync(empty, encodeRecording(syntheticLinkFrames([{ kind: 'empty', seconds: 40 }], { rateHz: 20, seed: 8 })));
+    const lines = (await sense([good, empty, '--json'])).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => 't' in l);
+    for (const l of lines) if (l.breathing_bpm === null) expect(l.breathing_reason, `${String(l.file)} t=${String(l.t)}`).toEqual(expect.any(String));
+    const emptySeconds = lines.filter((l) => l.file === empty);
+    expect(emptySeconds.every((l) => l.state === 'empty' && l.presence === false)).toBe(true);
+    // Before 20 still seconds the spectrum is not read; after, it finds no breath.
+    expect(emptySeconds.filter((l) => (l.t as number) >= 2 && (l.t as number) < 19).every((l) => l.breathing_reason === 'too_short')).toBe(true);
+    expect(emptySeconds.filter((l) => (l.t as number) >= 25).every((l) => l.breathing_reason === 'no_periodicity')).toBe(true);
+  });
+
   it('names the room from --environment and refuses an environment file without an id', async () => {
     const environment = join(dir, 'environment.yaml');
     writeFileSync(environment, 'environmentId: kitchen\n');

@@ -42,6 +42,15 @@ describe('simulated evaluation: scoring against the simulator\'s truth', () => {
     expect(results['breathing of a still person: median error (bpm)']).toBe(1);
   });
 
+  it('counts the seconds still read present after the person left, and keeps leaving sessions out of the falls', () => {
+    const start = 1_000_000;
+    const leave = run('leave', 100, (s) => ({ presence: s < 60, falls: s === 70 ? [{ time: start + 70_000, confidence: 0.9 }] : [] }), { present: Array.from({ length: 100 }, (_, s) => s < 40) });
+    const results = Object.fromEntries(scoreSimRuns([leave]).map((r) => [r.name, r.value]));
+    // The person is gone from 40 s; counted from 45 s (the motion window): 45…59.
+    expect(results['after leaving: present seconds per session (median)']).toBe(15);
+    expect(results['falls: false alarms per day']).toBeNull();
+  });
+
   it('keeps the splits apart: no room of the test split is a training or validation room', () => {
     const signature = (s: { scenario: { room: unknown; radios: unknown; clutter: unknown } }) => JSON.stringify([s.scenario.room, s.scenario.radios, s.scenario.clutter]);
     const sizes = { ...SIM_SIZES.small, rooms: 2 };

@@ -165,14 +165,22 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
       was = f.presence;
     }
   }
-  // Falls: a truth fall is found when a room fall lies within its window; every other room fall is a false alarm.
+  // Leaving: seconds still read present after the person has gone (from 5 s after, the motion window), per session.
+  const afterLeaving: number[] = [];
+  for (const run of runs.filter((r) => r.session.kind === 'leave')) {
+    const left = run.present.findLastIndex((p) => p) + 1;
+    afterLeaving.push(run.room.filter((f) => f.second >= left + 5 && f.presence).length);
+  }
+  afterLeaving.sort((a, b) => a - b);
+  // Falls: a truth fall is found when a room fall lies within its window; every other room fall is a false alarm
+  // (the leaving sessions, added for presence, are left out so the falls figures keep their sessions).
   let fallsTotal = 0;
   let fallsFound = 0;
   let falseAlarms = 0;
   let totalSeconds = 0;
   const missedFalls: string[] = [];
   const alarmsBy = new Map<string, number>();
-  for (const run of runs) {
+  for (const run of runs.filter((r) => r.session.kind !== 'leave')) {
     totalSeconds += run.room.length;
     const start = startOf(run);
     const raised = run.room.flatMap((f) => f.falls.map((x) => (x.time - start) / 1000));
@@ -198,6 +206,7 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
   return [
     { name: 'still person present: recall', value: r3(recall), goal: '≥ 0.99', met: recall === null ? null : recall >= 0.99, detail: `${stillFound}/${stillSeconds} s; ${stillMisses.join('; ') || 'no miss'}` },
     { name: 'empty room with distractors: false presence per day', value: r3(perDay), goal: '≤ 1', met: perDay === null ? null : perDay <= 1, detail: `${episodes} episodes (${presentSeconds} present s) in ${emptySeconds} s` },
+    { name: 'after leaving: present seconds per session (median)', value: afterLeaving.length ? afterLeaving[afterLeaving.length >> 1] : null, goal: 'none set', met: null, detail: `from 5 s after the person left, ${afterLeaving.length} sessions: ${afterLeaving.join(', ')} s` },
     { name: 'falls: sensitivity', value: r3(sensitivity), goal: '≥ 0.90', met: sensitivity === null ? null : sensitivity >= 0.9, detail: `${fallsFound}/${fallsTotal}; missed ${missedFalls.join(', ') || 'none'}` },
     { name: 'falls: false alarms per day', value: r3(alarmsPerDay), goal: '≤ 1', met: alarmsPerDay === null ? null : alarmsPerDay <= 1, detail: `${falseAlarms} in ${totalSeconds} s (${[...alarmsBy].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})` },
     { name: 'breathing of a still person: median error (bpm)', value: r3(bpmError), goal: '≤ 1', met: bpmError === null ? null : bpmError <= 1, detail: `median over ${bpmErrors.length}/${stillRuns} still sessions of each one's median error; a rate in ${rated}/${stillOnly} still seconds from 30 s on` },

@@ -4,7 +4,7 @@ import { Prng, randomScenario, validateScenario, type Scenario, type ScenarioInp
 export type SimSplit = 'train' | 'validation' | 'test';
 
 /** What a simulated session holds for the sensing to find. */
-export type SimSessionKind = 'still' | 'empty' | 'fall' | 'fall-like';
+export type SimSessionKind = 'still' | 'empty' | 'fall' | 'fall-like' | 'leave';
 
 /** One simulated session: a scenario in a random room and what it is for. */
 export interface SimSession {
@@ -36,12 +36,16 @@ export interface SimSessionSizes {
   falls: number;
   /** Fall-like movements per room (cycling through the three kinds). */
   fallLike: number;
+  /** A person who walks in, sits this long, and walks out... */
+  leaveStaySeconds: number;
+  /** ...and the empty room after it (what a presence hold costs once someone has left). */
+  leaveAbsentSeconds: number;
 }
 
 /** The full evaluation's and the CI subset's sizes. */
 export const SIM_SIZES: Record<'full' | 'small', SimSessionSizes> = {
-  full: { rooms: 12, stillSeconds: 600, emptySeconds: 1200, falls: 3, fallLike: 2 },
-  small: { rooms: 3, stillSeconds: 240, emptySeconds: 480, falls: 2, fallLike: 1 },
+  full: { rooms: 12, stillSeconds: 600, emptySeconds: 1200, falls: 3, fallLike: 2, leaveStaySeconds: 60, leaveAbsentSeconds: 360 },
+  small: { rooms: 3, stillSeconds: 240, emptySeconds: 480, falls: 2, fallLike: 1, leaveStaySeconds: 60, leaveAbsentSeconds: 360 },
 };
 
 const round = (v: number) => Math.round(v * 100) / 100;
@@ -99,6 +103,23 @@ export function simSessions(split: SimSplit, sizes: SimSessionSizes): SimSession
       const script: Step[] = [{ action: 'stand', duration: 3 }, { action: 'walk', path: [spot(), spot()], speed: round(prng.uniform(0.7, 1.3)) }, { action: 'fall-like', kind, duration: 30 }];
       make('fall-like', kind, 55, [person(script, spot())], roomFan, null);
     }
+  }
+  // Leaving, drawn after every other session with its own generator, so the sessions above keep their seeds.
+  const before = out.length;
+  for (let room = 0; room < sizes.rooms; room++) {
+    const seed = SPLIT_SEEDS[split] + room;
+    const prng = new Prng(`sense-sim-leave:${split}:${room}`);
+    const base = randomScenario({ seed, durationS: 60, ranges: { realism: 'v2', rateHz: 20, txAntennas: 1, rxAntennas: 3, receivers: [1, 2] } });
+    const { width, depth, height } = base.room;
+    const spot = () => [round(prng.uniform(0.9, width - 0.9)), round(prng.uniform(0.9, depth - 0.9))] as [number, number];
+    const door: [number, number] = [0.3, round(prng.uniform(0.3, depth - 0.3))];
+    const bpm = round(prng.uniform(10, 22));
+    const seconds = 10 + sizes.leaveStaySeconds + 10 + sizes.leaveAbsentSeconds;
+    const script: Step[] = [{ action: 'walk', path: [spot(), spot()], speed: 0.9 }, { action: 'sit', duration: sizes.leaveStaySeconds, fidgetEveryS: 120 }, { action: 'leave', path: [door], speed: 0.9 }, { action: 'absent', duration: sizes.leaveAbsentSeconds + 30 }];
+    const people = [{ id: 1, height: round(prng.uniform(1.5, 1.95)), breathingRateBpm: bpm, breathingDepthM: round(prng.uniform(4, 12)) / 1000, start: { x: spot()[0], y: spot()[1], yawDeg: 0 }, script }];
+    const distractors: ScenarioInput['distractors'] = room % 2 === 0 ? [{ kind: 'fan', id: 'fan', position: [round(width / 2), round(depth / 2), round(height - 0.3)], rpm: round(prng.uniform(60, 200)) }] : [];
+    const input = { ...base, name: `${split} room ${room} leave`, seed: (base.seed + (before + room) * 7919) & 0x7fffffff, durationS: seconds, people, distractors } as ScenarioInput;
+    out.push({ split, room, kind: 'leave', detail: 'sits, then leaves', scenario: validateScenario(input, input.name), seconds, breathingBpm: null });
   }
   return out;
 }

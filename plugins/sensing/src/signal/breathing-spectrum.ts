@@ -11,6 +11,11 @@ export interface BreathingEstimate {
    * disturbance of the radio or the room (the ESP32 breathing recordings show one at 9.85 bpm, apnea takes too).
    */
   comb: boolean;
+  /**
+   * The peak sits on the band's edge and the spectrum keeps rising past it: the slope of something outside
+   * the band (a slow drift below 6 bpm, faster movement above), not a rate inside it.
+   */
+  edge: boolean;
 }
 
 const transforms = new Map<number, { fft: FFT; input: Float64Array; output: number[] }>();
@@ -42,6 +47,10 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
   if (hi - lo < 3) return null;
   const combined = new Float64Array(hi - lo + 1);
   const power = new Float64Array(hi - lo + 1);
+  // The two bins just outside each edge, weighted like the band (for `edge`).
+  let below = 0;
+  let above = 0;
+  const binPower = (k: number) => (k >= 1 && k < size / 2 ? output[2 * k] ** 2 + output[2 * k + 1] ** 2 : 0);
   const mid = (length - 1) / 2;
   let tt = 0;
   for (let i = 0; i < length; i++) tt += (i - mid) ** 2;
@@ -69,6 +78,8 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
     if (sum <= 0) continue;
     const weight = max / sum;
     for (let k = 0; k < power.length; k++) combined[k] += (power[k] / sum) * weight;
+    below += (Math.max(binPower(lo - 1), binPower(lo - 2)) / sum) * weight;
+    above += (Math.max(binPower(hi + 1), binPower(hi + 2)) / sum) * weight;
   }
   let best = 0;
   for (let k = 1; k < combined.length; k++) if (combined[k] > combined[best]) best = k;
@@ -84,7 +95,8 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
     if (denom < 0) offset = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / denom));
   }
   const bin = lo + best + offset;
-  return { bpm: (bin * rateHz * 60) / size, quality: combined[best] / median, comb: isComb(combined, lo, bin, size, rateHz) };
+  const edge = (best <= 1 && below >= combined[best]) || (best >= combined.length - 2 && above >= combined[best]);
+  return { bpm: (bin * rateHz * 60) / size, quality: combined[best] / median, comb: isComb(combined, lo, bin, size, rateHz), edge };
 }
 
 /** Whether the peak at `peakBin` is one of ≥ 3 strong, evenly spaced teeth (see `BreathingEstimate.comb`). */

@@ -60,12 +60,23 @@ describe('LinkSensor', () => {
   it('gives no breathing rate, with the reason, when the capture is too short or too slow', () => {
     const short = sense([{ kind: 'still', seconds: 12, bpm: 15 }], { rateHz: 20, seed: 2 });
     expect(short.every((f) => f.breathingBpm === null)).toBe(true);
-    expect(short.filter((f) => f.presence).every((f) => f.breathingReason === 'too_short')).toBe(true);
+    // Nobody was seen arrive, so these seconds are empty; the reason still says what limited the breathing.
+    expect(short.filter((f) => f.second >= 2).every((f) => f.breathingReason === 'too_short')).toBe(true);
     const slow = sense([{ kind: 'moving', seconds: 3 }, { kind: 'still', seconds: 60, bpm: 15 }], { rateHz: 1, seed: 2 });
     expect(slow.every((f) => f.breathingBpm === null)).toBe(true);
     const late = slow.filter((f) => f.second > 30 && f.state !== 'moving');
     expect(late.length).toBeGreaterThan(20);
     expect(late.every((f) => f.breathingReason === 'rate_too_low')).toBe(true);
+  });
+});
+
+describe('LinkSensor null reasons', () => {
+  it('an empty link says why it has no breathing rate (no periodicity), not only that it is empty', () => {
+    const frames = sense([{ kind: 'empty', seconds: 60 }], { rateHz: 20, seed: 4 });
+    const late = frames.filter((f) => f.second >= 25);
+    expect(late.length).toBeGreaterThan(30);
+    expect(late.every((f) => f.state === 'empty' && f.breathingBpm === null)).toBe(true);
+    expect(late.every((f) => f.breathingReason === 'no_periodicity')).toBe(true);
   });
 });
 

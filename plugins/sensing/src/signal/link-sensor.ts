@@ -1,7 +1,9 @@
 import type { BreathingNullReason, CsiFrame, LinkId, Provenance, SensingFallEvent, SensingFrame, SensingState } from '@wiflow/core';
 import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '../config.js';
 import { pickFeatures, predictLogistic } from '../model/logistic.js';
-import { breathingSpectrumPeak } from './breathing-spectrum.js';
+import { breathingSpectrumPeak, type BreathingEstimate } from './breathing-spectrum.js';
+import { chainRotation } from './chain-order.js';
+import { PresenceLatch } from './presence.js';
 import { periodicImpulses } from './periodic-impulses.js';
 
 /** The motion features of one second: temporal spread of the normalised amplitudes and its smoothness. */
@@ -74,6 +76,8 @@ export interface LinkSensorOptions {
   onFallCandidate?: (candidate: FallCandidate) => void;
   /** Called every half second with the motion features of the last second: the series fall candidates are read from (evaluation; pilot/falls_dump.mjs). */
   onHalfSecond?: (second: number, features: MotionFeatures) => void;
+  /** Called with every breathing spectrum read, kept or not (evaluation; pilot/sim_false_presence.mjs). */
+  onBreathingEstimate?: (second: number, estimate: BreathingEstimate) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -84,6 +88,8 @@ export interface LinkSensorStats {
   /** Grid slots with no packet. */
   lostSlots: number;
   slots: number;
+  /** Packets whose receive chains came rotated (an antenna-switching glitch) and were read back in order. */
+  rotatedPackets: number;
 }
 
 function kindOf(frame: CsiFrame): string {
@@ -117,7 +123,7 @@ class Ring {
  * (which cancel the shared random phase) to the breathing channels.
  */
 export class LinkSensor {
-  readonly stats: LinkSensorStats = { frames: 0, otherKindFrames: 0, lostSlots: 0, slots: 0 };
+  readonly stats: LinkSensorStats = { frames: 0, otherKindFrames: 0, lostSlots: 0, slots: 0, rotatedPackets: 0 };
   #kind: string | null = null;
   #probe: CsiFrame[] = [];
   #originUs = 0;
@@ -133,6 +139,8 @@ export class LinkSensor {
   #slotStepRing: Float64Array;
   #lastRow: Float64Array | null = null;
   #previousPacket: Float64Array = new Float64Array(0);
+  /** This packet's amplitudes, each stream normalised to mean 1 (scratch). */
+  #packetAmplitudes: Float64Array = new Float64Array(0);
   #hasPrevious = false;
   #slotStepSum = 0;
   #slotSteps = 0;
@@ -150,13 +158,13 @@ export class LinkSensor {
   #halfSpread: { second: number; spread: number }[] = [];
   #evaluated = new Set<number>();
   #pendingFalls: SensingFallEvent[] = [];
-  #lastMovingSecond = -Infinity;
   #stillRun = 0;
   #movingRun = 0;
   #out: SensingFrame[] = [];
   #pairHistory: Float64Array;
   #pairHistoryCount = 0;
   #lastPairFloor = 0;
+  #presence: PresenceLatch;
 
   constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
     this.#slotUs = 1e6 / options.config.gridRateHz;
@@ -164,6 +172,8 @@ export class LinkSensor {
     this.#slotStepRing = new Float64Array(this.#lostRing.length);
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
+    const { config } = options;
+    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds });
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -225,6 +235,7 @@ export class LinkSensor {
     this.#sum = new Float64Array(motionWidth + breathWidth);
     this.#motionRing = new Ring(motionWidth, Math.ceil(config.motionWindowSeconds * config.gridRateHz));
     this.#previousPacket = new Float64Array(motionWidth);
+    this.#packetAmplitudes = new Float64Array(motionWidth);
     this.#stepRing = new Float64Array(this.#motionRing.capacity);
     this.#stepCountRing = new Float64Array(this.#motionRing.capacity);
     this.#packetRing = new Float64Array(this.#motionRing.capacity);
@@ -259,16 +270,31 @@ export class LinkSensor {
     const groups = this.#groups;
     const base = this.#streams * nsc;
     const previous = this.#previousPacket;
-    let step = 0;
+    const amplitudes = this.#packetAmplitudes;
     for (let s = 0; s < this.#streams; s++) {
       const o = s * nsc;
       let mean = 0;
-      for (let k = 0; k < nsc; k++) mean += Math.hypot(re[o + k], im[o + k]);
+      for (let k = 0; k < nsc; k++) {
+        const a = Math.hypot(re[o + k], im[o + k]);
+        amplitudes[o + k] = a;
+        mean += a;
+      }
       mean = mean / nsc || 1;
+      for (let k = 0; k < nsc; k++) amplitudes[o + k] /= mean;
+    }
+    // An antenna-switching glitch is read back in the true chain order (chain-order.ts).
+    const nrx = frame.nrx;
+    const rotation = this.#hasPrevious ? chainRotation(amplitudes, previous, frame.ntx, nrx, nsc) : 0;
+    if (rotation) this.stats.rotatedPackets++;
+    const source = (stream: number) => (rotation ? stream - (stream % nrx) + (((stream % nrx) + rotation) % nrx) : stream);
+    let step = 0;
+    for (let s = 0; s < this.#streams; s++) {
+      const o = s * nsc;
+      const from = source(s) * nsc;
       for (let g = 0; g < groups.length; g++) {
         let acc = 0;
         for (let k = groups[g][0]; k < groups[g][1]; k++) {
-          const a = Math.hypot(re[o + k], im[o + k]) / mean;
+          const a = amplitudes[from + k];
           sum[o + k] += a;
           acc += a;
           step += Math.abs(a - previous[o + k]);
@@ -283,12 +309,11 @@ export class LinkSensor {
     }
     this.#hasPrevious = true;
     if (this.#conjPairs > 0) {
-      const nrx = frame.nrx;
       let c = base + this.#streams * groups.length;
       for (let t = 0; t < frame.ntx; t++) {
-        const ref = (t * nrx) * nsc;
+        const ref = source(t * nrx) * nsc;
         for (let r = 1; r < nrx; r++) {
-          const o = (t * nrx + r) * nsc;
+          const o = source(t * nrx + r) * nsc;
           for (let g = 0; g < groups.length; g++) {
             let zr = 0;
             let zi = 0;
@@ -472,7 +497,6 @@ export class LinkSensor {
     const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, motionInputs(features)));
     const moving = motion >= model.threshold;
     if (moving) {
-      this.#lastMovingSecond = second;
       this.#movingRun++;
       this.#stillRun = 0;
     } else {
@@ -495,8 +519,10 @@ export class LinkSensor {
       for (let i = 0; i < slots; i++) lost += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
       if (lost / slots > 0.5) breathingReason = 'too_many_gaps';
       else {
-        const estimate = breathingSpectrumPeak(this.#breathChannels(slots), slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
-        if (!estimate || estimate.quality < config.breathingMinQuality) breathingReason = 'no_periodicity';
+        const channels = this.#breathChannels(slots);
+        const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
+        if (estimate) this.options.onBreathingEstimate?.(second, estimate);
+        if (!estimate || estimate.quality < config.breathingMinQuality || estimate.edge) breathingReason = 'no_periodicity';
         else if (estimate.comb || this.#impulseHarmonic(slots, estimate.bpm)) breathingReason = 'periodic_interference';
         else {
           breathingBpm = Math.round(estimate.bpm * 10) / 10;
@@ -506,13 +532,13 @@ export class LinkSensor {
       }
     }
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
-    const presence = moving || breathingSeen || byLevel || second - this.#lastMovingSecond <= config.presenceHoldSeconds;
-    const state: SensingState = moving ? 'moving' : presence ? 'still' : 'empty';
-    if (!presence) {
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel) !== 'none';
+    const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
+    if (!presence && breathingSeen) {
+      // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.
       breathingBpm = null;
       breathingQuality = null;
-      // Too slow a link says more than "empty": it could not have seen breathing anyway.
-      if (breathingReason !== 'rate_too_low') breathingReason = 'empty';
+      breathingReason = 'empty';
     }
     const falls = this.#pendingFalls.splice(0);
     const activity = falls.length ? 'fall' : moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
