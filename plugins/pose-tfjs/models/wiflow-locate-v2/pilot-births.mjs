@@ -2,7 +2,8 @@
 // suppression, VALIDATION rooms only. Replays the estimates cached by pilot-births-cache.mjs through
 // the estimator's tracker (dist/locate/people-tracker.js, with each variant's settings) and
 // tracker.track following its ids, scored as `wiflow eval-e2e` scores: count and floor error after
-// 5 s of track, IDF1 of three people crossing, people confirmed in the emptied rooms per hour.
+// 5 s of track, the share of true people detected, IDF1 of three people crossing, people confirmed
+// in the emptied rooms per hour.
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-births.mjs <cache.json> [first-room] [rooms]
 // (first-room/rooms: a slice of the validation rooms, e.g. to choose on one half and check on the other).
@@ -53,8 +54,8 @@ const r2 = (v) => (v === null ? '—' : v.toFixed(2));
 const people = new Set(runs.filter((r) => r.kind === 'room').flatMap((r) => r.estimates.flatMap((e) => e.truth.map((t) => `${r.id}:${t[0]}`)))).size;
 const emptySeconds = runs.filter((r) => r.kind === 'empty').reduce((s, r) => s + (r.estimates.at(-1).t - r.estimates[0].t) / 1000, 0);
 console.log(`${ids.length} validation rooms (${people} people), ${Math.round(emptySeconds)} s of emptied rooms, ${runs.filter((r) => r.kind === 'crossing').length} crossing rooms`);
-console.log('| births / deaths | count exact, 1 / 2 / 3 / all | floor error, 1 / 2 / 3 people | IDF1 (crossing) | room ids | phantoms (per hour) |');
-console.log('|---|---|---|---|---|---|');
+console.log('| births / deaths | count exact, 1 / 2 / 3 / all | floor error, 1 / 2 / 3 people | true people detected, 1 / 2 / 3 | IDF1 (crossing) | room ids | phantoms (per hour) |');
+console.log('|---|---|---|---|---|---|---|');
 for (const [name, settings] of variants) {
   const scorer = new BucketScorer();
   const tracking = [];
@@ -66,5 +67,5 @@ for (const [name, settings] of variants) {
     else { scorer.addSession(frames); roomIds += confirmedTracks(frames); }
   }
   const f = scorer.figures(), t = combineScores(tracking);
-  console.log(`| ${name} | ${['1', '2', '3', 'all'].map((b) => r2(f[b].countExact)).join(' / ')} | ${['1', '2', '3'].map((b) => r2(f[b].floorErrorM.mean)).join(' / ')} m | ${r2(t.idf1)} | ${roomIds} | ${phantoms} (${(phantoms * 3600 / emptySeconds).toFixed(1)}) |`);
+  console.log(`| ${name} | ${['1', '2', '3', 'all'].map((b) => r2(f[b].countExact)).join(' / ')} | ${['1', '2', '3'].map((b) => r2(f[b].floorErrorM.mean)).join(' / ')} m | ${['1', '2', '3'].map((b) => `${Math.round(100 * f[b].detectedShare)} %`).join(' / ')} | ${r2(t.idf1)} | ${roomIds} | ${phantoms} (${(phantoms * 3600 / emptySeconds).toFixed(1)}) |`);
 }
