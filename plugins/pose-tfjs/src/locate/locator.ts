@@ -86,7 +86,7 @@ export class PoseLocator {
     const presence = presences(probabilities, image.peaks.length);
     const spec = this.model.spec;
     const { width, depth } = room.imager.environment.room;
-    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, image.peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : image.peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
+    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, image.peaks.map((p, i) => ({ x: p.x, y: p.y, aboveNoise: Math.log((image.energies[i] + 1e-30) / (image.noiseEnergy + 1e-30)) })), presence, spec.imaging.maxPersons, spec.presenceThreshold) : image.peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
       .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(width, Math.max(0, h.x)), y: Math.min(depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId }));
     const provenance = worstProvenance(room.provenance);
     room.provenance.clear();
@@ -135,8 +135,8 @@ export class PoseLocator {
  * 0), up to `maxPersons`: only confirmed tracks are people; the rest keep the estimate's other
  * candidates visible to evaluation, as v1's peaks were.
  */
-function tracked(tracker: PeopleTracker, time: number, peaks: readonly { x: number; y: number }[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
-  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i] })));
+function tracked(tracker: PeopleTracker, time: number, peaks: readonly { x: number; y: number; aboveNoise: number }[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
+  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise })));
   // Confirmed tracks carry their person's id: downstream (tracker.track, analytics) follow it rather than track again.
   const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99, trackId: t.confirmed ? t.id : null }));
   for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0, trackId: null });

@@ -26,6 +26,23 @@ export const PeopleTrackerSettingsSchema = z.object({
   deathMisses: z.number().int().positive().default(4),
   /** Two tracks closer than this are one person (the younger is dropped), metres. */
   mergeM: z.number().nonnegative().default(0.5),
+  /**
+   * Births against the room's own noise floor: a peak is evidence for a tentative track only when
+   * the change energy left before it was taken exceeds the room's empty-room noise energy by this
+   * much (natural log of the ratio; an empty room's change is its noise, ≈ 0). The threshold is
+   * the room's own reference, not a global count head. Absent: no such test.
+   */
+  birthAboveNoise: z.number().optional(),
+  /** A tentative track needs this presence to count a hit (absent: `evidencePresence`); a confirmed one keeps `evidencePresence`. */
+  birthPresence: z.number().min(0).max(1).optional(),
+  /**
+   * Split suppression: a tentative track born within this distance of a confirmed track (metres)
+   * is taken for that person's multipath until it gathers `nearTrackHits` hits in a row window of
+   * as many estimates. 0: off.
+   */
+  nearTrackM: z.number().nonnegative().default(0),
+  /** Hits a tentative track near a confirmed one needs (see `nearTrackM`). */
+  nearTrackHits: z.number().int().positive().default(4),
 });
 
 /** Tracker settings. */
@@ -36,6 +53,11 @@ export interface TrackerMeasurement {
   x: number;
   y: number;
   presence: number;
+  /**
+   * Natural log of the change energy left before this peak was taken against the room's
+   * empty-room noise energy (`birthAboveNoise`); absent: the test passes.
+   */
+  aboveNoise?: number;
 }
 
 /** A person the tracker follows. */
@@ -63,6 +85,8 @@ interface Track {
   recent: boolean[];
   confirmed: boolean;
   peak: number;
+  /** Born within `nearTrackM` of a confirmed track: needs `nearTrackHits` to be confirmed. */
+  nearBirth: boolean;
 }
 
 /**
@@ -114,7 +138,7 @@ export class PeopleTracker {
       trackUsed.add(ti); peakUsed.add(pi);
       const t = this.#tracks[ti], p = peaks[pi];
       t.peak = pi;
-      const evidence = p.presence >= s.evidencePresence;
+      const evidence = t.confirmed ? p.presence >= s.evidencePresence : this.#birthEvidence(p);
       // A peak without evidence still says where the change is, with less weight.
       const r = s.measurementStdM ** 2 / (evidence ? 1 : 0.25);
       const k1 = t.pp / (t.pp + r), k2 = t.pv / (t.pp + r);
@@ -127,14 +151,15 @@ export class PeopleTracker {
     this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) this.#record(t, false); });
     // Births: peaks with evidence that no track explains.
     peaks.forEach((p, pi) => {
-      if (peakUsed.has(pi) || p.presence < s.evidencePresence || this.#tracks.length >= this.maxTracks * 2) return;
+      if (peakUsed.has(pi) || !this.#birthEvidence(p) || this.#tracks.length >= this.maxTracks * 2) return;
       const r = s.measurementStdM ** 2;
-      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi };
+      const nearBirth = s.nearTrackM > 0 && this.#tracks.some((k) => k.confirmed && Math.hypot(k.x - p.x, k.y - p.y) < s.nearTrackM);
+      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi, nearBirth };
       this.#record(t, true);
       this.#tracks.push(t);
     });
     // Deaths: confirmed tracks after sustained absence; tentative ones that can no longer be confirmed.
-    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses : t.age < s.confirmWindow || t.confirmed));
+    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses : t.age < this.#window(t)));
     // Merges: two tracks on one person; the older (or the confirmed) one stays.
     this.#tracks.sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.age - a.age);
     const kept: Track[] = [];
@@ -146,14 +171,28 @@ export class PeopleTracker {
     // Confirmed first; within each, the track of the strongest peak first (what the image says now).
     const rank = (t: Track) => (t.peak < 0 ? peaks.length : t.peak);
     return [...kept].sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || rank(a) - rank(b))
-      .map((t) => ({ id: t.id, x: t.x, y: t.y, confirmed: t.confirmed, support: t.recent.filter(Boolean).length / s.confirmWindow, peak: t.peak }));
+      .map((t) => ({ id: t.id, x: t.x, y: t.y, confirmed: t.confirmed, support: Math.min(1, t.recent.filter(Boolean).length / s.confirmWindow), peak: t.peak }));
+  }
+
+  /** Whether a peak is evidence enough to start or grow a tentative track. */
+  #birthEvidence(p: TrackerMeasurement): boolean {
+    const s = this.settings;
+    if (p.presence < (s.birthPresence ?? s.evidencePresence)) return false;
+    return s.birthAboveNoise === undefined || p.aboveNoise === undefined || p.aboveNoise >= s.birthAboveNoise;
+  }
+
+  /** Estimates a tentative track has to gather its hits in. */
+  #window(t: Track): number {
+    return t.nearBirth ? Math.max(this.settings.confirmWindow, this.settings.nearTrackHits) : this.settings.confirmWindow;
   }
 
   #record(t: Track, evidence: boolean): void {
     const s = this.settings;
+    const window = this.#window(t);
     t.recent.push(evidence);
-    if (t.recent.length > s.confirmWindow) t.recent.shift();
+    while (t.recent.length > Math.max(window, s.confirmWindow)) t.recent.shift();
     if (evidence) { t.hits++; t.misses = 0; } else t.misses++;
-    if (!t.confirmed && t.recent.filter(Boolean).length >= s.confirmHits) t.confirmed = true;
+    const needed = t.nearBirth ? s.nearTrackHits : s.confirmHits;
+    if (!t.confirmed && t.recent.filter(Boolean).length >= needed) t.confirmed = true;
   }
 }
