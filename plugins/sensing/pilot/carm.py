@@ -1,4 +1,4 @@
-"""Pilot (not shipped yet): CARM-style time–velocity profiles for the real Intel 5300 falls.
+"""Pilot: CARM-style time–velocity profiles for the real Intel 5300 falls.
 
 Input: the dump of pilot/carm_dump.mjs (raw CSI of every activity sample but lying/sitting).
 Per sample: amplitudes of the 3×30 streams and the phase between receive chains (chain k against chain 0,
@@ -7,6 +7,11 @@ principal components; a short-time Fourier transform gives energy per velocity b
 are that profile around the strongest event. Protocol as `npm run eval:real`: leave one person out;
 the threshold is the lowest (0.30–0.99, step 0.01) whose inner leave-one-person-out false alarms are ≤ 5 %.
 Run: node plugins/sensing/pilot/carm_dump.mjs /tmp/fr && python3 plugins/sensing/pilot/carm.py /tmp/fr
+
+This file holds the pilot's second, streaming form (each event judged once from a 12-s window, 5–6 s after
+its peak), which src/falls/ implements feature for feature; its figure is the one `npm run eval:real` measures
+through LinkSensor (docs/sensing.md). This script's own run of that form (over 10 CPU-minutes on the shared
+machine) was stopped before it printed. The first form's figures (one row per whole sample) are in docs/sensing.md.
 """
 import json, sys, collections
 import numpy as np
