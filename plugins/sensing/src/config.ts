@@ -55,6 +55,11 @@ export interface SensingModels {
    */
   fallSignalByFamily?: Record<string, 'spread' | 'pairSpread'>;
   /**
+   * Fall classifier over the time–velocity profile (src/falls/), for Intel 5300 links with several receive
+   * chains: where it is set, their falls come from it instead of `fall`.
+   */
+  profileFall?: LogisticModel;
+  /**
    * Which channels a family's breathing spectrum reads: `all` (amplitude groups and, with several receive
    * chains, the conjugate products; the default) or `pairs` (the conjugate products only, for radios whose
    * bodies change the whole band alike, so the normalised amplitudes carry no chest motion).

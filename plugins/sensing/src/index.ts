@@ -10,6 +10,9 @@ export { SensingConfigSchema, SENSING_ESTIMATOR_ID, sensingConfigHash, type Sens
 export { fitLogistic, predictLogistic, pickFeatures, type LogisticModel, type FitOptions } from './model/logistic.js';
 export { DEFAULT_SENSING_MODELS } from './model/defaults.js';
 export { LinkSensor, radioFamily, motionInputs, FALL_FEATURES, MOTION_FEATURES, type LinkSensorOptions, type LinkSensorStats, type MotionFeatures, type FallCandidate } from './signal/link-sensor.js';
+export { eventFeatures, PROFILE_FEATURES, PROFILE_RATE_HZ, type ProfileKind, type StreamWindow, type WindowEvent } from './falls/velocity-profile.js';
+export { ProfileFallDetector, profileFallsApply, type ProfileEvent, type ProfileFallOptions } from './falls/profile-falls.js';
+export { PROFILE_FALL_MODEL, PROFILE_FALL_MODEL_HASH } from './falls/profile-fall-model.js';
 export { breathingSpectrumPeak, type BreathingEstimate } from './signal/breathing-spectrum.js';
 export { periodicImpulses, type PeriodicImpulses, type PeriodicImpulseOptions } from './signal/periodic-impulses.js';
 export { combineRoomSecond } from './room.js';

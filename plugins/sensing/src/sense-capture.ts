@@ -15,6 +15,7 @@ export interface SenseCaptureOptions {
   /** Hooks for the evaluation. */
   onMotionFeatures?: LinkSensorOptions['onMotionFeatures'];
   onFallCandidate?: LinkSensorOptions['onFallCandidate'];
+  onProfileEvent?: LinkSensorOptions['onProfileEvent'];
 }
 
 /** What sensing a capture produced: one room frame per whole second, the link frames, and the reader's fault. */
@@ -43,7 +44,7 @@ export async function senseCapture(path: string, options: SenseCaptureOptions = 
     const key = linkKey(frame);
     let sensor = sensors.get(key);
     if (!sensor) {
-      sensor = new LinkSensor(frame.link, { environmentId: options.environmentId ?? 'default', config, models, configHash, emptySpread: options.emptySpread?.get(key) ?? null, onMotionFeatures: options.onMotionFeatures, onFallCandidate: options.onFallCandidate });
+      sensor = new LinkSensor(frame.link, { environmentId: options.environmentId ?? 'default', config, models, configHash, emptySpread: options.emptySpread?.get(key) ?? null, onMotionFeatures: options.onMotionFeatures, onFallCandidate: options.onFallCandidate, onProfileEvent: options.onProfileEvent });
       sensors.set(key, sensor);
     }
     for (const f of sensor.push(frame)) links.push(f);

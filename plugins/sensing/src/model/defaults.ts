@@ -1,4 +1,5 @@
 import type { SensingModels } from '../config.js';
+import { PROFILE_FALL_MODEL } from '../falls/profile-fall-model.js';
 
 /**
  * The shipped models, fitted on all of ../shared/data/real by `wiflow eval-real --fit` (the evaluation
@@ -6,7 +7,8 @@ import type { SensingModels } from '../config.js';
  * - motion, Intel 5300: activities set, lying/sitting seconds vs walking/running/jump seconds;
  * - motion, int8 radios (ESP32 and every other format): ESP32 presence set, quiet vs movement seconds;
  * - fall: activities set, each sample's strongest movement burst, falls vs the nine other activities,
- *   threshold the lowest whose leave-one-person-out false alarms stay within 5 %.
+ *   threshold the lowest whose leave-one-person-out false alarms stay within 5 %;
+ * - profileFall: the velocity-profile fall model, kept in src/falls/profile-fall-model.json (its `fitted` says how).
  * The simulated radios (`sim`, frames of the simulator whatever chip it imitates) have their own, fitted by
  * `wiflow eval-sense-sim --fit` on simulated training rooms only, the feature set and the fall threshold
  * chosen on validation rooms (docs/sensing.md, "Evaluation on simulated rooms"); their fall candidates and
@@ -23,6 +25,8 @@ export const DEFAULT_SENSING_MODELS: SensingModels = {
     sim: { features: ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base', 'log_before_over_peak', 'log_change_over_floor'], mean: [1.74503, -0.0322697, -1.61824, 0.128322, 1.7773, -1.59568, -0.285604], scale: [0.659323, 0.173927, 0.684885, 0.0805427, 0.669387, 0.697139, 1.48886], weights: [0.890174, -1.08452, 0.607886, 0.802391, 1.15858, 1.32766, 1.02087], bias: -1.56025, threshold: 0.99 },
   },
   fallSignalByFamily: { sim: 'pairSpread' },
+  // Intel 5300 links with several receive chains: falls from the time–velocity profile (src/falls/, its JSON).
+  profileFall: PROFILE_FALL_MODEL,
   // Chosen on the 6 validation rooms (docs/sensing.md): the simulated radios' breathing from the conjugate products alone.
   breathingChannelsByFamily: { sim: 'pairs' },
 };

@@ -71,7 +71,13 @@ export function fitLogistic(features: string[], rows: number[][], labels: number
   for (const row of rows) for (let j = 0; j < m; j++) mean[j] += row[j] / n;
   for (const row of rows) for (let j = 0; j < m; j++) scale[j] += (row[j] - mean[j]) ** 2 / n;
   for (let j = 0; j < m; j++) scale[j] = Math.sqrt(scale[j]) || 1;
-  const z = rows.map((row) => [...row.map((v, j) => (v - mean[j]) / scale[j]), 1]);
+  // Standardised rows with a constant 1 appended, in one typed array: the Hessian loop is the cost.
+  const w1 = m + 1;
+  const z = new Float64Array(n * w1);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) z[i * w1 + j] = (rows[i][j] - mean[j]) / scale[j];
+    z[i * w1 + m] = 1;
+  }
   const positives = labels.reduce((s, y) => s + y, 0);
   const balanced = options.balanced ?? true;
   const wPos = balanced && positives > 0 ? 0.5 / (positives / n) : 1;
@@ -79,20 +85,24 @@ export function fitLogistic(features: string[], rows: number[][], labels: number
   const l2 = options.l2 ?? 1;
   let beta = new Array<number>(m + 1).fill(0);
   for (let it = 0; it < (options.iterations ?? 30); it++) {
-    const grad = new Array<number>(m + 1).fill(0);
-    const hess = Array.from({ length: m + 1 }, () => new Array<number>(m + 1).fill(0));
+    const grad = new Array<number>(w1).fill(0);
+    const upper = new Float64Array(w1 * w1);
     for (let i = 0; i < n; i++) {
+      const o = i * w1;
       let s = 0;
-      for (let j = 0; j <= m; j++) s += z[i][j] * beta[j];
+      for (let j = 0; j < w1; j++) s += z[o + j] * beta[j];
       const p = 1 / (1 + Math.exp(-s));
       const w = labels[i] ? wPos : wNeg;
       const g = w * (p - labels[i]);
       const h = w * p * (1 - p);
-      for (let j = 0; j <= m; j++) {
-        grad[j] += g * z[i][j];
-        for (let k = 0; k <= m; k++) hess[j][k] += h * z[i][j] * z[i][k];
+      for (let j = 0; j < w1; j++) {
+        const zj = z[o + j];
+        grad[j] += g * zj;
+        const hz = h * zj;
+        for (let k = j; k < w1; k++) upper[j * w1 + k] += hz * z[o + k];
       }
     }
+    const hess = Array.from({ length: w1 }, (_, j) => Array.from({ length: w1 }, (_, k) => (k >= j ? upper[j * w1 + k] : upper[k * w1 + j])));
     for (let j = 0; j < m; j++) {
       grad[j] += l2 * beta[j];
       hess[j][j] += l2;

@@ -5,6 +5,7 @@ import { breathingSpectrumPeak, type BreathingEstimate } from './breathing-spect
 import { chainRotation } from './chain-order.js';
 import { PresenceLatch } from './presence.js';
 import { periodicImpulses } from './periodic-impulses.js';
+import { ProfileFallDetector, profileFallsApply, type ProfileEvent } from '../falls/profile-falls.js';
 
 /** The motion features of one second: temporal spread of the normalised amplitudes and its smoothness. */
 export interface MotionFeatures {
@@ -78,6 +79,8 @@ export interface LinkSensorOptions {
   onHalfSecond?: (second: number, features: MotionFeatures) => void;
   /** Called with every breathing spectrum read, kept or not (evaluation; pilot/sim_false_presence.mjs). */
   onBreathingEstimate?: (second: number, estimate: BreathingEstimate) => void;
+  /** Called with every event the velocity-profile fall detector judged, kept or not (evaluation). */
+  onProfileEvent?: (event: ProfileEvent) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -158,6 +161,8 @@ export class LinkSensor {
   #halfSpread: { second: number; spread: number }[] = [];
   #evaluated = new Set<number>();
   #pendingFalls: SensingFallEvent[] = [];
+  /** Where it applies (see `#setup`), the velocity-profile detector gives this link's falls instead of the burst detector. */
+  #profileFalls: ProfileFallDetector | null = null;
   #stillRun = 0;
   #movingRun = 0;
   #out: SensingFrame[] = [];
@@ -194,6 +199,10 @@ export class LinkSensor {
     if (this.#kind === null && this.#probe.length > 0) this.#lockKind();
     if (this.#current >= 0 && this.#count > 0) this.#closeSlot();
     this.#evaluateFalls(true);
+    if (this.#profileFalls) {
+      this.#profileFalls.finish();
+      this.#pendingFalls = this.#profileFalls.takeFalls();
+    }
     const out = this.#drain();
     if (this.#pendingFalls.length && out.length) out[out.length - 1].falls.push(...this.#pendingFalls.splice(0));
     return out;
@@ -243,6 +252,10 @@ export class LinkSensor {
     this.#originUs = frame.timestamp;
     this.#originMs = frame.time;
     this.#current = 0;
+    // Falls from the time–velocity profile where its model was fitted and checked: Intel 5300 links with several
+    // receive chains (docs/sensing.md, "Falls from the velocity profile"); other radios keep the burst detector.
+    const profileModel = this.options.models.profileFall;
+    if (profileModel && radioFamily(frame.format) === 'intel5300' && profileFallsApply(frame)) this.#profileFalls = new ProfileFallDetector({ model: profileModel, onEvent: this.options.onProfileEvent });
   }
 
   #accept(frame: CsiFrame): void {
@@ -251,6 +264,7 @@ export class LinkSensor {
       return;
     }
     if (this.#current < 0) this.#setup(frame);
+    this.#profileFalls?.push(frame);
     let slot = Math.floor((frame.timestamp - this.#originUs) / this.#slotUs);
     if (slot < this.#current - 2 * this.options.config.gridRateHz) {
       // The device clock went back by more than 2 s (a reboot, a wrapped counter): carry on from the open
@@ -540,7 +554,8 @@ export class LinkSensor {
       breathingQuality = null;
       breathingReason = 'empty';
     }
-    const falls = this.#pendingFalls.splice(0);
+    const burstFalls = this.#pendingFalls.splice(0);
+    const falls = this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls;
     const activity = falls.length ? 'fall' : moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
     let lostSlots = 0;
     const windowSlots = Math.min(rate, this.#lostRing.length);

@@ -1,0 +1,81 @@
+import type { CsiFrame, SensingFrame } from '@wiflow/core';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SENSING_MODELS, LinkSensor, PROFILE_FALL_MODEL, PROFILE_FEATURES, SensingConfigSchema, sensingConfigHash, type LogisticModel, type ProfileEvent, type SensingModels } from '../index.js';
+import { syntheticLinkFrames, type SyntheticOptions, type SyntheticSegment } from '../testing/synthetic-link.js';
+
+/** A profile model that calls every judged event a fall: shows where the detector's falls go. */
+const EVERY_EVENT: LogisticModel = { features: ['p_peak'], mean: [0], scale: [1], weights: [0], bias: 20, threshold: 0.5 };
+
+function sense(frames: CsiFrame[], profileFall: LogisticModel | undefined = PROFILE_FALL_MODEL) {
+  const config = SensingConfigSchema.parse({});
+  const models: SensingModels = { ...DEFAULT_SENSING_MODELS, profileFall };
+  const events: ProfileEvent[] = [];
+  const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models), onProfileEvent: (e) => events.push(e) });
+  const out: SensingFrame[] = [];
+  for (const frame of frames) out.push(...sensor.push(frame));
+  out.push(...sensor.finish());
+  return { out, events };
+}
+
+const story: SyntheticSegment[] = [{ kind: 'still', seconds: 10, bpm: 15 }, { kind: 'moving', seconds: 2 }, { kind: 'still', seconds: 16, bpm: 15 }, { kind: 'moving', seconds: 2 }, { kind: 'still', seconds: 12, bpm: 15 }];
+const intel: SyntheticOptions = { rateHz: 20, loss: 0.1, seed: 11 };
+
+describe('velocity-profile falls', () => {
+  it('judges each movement once, when what followed it is in view, and not before', () => {
+    const { events } = sense(syntheticLinkFrames(story, intel));
+    const near = (from: number, to: number) => events.filter((e) => e.second >= from && e.second < to);
+    expect(near(9, 13)).toHaveLength(1);
+    expect(near(27, 31)).toHaveLength(1);
+    for (let i = 1; i < events.length; i++) expect(events[i].second - events[i - 1].second).toBeGreaterThan(1);
+    for (const e of events) expect(e.features).toHaveLength(PROFILE_FEATURES.length);
+  });
+
+  it("gives the link's falls where it applies: the frame of the second it judged carries the fall and activity 'fall'", () => {
+    const { out, events } = sense(syntheticLinkFrames(story, intel), EVERY_EVENT);
+    const falls = out.flatMap((f) => f.falls.map((fall) => ({ fall, frame: f })));
+    expect(falls).toHaveLength(events.length);
+    for (const { fall, frame } of falls) {
+      expect(frame.activity).toBe('fall');
+      // Judged 5–6 s after its peak (the last one at the end of input).
+      expect(frame.time - fall.time).toBeGreaterThanOrEqual(0);
+      expect(frame.time - fall.time).toBeLessThanOrEqual(8000);
+    }
+    const origin = out[0].time - 1000;
+    expect(falls.some(({ fall }) => Math.abs((fall.time - origin) / 1000 - 11) < 2)).toBe(true);
+  });
+
+  it('leaves single-chain links to the burst detector', () => {
+    const { events } = sense(syntheticLinkFrames(story, { ...intel, nrx: 1 }), EVERY_EVENT);
+    expect(events).toHaveLength(0);
+    const esp = sense(syntheticLinkFrames(story, { ...intel, format: 'esp32-csi-tool' }), EVERY_EVENT);
+    expect(esp.events).toHaveLength(0);
+  });
+
+  it("does not depend on the card's random common phase, which the phase between chains cancels", () => {
+    const frames = syntheticLinkFrames(story, intel);
+    let seed = 7;
+    const turned = frames.map((f) => {
+      seed = (seed * 16807) % 2147483647;
+      const a = (seed / 2147483647) * 2 * Math.PI;
+      const re = f.csi.re.map((x, i) => x * Math.cos(a) - f.csi.im[i] * Math.sin(a));
+      const im = f.csi.im.map((x, i) => f.csi.re[i] * Math.sin(a) + x * Math.cos(a));
+      return { ...f, csi: { re, im } };
+    });
+    // A model that reads both profiles, so that every feature is computed.
+    const both: LogisticModel = { features: ['a_peak', 'p_peak'], mean: [0, 0], scale: [1, 1], weights: [0, 0], bias: 0, threshold: 0.5 };
+    const a = sense(frames, both).events;
+    const b = sense(turned, both).events;
+    expect(a.length).toBeGreaterThanOrEqual(2);
+    expect(b.map((e) => e.second)).toEqual(a.map((e) => e.second));
+    for (let i = 0; i < a.length; i++) for (let j = 0; j < PROFILE_FEATURES.length; j++) expect(b[i].features[j]).toBeCloseTo(a[i].features[j], 3);
+  });
+
+  it('carries on, in time order, when the device clock goes back mid-capture', () => {
+    const frames = syntheticLinkFrames(story, intel);
+    const cut = Math.floor(frames.length / 2);
+    const wrapped = frames.map((f, i) => (i < cut ? f : { ...f, timestamp: f.timestamp - 4_000_000_000 }));
+    const { out, events } = sense(wrapped, EVERY_EVENT);
+    expect(out.length).toBeGreaterThan(30);
+    for (let i = 1; i < events.length; i++) expect(events[i].second).toBeGreaterThan(events[i - 1].second);
+  });
+});
