@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GroundTruthPerson } from '@wiflow/core';
+import type { GroundTruthPerson, RoomPoseHeldOutFigures } from '@wiflow/core';
 import type * as SimPackage from '@wiflow/plugin-sim';
 import { PoseErrors } from '../errors.js';
 import { evaluateSamples, type EvaluatedSample } from '../eval/metrics.js';
@@ -14,6 +14,10 @@ import { loadSimulator, runSession, type RoomPair } from './protocol.js';
 import { labelledPosition, locatedMeanPose, RoomPoseEstimator, trainingRows, type RoomPoseInstant } from './room-pose-estimator.js';
 import { fitRoomPose, predictSkeleton, ROOM_POSE_JSON, ROOM_POSE_MODEL_ID, saveRoomPoseModel, type RoomPoseModel, type RoomPoseSpec } from './room-pose-model.js';
 import { ROOM_POSE_TRAINING } from './eval-calibrated.js';
+import { roomModelDirectory } from './room-model-directory.js';
+import { writeCalibrationRecord } from './calibration-record.js';
+
+export { environmentDirectoryName, roomModelDirectory } from './room-model-directory.js';
 
 /** Options of `calibrateRoom`. */
 export interface CalibrateRoomOptions {
@@ -32,15 +36,8 @@ export interface CalibrateRoomOptions {
   onStep?: (step: number, total: number, text: string) => void;
 }
 
-/** Figures of the held-out report (3D labels): the room model next to the located mean pose. */
-export interface HeldOutFigures {
-  estimates: number;
-  mpjpeMm: number | null;
-  rootRelativeMpjpeMm: number | null;
-  pck02: number | null;
-  countExact: number;
-  floorErrorM: number | null;
-}
+/** Figures of the held-out report (3D labels): the room model next to the located mean pose (core's type: the studio shows them). */
+export type HeldOutFigures = RoomPoseHeldOutFigures;
 
 /** What `wiflow calibrate` reports. */
 export interface RoomCalibrationResult {
@@ -65,15 +62,6 @@ function writeRows(directory: string, rows: { features: Float32Array; targets: F
   writeFileSync(path.join(directory, 'rows.json'), JSON.stringify({ count: rows.count, width: rows.width, targets: 51 }));
 }
 
-/** A safe directory name for an environment id. */
-export function environmentDirectoryName(environmentId: string): string {
-  return environmentId.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
-/** Where the model of an environment lives under a models directory. */
-export function roomModelDirectory(modelsDir: string, environmentId: string): string {
-  return path.join(modelsDir, environmentDirectoryName(environmentId));
-}
 
 /** Refuse to write over another environment's model. */
 function checkOwner(directory: string, environmentId: string): void {
@@ -207,12 +195,15 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
       roomModel: heldOutFigures(estimates, environment, (i) => i.located.hypotheses.map((h, k) => ({ position: h.position, keypoints3d: predictSkeleton(model, i.features[k], h.position), presence: h.presence })), threshold, model.spec.meanPose.map((m) => [...m])),
     };
   }
+  const heldOutReason = heldOut ? null : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test';
+  // The studio's Installer page reads this to show the room as calibrated, with these figures.
+  writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt: new Date().toISOString(), labelledSeconds, labels: '3d', heldOut: report, heldOutReason });
   return {
     environmentId: environment.id, modelDir, modelId: spec.modelId, modelHash: model.hash,
     twinRows: twinRows.length, labelledRows: labelledRows.length, labelledSeconds,
     fineTuneCpuSeconds: (used.user + used.system) / 1e6,
     heldOut: report,
-    heldOutReason: heldOut ? null : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test',
+    heldOutReason,
   };
 }
 

@@ -9,7 +9,7 @@ import * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   calibrateRoom, cameraLabel, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
-  saveRoomPoseModel, sessionScenario, simulateReference, SHIPPED_LOCATOR_DIR, writeReference, ROOM_POSE_JSON, type RoomPair,
+  roomCalibrationStatus, saveRoomPoseModel, sessionScenario, simulateReference, SHIPPED_LOCATOR_DIR, writeReference, ROOM_POSE_JSON, type RoomPair,
 } from '../index.js';
 
 const dirs: string[] = [];
@@ -89,6 +89,11 @@ describe('room models are per environment', () => {
     const model = loadRoomPoseModel(result.modelDir);
     expect(model.hash).toBe(result.modelHash);
     expect(model.spec.environmentId).toBe(pair.environmentId);
+    // The Installer page's view of it: this model, just trained, on 12 s of labels, no held-out figures and why.
+    const status = roomCalibrationStatus(modelsDir, pair.environmentId);
+    expect(status).toMatchObject({ calibrated: true, modelId: 'wiflow-room-pose-v1', modelHash: model.hash, heldOut: null, heldOutReason: result.heldOutReason, command: null });
+    expect(status.labelledMinutes! * 60).toBeCloseTo(result.labelledSeconds, 6);
+    expect(Date.now() - status.trainedAt!).toBeLessThan(600_000);
 
     // Its frames name the room model, its hash and its room.
     const r = await readLabelledRoomRecording(recording);
