@@ -186,6 +186,10 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
   step(4, total, heldOut ? `held-out report on ${options.heldOutDir}; writing ${modelDir}` : `no held-out recording given; writing ${modelDir}`);
   checkOwner(modelDir, environment.id);
   const model = saveRoomPoseModel(modelDir, spec, fit.weights);
+  const trainedAt = new Date().toISOString();
+  const record = (report: RoomCalibrationResult['heldOut'], heldOutReason: string | null) => writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt, labelledSeconds, labels: '3d', heldOut: report, heldOutReason });
+  // The model is in place from here (the studio's Installer page reads this record); the held-out report can take a while.
+  if (heldOut) record(null, `the held-out report on ${options.heldOutDir} is being made`);
   let report: RoomCalibrationResult['heldOut'] = null;
   if (heldOut) {
     const estimates = labelledEstimates(heldOut, locator, model);
@@ -196,8 +200,7 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
     };
   }
   const heldOutReason = heldOut ? null : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test';
-  // The studio's Installer page reads this to show the room as calibrated, with these figures.
-  writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt: new Date().toISOString(), labelledSeconds, labels: '3d', heldOut: report, heldOutReason });
+  record(report, heldOutReason);
   return {
     environmentId: environment.id, modelDir, modelId: spec.modelId, modelHash: model.hash,
     twinRows: twinRows.length, labelledRows: labelledRows.length, labelledSeconds,

@@ -3,13 +3,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CsiFrame } from '@wiflow/core';
-import { encodeRecording } from '@wiflow/plugin-csi';
 import * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  calibrateRoom, cameraLabel, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
-  roomCalibrationStatus, saveRoomPoseModel, sessionScenario, simulateReference, SHIPPED_LOCATOR_DIR, writeReference, ROOM_POSE_JSON, type RoomPair,
+  calibrateRoom, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
+  roomCalibrationStatus, saveRoomPoseModel, SHIPPED_LOCATOR_DIR, writeLabelledSession, ROOM_POSE_JSON, type RoomPair,
 } from '../index.js';
 
 const dirs: string[] = [];
@@ -18,25 +16,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** A labelled recording of the "real" room: capture, its empty-room reference, COCO labels (2D and 3D) from the room's camera at 10 Hz. */
 function writeLabelledRecording(pair: RoomPair, seed: string, seconds: number): string {
-  const plan = { role: 'labelled' as const, seed, seconds, people: [1, 2] as [number, number], personHeight: [1.6, 1.8] as [number, number] };
-  const scenario = sessionScenario(sim, pair, plan);
-  const frames: CsiFrame[] = [];
-  const images: { id: number; timestamp: number }[] = [];
-  const annotations: { image_id: number; category_id: number; keypoints: number[]; keypoints_3d: number[] }[] = [];
-  for (const tick of new sim.Simulator(scenario).run(seconds)) {
-    frames.push(...tick.frames.map((f) => ({ ...f, truth: undefined })));
-    if (tick.index % 2 !== 0) continue;
-    const label = cameraLabel(pair.environment, tick.truth);
-    const id = images.length + 1;
-    images.push({ id, timestamp: label.time });
-    for (const p of label.persons) annotations.push({ image_id: id, category_id: 1, keypoints: p.keypoints2d.flat(), keypoints_3d: p.keypoints3d!.flat() });
-  }
-  const dir = tmp();
-  writeFileSync(path.join(dir, 'environment.json'), JSON.stringify(pair.environment));
-  writeReference(path.join(dir, 'reference.json'), simulateReference(sim as never, scenario as never));
-  writeFileSync(path.join(dir, 'csi.wfr'), encodeRecording(frames, { source: 'simulated stand-in for a real room' }));
-  writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ images, annotations, categories: [{ id: 1, name: 'person' }] }));
-  return dir;
+  return writeLabelledSession(sim, pair, { role: 'labelled', seed, seconds, people: [1, 2], personHeight: [1.6, 1.8] }, tmp());
 }
 
 /** A copy of a recording directory with one file rewritten. */
