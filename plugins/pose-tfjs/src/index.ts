@@ -53,6 +53,8 @@ export { readLabelledRoomRecording, checkCameraFitsRoom, RECORDING_FILES, type L
 export { calibrateRoom, formatRoomCalibration, roomModelDirectory, twinFromEnvironment, type CalibrateRoomOptions, type RoomCalibrationResult, type HeldOutFigures } from './room-pose/calibrate-room.js';
 export { evaluateCalibrated, formatCalibratedReport, BUDGETS, ROOM_POSE_TRAINING, type CalibratedReport, type CalibratedFigures } from './room-pose/eval-calibrated.js';
 export { roomCalibrationStatus, writeCalibrationRecord, calibrateCommand, CalibrationRecordSchema, CALIBRATION_RECORD, type CalibrationRecord } from './room-pose/calibration-record.js';
+export { evaluateReprojection, formatReprojectionReport, type ReprojectionReport, type ReprojectionFigure } from './room-pose/eval-reprojection.js';
+export { floorFromKeypoints2d, reprojectionRows, reprojectionErrorPx, packReprojectionRows, type ReprojectionRow } from './room-pose/reprojection.js';
 export { drawRoomPair, sessionScenario, runSession, cameraLabel, writeLabelledSession, protocolSessions, FULL_PROTOCOL, SMALL_PROTOCOL, type RoomPair, type SessionPlan, type ProtocolSizes } from './room-pose/protocol.js';
 
 /** Plugin name, the tap name of its hooks. */

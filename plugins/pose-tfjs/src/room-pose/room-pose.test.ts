@@ -98,3 +98,19 @@ describe('room models are per environment', () => {
     expect(readFileSync(path.join(target, ROOM_POSE_JSON), 'utf8')).toBe(before);
   }, 600_000);
 });
+
+describe('2D-only labelled recordings', () => {
+  it('calibrate through the reprojection loss; a held-out recording without 3D gives no figures and says why', async () => {
+    const labelled2d = writeLabelledSession(sim, pair, { role: 'labelled', seed: 'test-2d', seconds: 12, people: [1, 2], personHeight: [1.6, 1.8] }, tmp(), { labels: '2d' });
+    const heldOut2d = writeLabelledSession(sim, pair, { role: 'test', seed: 'test-2d-e', seconds: 4, people: [1, 1], personHeight: [1.8, 1.95] }, tmp(), { labels: '2d' });
+    expect((await readLabelledRoomRecording(labelled2d)).has3d).toBe(false);
+    const modelsDir = tmp();
+    const result = await calibrateRoom({ recordingDir: labelled2d, heldOutDir: heldOut2d, modelsDir, twinSeconds: 10 });
+    expect(result.labels).toBe('2d');
+    expect(result.labelledRows).toBeGreaterThanOrEqual(10);
+    expect(result.heldOut).toBeNull();
+    expect(result.heldOutReason).toBe(`${path.join(heldOut2d, 'labels.json')} has no keypoints_3d: the held-out figures (MPJPE, PCK) need 3D labels`);
+    expect(loadRoomPoseModel(result.modelDir).spec.training).toMatchObject({ fineTune: { labels: '2d' } });
+    expect(roomCalibrationStatus(modelsDir, pair.environmentId).message).toMatch(/\(2d labels\), no held-out figures/);
+  }, 600_000);
+});
