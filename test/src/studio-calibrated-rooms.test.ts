@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('studio Installer page: calibrated rooms', () => {
     const row = page.locator(`[data-testid=installer-calibration-room][data-environment="${pair.environmentId}"]`);
     await row.waitFor({ timeout: 30_000 });
     expect(await row.getAttribute('data-calibrated')).toBe('false');
-    expect(await row.textContent()).toContain(`not calibrated: no room model in ${path.join(dataDir, 'room-pose', pair.environmentId)}`);
+    expect(await row.textContent()).toContain(`not calibrated no room model in ${path.join(dataDir, 'room-pose', pair.environmentId)}`);
     expect(await row.getByTestId('installer-calibrate-command').textContent()).toBe(`wiflow calibrate --recording <labelled recording dir> --held-out <later labelled recording dir> --models ${path.join(dataDir, 'room-pose')}`);
   }, 60_000);
 

@@ -43,7 +43,7 @@ export function RoomCalibrationTable({ rooms }: { rooms: ReferenceRoom[] }) {
               </>
             ) : (
               <td colSpan={2}>
-                <span className="tag wf-tag-off">not calibrated</span> <span className="muted">{c.message}</span>
+                <span className="tag wf-tag-off">not calibrated</span> <span className="muted">{c.message.replace(/^not calibrated: /, '')}</span>
                 {c.command ? (
                   <>
                     <br />
