@@ -47,6 +47,41 @@ export interface EmptyRoomRecordingView {
   message: string;
 }
 
+/** Held-out figures of a room-pose model (`wiflow calibrate --held-out`); null fields: no matched estimate. */
+export interface RoomPoseHeldOutFigures {
+  estimates: number;
+  mpjpeMm: number | null;
+  rootRelativeMpjpeMm: number | null;
+  pck02: number | null;
+  countExact: number;
+  floorErrorM: number | null;
+}
+
+/**
+ * Whether a room has its own trained pose model (`wiflow calibrate`), read from the room's model
+ * directory: the installer sees which rooms are calibrated and how well, or how to calibrate.
+ */
+export interface RoomCalibrationStatus {
+  calibrated: boolean;
+  /** Where the room's model is (or would be written by `wiflow calibrate`). */
+  modelDir: string;
+  modelId: string | null;
+  /** sha256 of the model files, the hash its frames carry. */
+  modelHash: string | null;
+  /** When `wiflow calibrate` wrote it (ms since the epoch); null when the model has no calibration record. */
+  trainedAt: number | null;
+  /** Minutes of labelled recording it was fine-tuned on. */
+  labelledMinutes: number | null;
+  /** The held-out report: the room model beside the located mean pose, on a later recording with other people. */
+  heldOut: { roomModel: RoomPoseHeldOutFigures; locatedMeanPose: RoomPoseHeldOutFigures } | null;
+  /** Why `heldOut` is null (null when it is given). */
+  heldOutReason: string | null;
+  /** The command that calibrates the room (null when calibrated). */
+  command: string | null;
+  /** One sentence for people: calibrated with what, or why not. */
+  message: string;
+}
+
 /** A room a running `pose.locate` senses, as the desk lists it. */
 export interface EmptyRoomDeskRoom {
   environmentId: string;
@@ -55,6 +90,8 @@ export interface EmptyRoomDeskRoom {
   referenceSource: string;
   referenceFile: string | null;
   recording: EmptyRoomRecordingView | null;
+  /** The room's own pose model, if it was calibrated. */
+  calibration: RoomCalibrationStatus;
 }
 
 /** The empty-room reference desk's service interface. */

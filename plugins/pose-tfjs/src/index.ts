@@ -1,4 +1,5 @@
 // Public entry of @wiflow/plugin-pose-tfjs.
+import path from 'node:path';
 import { definePlugin } from '@wiflow/core';
 import { registerPoseCommands } from './cli/commands.js';
 import { poseEstimateNode } from './nodes/pose-estimate.js';
@@ -51,7 +52,10 @@ export { RoomPoseEstimator, trainingRows, locatedMeanPose, labelledPosition, typ
 export { readLabelledRoomRecording, checkCameraFitsRoom, RECORDING_FILES, type LabelledRoomRecording } from './room-pose/labelled-room-recording.js';
 export { calibrateRoom, formatRoomCalibration, roomModelDirectory, twinFromEnvironment, type CalibrateRoomOptions, type RoomCalibrationResult, type HeldOutFigures } from './room-pose/calibrate-room.js';
 export { evaluateCalibrated, formatCalibratedReport, BUDGETS, ROOM_POSE_TRAINING, type CalibratedReport, type CalibratedFigures } from './room-pose/eval-calibrated.js';
-export { drawRoomPair, sessionScenario, runSession, cameraLabel, protocolSessions, FULL_PROTOCOL, SMALL_PROTOCOL, type RoomPair, type SessionPlan, type ProtocolSizes } from './room-pose/protocol.js';
+export { roomCalibrationStatus, writeCalibrationRecord, calibrateCommand, CalibrationRecordSchema, CALIBRATION_RECORD, type CalibrationRecord } from './room-pose/calibration-record.js';
+export { evaluateReprojection, formatReprojectionReport, type ReprojectionReport, type ReprojectionFigure } from './room-pose/eval-reprojection.js';
+export { floorFromKeypoints2d, reprojectionRows, reprojectionErrorPx, packReprojectionRows, type ReprojectionRow } from './room-pose/reprojection.js';
+export { drawRoomPair, sessionScenario, runSession, cameraLabel, writeLabelledSession, protocolSessions, FULL_PROTOCOL, SMALL_PROTOCOL, type RoomPair, type SessionPlan, type ProtocolSizes } from './room-pose/protocol.js';
 
 /** Plugin name, the tap name of its hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-pose-tfjs';
@@ -63,7 +67,8 @@ export default definePlugin({
     ctx.registerNode(poseEstimateNode);
     ctx.registerNode(poseLocateNode);
     ctx.registerNode(poseRoomNode);
-    ctx.services.provide(REFERENCE_DESK, () => new ReferenceDesk());
+    // Where `wiflow calibrate` writes room models by default, so the Installer page sees them.
+    ctx.services.provide(REFERENCE_DESK, () => new ReferenceDesk(path.join(ctx.dataDir, 'room-pose')));
     ctx.registerCommand((program, cli) => registerPoseCommands(program, cli));
   },
 });

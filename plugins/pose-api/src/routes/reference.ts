@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMPTY_ROOM_REFERENCES, type EmptyRoomReferenceDesk, type EmptyRoomRecordingView } from '@wiflow/core';
+import { EMPTY_ROOM_REFERENCES, type EmptyRoomReferenceDesk, type EmptyRoomRecordingView, type RoomCalibrationStatus, type RoomPoseHeldOutFigures } from '@wiflow/core';
 import type { PoseApiHost } from '../host.js';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
@@ -38,6 +38,26 @@ const Recording = z.object({
   stored_in: z.string().nullable().describe('the reference file written (null: kept in memory only, see message)'),
   message: z.string(),
 });
+const HeldOutFigures = z.object({
+  estimates: z.number().int(),
+  mpjpe_mm: z.number().nullable(),
+  root_relative_mpjpe_mm: z.number().nullable().describe('posture alone: the skeleton moved onto the true root'),
+  pck02: z.number().nullable(),
+  count_exact: z.number(),
+  floor_error_m: z.number().nullable(),
+});
+const Calibration = z.object({
+  calibrated: z.boolean(),
+  model_dir: z.string().describe('where the room model is, or where `wiflow calibrate` writes it'),
+  model_id: z.string().nullable(),
+  model_hash: z.string().nullable().describe('sha256 of the model files: the hash its frames carry'),
+  trained_at: z.string().nullable().describe('null: the model has no calibration record (see held_out_reason)'),
+  labelled_minutes: z.number().nullable(),
+  held_out: z.object({ room_model: HeldOutFigures, located_mean_pose: HeldOutFigures }).nullable().describe('a later labelled recording with other people: the room model beside the located mean pose'),
+  held_out_reason: z.string().nullable().describe('why held_out is null'),
+  command: z.string().nullable().describe('the command that calibrates the room (null when calibrated)'),
+  message: z.string(),
+});
 const Room = z.object({
   environment_id: z.string(),
   node_id: z.string(),
@@ -45,6 +65,7 @@ const Room = z.object({
   reference_source: z.string(),
   reference_file: z.string().nullable().describe('the file a new recording replaces (null: none, or not writable: the new reference is used until the pipeline stops)'),
   recording: Recording.nullable(),
+  calibration: Calibration.describe("the room's own pose model (`wiflow calibrate`), read from the pose plugin's room-model directory"),
 });
 
 function recordingBody(view: EmptyRoomRecordingView): z.output<typeof Recording> {
@@ -66,6 +87,25 @@ function recordingBody(view: EmptyRoomRecordingView): z.output<typeof Recording>
   };
 }
 
+function figuresBody(f: RoomPoseHeldOutFigures): z.output<typeof HeldOutFigures> {
+  return { estimates: f.estimates, mpjpe_mm: f.mpjpeMm, root_relative_mpjpe_mm: f.rootRelativeMpjpeMm, pck02: f.pck02, count_exact: f.countExact, floor_error_m: f.floorErrorM };
+}
+
+function calibrationBody(c: RoomCalibrationStatus): z.output<typeof Calibration> {
+  return {
+    calibrated: c.calibrated,
+    model_dir: c.modelDir,
+    model_id: c.modelId,
+    model_hash: c.modelHash,
+    trained_at: c.trainedAt === null ? null : iso(c.trainedAt),
+    labelled_minutes: c.labelledMinutes,
+    held_out: c.heldOut && { room_model: figuresBody(c.heldOut.roomModel), located_mean_pose: figuresBody(c.heldOut.locatedMeanPose) },
+    held_out_reason: c.heldOutReason,
+    command: c.command,
+    message: c.message,
+  };
+}
+
 /**
  * The installer's empty-room references (extensions, not in the spec): which rooms the running
  * pipeline senses with how fresh each link's reference is, and a guided recording of a new
@@ -78,7 +118,7 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
     method: 'get',
     path: '/system/references',
     summary: 'Empty-room references of the running pipeline (extension)',
-    description: 'Every environment a running pose.locate node senses, with each link\'s stale-reference state and any recording in progress.',
+    description: 'Every environment a running pose.locate node senses, with each link\'s stale-reference state, any recording in progress, and whether the room has its own pose model (`wiflow calibrate`).',
     tags: ['system'],
     spec: false,
     access: 'viewer',
@@ -94,6 +134,7 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
         reference_source: r.referenceSource,
         reference_file: r.referenceFile,
         recording: r.recording && recordingBody(r.recording),
+        calibration: calibrationBody(r.calibration),
       }));
       return { body: { rooms } };
     },

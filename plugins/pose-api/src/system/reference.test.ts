@@ -2,13 +2,13 @@
 // /system/status and /health/detailed naming the link; POST /system/reference records a new
 // one from the live CSI (operator or admin), checks it, writes it over the flow's reference
 // file and puts it to use; bad requests get the spec's envelope naming the field.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import csiPlugin from '@wiflow/plugin-csi';
-import posePlugin, { environmentFromScenario, readReference, simulateReference, writeReference } from '@wiflow/plugin-pose-tfjs';
+import posePlugin, { DEFAULT_PROBE, environmentFromScenario, readReference, saveRoomPoseModel, simulateReference, writeCalibrationRecord, writeReference } from '@wiflow/plugin-pose-tfjs';
 import simPlugin, * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
@@ -73,6 +73,33 @@ describe('empty-room references over HTTP', () => {
     const rooms = (await call('get', '/system/references', 'viewer')).body.rooms;
     expect(rooms).toEqual([expect.objectContaining({ environment_id: 'hall', node_id: 'locate', reference_file: referenceFile, recording: null })]);
   }, 90_000);
+
+  it('says per room whether it is calibrated: the command while it is not, then the model wiflow calibrate wrote, with its figures', async () => {
+    const modelsDir = path.join(server.dataDir, 'room-pose');
+    const before = (await call('get', '/system/references', 'viewer')).body.rooms[0].calibration;
+    expect(before).toMatchObject({ calibrated: false, model_id: null, model_hash: null, trained_at: null, held_out: null, model_dir: path.join(modelsDir, 'hall') });
+    expect(before.command).toBe(`wiflow calibrate --recording <labelled recording dir> --held-out <later labelled recording dir> --models ${modelsDir}`);
+    // A room model in the pose plugin's directory, as `wiflow calibrate` leaves it (files and record); the figures are the record's.
+    const spec = { format: 'wiflow-room-pose/1' as const, modelId: 'wiflow-room-pose-v1', environmentId: 'hall', probe: DEFAULT_PROBE, layers: [2, 51], featureMean: [0, 0], featureStd: [1, 1], meanPose: Array.from({ length: 17 }, () => [0, 0, 1] as [number, number, number]), training: {} };
+    const model = saveRoomPoseModel(path.join(modelsDir, 'hall'), spec, [{ w: new Float32Array(102), b: new Float32Array(51) }]);
+    const figures = { estimates: 80, mpjpeMm: 2779.4, rootRelativeMpjpeMm: 328.2, pck02: 0.001, countExact: 0, floorErrorM: 3.02 };
+    writeCalibrationRecord(model.directory, { format: 'wiflow-room-calibration/1', environmentId: 'hall', modelId: 'wiflow-room-pose-v1', modelHash: model.hash, trainedAt: '2026-11-26T22:00:00.000Z', labelledSeconds: 180, labels: '3d', heldOut: { roomModel: figures, locatedMeanPose: { ...figures, mpjpeMm: 3054 } }, heldOutReason: null });
+    const after = (await call('get', '/system/references', 'viewer')).body.rooms[0].calibration;
+    expect(after).toEqual({
+      calibrated: true, model_dir: model.directory, model_id: 'wiflow-room-pose-v1', model_hash: model.hash, trained_at: '2026-11-26T22:00:00.000Z', labelled_minutes: 3,
+      held_out: {
+        room_model: { estimates: 80, mpjpe_mm: 2779.4, root_relative_mpjpe_mm: 328.2, pck02: 0.001, count_exact: 0, floor_error_m: 3.02 },
+        located_mean_pose: { estimates: 80, mpjpe_mm: 3054, root_relative_mpjpe_mm: 328.2, pck02: 0.001, count_exact: 0, floor_error_m: 3.02 },
+      },
+      held_out_reason: null, command: null, message: expect.stringMatching(/^calibrated: wiflow-room-pose-v1 \(sha256 [0-9a-f]{12}\), 3\.0 labelled minutes/),
+    });
+    // A damaged model is not shown as calibrated; the answer says why, and the server keeps serving.
+    writeFileSync(path.join(model.directory, 'weights.bin'), Buffer.alloc(7));
+    const broken = await call('get', '/system/references', 'viewer');
+    expect(broken.status).toBe(200);
+    expect(broken.body.rooms[0].calibration).toMatchObject({ calibrated: false, message: expect.stringMatching(/cannot be used .*weights.bin holds 7 bytes/) });
+    rmSync(model.directory, { recursive: true });
+  });
 
   it('refuses viewers, bad bodies and unknown environments with the envelope, naming the field', async () => {
     const viewer = await call('post', '/system/reference', 'viewer', { environment_id: 'hall' });

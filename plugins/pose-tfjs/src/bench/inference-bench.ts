@@ -3,7 +3,7 @@
 // Each figure is given per wall-clock second and per CPU-second of this process
 // (process.cpuUsage): the WASM backend runs on one thread, so per CPU-second is the one-core
 // figure and stays meaningful when other processes share the machine.
-// Usage: node dist/bench/inference-bench.js [--model <dir>] [--seconds <s>] [--json] [--locator-only]
+// Usage: node dist/bench/inference-bench.js [--model <dir>] [--seconds <s>] [--json] [--locator-only] [--room-only]
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
@@ -17,7 +17,11 @@ import { LOCATOR_JSON, loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/l
 import { PoseLocator } from '../locate/locator.js';
 import { simulateReference } from '../locate/simulated.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
-import type { CsiFrame } from '@wiflow/core';
+import { mulberry32, type CsiFrame } from '@wiflow/core';
+import type { EmptyRoomReference } from '../locate/reference.js';
+import { DEFAULT_PROBE, probeFeatureSize } from '../room-pose/person-probe.js';
+import { RoomPoseEstimator } from '../room-pose/room-pose-estimator.js';
+import { ROOM_POSE_MODEL_ID, type RoomPoseModel } from '../room-pose/room-pose-model.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -57,6 +61,13 @@ function rate(run: () => void, batch: number): Rate {
 const times = (r: Rate, k: number): Rate => ({ wall: r.wall * k, cpu: r.cpu * k });
 
 async function main(): Promise<void> {
+  if (args.includes('--room-only')) {
+    // pose.room alone (issue 24) beside the located mean pose.
+    const loadBefore = os.loadavg();
+    const roomPose = await roomPoseRates();
+    console.log(JSON.stringify({ machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${loadBefore.map((v) => v.toFixed(1)).join('/')} before, ${os.loadavg().map((v) => v.toFixed(1)).join('/')} after, Node ${process.version}`, seconds, roomPose }, null, 2));
+    return;
+  }
   if (args.includes('--locator-only')) {
     // pose.locate alone (issue 21's speed goal), without the pose network's figures.
     const loadBefore = os.loadavg();
@@ -111,6 +122,7 @@ async function main(): Promise<void> {
   results.estimator_windows_per_s_b1 = times(rate(() => { estimator.estimate(batch32.slice(0, 1)); }, 1), links);
   // The empty-room locator (pose.locate) on a simulated room: raw frames in, estimates out.
   const locator = await locatorRates();
+  const roomPose = await roomPoseRates();
   const load = (l: number[]) => l.map((v) => v.toFixed(1)).join('/');
   const report = {
     machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${load(loadBefore)} before, ${load(os.loadavg())} after, Node ${process.version}`,
@@ -122,6 +134,7 @@ async function main(): Promise<void> {
     /** Per CPU-second of this process (the one-core figure). */
     resultsPerCpuSecond: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v.cpu)])),
     locator,
+    roomPose,
   };
   if (args.includes('--json')) { console.log(JSON.stringify(report, null, 2)); return; }
   console.log(`${report.machine}; ${report.backend}; ${report.model}, ${report.parameters} parameters; reference conv1d ${report.referenceParameters} parameters`);
@@ -137,6 +150,13 @@ async function main(): Promise<void> {
       if (r) console.log(`  ${key.padEnd(16)} ${r.model}: ${r.framesPerCpuSecond} frames/CPU-s, ${r.estimatesPerCpuSecond} estimates/CPU-s (${r.coreShareOfRealTime} of a core)`);
     }
   }
+  if (roomPose) {
+    console.log(`pose.room, ${String(roomPose.room)}: frames per CPU-second (share of a core for real time)`);
+    for (const key of ['at20Hz', 'baselineAt20Hz', 'at100Hz', 'baselineAt100Hz']) {
+      const r = roomPose[key] as { pipeline: string; framesPerCpuSecond: number; estimatesPerCpuSecond: number; coreShareOfRealTime: number };
+      console.log(`  ${key.padEnd(16)} ${r.pipeline}: ${r.framesPerCpuSecond} frames/CPU-s, ${r.estimatesPerCpuSecond} estimates/CPU-s (${r.coreShareOfRealTime} of a core)`);
+    }
+  }
 }
 
 /**
@@ -145,14 +165,72 @@ async function main(): Promise<void> {
  * and at the 20 Hz of the rooms it was fitted on; the baseline in the same run is
  * wiflow-locate-v1 (every packet aligned and imaged, no tracker) on the same 100 Hz frames.
  */
+let benchRoomCache: Promise<{ environment: EnvironmentGeometry; reference: EmptyRoomReference; frames100: CsiFrame[]; frames20: CsiFrame[] }> | null = null;
+
+/** The simulated 3-link room of the locator and room-pose benchmarks, 12 s of frames at 100 and 20 Hz (simulated once, before timing). */
+function benchRoom() {
+  benchRoomCache ??= (async () => {
+    const sim = (await import('@wiflow/plugin-sim')) as unknown as { planDataset: (o: object) => { sessions: { scenario: { environmentId: string; channel: Record<string, unknown> } & Record<string, unknown> }[] }; Simulator: new (s: unknown) => { run(d: number): Iterable<{ frames: CsiFrame[] }> } };
+    const base = sim.planDataset({ rooms: 12, secondsPerSession: 12, sessionsPerRoom: 1, seed: 'locator-bench', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions[0].scenario;
+    const framesAt = (rateHz: number) => [...new sim.Simulator({ ...base, channel: { ...base.channel, rateHz } }).run(12)].flatMap((t) => t.frames);
+    return { environment: environmentFromScenario(base as never), reference: simulateReference(sim as never, base), frames100: framesAt(100), frames20: framesAt(20) };
+  })();
+  return benchRoomCache;
+}
+
+/**
+ * `pose.room` (issue 24): the locator, the person probe and a room model of the shipped shape
+ * (306 → 128 → 128 → 51, random weights: speed does not depend on training), frames in and
+ * PoseFrames out, on the bench room at 20 Hz (the protocol's radios) and 100 Hz. Baseline in the
+ * same run: the located mean pose (`pose.locate`'s PoseLocator, PoseFrames out) on the same frames.
+ */
+async function roomPoseRates(): Promise<Record<string, unknown> | null> {
+  if (!existsSync(`${SHIPPED_LOCATOR_DIR}/${LOCATOR_JSON}`)) return null;
+  const { environment, reference, frames100, frames20 } = await benchRoom();
+  const locatorModel = loadLocatorModel();
+  const width = probeFeatureSize(DEFAULT_PROBE, environment.links.length);
+  const layers = [width, 128, 128, 51];
+  const random = mulberry32(24);
+  const weights = layers.slice(1).map((out, i) => ({ w: Float32Array.from({ length: layers[i] * out }, () => (random() * 2 - 1) * Math.sqrt(6 / layers[i])), b: Float32Array.from({ length: out }, () => random() * 0.1) }));
+  const roomModel: RoomPoseModel = {
+    spec: { format: 'wiflow-room-pose/1', modelId: ROOM_POSE_MODEL_ID, environmentId: environment.id, probe: DEFAULT_PROBE, layers, featureMean: Array(width).fill(0), featureStd: Array(width).fill(1), meanPose: locatorModel.spec.meanPose.map((m) => [m[0], m[1], m[2]] as [number, number, number]), training: {} },
+    weights, hash: 'bench', directory: '(in memory)',
+  };
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  const measure = (name: string, frames: CsiFrame[], make: () => (frame: CsiFrame) => boolean) => {
+    let estimates = 0, runs = 0;
+    const c0 = cpu(), w0 = performance.now();
+    while (performance.now() - w0 < seconds * 1000 || runs === 0) {
+      const push = make();
+      for (const f of frames) if (push(f)) estimates++;
+      runs++;
+    }
+    const cpuMs = cpu() - c0;
+    const framesPerCpuSecond = Math.round((runs * frames.length * 1000) / cpuMs);
+    return { pipeline: name, framesPerCpuSecond, estimatesPerCpuSecond: Math.round((estimates * 1000) / cpuMs), coreShareOfRealTime: +((frames.length / 12) / framesPerCpuSecond).toFixed(3) };
+  };
+  const room = () => {
+    const estimator = new RoomPoseEstimator(locatorModel, environment, reference, roomModel);
+    return (f: CsiFrame) => { const instant = estimator.locate(f); if (!instant) return false; estimator.toPoseFrame(instant); return true; };
+  };
+  const located = () => {
+    const locator = new PoseLocator(locatorModel, [environment], [reference], { densePose: 'none', processingMode: 'job' });
+    return (f: CsiFrame) => locator.push(f) !== null;
+  };
+  const roomName = `pose.room: ${locatorModel.spec.modelId} + person probe + ${ROOM_POSE_MODEL_ID} (${layers.join('→')})`;
+  const meanName = `located mean pose: ${locatorModel.spec.modelId} alone`;
+  return {
+    room: `${environment.room.width} × ${environment.room.depth} m, ${environment.links.length} links, 12 s`,
+    at20Hz: measure(roomName, frames20, room),
+    baselineAt20Hz: measure(meanName, frames20, located),
+    at100Hz: measure(roomName, frames100, room),
+    baselineAt100Hz: measure(meanName, frames100, located),
+  };
+}
+
 async function locatorRates(): Promise<Record<string, unknown> | null> {
   if (!existsSync(`${SHIPPED_LOCATOR_DIR}/${LOCATOR_JSON}`)) return null;
-  const sim = (await import('@wiflow/plugin-sim')) as unknown as { planDataset: (o: object) => { sessions: { scenario: { environmentId: string; channel: Record<string, unknown> } & Record<string, unknown> }[] }; Simulator: new (s: unknown) => { run(d: number): Iterable<{ frames: CsiFrame[] }> } };
-  const base = sim.planDataset({ rooms: 12, secondsPerSession: 12, sessionsPerRoom: 1, seed: 'locator-bench', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions[0].scenario;
-  const environment = environmentFromScenario(base as never);
-  const reference = simulateReference(sim as never, base);
-  const framesAt = (rateHz: number) => [...new sim.Simulator({ ...base, channel: { ...base.channel, rateHz } }).run(12)].flatMap((t) => t.frames);
-  const frames100 = framesAt(100), frames20 = framesAt(20);
+  const { environment, reference, frames100, frames20 } = await benchRoom();
   const shipped = loadLocatorModel();
   const v1Dir = SHIPPED_LOCATOR_DIR.replace(/wiflow-locate-v2$/, 'wiflow-locate-v1');
   const baseline = existsSync(`${v1Dir}/${LOCATOR_JSON}`) ? loadLocatorModel(v1Dir) : null;

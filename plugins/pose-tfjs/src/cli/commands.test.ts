@@ -21,7 +21,7 @@ describe('wiflow train / eval / calibrate', () => {
     const calibrateOptions = p.commands.find((c) => c.name() === 'calibrate')!.options.map((o) => o.long);
     expect(calibrateOptions).toEqual(expect.arrayContaining(['--recording', '--held-out', '--models', '--twin-seconds', '--json']));
     const curveOptions = p.commands.find((c) => c.name() === 'eval-calibrated')!.options.map((o) => o.long);
-    expect(curveOptions).toEqual(expect.arrayContaining(['--small', '--json']));
+    expect(curveOptions).toEqual(expect.arrayContaining(['--small', '--json', '--labels']));
     const evalOptions = p.commands.find((c) => c.name() === 'eval')!.options.map((o) => o.long);
     expect(evalOptions).toEqual(expect.arrayContaining(['--json', '--split', '--small', '--model', '--tracking']));
     const trainOptions = p.commands.find((c) => c.name() === 'train')!.options.map((o) => o.long);

@@ -8,6 +8,8 @@ import { setupBackend } from '../backend/backend.js';
 import { calibrateModel, formatCalibration } from '../calibrate/calibrate.js';
 import { calibrateRoom, formatRoomCalibration } from '../room-pose/calibrate-room.js';
 import { evaluateCalibrated, formatCalibratedReport } from '../room-pose/eval-calibrated.js';
+import { evaluateReprojection, formatReprojectionReport } from '../room-pose/eval-reprojection.js';
+import { FULL_PROTOCOL, SMALL_PROTOCOL } from '../room-pose/protocol.js';
 import { formatEvaluation } from '../eval/format.js';
 import { evaluateShippedModel } from '../eval/evaluate-split.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
@@ -182,8 +184,16 @@ export function registerPoseCommands(program: Command, cli: CliContext): void {
     .option('--json', 'print the JSON report', false)
     .option('--seed <seed>', 'room pair seed', 'calibrated-1')
     .option('--realism <level>', "the real room's sessions: v2 (the protocol) or none (diagnostic)", 'v2')
-    .action(async (opts: { small: boolean; json: boolean; seed: string; realism: string }) => {
+    .option('--labels <kind>', '3d (the learning curve) or 2d: fine-tune on COCO 2D keypoints only and report the held-out reprojection error beside the twin-only model', '3d')
+    .action(async (opts: { small: boolean; json: boolean; seed: string; realism: string; labels: string }) => {
       if (opts.realism !== 'v2' && opts.realism !== 'none') throw new Error(`--realism must be v2 or none, got ${opts.realism}`);
+      if (opts.labels !== '3d' && opts.labels !== '2d') throw new Error(`--labels must be 3d or 2d, got ${opts.labels}`);
+      if (opts.labels === '2d') {
+        const report = await evaluateReprojection({ sizes: opts.small ? SMALL_PROTOCOL : FULL_PROTOCOL, seed: opts.seed, realism: opts.realism, onProgress: opts.json ? undefined : (line) => cli.print(line) });
+        if (opts.json) cli.print(JSON.stringify(report, null, 2));
+        else for (const line of formatReprojectionReport(report)) cli.print(line);
+        return;
+      }
       const report = await evaluateCalibrated({ small: opts.small, seed: opts.seed, realism: opts.realism, onProgress: opts.json ? undefined : (line) => cli.print(line) });
       if (opts.json) cli.print(JSON.stringify(report, null, 2));
       else for (const line of formatCalibratedReport(report)) cli.print(line);

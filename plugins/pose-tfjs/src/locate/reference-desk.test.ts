@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as sim from '@wiflow/plugin-sim';
 import { afterAll, describe, expect, it } from 'vitest';
-import { environmentFromScenario, readReference, ReferenceDesk, type EmptyRoomReference, type RoomBinding } from '../index.js';
+import { DEFAULT_PROBE, environmentFromScenario, readReference, ReferenceDesk, saveRoomPoseModel, type EmptyRoomReference, type RoomBinding } from '../index.js';
 
 const room = sim.hallScenario();
 const walker = { id: 1, height: 1.7, girth: 1, start: { x: 1.5, y: 1.5, yawDeg: 0 }, loop: true, script: [{ action: 'walk', path: [[3.5, 1.2], [3.2, 3.0], [1.5, 1.5]], speed: 0.9 }] };
@@ -71,5 +71,20 @@ describe('the reference desk', () => {
     detach();
     expect(desk.recording(cut.id)).toMatchObject({ state: 'failed', message: 'the pipeline stopped before the recording ended; nothing was stored' });
     expect(desk.rooms()).toEqual([]);
+  });
+
+  it('lists each room as calibrated or not from its room-model directory, read on each call', () => {
+    const modelsDir = path.join(dir, 'room-pose');
+    const desk = new ReferenceDesk(modelsDir);
+    desk.attach(binding(null).offered);
+    expect(desk.rooms()[0].calibration).toMatchObject({ calibrated: false, modelDir: path.join(modelsDir, 'hall'), command: expect.stringContaining(`--models ${modelsDir}`) });
+    // `wiflow calibrate` writes from another process: the next call sees the model.
+    const spec = { format: 'wiflow-room-pose/1' as const, modelId: 'wiflow-room-pose-v1', environmentId: 'hall', probe: DEFAULT_PROBE, layers: [2, 51], featureMean: [0, 0], featureStd: [1, 1], meanPose: Array.from({ length: 17 }, () => [0, 0, 1] as [number, number, number]), training: {} };
+    const model = saveRoomPoseModel(path.join(modelsDir, 'hall'), spec, [{ w: new Float32Array(102), b: new Float32Array(51) }]);
+    expect(desk.rooms()[0].calibration).toMatchObject({ calibrated: true, modelHash: model.hash });
+    expect(new ReferenceDesk().rooms()).toEqual([]);
+    const bare = new ReferenceDesk();
+    bare.attach(binding(null).offered);
+    expect(bare.rooms()[0].calibration).toMatchObject({ calibrated: false, command: null, message: 'not known: this desk has no room-model directory to look in' });
   });
 });

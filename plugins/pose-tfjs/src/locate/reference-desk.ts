@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WiflowError, serviceToken, type CsiFrame, type EmptyRoomRecordingView, type EmptyRoomReferenceDesk } from '@wiflow/core';
+import { WiflowError, serviceToken, type CsiFrame, type EmptyRoomRecordingView, type EmptyRoomReferenceDesk, type RoomCalibrationStatus } from '@wiflow/core';
+import { roomCalibrationStatus } from '../room-pose/calibration-record.js';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { EmptyRoomRecording, type RecordingQuality, type RecordingReport } from './reference-recording.js';
@@ -52,6 +53,13 @@ interface Recording {
  * desk per runtime (registered as a service), never module state.
  */
 export class ReferenceDesk implements EmptyRoomReferenceDesk {
+  /**
+   * @param roomModelsDir where `wiflow calibrate` writes room models by default
+   * (`<data dir>/room-pose`): each room is listed as calibrated or not from it. Null: no
+   * directory to look in, and every room says so.
+   */
+  constructor(readonly roomModelsDir: string | null = null) {}
+
   readonly #rooms = new Map<string, RoomBinding>();
   readonly #recordings = new Map<string, Recording>();
   readonly #active = new Map<string, Recording>();
@@ -68,7 +76,7 @@ export class ReferenceDesk implements EmptyRoomReferenceDesk {
   }
 
   /** The rooms offered now, with their links' stale-reference states. */
-  rooms(): { environmentId: string; nodeId: string; links: string[]; referenceSource: string; referenceFile: string | null; staleness: LinkStaleness[]; recording: RecordingView | null }[] {
+  rooms(): { environmentId: string; nodeId: string; links: string[]; referenceSource: string; referenceFile: string | null; staleness: LinkStaleness[]; recording: RecordingView | null; calibration: RoomCalibrationStatus }[] {
     return [...this.#rooms.values()].map((b) => ({
       environmentId: b.environment.id,
       nodeId: b.nodeId,
@@ -77,7 +85,14 @@ export class ReferenceDesk implements EmptyRoomReferenceDesk {
       referenceFile: b.referenceFile,
       staleness: b.staleness(),
       recording: this.#active.get(b.environment.id)?.view ?? null,
+      calibration: this.#calibration(b.environment.id),
     }));
+  }
+
+  /** Read from the model directory on each call: `wiflow calibrate` runs in another process, and the page must see its model without a restart (files are a few hundred kB). */
+  #calibration(environmentId: string): RoomCalibrationStatus {
+    if (this.roomModelsDir) return roomCalibrationStatus(this.roomModelsDir, environmentId);
+    return { calibrated: false, modelDir: '', modelId: null, modelHash: null, trainedAt: null, labelledMinutes: null, heldOut: null, heldOutReason: null, command: null, message: 'not known: this desk has no room-model directory to look in' };
   }
 
   /** Start recording an environment's empty room from the frames its node sees. */

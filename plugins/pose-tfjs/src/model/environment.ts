@@ -56,7 +56,8 @@ export interface ProjectedPoint {
   depth: number;
 }
 
-interface CameraFrame {
+/** A camera's pinhole frame (see `cameraFrame`). */
+export interface CameraFrame {
   focal: number;
   right: number[];
   down: number[];
@@ -65,7 +66,8 @@ interface CameraFrame {
 
 const frames = new WeakMap<VirtualCamera, CameraFrame>();
 
-function frameOf(camera: VirtualCamera): CameraFrame {
+/** A camera's pinhole frame: focal length (px) and the right, down and forward unit vectors in the room frame. */
+export function cameraFrame(camera: VirtualCamera): CameraFrame {
   let frame = frames.get(camera);
   if (frame) return frame;
   const f = [0, 1, 2].map((d) => camera.lookAt[d] - camera.position[d]);
@@ -83,7 +85,7 @@ function frameOf(camera: VirtualCamera): CameraFrame {
 
 /** Project a room-frame point to the camera's image plane. */
 export function projectPoint(camera: VirtualCamera, point: readonly number[]): ProjectedPoint {
-  const { focal, right, down, forward } = frameOf(camera);
+  const { focal, right, down, forward } = cameraFrame(camera);
   const d = [point[0] - camera.position[0], point[1] - camera.position[1], point[2] - camera.position[2]];
   const depth = d[0] * forward[0] + d[1] * forward[1] + d[2] * forward[2];
   if (depth <= 1e-6) return { x: 0, y: 0, visible: false, depth };

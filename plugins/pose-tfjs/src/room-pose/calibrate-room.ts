@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GroundTruthPerson } from '@wiflow/core';
+import type { GroundTruthPerson, RoomPoseHeldOutFigures } from '@wiflow/core';
 import type * as SimPackage from '@wiflow/plugin-sim';
 import { PoseErrors } from '../errors.js';
 import { evaluateSamples, type EvaluatedSample } from '../eval/metrics.js';
@@ -12,8 +12,13 @@ import { readLabelledRoomRecording, type LabelledRoomRecording } from './labelle
 import { DEFAULT_PROBE } from './person-probe.js';
 import { loadSimulator, runSession, type RoomPair } from './protocol.js';
 import { labelledPosition, locatedMeanPose, RoomPoseEstimator, trainingRows, type RoomPoseInstant } from './room-pose-estimator.js';
+import { packReprojectionRows, reprojectionRows } from './reprojection.js';
 import { fitRoomPose, predictSkeleton, ROOM_POSE_JSON, ROOM_POSE_MODEL_ID, saveRoomPoseModel, type RoomPoseModel, type RoomPoseSpec } from './room-pose-model.js';
 import { ROOM_POSE_TRAINING } from './eval-calibrated.js';
+import { roomModelDirectory } from './room-model-directory.js';
+import { writeCalibrationRecord } from './calibration-record.js';
+
+export { environmentDirectoryName, roomModelDirectory } from './room-model-directory.js';
 
 /** Options of `calibrateRoom`. */
 export interface CalibrateRoomOptions {
@@ -32,15 +37,8 @@ export interface CalibrateRoomOptions {
   onStep?: (step: number, total: number, text: string) => void;
 }
 
-/** Figures of the held-out report (3D labels): the room model next to the located mean pose. */
-export interface HeldOutFigures {
-  estimates: number;
-  mpjpeMm: number | null;
-  rootRelativeMpjpeMm: number | null;
-  pck02: number | null;
-  countExact: number;
-  floorErrorM: number | null;
-}
+/** Figures of the held-out report (3D labels): the room model next to the located mean pose (core's type: the studio shows them). */
+export type HeldOutFigures = RoomPoseHeldOutFigures;
 
 /** What `wiflow calibrate` reports. */
 export interface RoomCalibrationResult {
@@ -50,6 +48,8 @@ export interface RoomCalibrationResult {
   modelHash: string;
   twinRows: number;
   labelledRows: number;
+  /** What the labelled recording's labels held: 3D keypoints, or 2D only (reprojection loss through the declared camera). */
+  labels: '2d' | '3d';
   labelledSeconds: number;
   fineTuneCpuSeconds: number;
   /** Null (with `heldOutReason`) when no held-out recording was given. */
@@ -65,15 +65,6 @@ function writeRows(directory: string, rows: { features: Float32Array; targets: F
   writeFileSync(path.join(directory, 'rows.json'), JSON.stringify({ count: rows.count, width: rows.width, targets: 51 }));
 }
 
-/** A safe directory name for an environment id. */
-export function environmentDirectoryName(environmentId: string): string {
-  return environmentId.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
-/** Where the model of an environment lives under a models directory. */
-export function roomModelDirectory(modelsDir: string, environmentId: string): string {
-  return path.join(modelsDir, environmentDirectoryName(environmentId));
-}
 
 /** Refuse to write over another environment's model. */
 function checkOwner(directory: string, environmentId: string): void {
@@ -124,10 +115,6 @@ function labelledEstimates(recording: LabelledRoomRecording, locator: LocatorMod
   return out;
 }
 
-function require3d(recording: LabelledRoomRecording): void {
-  if (!recording.has3d) throw PoseErrors.labelsInvalid(`${path.join(recording.directory, 'labels.json')}: field annotations[].keypoints_3d is missing; ${ROOM_POSE_MODEL_ID} learns from 3D labels only (2D-only fine-tuning is not built yet, see docs/model.md)`);
-}
-
 function heldOutFigures(estimates: { instant: RoomPoseInstant; label: LabelledInstant | null }[], environment: EnvironmentGeometry, hypotheses: (i: RoomPoseInstant) => EvaluatedSample['predicted'], threshold: number, meanPose: number[][]): HeldOutFigures {
   const samples: EvaluatedSample[] = estimates.filter((e) => e.label).map((e) => ({
     environment,
@@ -150,10 +137,8 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
   const total = 4;
   step(1, total, `reading ${options.recordingDir}: environment, empty-room reference, capture, labels`);
   const recording = await readLabelledRoomRecording(options.recordingDir);
-  require3d(recording);
   const heldOut = options.heldOutDir ? await readLabelledRoomRecording(options.heldOutDir) : null;
   if (heldOut) {
-    require3d(heldOut);
     if (heldOut.environment.id !== recording.environment.id) throw PoseErrors.labelsInvalid(`${path.join(heldOut.directory, 'environment.json')}: field id is ${heldOut.environment.id}, the labelled recording's is ${recording.environment.id}`);
   }
   const environment = recording.environment;
@@ -181,25 +166,35 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
   const twinModel: RoomPoseModel = { spec: twinFit.spec, weights: twinFit.weights, hash: '', directory: '(twin, in memory)' };
 
   step(3, total, `fine-tuning on the labelled minutes of ${options.recordingDir}`);
-  const labelledRows = labelledEstimates(recording, locator, null).flatMap((e) => (e.label ? trainingRows(e.instant, e.label.persons.map((p) => ({ keypoints3d: p.keypoints3d! }))) : []));
-  if (labelledRows.length < 10) throw PoseErrors.labelsInvalid(`${path.join(options.recordingDir, 'labels.json')}: only ${labelledRows.length} labelled people matched a located person within 1 m; at least 10 are needed (is the empty-room reference of this room, and are the labels in its camera?)`);
+  // 3D labels when every labelled person has them; otherwise the 2D keypoints, through the declared camera.
+  const labels: '2d' | '3d' = recording.has3d ? '3d' : '2d';
+  const estimates = labelledEstimates(recording, locator, null);
+  const labelledRows = labels === '3d' ? estimates.flatMap((e) => (e.label ? trainingRows(e.instant, e.label.persons.map((p) => ({ keypoints3d: p.keypoints3d! }))) : [])) : [];
+  const labelled2d = labels === '2d' ? estimates.flatMap((e) => (e.label ? reprojectionRows(e.instant, environment.camera, e.label.persons) : [])) : [];
+  const rowCount = labelledRows.length + labelled2d.length;
+  if (rowCount < 10) throw PoseErrors.labelsInvalid(`${path.join(options.recordingDir, 'labels.json')}: only ${rowCount} labelled people matched a located person within 1 m${labels === '2d' ? ' (2D labels: placed on the floor from their ankles)' : ''}; at least 10 are needed (is the empty-room reference of this room, and are the labels in its camera?)`);
   const times = recording.frames.map((f) => f.time);
   const labelledSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
   if (options.exportRowsDir) {
     writeRows(path.join(options.exportRowsDir, 'twin'), pack(twinRows));
-    writeRows(path.join(options.exportRowsDir, 'labelled'), pack(labelledRows));
+    // The GPU path takes 3D rows only.
+    if (labels === '3d') writeRows(path.join(options.exportRowsDir, 'labelled'), pack(labelledRows));
     writeFileSync(path.join(options.exportRowsDir, 'spec-base.json'), JSON.stringify({ ...base, training: ROOM_POSE_TRAINING }, null, 2));
   }
   const cpu = process.cpuUsage();
-  const fit = await fitRoomPose(pack(labelledRows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twinModel });
+  const fit = await fitRoomPose(labels === '3d' ? pack(labelledRows) : packReprojectionRows(labelled2d, width, environment.camera), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twinModel });
   const used = process.cpuUsage(cpu);
-  const spec: RoomPoseSpec = { ...fit.spec, training: { twin: { seconds: twinSeconds, rows: twinRows.length, ...ROOM_POSE_TRAINING.twin }, fineTune: { recording: path.basename(options.recordingDir), labelledSeconds, rows: labelledRows.length, ...ROOM_POSE_TRAINING.fineTune }, locator: `${locator.spec.modelId}@${locator.hash}` } };
+  const spec: RoomPoseSpec = { ...fit.spec, training: { twin: { seconds: twinSeconds, rows: twinRows.length, ...ROOM_POSE_TRAINING.twin }, fineTune: { recording: path.basename(options.recordingDir), labelledSeconds, labels, rows: rowCount, ...ROOM_POSE_TRAINING.fineTune }, locator: `${locator.spec.modelId}@${locator.hash}` } };
 
   step(4, total, heldOut ? `held-out report on ${options.heldOutDir}; writing ${modelDir}` : `no held-out recording given; writing ${modelDir}`);
   checkOwner(modelDir, environment.id);
   const model = saveRoomPoseModel(modelDir, spec, fit.weights);
+  const trainedAt = new Date().toISOString();
+  const record = (report: RoomCalibrationResult['heldOut'], heldOutReason: string | null) => writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt, labelledSeconds, labels, heldOut: report, heldOutReason });
+  // The model is in place from here (the studio's Installer page reads this record); the held-out report can take a while.
+  if (heldOut) record(null, `the held-out report on ${options.heldOutDir} is being made`);
   let report: RoomCalibrationResult['heldOut'] = null;
-  if (heldOut) {
+  if (heldOut?.has3d) {
     const estimates = labelledEstimates(heldOut, locator, model);
     const threshold = locator.spec.presenceThreshold;
     report = {
@@ -207,12 +202,14 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
       roomModel: heldOutFigures(estimates, environment, (i) => i.located.hypotheses.map((h, k) => ({ position: h.position, keypoints3d: predictSkeleton(model, i.features[k], h.position), presence: h.presence })), threshold, model.spec.meanPose.map((m) => [...m])),
     };
   }
+  const heldOutReason = heldOut?.has3d ? null : heldOut ? `${path.join(heldOut.directory, 'labels.json')} has no keypoints_3d: the held-out figures (MPJPE, PCK) need 3D labels` : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test';
+  record(report, heldOutReason);
   return {
     environmentId: environment.id, modelDir, modelId: spec.modelId, modelHash: model.hash,
-    twinRows: twinRows.length, labelledRows: labelledRows.length, labelledSeconds,
+    twinRows: twinRows.length, labelledRows: rowCount, labels, labelledSeconds,
     fineTuneCpuSeconds: (used.user + used.system) / 1e6,
     heldOut: report,
-    heldOutReason: heldOut ? null : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test',
+    heldOutReason,
   };
 }
 
@@ -221,7 +218,7 @@ export function formatRoomCalibration(r: RoomCalibrationResult): string[] {
   const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
   const row = (name: string, m: HeldOutFigures) => `${name.padEnd(18)} MPJPE ${f(m.mpjpeMm, 0)} mm  root-relative ${f(m.rootRelativeMpjpeMm, 0)} mm  PCK@0.2 ${f(m.pck02, 3)}  count exact ${f(m.countExact, 3)}  floor ${f(m.floorErrorM, 2)} m  (${m.estimates} estimates)`;
   return [
-    `calibrated ${r.environmentId}: ${r.twinRows} twin rows, ${r.labelledRows} labelled rows (${r.labelledSeconds.toFixed(0)} s), fine-tuning ${r.fineTuneCpuSeconds.toFixed(1)} CPU-seconds`,
+    `calibrated ${r.environmentId}: ${r.twinRows} twin rows, ${r.labelledRows} labelled rows (${r.labelledSeconds.toFixed(0)} s, ${r.labels} labels), fine-tuning ${r.fineTuneCpuSeconds.toFixed(1)} CPU-seconds`,
     ...(r.heldOut ? [row('located mean pose', r.heldOut.locatedMeanPose), row(r.modelId, r.heldOut.roomModel)] : [`held-out report: none (${r.heldOutReason})`]),
     `wrote ${r.modelDir} (${r.modelId}, sha256 ${r.modelHash})`,
   ];

@@ -7,7 +7,7 @@ import { loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.j
 import { readReference, type EmptyRoomReference } from '../locate/reference.js';
 import { linkKey, referenceForEnvironment } from '../locate/reference-check.js';
 import { EnvironmentGeometrySchema } from '../model/environment.js';
-import { environmentDirectoryName } from './calibrate-room.js';
+import { environmentDirectoryName } from './room-model-directory.js';
 import { RoomPoseEstimator } from './room-pose-estimator.js';
 import { loadRoomPoseModel, ROOM_POSE_JSON } from './room-pose-model.js';
 

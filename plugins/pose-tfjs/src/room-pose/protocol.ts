@@ -1,8 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { CsiFrame, GroundTruthFrame, GroundTruthPerson } from '@wiflow/core';
+import { encodeRecording } from '@wiflow/plugin-csi';
 import type * as SimPackage from '@wiflow/plugin-sim';
 import { PoseErrors } from '../errors.js';
 import type { LocatorModel } from '../locate/locator-model.js';
 import { simulateReference } from '../locate/simulated.js';
+import { writeReference } from '../locate/reference.js';
 import { projectPoint, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import type { LabelledInstant } from '../calibrate/coco-labels.js';
@@ -153,4 +157,32 @@ export function protocolSessions(sizes: ProtocolSizes): SessionPlan[] {
     for (let i = 0; i < sizes.testSessionsPerCount; i++) plans.push({ role: 'test', seed: `e${count}-${i}`, seconds: sizes.testSeconds, people: [count, count], personHeight: i % 2 === 0 ? [1.45, 1.6] : [1.8, 1.95] });
   }
   return plans;
+}
+
+/**
+ * Write a labelled session of the "real" room as a user's recording directory
+ * (`environment.json`, `reference.json`, `csi.wfr`, `labels.json`: what `wiflow calibrate` reads),
+ * labels from the room's camera every `labelEvery` ticks; `labels: '2d'` leaves out
+ * `keypoints_3d`, as a user with one ordinary camera gives them. A stand-in for a real room.
+ */
+export function writeLabelledSession(sim: Sim, pair: RoomPair, plan: SessionPlan, directory: string, options: { labelEvery?: number; labels?: '2d' | '3d' } = {}): string {
+  const scenario = sessionScenario(sim, pair, plan);
+  const frames: CsiFrame[] = [];
+  const images: { id: number; timestamp: number }[] = [];
+  const annotations: { image_id: number; category_id: number; keypoints: number[]; keypoints_3d?: number[] }[] = [];
+  const labelEvery = options.labelEvery ?? 2;
+  for (const tick of new sim.Simulator(scenario).run(plan.seconds)) {
+    frames.push(...(tick.frames as CsiFrame[]).map((f) => ({ ...f, truth: undefined })));
+    if (tick.index % labelEvery !== 0) continue;
+    const label = cameraLabel(pair.environment, tick.truth);
+    const id = images.length + 1;
+    images.push({ id, timestamp: label.time });
+    for (const p of label.persons) annotations.push({ image_id: id, category_id: 1, keypoints: p.keypoints2d.flat(), ...(options.labels === '2d' ? {} : { keypoints_3d: p.keypoints3d!.flat() }) });
+  }
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'environment.json'), JSON.stringify(pair.environment));
+  writeReference(path.join(directory, 'reference.json'), simulateReference(sim as never, scenario as never));
+  writeFileSync(path.join(directory, 'csi.wfr'), encodeRecording(frames, { source: `simulated stand-in for a real room (${pair.environmentId}, ${plan.role} ${plan.seed})` }));
+  writeFileSync(path.join(directory, 'labels.json'), JSON.stringify({ images, annotations, categories: [{ id: 1, name: 'person' }] }));
+  return directory;
 }

@@ -7,6 +7,7 @@ import { setupBackend } from '../backend/backend.js';
 import { PoseErrors } from '../errors.js';
 import { mulberry32 } from '@wiflow/core';
 import { shuffledIndices } from '../training/prng.js';
+import { cameraFrame, type VirtualCamera } from '../model/environment.js';
 
 /** File names of a room-pose model directory. */
 export const ROOM_POSE_JSON = 'room-pose.json';
@@ -124,6 +125,19 @@ export interface RoomPoseRows {
   targets: Float32Array;
   count: number;
   width: number;
+  /**
+   * 2D-only labels (COCO keypoints from the room's camera, no 3D): the loss projects the
+   * predicted skeleton through `camera` and compares pixels; `targets` is not used.
+   */
+  labels2d?: {
+    camera: VirtualCamera;
+    /** count × [x, y]: the located floor position the skeleton is placed at. */
+    positions: Float32Array;
+    /** count × 17 × [u, v] pixels. */
+    keypoints: Float32Array;
+    /** count × 17: 1 where the joint is labelled. */
+    visible: Float32Array;
+  };
 }
 
 /** Options of `fitRoomPose`. */
@@ -147,6 +161,8 @@ export interface FitOptions {
 export async function fitRoomPose(rows: RoomPoseRows, base: Omit<RoomPoseSpec, 'layers' | 'featureMean' | 'featureStd' | 'meanPose'>, options: FitOptions): Promise<{ spec: RoomPoseSpec; weights: RoomPoseModel['weights']; finalLoss: number }> {
   await setupBackend();
   if (rows.count === 0) throw PoseErrors.datasetInvalid('no labelled rows to train the room-pose network on');
+  // 2D labels say nothing of depth on their own: the twin's model gives the 3D start and the mean pose.
+  if (rows.labels2d && !options.from) throw PoseErrors.datasetInvalid('2D-only labels fine-tune a model (the twin\'s); they cannot train one from scratch');
   const width = rows.width;
   let featureMean: number[], featureStd: number[], meanPose: [number, number, number][];
   if (options.from) {
@@ -181,6 +197,7 @@ export async function fitRoomPose(rows: RoomPoseRows, base: Omit<RoomPoseSpec, '
     const z = tf.add(tf.matMul(h, v.w), v.b) as tf.Tensor2D;
     return i < variables.length - 1 ? tf.relu(z) : z;
   }, input);
+  const reprojection = rows.labels2d && reprojectionLoss(rows.labels2d, meanPose);
   const optimizer = tf.train.adam(options.learningRate);
   const batchSize = options.batchSize ?? 64;
   let finalLoss = NaN;
@@ -193,7 +210,8 @@ export async function fitRoomPose(rows: RoomPoseRows, base: Omit<RoomPoseSpec, '
       idx.forEach((r, k) => { bx.set(x.subarray(r * width, (r + 1) * width), k * width); by.set(y.subarray(r * 51, (r + 1) * 51), k * 51); });
       const loss = tf.tidy(() => {
         const tx = tf.tensor2d(bx, [idx.length, width]), ty = tf.tensor2d(by, [idx.length, 51]);
-        return optimizer.minimize(() => tf.mean(tf.abs(tf.sub(forward(tx), ty))) as tf.Scalar, true, variables.flatMap((v) => [v.w, v.b])) as tf.Scalar;
+        const lossOf = reprojection ? () => reprojection.loss(forward(tx), idx) : () => tf.mean(tf.abs(tf.sub(forward(tx), ty))) as tf.Scalar;
+        return optimizer.minimize(lossOf, true, variables.flatMap((v) => [v.w, v.b])) as tf.Scalar;
       });
       sum += (await loss.data())[0];
       loss.dispose();
@@ -203,7 +221,45 @@ export async function fitRoomPose(rows: RoomPoseRows, base: Omit<RoomPoseSpec, '
     options.onEpoch?.(epoch, finalLoss);
   }
   optimizer.dispose();
+  reprojection?.dispose();
   const weights = await Promise.all(variables.map(async (v) => ({ w: Float32Array.from(await v.w.data()), b: Float32Array.from(await v.b.data()) })));
   variables.forEach((v) => { v.w.dispose(); v.b.dispose(); });
   return { spec: { ...base, layers, featureMean, featureStd, meanPose }, weights, finalLoss };
+}
+
+/**
+ * The 2D loss: each predicted joint (residual + mean pose, placed at the located position)
+ * projected through the pinhole camera, L1 in pixels against the labelled keypoints, over the
+ * labelled joints, divided by the focal length (so it reads as an angle, whatever the image size).
+ */
+function reprojectionLoss(labels: NonNullable<RoomPoseRows['labels2d']>, meanPose: readonly (readonly number[])[]): { loss: (residual: tf.Tensor2D, rows: Uint32Array) => tf.Scalar; dispose: () => void } {
+  const { focal, right, down, forward } = cameraFrame(labels.camera);
+  const { width, height, position: c } = labels.camera;
+  const axes = tf.tensor2d([0, 1, 2].flatMap((d) => [right[d], down[d], forward[d]]), [3, 3]);
+  const loss = (residual: tf.Tensor2D, rows: Uint32Array) => {
+    const n = rows.length;
+    const base = new Float32Array(n * 51), keypoints = new Float32Array(n * 34), visible = new Float32Array(n * 17);
+    rows.forEach((r, k) => {
+      const px = labels.positions[2 * r], py = labels.positions[2 * r + 1];
+      for (let j = 0; j < 17; j++) {
+        base[k * 51 + 3 * j] = px + meanPose[j][0] - c[0];
+        base[k * 51 + 3 * j + 1] = py + meanPose[j][1] - c[1];
+        base[k * 51 + 3 * j + 2] = meanPose[j][2] - c[2];
+      }
+      keypoints.set(labels.keypoints.subarray(r * 34, (r + 1) * 34), k * 34);
+      visible.set(labels.visible.subarray(r * 17, (r + 1) * 17), k * 17);
+    });
+    const camera = tf.matMul(tf.add(residual, tf.tensor2d(base, [n, 51])).reshape([n * 17, 3]), axes) as tf.Tensor2D;
+    const [across, downward, depth] = tf.split(camera, 3, 1);
+    // A joint pushed behind the camera would divide by ~0: the depth is held at 10 cm at least.
+    const safeDepth = tf.maximum(depth, 0.1);
+    const u = tf.add(tf.mul(tf.div(across, safeDepth), focal), width / 2);
+    const v = tf.add(tf.mul(tf.div(downward, safeDepth), focal), height / 2);
+    const labelled = tf.tensor2d(keypoints, [n * 17, 2]);
+    const [ku, kv] = tf.split(labelled, 2, 1);
+    const mask = tf.tensor2d(visible, [n * 17, 1]);
+    const error = tf.mul(tf.add(tf.abs(tf.sub(u, ku)), tf.abs(tf.sub(v, kv))), mask);
+    return tf.div(tf.sum(error), tf.mul(tf.maximum(tf.sum(mask), 1), focal)) as tf.Scalar;
+  };
+  return { loss, dispose: () => axes.dispose() };
 }

@@ -3,13 +3,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CsiFrame } from '@wiflow/core';
-import { encodeRecording } from '@wiflow/plugin-csi';
 import * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  calibrateRoom, cameraLabel, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
-  saveRoomPoseModel, sessionScenario, simulateReference, SHIPPED_LOCATOR_DIR, writeReference, ROOM_POSE_JSON, type RoomPair,
+  calibrateRoom, drawRoomPair, loadLocatorModel, loadRoomPoseModel, readLabelledRoomRecording, roomModelDirectory, RoomPoseEstimator,
+  roomCalibrationStatus, saveRoomPoseModel, SHIPPED_LOCATOR_DIR, writeLabelledSession, ROOM_POSE_JSON, type RoomPair,
 } from '../index.js';
 
 const dirs: string[] = [];
@@ -18,25 +16,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** A labelled recording of the "real" room: capture, its empty-room reference, COCO labels (2D and 3D) from the room's camera at 10 Hz. */
 function writeLabelledRecording(pair: RoomPair, seed: string, seconds: number): string {
-  const plan = { role: 'labelled' as const, seed, seconds, people: [1, 2] as [number, number], personHeight: [1.6, 1.8] as [number, number] };
-  const scenario = sessionScenario(sim, pair, plan);
-  const frames: CsiFrame[] = [];
-  const images: { id: number; timestamp: number }[] = [];
-  const annotations: { image_id: number; category_id: number; keypoints: number[]; keypoints_3d: number[] }[] = [];
-  for (const tick of new sim.Simulator(scenario).run(seconds)) {
-    frames.push(...tick.frames.map((f) => ({ ...f, truth: undefined })));
-    if (tick.index % 2 !== 0) continue;
-    const label = cameraLabel(pair.environment, tick.truth);
-    const id = images.length + 1;
-    images.push({ id, timestamp: label.time });
-    for (const p of label.persons) annotations.push({ image_id: id, category_id: 1, keypoints: p.keypoints2d.flat(), keypoints_3d: p.keypoints3d!.flat() });
-  }
-  const dir = tmp();
-  writeFileSync(path.join(dir, 'environment.json'), JSON.stringify(pair.environment));
-  writeReference(path.join(dir, 'reference.json'), simulateReference(sim as never, scenario as never));
-  writeFileSync(path.join(dir, 'csi.wfr'), encodeRecording(frames, { source: 'simulated stand-in for a real room' }));
-  writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ images, annotations, categories: [{ id: 1, name: 'person' }] }));
-  return dir;
+  return writeLabelledSession(sim, pair, { role: 'labelled', seed, seconds, people: [1, 2], personHeight: [1.6, 1.8] }, tmp());
 }
 
 /** A copy of a recording directory with one file rewritten. */
@@ -89,6 +69,11 @@ describe('room models are per environment', () => {
     const model = loadRoomPoseModel(result.modelDir);
     expect(model.hash).toBe(result.modelHash);
     expect(model.spec.environmentId).toBe(pair.environmentId);
+    // The Installer page's view of it: this model, just trained, on 12 s of labels, no held-out figures and why.
+    const status = roomCalibrationStatus(modelsDir, pair.environmentId);
+    expect(status).toMatchObject({ calibrated: true, modelId: 'wiflow-room-pose-v1', modelHash: model.hash, heldOut: null, heldOutReason: result.heldOutReason, command: null });
+    expect(status.labelledMinutes! * 60).toBeCloseTo(result.labelledSeconds, 6);
+    expect(Date.now() - status.trainedAt!).toBeLessThan(600_000);
 
     // Its frames name the room model, its hash and its room.
     const r = await readLabelledRoomRecording(recording);
@@ -111,5 +96,21 @@ describe('room models are per environment', () => {
     const before = readFileSync(path.join(target, ROOM_POSE_JSON), 'utf8');
     await expect(calibrateRoom({ recordingDir: recording, modelsDir: path.dirname(target), twinSeconds: 10 })).rejects.toThrow(/WIFLOW_POSE_ROOM_MODEL_CONFLICT|holds the room-pose model of environment another-room/);
     expect(readFileSync(path.join(target, ROOM_POSE_JSON), 'utf8')).toBe(before);
+  }, 600_000);
+});
+
+describe('2D-only labelled recordings', () => {
+  it('calibrate through the reprojection loss; a held-out recording without 3D gives no figures and says why', async () => {
+    const labelled2d = writeLabelledSession(sim, pair, { role: 'labelled', seed: 'test-2d', seconds: 12, people: [1, 2], personHeight: [1.6, 1.8] }, tmp(), { labels: '2d' });
+    const heldOut2d = writeLabelledSession(sim, pair, { role: 'test', seed: 'test-2d-e', seconds: 4, people: [1, 1], personHeight: [1.8, 1.95] }, tmp(), { labels: '2d' });
+    expect((await readLabelledRoomRecording(labelled2d)).has3d).toBe(false);
+    const modelsDir = tmp();
+    const result = await calibrateRoom({ recordingDir: labelled2d, heldOutDir: heldOut2d, modelsDir, twinSeconds: 10 });
+    expect(result.labels).toBe('2d');
+    expect(result.labelledRows).toBeGreaterThanOrEqual(10);
+    expect(result.heldOut).toBeNull();
+    expect(result.heldOutReason).toBe(`${path.join(heldOut2d, 'labels.json')} has no keypoints_3d: the held-out figures (MPJPE, PCK) need 3D labels`);
+    expect(loadRoomPoseModel(result.modelDir).spec.training).toMatchObject({ fineTune: { labels: '2d' } });
+    expect(roomCalibrationStatus(modelsDir, pair.environmentId).message).toMatch(/\(2d labels\), no held-out figures/);
   }, 600_000);
 });

@@ -35,6 +35,30 @@ export interface ReferenceRecording {
   message: string;
 }
 
+/** Held-out figures of a room model (a later labelled recording with other people). */
+export interface HeldOutFigures {
+  estimates: number;
+  mpjpe_mm: number | null;
+  root_relative_mpjpe_mm: number | null;
+  pck02: number | null;
+  count_exact: number;
+  floor_error_m: number | null;
+}
+
+/** Whether a room has its own pose model (`wiflow calibrate`). */
+export interface RoomCalibration {
+  calibrated: boolean;
+  model_dir: string;
+  model_id: string | null;
+  model_hash: string | null;
+  trained_at: string | null;
+  labelled_minutes: number | null;
+  held_out: { room_model: HeldOutFigures; located_mean_pose: HeldOutFigures } | null;
+  held_out_reason: string | null;
+  command: string | null;
+  message: string;
+}
+
 /** A room a running pose.locate node senses. */
 export interface ReferenceRoom {
   environment_id: string;
@@ -43,6 +67,7 @@ export interface ReferenceRoom {
   reference_source: string;
   reference_file: string | null;
   recording: ReferenceRecording | null;
+  calibration: RoomCalibration;
 }
 
 /** The rooms of the running pipeline and their references. */

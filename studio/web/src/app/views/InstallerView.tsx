@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
 import { getReferenceRecording, listReferenceRooms, startReferenceRecording, type ReferenceRecording, type ReferenceRoom } from '../api/references';
 import { DataTable } from '../components/DataTable';
+import { RoomCalibrationTable } from '../components/RoomCalibrationTable';
 
 /** How often the page asks for the rooms' states and a recording's progress. */
 const POLL_MS = 1000;
@@ -129,6 +130,15 @@ export function InstallerView() {
         </>
       ) : null}
       {refusal ? <p className="error" data-testid="installer-error">{refusal}</p> : null}
+      {rooms?.length ? (
+        <>
+          <h3>Calibrated rooms: room-trained skeletons</h3>
+          <p className="muted">
+            A room calibrated with <code>wiflow calibrate</code> has its own pose model, trained on a few labelled minutes of that room. A flow uses it in that room only, through the pose.room node (its roomModels set to the models directory); pose.locate and uncalibrated rooms give the locator&apos;s mean pose at each person&apos;s position.
+          </p>
+          <RoomCalibrationTable rooms={rooms} />
+        </>
+      ) : null}
       {recording ? (
         <div data-testid="installer-recording" data-state={recording.state}>
           {recording.state === 'recording' ? (
