@@ -32,8 +32,9 @@ const intel5300: Partial<ImpairmentSpec> = {
 /**
  * The Intel 5300 at 40 MHz also gives each receive chain, packet by packet, a phase that is a
  * random multiple of 90° and a gain of its own. Measured on 7 real HT40 takes (2×3, about 20
- * packets/s; docs/simulator.md "Hardware profiles"): relative to chain 0, 85–100 % of packets
- * within 20° of a multiple of 90° in 6 takes (61 % in the seventh), the quarter changing
+ * packets/s; `node plugins/sim/scripts/ht40-chains.mjs`, docs/simulator.md "Hardware profiles"):
+ * relative to chain 0, 84–100 % of packets within 20° of a multiple of 90° in 6 takes (61 % in the
+ * seventh), the quarter changing
  * between consecutive packets 70–75 % of the time (75 % for a fresh uniform draw), and a per-packet
  * per-chain gain spread of 0.22–1.62 dB; the stillest take (0.22 dB) bounds what the chip
  * itself adds.
