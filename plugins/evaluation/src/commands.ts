@@ -37,6 +37,18 @@ function readPlannerFile(file: string): PlannerResult {
   return parsed as PlannerResult;
 }
 
+/**
+ * Rows of several planner runs (runs of a few profiles each, side by side) as one, in the order
+ * the files are given; runs of different sizes are refused, since their figures do not compare.
+ */
+export function mergePlannerFiles(files: readonly string[]): PlannerResult {
+  const results = files.map(readPlannerFile);
+  const size = results[0].size;
+  const other = results.findIndex((r) => r.size !== size);
+  if (other >= 0) throw EvaluationErrors.optionsInvalid(`--table-from ${files[other]}: size ${results[other].size}, not ${size} as ${files[0]}`);
+  return { size, started: results.map((r) => r.started).sort()[0], rows: results.flatMap((r) => r.rows) };
+}
+
 /** Register `wiflow eval-e2e` and `wiflow plan-hardware`. */
 export function registerEvaluationCommands(program: Command, cli: CliContext): void {
   program
@@ -69,10 +81,10 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--profiles <list>', `comma-separated profiles (default: ${PLANNER_PROFILES.join(',')})`)
     .option('--json', 'print the planner JSON (every profile\'s eval-e2e report) instead of the table', false)
     .option('--write <file>', 'write the planner JSON to this file after each profile, so a stopped run keeps its rows')
-    .option('--table-from <file>', 'print the table of a JSON written by --write, running nothing')
+    .option('--table-from <files>', 'print the table of JSONs written by --write (comma-separated: runs of a few profiles each, one table), running nothing')
     .action(async (opts: { small: boolean; tiny: boolean; profiles?: string; json: boolean; write?: string; tableFrom?: string }) => {
       if (opts.tableFrom) {
-        for (const line of plannerTable(readPlannerFile(opts.tableFrom))) cli.print(line);
+        for (const line of plannerTable(mergePlannerFiles(opts.tableFrom.split(',')))) cli.print(line);
         return;
       }
       const profiles = parsePlannerProfiles(opts.profiles);

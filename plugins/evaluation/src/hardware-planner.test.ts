@@ -77,6 +77,19 @@ describe('wiflow plan-hardware', () => {
     expect(shown[1]).toContain(`(measured with ${mixed.rows[1].report.estimator} feedfacecafe)`);
   }, 60_000);
 
+  it('--table-from a,b joins runs of a few profiles each into one table, and refuses runs of different sizes', async () => {
+    const [a, b] = ['a', 'b'].map((n) => path.join(dir, `part-${n}.json`));
+    writeFileSync(a, JSON.stringify({ ...result, rows: [result.rows[0]] }));
+    writeFileSync(b, JSON.stringify({ ...result, rows: [result.rows[1]] }));
+    const joined = await wiflow(['plan-hardware', '--table-from', `${a},${b}`]);
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(tableOf(joined.stdout)).toEqual(tableOf(run.stdout));
+    writeFileSync(b, JSON.stringify({ ...result, size: 'small', rows: [result.rows[1]] }));
+    const mixed = await wiflow(['plan-hardware', '--table-from', `${a},${b}`]);
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr).toContain(`--table-from ${b}: size small, not tiny`);
+  }, 60_000);
+
   it('refuses an unknown profile before running anything, and a file that is not a planner JSON, naming it', async () => {
     const unknown = await wiflow(['plan-hardware', '--tiny', '--profiles', 'recipe,wifi7-magic']);
     expect(unknown.code).not.toBe(0);

@@ -8,7 +8,7 @@ export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, typ
 export { PLANNER_PROFILES, planHardware, plannerTable, parsePlannerProfiles, describeProfile, type PlannerRow, type PlannerResult, type PlannerOptions } from './hardware-planner.js';
 export { threePeopleCrossing } from './crossing-scenario.js';
 export { BucketScorer, floorStatistics, trueVisits, confirmedTracks, reportedPeople, WARM_UP_SECONDS, type BucketFigures, type FloorErrorStats } from './scoring.js';
-export { formatEndToEnd, registerEvaluationCommands } from './commands.js';
+export { formatEndToEnd, mergePlannerFiles, registerEvaluationCommands } from './commands.js';
 export { EvaluationErrors, evaluationErrorCatalogue } from './errors.js';
 
 /** Plugin name, the tap name of its hooks. */
