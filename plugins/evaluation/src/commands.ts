@@ -1,8 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
 import { evaluateEndToEnd, type EndToEndReport } from './evaluate-end-to-end.js';
 import { HARDWARE_CHOICES } from './hardware-profiles.js';
+import { parsePlannerProfiles, planHardware, plannerTable, PLANNER_PROFILES, type PlannerResult } from './hardware-planner.js';
+import { EvaluationErrors } from './errors.js';
 
 const metres = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)} m`);
 const share = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(0)} %`);
@@ -23,7 +25,31 @@ export function formatEndToEnd(r: EndToEndReport): string[] {
   return lines;
 }
 
-/** Register `wiflow eval-e2e`. */
+/** Read a planner JSON written by `plan-hardware --write`; a file that is not one is an error naming it. */
+function readPlannerFile(file: string): PlannerResult {
+  let parsed: Partial<PlannerResult>;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<PlannerResult>;
+  } catch (err) {
+    throw EvaluationErrors.optionsInvalid(`--table-from ${file}: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(parsed.rows) || typeof parsed.size !== 'string') throw EvaluationErrors.optionsInvalid(`--table-from ${file}: not a plan-hardware JSON (no rows or size)`);
+  return parsed as PlannerResult;
+}
+
+/**
+ * Rows of several planner runs (runs of a few profiles each, side by side) as one, in the order
+ * the files are given; runs of different sizes are refused, since their figures do not compare.
+ */
+export function mergePlannerFiles(files: readonly string[]): PlannerResult {
+  const results = files.map(readPlannerFile);
+  const size = results[0].size;
+  const other = results.findIndex((r) => r.size !== size);
+  if (other >= 0) throw EvaluationErrors.optionsInvalid(`--table-from ${files[other]}: size ${results[other].size}, not ${size} as ${files[0]}`);
+  return { size, started: results.map((r) => r.started).sort()[0], rows: results.flatMap((r) => r.rows) };
+}
+
+/** Register `wiflow eval-e2e` and `wiflow plan-hardware`. */
 export function registerEvaluationCommands(program: Command, cli: CliContext): void {
   program
     .command('eval-e2e')
@@ -42,6 +68,36 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);
         else for (const line of formatEndToEnd(report)) cli.print(line);
+      } finally {
+        await runtime.stop();
+      }
+    });
+
+  program
+    .command('plan-hardware')
+    .description('the hardware planner of docs/hardware.md: wiflow eval-e2e once per hardware profile, as one markdown table naming the estimator and hash the frames carried, with CPU seconds and load per row')
+    .option('--small', 'each profile on the small subset of eval-e2e (what docs/hardware.md shows)', false)
+    .option('--tiny', 'seconds of each scenario: checks that the command runs (figures mean nothing)', false)
+    .option('--profiles <list>', `comma-separated profiles (default: ${PLANNER_PROFILES.join(',')})`)
+    .option('--json', 'print the planner JSON (every profile\'s eval-e2e report) instead of the table', false)
+    .option('--write <file>', 'write the planner JSON to this file after each profile, so a stopped run keeps its rows')
+    .option('--table-from <files>', 'print the table of JSONs written by --write (comma-separated: runs of a few profiles each, one table), running nothing')
+    .action(async (opts: { small: boolean; tiny: boolean; profiles?: string; json: boolean; write?: string; tableFrom?: string }) => {
+      if (opts.tableFrom) {
+        for (const line of plannerTable(mergePlannerFiles(opts.tableFrom.split(',')))) cli.print(line);
+        return;
+      }
+      const profiles = parsePlannerProfiles(opts.profiles);
+      const runtime = await cli.runtime();
+      try {
+        const result = await planHardware(runtime, {
+          profiles,
+          size: opts.tiny ? 'tiny' : opts.small ? 'small' : 'full',
+          onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`),
+          onRow: opts.write ? (sofar) => writeFileSync(opts.write!, `${JSON.stringify(sofar, null, 2)}\n`) : undefined,
+        });
+        if (opts.json) cli.print(JSON.stringify(result, null, 2));
+        else for (const line of plannerTable(result)) cli.print(line);
       } finally {
         await runtime.stop();
       }

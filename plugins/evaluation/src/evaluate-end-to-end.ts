@@ -13,15 +13,36 @@ import { BucketScorer, confirmedTracks, trueVisits, type BucketFigures } from '.
 /** The example scenarios folder of the repository (the shop). */
 export const EXAMPLE_SCENARIOS_DIR = fileURLToPath(new URL('../../../examples/scenarios/', import.meta.url));
 
-/** How much is simulated, full and `--small` (what CI runs). */
+/** How much one evaluation simulates. */
+export interface EvaluationSize {
+  rooms: number;
+  crossingRooms: number;
+  crossingSeconds: number;
+  shopSeconds: number;
+  emptyRooms: number;
+  /** Seconds simulated per test room and per emptied room; absent: the recipe's session length. */
+  roomSeconds?: number;
+}
+
+/**
+ * How much is simulated: full, `--small` (what CI runs), and `tiny`, seconds of each part
+ * only, which checks that the chain runs and the report is shaped (its figures mean nothing:
+ * scoring starts after WARM_UP_SECONDS of track).
+ */
 export const EVALUATION_SIZES = {
   full: { rooms: Infinity, crossingRooms: 3, crossingSeconds: 60, shopSeconds: 150, emptyRooms: Infinity },
   small: { rooms: 4, crossingRooms: 1, crossingSeconds: 30, shopSeconds: 150, emptyRooms: 2 },
-} as const;
+  tiny: { rooms: 1, crossingRooms: 1, crossingSeconds: 3, shopSeconds: 3, emptyRooms: 1, roomSeconds: 3 },
+} as const satisfies Record<string, EvaluationSize>;
+
+/** A size's name (`EVALUATION_SIZES`). */
+export type EvaluationSizeName = keyof typeof EVALUATION_SIZES;
 
 /** Options of an end-to-end evaluation. */
 export interface EndToEndOptions {
   small?: boolean;
+  /** Overrides `small`: `tiny` checks the chain runs (figures mean nothing). */
+  size?: EvaluationSizeName;
   /** `--profile`: hardware and placement (default `recipe`: the test rooms as drawn). */
   profile?: string;
   /** Split of the recipe's rooms: `test` (default; reported) or `val` (for choosing settings). */
@@ -38,6 +59,8 @@ export interface EndToEndReport {
   profile: string;
   split: string;
   small: boolean;
+  /** Present for the `tiny` size only, whose figures mean nothing. */
+  size?: 'tiny';
   rooms: number;
   seconds: number;
   people: Record<'1' | '2' | '3' | 'all', BucketFigures>;
@@ -61,7 +84,8 @@ function labelOf(frames: readonly PoseFrame[]): { estimator: string; hash: strin
  */
 export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOptions = {}): Promise<EndToEndReport> {
   const started = Date.now();
-  const size = options.small ? EVALUATION_SIZES.small : EVALUATION_SIZES.full;
+  const sizeName: EvaluationSizeName = options.size ?? (options.small ? 'small' : 'full');
+  const size: EvaluationSize = EVALUATION_SIZES[sizeName];
   const profile = parseProfile(options.profile ?? 'recipe');
   const split = options.split ?? 'test';
   if (split !== 'test' && split !== 'val') throw EvaluationErrors.optionsInvalid(`split must be test or val, got ${JSON.stringify(split)}`);
@@ -73,13 +97,14 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   // The rooms the pose network and the locator hold out: the shipped network's recipe (the locator was fitted on its training rooms).
   const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
   const plan = planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+  const roomSeconds = size.roomSeconds ?? recipe.secondsPerSession;
   const sessions = plan.sessions.filter((s) => s.split === split).slice(0, size.rooms);
   const scorer = new BucketScorer();
   const rooms = new Set<string>();
   for (const [i, session] of sessions.entries()) {
     progress(`room ${i + 1}/${sessions.length}: ${session.sessionId}`);
     const scenario = applyEvaluationProfile(session.scenario, profile);
-    const run = await runEndToEnd(runtime, scenario, recipe.secondsPerSession);
+    const run = await runEndToEnd(runtime, scenario, roomSeconds);
     note(run.frames);
     scorer.addSession(run.frames);
     rooms.add(scenario.environmentId);
@@ -106,10 +131,10 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   for (const [i, session] of emptySessions.entries()) {
     progress(`empty room ${i + 1}/${emptySessions.length}`);
     const empty: Scenario = applyEvaluationProfile({ ...session.scenario, people: [] }, profile);
-    const run = await runEndToEnd(runtime, empty, recipe.secondsPerSession);
+    const run = await runEndToEnd(runtime, empty, roomSeconds);
     note(run.frames);
     falseTracks += confirmedTracks(run.frames);
-    emptySeconds += recipe.secondsPerSession;
+    emptySeconds += roomSeconds;
   }
 
   const found = label as { estimator: string; hash: string } | null;
@@ -120,7 +145,8 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
     hash: found.hash,
     profile: profile.name,
     split,
-    small: options.small ?? false,
+    small: sizeName === 'small',
+    ...(sizeName === 'tiny' ? { size: 'tiny' as const } : {}),
     rooms: rooms.size,
     seconds: Math.round((Date.now() - started) / 100) / 10,
     people: scorer.figures(),

@@ -1,5 +1,6 @@
+import * as sim from '@wiflow/plugin-sim';
 import { loadScenario } from '@wiflow/plugin-sim';
-import { environmentFromScenario } from '@wiflow/plugin-pose-tfjs';
+import { environmentFromScenario, simulateReference } from '@wiflow/plugin-pose-tfjs';
 import { describe, expect, it } from 'vitest';
 import { applyEvaluationProfile, EXAMPLE_SCENARIOS_DIR, HARDWARE_CHOICES, parseProfile } from './index.js';
 
@@ -54,4 +55,14 @@ describe('~clean', () => {
     expect(clean.impairments).toEqual(applyEvaluationProfile(room, parseProfile('recipe')).impairments);
     expect(chip.impairments).not.toEqual(clean.impairments);
   });
+});
+
+describe('Intel 5300 at 40 MHz', () => {
+  it("the empty-room reference of a simulated HT40 room aligns each receive chain on its own; HT20 and HT40 ~clean keep one common gain", () => {
+    const gains = (profile: string) => simulateReference(sim as never, applyEvaluationProfile(shop(), parseProfile(profile))).links.map((l) => l.gain);
+    expect(gains('intel5300-1x3-ht40')).toEqual(['per-rx-chain', 'per-rx-chain', 'per-rx-chain']);
+    expect(gains('intel5300-3x3-ht40')).toEqual(['per-rx-chain', 'per-rx-chain', 'per-rx-chain']);
+    expect(gains('intel5300-1x3-ht20')).toEqual(['common', 'common', 'common']);
+    expect(gains('intel5300-1x3-ht40~clean')).toEqual(['common', 'common', 'common']);
+  }, 60_000);
 });

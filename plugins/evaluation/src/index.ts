@@ -2,18 +2,19 @@
 import { definePlugin } from '@wiflow/core';
 import { registerEvaluationCommands } from './commands.js';
 
-export { evaluateEndToEnd, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport } from './evaluate-end-to-end.js';
+export { evaluateEndToEnd, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
 export { endToEndFlow, runEndToEnd, DEFAULT_ESTIMATOR, type EndToEndRun } from './end-to-end-flow.js';
 export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from './hardware-profiles.js';
+export { PLANNER_PROFILES, planHardware, plannerTable, parsePlannerProfiles, describeProfile, type PlannerRow, type PlannerResult, type PlannerOptions } from './hardware-planner.js';
 export { threePeopleCrossing } from './crossing-scenario.js';
 export { BucketScorer, floorStatistics, trueVisits, confirmedTracks, reportedPeople, WARM_UP_SECONDS, type BucketFigures, type FloorErrorStats } from './scoring.js';
-export { formatEndToEnd, registerEvaluationCommands } from './commands.js';
+export { formatEndToEnd, mergePlannerFiles, registerEvaluationCommands } from './commands.js';
 export { EvaluationErrors, evaluationErrorCatalogue } from './errors.js';
 
 /** Plugin name, the tap name of its hooks. */
 export const PLUGIN_NAME = '@wiflow/plugin-evaluation';
 
-/** The evaluation plugin: command `wiflow eval-e2e` (end to end, per hardware profile). */
+/** The evaluation plugin: commands `wiflow eval-e2e` (end to end, per hardware profile) and `wiflow plan-hardware` (every profile, one table). */
 export default definePlugin({
   name: PLUGIN_NAME,
   setup(ctx) {

@@ -392,7 +392,7 @@ export class Simulator {
       }
       rssi.push(round2(txPower + 10 * Math.log10(p / (info.ntx * nsc) || 1e-30)));
     }
-    const packet = drawPacketImpairment(prng, imp);
+    const packet = drawPacketImpairment(prng, imp, info.nrx);
     if (link.realism) packet.gain *= link.realism.agcGain();
     applyImpairments(re, im, info.ntx, info.nrx, info.grid.indices, SUBCARRIER_SPACING_HZ, packet, link.rxChainPhase, link.txChainPhase, imp, info.device, prng);
     link.realism?.glitch(re, im);

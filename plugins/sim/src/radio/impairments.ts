@@ -30,6 +30,13 @@ export interface ImpairmentSettings {
   agcStepDb?: number;
   agcOffsetDb?: number;
   lossBurstPackets?: number;
+  /**
+   * Per packet, each receive chain's phase takes a fresh random multiple of this angle (degrees;
+   * absent or 0: none). The Intel 5300 at 40 MHz does this with 90° (docs/simulator.md).
+   */
+  chainPhaseStepDeg?: number;
+  /** Per packet, each receive chain's gain takes its own error of this standard deviation, dB (beside the packet's `agcJitterDb`). */
+  chainGainJitterDb?: number;
 }
 
 /** Typical commodity-hardware impairments. */
@@ -92,15 +99,31 @@ export interface PacketImpairment {
   phase: number;
   /** Linear AGC gain error. */
   gain: number;
+  /** Per receive chain: this packet's own phase (rad) and linear gain, when the chip has them (`chainPhaseStepDeg`, `chainGainJitterDb`). */
+  rxChain?: { phase: Float64Array; gain: Float64Array };
 }
 
-/** Draw the per-packet impairments. */
-export function drawPacketImpairment(prng: Prng, s: ImpairmentSettings): PacketImpairment {
-  return {
+/** Draw the per-packet impairments (`nrx`: receive chains, for the per-chain draws). */
+export function drawPacketImpairment(prng: Prng, s: ImpairmentSettings, nrx = 0): PacketImpairment {
+  const packet: PacketImpairment = {
     timingOffsetS: s.timingOffsetNs > 0 ? prng.normal((s.timingOffsetMeanNs ?? 0) * 1e-9, s.timingOffsetNs * 1e-9) : (s.timingOffsetMeanNs ?? 0) * 1e-9,
     phase: s.randomPhase ? prng.uniform(-Math.PI, Math.PI) : 0,
     gain: s.agcJitterDb > 0 ? Math.pow(10, prng.normal(0, s.agcJitterDb) / 20) : 1,
   };
+  // Drawn after the shared values and only when set, so other chips' random streams stay as they were.
+  const step = (s.chainPhaseStepDeg ?? 0) * (Math.PI / 180);
+  const gainDb = s.chainGainJitterDb ?? 0;
+  if (nrx > 0 && (step > 0 || gainDb > 0)) {
+    const phase = new Float64Array(nrx);
+    const gain = new Float64Array(nrx).fill(1);
+    const steps = step > 0 ? Math.max(1, Math.round((2 * Math.PI) / step)) : 1;
+    for (let r = 0; r < nrx; r++) {
+      if (step > 0) phase[r] = step * Math.min(steps - 1, Math.floor(prng.uniform(0, steps)));
+      if (gainDb > 0) gain[r] = Math.pow(10, prng.normal(0, gainDb) / 20);
+    }
+    packet.rxChain = { phase, gain };
+  }
+  return packet;
 }
 
 /**
@@ -139,9 +162,10 @@ export function applyImpairments(
   for (let t = 0; t < ntx; t++) {
     for (let r = 0; r < nrx; r++) {
       const base = (t * nrx + r) * nsc;
-      const common = -(packet.phase + rxChainPhase[r] + txChainPhase[t]);
-      const cr = packet.gain * Math.cos(common);
-      const ci = packet.gain * Math.sin(common);
+      const common = -(packet.phase + rxChainPhase[r] + txChainPhase[t] + (packet.rxChain?.phase[r] ?? 0));
+      const g = packet.gain * (packet.rxChain?.gain[r] ?? 1);
+      const cr = g * Math.cos(common);
+      const ci = g * Math.sin(common);
       for (let k = 0; k < nsc; k++) {
         const c = rotRe[k] * cr - rotIm[k] * ci;
         const s = rotRe[k] * ci + rotIm[k] * cr;

@@ -153,4 +153,41 @@ describe('radios as they are', () => {
     expect(() => applyProfile(base, 'intel5300-ht20', { txAntennas: 4 })).toThrow(/1–3 transmit antennas/);
     expect(() => applyProfile(base, 'wifi7')).toThrow(/unknown hardware profile "wifi7"/);
   });
+
+  it('intel5300-ht40 gives each receive chain a fresh multiple of 90° per packet (as the real HT40 captures do); intel5300-ht20 keeps the chains together', () => {
+    // Chain r's phase against chain 0, packet against the first packet: what the real captures were measured with.
+    const quarters = (profile: string) => {
+      const chip = applyProfile(testScenario({ clutter, people: [] }), profile, { txAntennas: 1 });
+      // The chip's per-chain draws alone: no timing offset, glitches or AGC steps to blur the chains' phases.
+      const sim = new Simulator(validateScenario({ ...chip, impairments: { ...chip.impairments, timingOffsetNs: 0, timingOffsetMeanNs: 0, glitchChance: 0, agcStepChance: 0 } }));
+      const nsc = sim.links[0].grid.indices.length;
+      const ratio = (f: { csi: { re: Float32Array | Float64Array | number[]; im: Float32Array | Float64Array | number[] } }, h0: typeof f, r: number) => {
+        let nr = 0, ni = 0;
+        for (let k = 0; k < nsc; k++) {
+          const a = h0.csi.re[r * nsc + k], b = h0.csi.im[r * nsc + k], x = f.csi.re[r * nsc + k], y = f.csi.im[r * nsc + k];
+          nr += a * x + b * y; ni += a * y - b * x;
+        }
+        return Math.atan2(ni, nr);
+      };
+      const frames = [];
+      while (frames.length < 400) frames.push(...sim.next().frames);
+      const offQuarter: number[] = [];
+      let changes = 0;
+      let previous: number | null = null;
+      for (const f of frames.slice(1)) {
+        const deg = (((ratio(f, frames[0], 1) - ratio(f, frames[0], 0)) * 180) / Math.PI + 360) % 360;
+        const q = Math.round(deg / 90) % 4;
+        offQuarter.push(Math.abs(deg - 90 * Math.round(deg / 90)));
+        if (previous !== null && q !== previous) changes++;
+        previous = q;
+      }
+      offQuarter.sort((a, b) => a - b);
+      return { medianOffQuarterDeg: offQuarter[offQuarter.length >> 1], changeShare: changes / (frames.length - 2) };
+    };
+    const ht40 = quarters('intel5300-ht40');
+    expect(ht40.medianOffQuarterDeg).toBeLessThan(10);
+    expect(ht40.changeShare).toBeGreaterThan(0.65);
+    expect(ht40.changeShare).toBeLessThan(0.85);
+    expect(quarters('intel5300-ht20').changeShare).toBeLessThan(0.05);
+  });
 });

@@ -77,6 +77,8 @@ export const ImpairmentsSchema = z.object({
   agcStepDb: nonNegative().max(12).optional().describe('size of an AGC step (dB, either sign)'),
   agcOffsetDb: finite().min(-20).max(20).optional().describe('constant gain offset of this capture (a reference recorded with another AGC state)'),
   lossBurstPackets: z.number().min(1).max(100).optional().describe('mean length of a loss burst (Gilbert–Elliott); packetLoss stays the long-run loss rate'),
+  chainPhaseStepDeg: z.number().min(0).max(180).optional().describe('per packet: each receive chain\'s phase takes a fresh random multiple of this angle (Intel 5300 at 40 MHz: 90)'),
+  chainGainJitterDb: nonNegative().max(6).optional().describe('per packet: each receive chain\'s own gain error (σ, dB), beside agcJitterDb'),
 }).strict();
 
 /** A radio's antenna pattern (amplitude gain by direction); isotropic when omitted. */
