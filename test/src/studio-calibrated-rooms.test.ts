@@ -6,15 +6,16 @@
 // the model's id, hash, labelled minutes and held-out figures, the ones the command printed.
 // Writes the screenshot docs/studio.md shows.
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { drawRoomPair, sessionScenario, simulateReference, writeLabelledSession, writeReference, type RoomCalibrationResult } from '@wiflow/plugin-pose-tfjs';
 import * as sim from '@wiflow/plugin-sim';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
-import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+import { hasChromium } from './support/browser.js';
+import { startLocateStudio } from './support/locate-studio.js';
+import { ROOT, type ServerHandle } from './support/server.js';
 
 const PASSWORD = 'calibrated-rooms-password-1';
 const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
@@ -36,36 +37,7 @@ describe.skipIf(!hasChromium)('studio Installer page: calibrated rooms', () => {
     const live = sessionScenario(sim, pair, { role: 'test', seed: 'live', seconds: 60, people: [1, 1], personHeight: [1.6, 1.8] });
     const referenceFile = path.join(dataDir, 'room-reference.json');
     writeReference(referenceFile, simulateReference(sim as never, live as never));
-    const pipeline = path.join(dataDir, 'room-pipeline.json');
-    writeFileSync(pipeline, JSON.stringify({
-      id: 'room-pipeline',
-      name: 'room',
-      data: {
-        nodes: [
-          { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: live, realtime: true, loop: true } } },
-          { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [pair.environment], references: [referenceFile], densePose: 'none' } } },
-          { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
-        ],
-        edges: [
-          { id: 'e1', source: 'sim', sourceHandle: 'frames', target: 'locate', targetHandle: 'frames' },
-          { id: 'e2', source: 'locate', sourceHandle: 'poses', target: 'publish', targetHandle: 'poses' },
-        ],
-      },
-    }));
-    const config = path.join(dataDir, 'config.json');
-    writeFileSync(config, JSON.stringify({ api: { pipeline: { flow: pipeline } } }));
-    server = await startServer({ args: ['--config', config], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD }, dataDir });
-    const bearer = await token(server.url, 'admin', PASSWORD);
-    const started = await fetch(`${server.url}/api/v1/system/start`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
-    expect(started.status).toBe(202);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 })).newPage();
-    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.getByTestId('flow-list').waitFor();
+    ({ server, browser, page } = await startLocateStudio({ dataDir, name: 'room', scenario: live, environment: pair.environment, referenceFile, password: PASSWORD, errors }));
   }, 120_000);
 
   afterAll(async () => {

@@ -3,14 +3,15 @@
 // page names the stale link and how to re-record; the installer records the empty room (leave
 // the room, progress bar, quality check) and the new reference is stored over the flow's file
 // and used. Writes the screenshots docs/studio.md shows.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { environmentFromScenario, readReference, simulateReference, writeReference } from '@wiflow/plugin-pose-tfjs';
 import * as sim from '@wiflow/plugin-sim';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
-import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+import { hasChromium } from './support/browser.js';
+import { startLocateStudio } from './support/locate-studio.js';
+import { ROOT, type ServerHandle } from './support/server.js';
 
 const PASSWORD = 'installer-test-password-1';
 const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
@@ -33,36 +34,7 @@ describe.skipIf(!hasChromium)('studio Installer page', () => {
     const validated = sim.validateScenario(scenario);
     referenceFile = path.join(dataDir, 'hall-reference.json');
     writeReference(referenceFile, simulateReference(sim as never, validated as never, 10));
-    const pipeline = path.join(dataDir, 'hall-pipeline.json');
-    writeFileSync(pipeline, JSON.stringify({
-      id: 'hall-pipeline',
-      name: 'hall',
-      data: {
-        nodes: [
-          { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: true, loop: true } } },
-          { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environmentFromScenario(validated as never)], references: [referenceFile], densePose: 'none' } } },
-          { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
-        ],
-        edges: [
-          { id: 'e1', source: 'sim', sourceHandle: 'frames', target: 'locate', targetHandle: 'frames' },
-          { id: 'e2', source: 'locate', sourceHandle: 'poses', target: 'publish', targetHandle: 'poses' },
-        ],
-      },
-    }));
-    const config = path.join(dataDir, 'config.json');
-    writeFileSync(config, JSON.stringify({ api: { pipeline: { flow: pipeline } } }));
-    server = await startServer({ args: ['--config', config], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD }, dataDir });
-    const bearer = await token(server.url, 'admin', PASSWORD);
-    const started = await fetch(`${server.url}/api/v1/system/start`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
-    expect(started.status).toBe(202);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 })).newPage();
-    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.getByTestId('flow-list').waitFor();
+    ({ server, browser, page } = await startLocateStudio({ dataDir, name: 'hall', scenario: scenario, environment: environmentFromScenario(validated as never), referenceFile, password: PASSWORD, errors }));
   }, 120_000);
 
   afterAll(async () => {
