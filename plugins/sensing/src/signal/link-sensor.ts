@@ -173,7 +173,7 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
-    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds });
+    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds });
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -510,6 +510,7 @@ export class LinkSensor {
     const stillSeconds = Math.min(this.#stillRun, config.breathingWindowSeconds);
     const recentRate = this.#packetRate(second, Math.max(1, stillSeconds));
     let breathingSeen = false;
+    let faintBreathing = false;
     if (moving) breathingReason = 'moving';
     else if (recentRate < config.minPacketRateHz) breathingReason = 'rate_too_low';
     else if (stillSeconds < config.breathingMinSeconds) breathingReason = 'too_short';
@@ -522,6 +523,7 @@ export class LinkSensor {
         const channels = this.#breathChannels(slots);
         const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (estimate) this.options.onBreathingEstimate?.(second, estimate);
+        faintBreathing = estimate !== null && !estimate.edge && estimate.quality >= config.presenceFaintQuality;
         if (!estimate || estimate.quality < config.breathingMinQuality || estimate.edge) breathingReason = 'no_periodicity';
         else if (estimate.comb || this.#impulseHarmonic(slots, estimate.bpm)) breathingReason = 'periodic_interference';
         else {
@@ -532,7 +534,7 @@ export class LinkSensor {
       }
     }
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
-    const presence = this.#presence.update(second, moving, breathingSeen, byLevel) !== 'none';
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing) !== 'none';
     const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
     if (!presence && breathingSeen) {
       // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.
