@@ -78,6 +78,11 @@ export interface LinkSensorOptions {
   onHalfSecond?: (second: number, features: MotionFeatures) => void;
   /** Called with every breathing spectrum read, kept or not (evaluation; pilot/sim_false_presence.mjs). */
   onBreathingEstimate?: (second: number, estimate: BreathingEstimate) => void;
+  /**
+   * Called each second with the mean of its slots' breathing channels (amplitude groups, then the
+   * conjugate products' re/im per group): the slow state of the static channel (pilot/sim_static_exit.mjs).
+   */
+  onStaticProfile?: (second: number, profile: Float64Array, amplitudeChannels: number) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -532,6 +537,13 @@ export class LinkSensor {
           breathingSeen = true;
         }
       }
+    }
+    if (this.options.onStaticProfile) {
+      const ring = this.#breathRing!;
+      const slots = Math.min(rate, ring.count);
+      const profile = new Float64Array(ring.width);
+      for (let back = 0; back < slots; back++) for (let c = 0; c < ring.width; c++) profile[c] += ring.data[ring.offset(back) + c] / slots;
+      this.options.onStaticProfile(second, profile, this.#streams * this.#groups.length);
     }
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
     const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing) !== 'none';
