@@ -81,6 +81,11 @@ export interface LinkSensorOptions {
   onBreathingEstimate?: (second: number, estimate: BreathingEstimate) => void;
   /** Called with every event the velocity-profile fall detector judged, kept or not (evaluation). */
   onProfileEvent?: (event: ProfileEvent) => void;
+  /**
+   * Called each second with the mean of its slots' breathing channels (amplitude groups, then the
+   * conjugate products' re/im per group): the slow state of the static channel (pilot/sim_static_exit.mjs).
+   */
+  onStaticProfile?: (second: number, profile: Float64Array, amplitudeChannels: number) => void;
 }
 
 /** Counters of what the sensor did with its input. */
@@ -178,7 +183,7 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
-    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds });
+    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds });
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -524,6 +529,7 @@ export class LinkSensor {
     const stillSeconds = Math.min(this.#stillRun, config.breathingWindowSeconds);
     const recentRate = this.#packetRate(second, Math.max(1, stillSeconds));
     let breathingSeen = false;
+    let faintBreathing = false;
     if (moving) breathingReason = 'moving';
     else if (recentRate < config.minPacketRateHz) breathingReason = 'rate_too_low';
     else if (stillSeconds < config.breathingMinSeconds) breathingReason = 'too_short';
@@ -536,6 +542,7 @@ export class LinkSensor {
         const channels = this.#breathChannels(slots);
         const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (estimate) this.options.onBreathingEstimate?.(second, estimate);
+        faintBreathing = estimate !== null && !estimate.edge && estimate.quality >= config.presenceFaintQuality;
         if (!estimate || estimate.quality < config.breathingMinQuality || estimate.edge) breathingReason = 'no_periodicity';
         else if (estimate.comb || this.#impulseHarmonic(slots, estimate.bpm)) breathingReason = 'periodic_interference';
         else {
@@ -545,8 +552,15 @@ export class LinkSensor {
         }
       }
     }
+    if (this.options.onStaticProfile) {
+      const ring = this.#breathRing!;
+      const slots = Math.min(rate, ring.count);
+      const profile = new Float64Array(ring.width);
+      for (let back = 0; back < slots; back++) for (let c = 0; c < ring.width; c++) profile[c] += ring.data[ring.offset(back) + c] / slots;
+      this.options.onStaticProfile(second, profile, this.#streams * this.#groups.length);
+    }
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
-    const presence = this.#presence.update(second, moving, breathingSeen, byLevel) !== 'none';
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing) !== 'none';
     const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
     if (!presence && breathingSeen) {
       // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.

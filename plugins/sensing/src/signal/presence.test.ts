@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PresenceLatch, type PresenceBasis } from './presence.js';
+import { PresenceLatch, type PresenceBasis, type PresenceRules } from './presence.js';
 
 const RULES = { entryMovingSeconds: 3, entryWindowSeconds: 10, holdSeconds: 300, breathingStartSeconds: 20, breathingWindowSeconds: 30 };
 
 /** Run a story of seconds ('m' moving, 'b' breathing seen, '.' neither) through a latch. */
-function story(text: string): PresenceBasis[] {
-  const latch = new PresenceLatch(RULES);
-  return [...text].map((c, second) => latch.update(second, c === 'm', c === 'b', false));
+function story(text: string, rules: PresenceRules = RULES): PresenceBasis[] {
+  const latch = new PresenceLatch(rules);
+  return [...text].map((c, second) => latch.update(second, c === 'm', c === 'b', false, c === 'f'));
 }
 
 describe('PresenceLatch', () => {
@@ -36,5 +36,22 @@ describe('PresenceLatch', () => {
     expect(out[203]).toBe('moving');
     expect(out[203 + 300]).toBe('hold');
     expect(out[203 + 301]).toBe('none');
+  });
+
+  it('a faint breathing line keeps a still person past the hold, and stops keeping them once it is gone', () => {
+    const rules = { ...RULES, faintKeepSeconds: 120 };
+    // Walk in, sit still; the link sees a faint line now and then (every 100 s), never a rate.
+    const out = story(`mmm${('.'.repeat(99) + 'f').repeat(6)}${'.'.repeat(130)}`, rules);
+    expect(out.slice(3, 603).every((b) => b !== 'none')).toBe(true);
+    expect(out[2 + 301]).toBe('faint');
+    expect(out[602 + 120]).toBe('faint');
+    expect(out[602 + 121]).toBe('none');
+    // Without the rule the same story ends 300 s after the walk.
+    expect(story(`mmm${('.'.repeat(99) + 'f').repeat(6)}`)[2 + 301]).toBe('none');
+  });
+
+  it('a faint line never starts presence (the noise or a fan of an empty room)', () => {
+    const out = story('f'.repeat(200), { ...RULES, faintKeepSeconds: 120 });
+    expect(out.every((b) => b === 'none')).toBe(true);
   });
 });
