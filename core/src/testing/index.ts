@@ -15,6 +15,7 @@ import { Runtime } from '../runtime/runtime.js';
 
 export { ArrivalWaiters } from './arrival-waiters.js';
 export { errorCatalogueProblems, type CatalogueEntry } from './error-catalogue.js';
+export { runWiflow, WIFLOW_BIN, type WiflowRun } from './cli-process.js';
 export { confinementFolders, confinementRefusal, type ConfinementFolders } from './confinement-folders.js';
 
 const feedNode = defineNode({

@@ -1,7 +1,7 @@
 // `wiflow eval-e2e --small --json` as CI runs it: the built CLI in a child process, its JSON
 // compared with the figures recorded in e2e-small.expected.json (docs/model.md) within the
 // tolerances recorded there.
-import { spawn } from 'node:child_process';
+import { runWiflow, type WiflowRun } from '@wiflow/core/testing';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,16 +16,8 @@ const expected = JSON.parse(readFileSync(path.join(import.meta.dirname, 'e2e-sma
 };
 
 /** Run the CLI; resolves with its exit code and output once it exits. */
-function wiflow(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'core/bin/wiflow.js'), '--data-dir', mkdtempSync(path.join(tmpdir(), 'wiflow-eval-e2e-')), ...args], { cwd: ROOT, env: { ...process.env, WIFLOW_LOG_LEVEL: 'error' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function wiflow(args: string[]): Promise<WiflowRun> {
+  return runWiflow(args, { dataDir: mkdtempSync(path.join(tmpdir(), 'wiflow-eval-e2e-')), cwd: ROOT });
 }
 
 describe('wiflow eval-e2e', () => {

@@ -1,6 +1,6 @@
 // `wiflow plan-hardware` as a user runs it: the built CLI in a child process on a `--tiny` run
 // (seconds of each scenario through the real chain), its table checked against its own JSON.
-import { spawn } from 'node:child_process';
+import { runWiflow, type WiflowRun } from '@wiflow/core/testing';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,16 +12,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const dir = mkdtempSync(path.join(tmpdir(), 'wiflow-plan-hardware-'));
 
 /** Run the CLI; resolves with its exit code and output once it exits. */
-function wiflow(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'core/bin/wiflow.js'), '--data-dir', path.join(dir, 'data'), ...args], { cwd: ROOT, env: { ...process.env, WIFLOW_LOG_LEVEL: 'error' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function wiflow(args: string[]): Promise<WiflowRun> {
+  return runWiflow(args, { dataDir: path.join(dir, 'data'), cwd: ROOT });
 }
 
 const tableOf = (stdout: string) => stdout.split('\n').filter((l) => !l.startsWith('…') && l.trim() !== '');
