@@ -80,6 +80,16 @@ describe('LinkSensor null reasons', () => {
   });
 });
 
+describe('LinkSensor activity', () => {
+  it('movement nobody was seen arrive for (two seconds, like a door) is no one\'s activity: the seconds stay empty with no activity', () => {
+    const frames = sense([{ kind: 'empty', seconds: 30 }, { kind: 'moving', seconds: 2 }, { kind: 'empty', seconds: 30 }], { rateHz: 20, seed: 6 });
+    const stirred = frames.filter((f) => f.state === 'empty' && f.motion >= 0.5);
+    // The movement is seen (a motion score), but two moving seconds are no entry.
+    expect(stirred.length).toBeGreaterThan(0);
+    expect(frames.filter((f) => f.state === 'empty').every((f) => f.activity === null)).toBe(true);
+  });
+});
+
 describe('LinkSensor on a body that changes the whole band alike (as a simulated body does)', () => {
   it('the per-packet normalisation hides it from the amplitude spread; the phase between chains shows it', () => {
     // 1 × 3 link, 30 subcarriers, 20 packets/s: a frequency-flat static channel per chain, and a body path that

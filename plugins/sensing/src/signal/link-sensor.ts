@@ -570,7 +570,8 @@ export class LinkSensor {
     }
     const burstFalls = this.#pendingFalls.splice(0);
     const falls = this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls;
-    const activity = falls.length ? 'fall' : moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
+    // Movement nobody was seen arrive for (a door, a pet) is no person's activity: the second is `empty`.
+    const activity = falls.length ? 'fall' : presence && moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
     let lostSlots = 0;
     const windowSlots = Math.min(rate, this.#lostRing.length);
     for (let i = 0; i < windowSlots; i++) lostSlots += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
