@@ -1,6 +1,6 @@
 import type { CsiFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { breathingDepth, captureRateHz, dopplerStatistics, fallStatistics, realismReport, stillSceneStatistics } from '../index.js';
+import { bandShapeMotion, breathingDepth, captureRateHz, dopplerStatistics, fallStatistics, realismReport, stillSceneStatistics } from '../index.js';
 
 /** A 1×1×4 capture whose amplitude is `amplitude(t)` on every subcarrier (phases arbitrary). */
 function capture(rateHz: number, seconds: number, amplitude: (t: number) => number): CsiFrame[] {
@@ -35,9 +35,24 @@ describe('capture statistics (simulated vs real)', () => {
     expect(fall.secondsAboveHalf).toBeLessThanOrEqual(1.5);
   });
 
+  it('band-shape motion ignores a change of the whole band and measures a change of its shape', () => {
+    // 30 % of the whole band going up and down (gain, AGC, a body path that changes every subcarrier alike): nothing.
+    const gain = bandShapeMotion(capture(20, 10, (t) => 1 + 0.3 * Math.sin(2 * Math.PI * 3 * t)));
+    expect(gain.peak).toBeLessThan(1e-6);
+    // Two subcarriers up while the other two go down by 0.2 sin(3 Hz): the band's mean stays 1, each stream's std / mean is 0.2 / √2.
+    const tilt = capture(20, 10, () => 1).map((f, n) => {
+      const x = 0.2 * Math.sin(2 * Math.PI * 3 * (n / 20));
+      const a = [1 + x, 1 - x, 1 + x, 1 - x];
+      return { ...f, csi: { re: Float32Array.from(a), im: new Float32Array(4) } };
+    });
+    const shape = bandShapeMotion(tilt);
+    expect(shape.median).toBeCloseTo(0.2 / Math.SQRT2, 2);
+    expect(shape.peak).toBeCloseTo(0.2 / Math.SQRT2, 2);
+  });
+
   it('the report runs without the real captures and leaves their column empty', async () => {
     const rows = await realismReport(null, async () => { throw new Error('no reads without real captures'); });
-    expect(rows.length).toBeGreaterThanOrEqual(10);
+    expect(rows.length).toBeGreaterThanOrEqual(15);
     for (const row of rows) {
       expect(row.real).toBeNull();
       expect(Number.isFinite(row.simulated)).toBe(true);

@@ -160,3 +160,43 @@ export function fallStatistics(frames: readonly CsiFrame[]): { peakMotion: numbe
   const above = motion.filter((m) => m >= peak / 2).length / 4;
   return { peakMotion: peak, peakOverMedian: peak / median(motion), secondsAboveHalf: above };
 }
+
+/**
+ * Motion as a sensing pipeline reads it: each packet's amplitudes divided by their receive chain's mean over
+ * the subcarriers (plugin-sensing's link sensor normalises so, which cancels AGC and any change of a chain's
+ * whole band), then per second (4 windows a second) the mean over streams of std / mean. A body that changes a
+ * chain's band alike leaves this at the noise floor; only a change of the band's shape raises it. Peak and
+ * median second. Frames whose shape differs from the first are left out, as in `amplitudeStreams`.
+ */
+export function bandShapeMotion(frames: readonly CsiFrame[]): { peak: number; median: number } {
+  if (!frames.length) return { peak: NaN, median: NaN };
+  const { ntx, nrx, nsc } = frames[0];
+  const ok = frames.filter((f) => f.ntx === ntx && f.nrx === nrx && f.nsc === nsc);
+  const chains = ntx * nrx;
+  const shapes = ok.map((f) => {
+    const out = new Float64Array(chains * nsc);
+    for (let c = 0; c < chains; c++) {
+      let sum = 0;
+      for (let k = 0; k < nsc; k++) sum += out[c * nsc + k] = Math.hypot(f.csi.re[c * nsc + k], f.csi.im[c * nsc + k]);
+      const m = sum / nsc;
+      for (let k = 0; k < nsc; k++) out[c * nsc + k] = m > 0 ? out[c * nsc + k] / m : 0;
+    }
+    return out;
+  });
+  const rate = Math.max(1, Math.round(captureRateHz(ok)));
+  const width = chains * nsc;
+  const motion: number[] = [];
+  for (let start = 0; start + rate <= shapes.length; start += Math.max(1, Math.round(rate / 4))) {
+    let sum = 0;
+    for (let i = 0; i < width; i++) {
+      let m = 0;
+      for (let t = start; t < start + rate; t++) m += shapes[t][i];
+      m /= rate;
+      let v = 0;
+      for (let t = start; t < start + rate; t++) v += (shapes[t][i] - m) ** 2;
+      sum += m > 0 ? Math.sqrt(v / rate) / m : 0;
+    }
+    motion.push(sum / width);
+  }
+  return { peak: motion.length ? Math.max(...motion) : NaN, median: median(motion) };
+}

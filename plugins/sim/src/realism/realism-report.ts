@@ -6,7 +6,7 @@ import { applyProfile } from '../radio/profiles.js';
 import { validateScenario } from '../scenario/load.js';
 import type { ScenarioInput } from '../scenario/schema.js';
 import { emptyRoomScenario, fallScenario, stillPersonScenario } from '../scenario/sensing-scenarios.js';
-import { breathingDepth, dopplerStatistics, fallStatistics, stillSceneStatistics } from './capture-stats.js';
+import { bandShapeMotion, breathingDepth, dopplerStatistics, fallStatistics, stillSceneStatistics } from './capture-stats.js';
 
 /** One row of the "simulated vs real" table. */
 export interface RealismRow {
@@ -62,6 +62,9 @@ const SPECS: {
   { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
   { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
   { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
+  { statistic: 'still person: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'walking: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'fall: band-shape motion, peak second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => bandShapeMotion(f).peak },
   { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
   { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
   { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
