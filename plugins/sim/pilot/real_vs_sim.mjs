@@ -7,6 +7,7 @@
 //               raw, after normalising each packet by its mean amplitude (what AGC forces on a pipeline), and
 //               after normalising each receive chain of each packet by its own mean (ampStepChainNorm: shape only);
 //   rssiStep    per-packet change of each receive chain's RSSI (dB; the power before AGC), mean over chains and packets;
+//   smoothShare the share of the per-chain shape change (packet to packet) that is smooth across the band;
 //   phaseStep   per-packet change of the phase difference between receive chains (rx0·conj rx1, rx1·conj rx2),
 //               mean over subcarriers, radians;
 //   doppler     energy of the chain product rx0·conj rx1 (normalised by its mean magnitude) in 2–10 Hz, per
@@ -102,6 +103,25 @@ function measures(packets) {
     }
     phaseStep.push(ph / 60);
   }
+  // How smooth across the band the per-chain shape change is: the share of its packet-to-packet energy in the
+  // lowest 3 DFT bins over the 30 subcarriers (white noise: 3/15 = 0.2).
+  let low = 0;
+  let all = 0;
+  for (let t = 1; t < n; t++) {
+    for (let c = 0; c < 3; c++) {
+      const d = Array.from({ length: 30 }, (_, k) => amp[t][c * 30 + k] / chainMean[t][c] - amp[t - 1][c * 30 + k] / chainMean[t - 1][c]);
+      for (let b = 0; b < 15; b++) {
+        let re = 0;
+        let im = 0;
+        for (let k = 0; k < 30; k++) {
+          re += d[k] * Math.cos((2 * Math.PI * b * k) / 30);
+          im -= d[k] * Math.sin((2 * Math.PI * b * k) / 30);
+        }
+        all += re * re + im * im;
+        if (b <= 2) low += re * re + im * im;
+      }
+    }
+  }
   // Doppler energy of the chain product in 2–10 Hz, per 1-s window (20 packets: bins of 1 Hz).
   const doppler = [];
   for (let s = 0; s + rate <= n; s += rate / 4) {
@@ -142,6 +162,7 @@ function measures(packets) {
   const selectivity = median(amp.flatMap((a) => [0, 1, 2].map((c) => spread(Array.from(a.subarray(c * 30, c * 30 + 30))))));
   return {
     selectivity,
+    smoothShare: low / all,
     motionPeak: Math.max(...motion), motionMedian: median(motion), motionNormPeak: Math.max(...motionNorm), motionNormMedian: median(motionNorm), motionChainPeak: Math.max(...motionChain), motionChainMedian: median(motionChain), gainPeak: Math.max(...gain), gainMedian: median(gain),
     ampStepRaw: median(stepRaw), ampStepRawP95: p95(stepRaw), ampStepNorm: median(stepNorm), ampStepNormP95: p95(stepNorm), ampStepChainNorm: median(stepChain),
     rssiStep: rssiStep.length ? mean(rssiStep) : NaN,
