@@ -2,6 +2,7 @@
  * The time–velocity profile of one window of CSI (CARM-style) and the features of its strongest event.
  * Mirrors pilot/carm.py's `window_features` step for step: that pilot is where the choices were made.
  */
+import { STATE_FEATURES, stateFeatures } from './state-change.js';
 
 /** Rate of the slot grid the profile is computed on (Hz): the rate the real Intel 5300 captures give. */
 export const PROFILE_RATE_HZ = 20;
@@ -24,18 +25,21 @@ const HANN = Float64Array.from({ length: WIN }, (_, n) => 0.5 - 0.5 * Math.cos((
 const COS = Float64Array.from({ length: (NFFT / 2 + 1) * WIN }, (_, i) => Math.cos((2 * Math.PI * Math.floor(i / WIN) * (i % WIN)) / NFFT));
 const SIN = Float64Array.from({ length: (NFFT / 2 + 1) * WIN }, (_, i) => Math.sin((2 * Math.PI * Math.floor(i / WIN) * (i % WIN)) / NFFT));
 
-/** The two stream kinds a profile is read from: amplitudes (`a`) and the phase between receive chains (`p`). */
-export type ProfileKind = 'a' | 'p';
+/**
+ * Feature groups: the profile of the amplitudes (`a`), the profile of the phase between receive chains (`p`),
+ * and how the still channel after the event differs from before it (`s`, state-change.ts).
+ */
+export type ProfileKind = 'a' | 'p' | 's';
 
 /** Names of the features of one kind, in the order `eventFeatures` lays them out. */
-function kindNames(kind: ProfileKind): string[] {
+function kindNames(kind: 'a' | 'p'): string[] {
   const names: string[] = [];
   for (let off = -SECONDS_BEFORE; off < SECONDS_AFTER; off++) for (let j = 0; j < BANDS.length; j++) names.push(`${kind}_b${j}_t${off}`);
   return [...names, `${kind}_f50`, `${kind}_f90`, `${kind}_width`, `${kind}_after`, `${kind}_before`, `${kind}_peak`, `${kind}_settled`];
 }
 
-/** Every profile feature name: amplitude ones, then phase-difference ones. */
-export const PROFILE_FEATURES = [...kindNames('a'), ...kindNames('p')];
+/** Every feature name: amplitude-profile ones, phase-difference-profile ones, then the state-change ones. */
+export const PROFILE_FEATURES = [...kindNames('a'), ...kindNames('p'), ...STATE_FEATURES];
 
 /** A window of slots: `rows[t]` holds one slot's streams of one kind (columns). */
 export type StreamWindow = Float64Array[];
@@ -189,7 +193,7 @@ const median = (x: Float64Array) => percentile(x, 50);
 
 /** What `eventFeatures` found in a window. */
 export interface WindowEvent {
-  /** Features laid out as `PROFILE_FEATURES` (amplitude ones NaN when `kinds` left them out). */
+  /** Features laid out as `PROFILE_FEATURES` (a group's NaN when `kinds` left it out). */
   features: Float64Array;
   /** Slot (within the window) of the strongest event's peak. */
   peakSlot: number;
@@ -201,7 +205,7 @@ export interface WindowEvent {
  * Features of the strongest event of a window (its peak found on the phase-difference profile).
  * `amplitude` and `phase` are the window's slots, oldest first; the amplitude profile is computed only when asked.
  */
-export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kinds: readonly ProfileKind[] = ['a', 'p']): WindowEvent {
+export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kinds: readonly ProfileKind[] = ['a', 'p', 's']): WindowEvent {
   const step = Math.round(PROFILE_RATE_HZ / HOP);
   const phaseProfile = profileOf(phase);
   const phaseTotal = sumBands(bandSeries(phaseProfile));
@@ -210,8 +214,10 @@ export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kind
   for (let i = 1; i < phaseSmooth.length; i++) if (phaseSmooth[i] > phaseSmooth[p]) p = i;
   const peakSlot = p * HOP + WIN / 2;
   const features = new Float64Array(PROFILE_FEATURES.length).fill(NaN);
-  const perKind = PROFILE_FEATURES.length / 2;
+  const perKind = (PROFILE_FEATURES.length - STATE_FEATURES.length) / 2;
+  if (kinds.includes('s')) features.set(stateFeatures(amplitude, phase, Math.min(amplitude.length - 1, peakSlot), PROFILE_RATE_HZ), 2 * perKind);
   for (const kind of kinds) {
+    if (kind === 's') continue;
     const prof = kind === 'p' ? phaseProfile : profileOf(amplitude);
     const bands = bandSeries(prof);
     const tot = sumBands(bands);
