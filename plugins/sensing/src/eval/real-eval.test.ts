@@ -11,7 +11,7 @@ if (!have) console.log(`real captures not found at ${root}: the real-data evalua
 const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'real-subset.expected.json'), 'utf8')) as { perGroup: number; tolerance: number; results: Record<string, number> };
 
 describe.skipIf(!have)('real-data evaluation (subset)', () => {
-  // About 105 CPU-seconds with the velocity-profile fall detector on every Intel 5300 file (2026-11-27): room for a loaded machine.
+  // About 72 CPU-seconds (2026-11-27, byte copies counted once, the velocity-profile fall detector on every Intel 5300 file): room for a loaded machine.
   it('reproduces the recorded subset figures within tolerance', { timeout: 600_000 }, async () => {
     const evaluation = await evaluateReal(root, { perGroup: expected.perGroup });
     expect(evaluation).not.toBeNull();
