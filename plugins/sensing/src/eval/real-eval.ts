@@ -271,7 +271,7 @@ function fitProfileNested(files: FileFeatures[], settings = PROFILE_SETTINGS): L
 
 const PROFILE_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile', fitNested: (train) => fitProfileNested(train), score: fileProfileScore };
 /** The same detector without the state-change features (the settings it shipped with before them): the same-run baseline. */
-const PROFILE_ONLY_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile without the state change', fitNested: (train) => fitProfileNested(train, PROFILE_SETTINGS.filter((p) => !p.kinds.includes('s'))), score: fileProfileScore };
+const PROFILE_ONLY_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile (no state-change group)', fitNested: (train) => fitProfileNested(train, PROFILE_SETTINGS.filter((p) => !p.kinds.includes('s'))), score: fileProfileScore };
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
