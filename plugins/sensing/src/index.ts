@@ -18,7 +18,7 @@ export { periodicImpulses, type PeriodicImpulses, type PeriodicImpulseOptions } 
 export { combineRoomSecond } from './room.js';
 export { senseCapture, referenceSpread, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
 export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';
-export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
+export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, withoutCopies, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
 export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig } from './nodes/sensing-nodes.js';
 export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE, SENSE_PRESENCE_RULE } from './nodes/sense-alerts.js';
 

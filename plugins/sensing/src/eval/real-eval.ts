@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SensingConfigSchema, type SensingModels } from '../config.js';
@@ -63,6 +64,25 @@ export function personOf(entry: Label): string {
 
 function readLabels(dir: string): Label[] {
   return JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as Label[];
+}
+
+/**
+ * Entries whose file is a byte copy of another entry's, counted once: every "sit and stand" file of the Intel
+ * 5300 set is a copy of a "sit down" or a "stand up" file (md5, 2026-11-27), so it was scored twice and, with
+ * both labels, fitted twice. A copy keeps the label with the fewest files (the more specific one).
+ */
+export function withoutCopies<T extends Label>(dir: string, entries: T[]): { kept: T[]; dropped: T[] } {
+  const perLabel = new Map<string, number>();
+  for (const e of entries) perLabel.set(e.label, (perLabel.get(e.label) ?? 0) + 1);
+  const byHash = new Map<string, T[]>();
+  for (const e of entries) {
+    const path = join(dir, e.file);
+    const hash = existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : `missing:${e.file}`;
+    byHash.set(hash, [...(byHash.get(hash) ?? []), e]);
+  }
+  const keep = new Set<T>();
+  for (const same of byHash.values()) keep.add(same.reduce((a, b) => ((perLabel.get(b.label) ?? 0) < (perLabel.get(a.label) ?? 0) ? b : a)));
+  return { kept: entries.filter((e) => keep.has(e)), dropped: entries.filter((e) => !keep.has(e)) };
 }
 
 function subset<T extends Label>(entries: T[], key: (e: T) => string, perGroup?: number): T[] {
@@ -206,10 +226,11 @@ interface FallDetectorUnderTest {
 const BURST_DETECTOR: FallDetectorUnderTest = { name: 'burst', fitNested: fitFallNested, score: fileFallScore };
 
 /**
- * Velocity-profile model settings the nested selection chooses from: which profiles (phase between receive
- * chains alone, or amplitudes too) and the L2 penalty. Chosen in pilot/carm.py the same way, never on test folds.
+ * Velocity-profile model settings the nested selection chooses from: which feature groups (the profile of the
+ * phase between receive chains alone, amplitudes too, each with or without the state change after the event:
+ * falls/state-change.ts) and the L2 penalty. Chosen the same way in pilot/carm.py, never on test folds.
  */
-const PROFILE_SETTINGS: { kinds: string; l2: number }[] = [{ kinds: 'p', l2: 1 }, { kinds: 'p', l2: 10 }, { kinds: 'ap', l2: 1 }, { kinds: 'ap', l2: 10 }];
+const PROFILE_SETTINGS: { kinds: string; l2: number }[] = ['p', 'ap', 'ps', 'aps'].flatMap((kinds) => [1, 10].map((l2) => ({ kinds, l2 })));
 /** The profile model's threshold grid (finer than the burst model's: its scores spread wider). */
 const PROFILE_THRESHOLDS = Array.from({ length: 70 }, (_, i) => Math.round((0.3 + 0.01 * i) * 100) / 100);
 
@@ -233,9 +254,9 @@ function fitProfile(files: FileFeatures[], kinds: string, l2: number): LogisticM
 const fileProfileScore = (model: LogisticModel, f: FileFeatures) => f.profile.reduce((m, e) => Math.max(m, predictLogistic(model, pickFeatures(model, PROFILE_FEATURES, e.features))), 0);
 
 /** Settings and threshold by inner leave-one-person-out: the best inner sensitivity with inner false alarms ≤ 5 %. */
-function fitProfileNested(files: FileFeatures[]): LogisticModel {
+function fitProfileNested(files: FileFeatures[], settings = PROFILE_SETTINGS): LogisticModel {
   let best: { key: number; kinds: string; l2: number; threshold: number } | null = null;
-  for (const { kinds, l2 } of PROFILE_SETTINGS) {
+  for (const { kinds, l2 } of settings) {
     const scores = innerScores(files, (train) => fitProfile(train, kinds, l2), fileProfileScore);
     const threshold = chooseThreshold(scores, PROFILE_THRESHOLDS);
     const falls = scores.filter((s) => s.fall);
@@ -248,7 +269,9 @@ function fitProfileNested(files: FileFeatures[]): LogisticModel {
   return { ...fitProfile(files, best!.kinds, best!.l2), threshold: best!.threshold };
 }
 
-const PROFILE_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile', fitNested: fitProfileNested, score: fileProfileScore };
+const PROFILE_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile', fitNested: (train) => fitProfileNested(train), score: fileProfileScore };
+/** The same detector without the state-change features (the settings it shipped with before them): the same-run baseline. */
+const PROFILE_ONLY_DETECTOR: FallDetectorUnderTest = { name: 'velocity profile (no state-change group)', fitNested: (train) => fitProfileNested(train, PROFILE_SETTINGS.filter((p) => !p.kinds.includes('s'))), score: fileProfileScore };
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
@@ -431,12 +454,15 @@ export async function evaluateReal(root: string, options: RealEvalOptions = {}):
   const log = options.log;
   const results: ProtocolResult[] = [];
   const activitiesDir = join(root, 'activities-intel5300');
-  const activities = subset(readLabels(activitiesDir), personOf, options.perGroup);
-  log?.(`activities-intel5300: ${activities.length} files`);
+  const { kept, dropped } = withoutCopies(activitiesDir, readLabels(activitiesDir));
+  const activities = subset(kept, personOf, options.perGroup);
+  const copied = [...new Set(dropped.map((e) => e.label))].join(', ');
+  log?.(`activities-intel5300: ${activities.length} files${dropped.length ? ` (${dropped.length} byte copies left out: ${copied})` : ''}`);
   const actFeatures = await gather(activitiesDir, activities, personOf, log);
   results.push(stillVsMoving(actFeatures));
   // The velocity-profile detector gives the falls of these links; the burst detector (the other radios') is scored beside it.
   results.push(...falls(actFeatures, PROFILE_DETECTOR));
+  results.push(...falls(actFeatures, PROFILE_ONLY_DETECTOR, ', profile without state change'));
   results.push(...falls(actFeatures, BURST_DETECTOR, ', burst detector (other radios)'));
   const presenceDir = join(root, 'presence-esp32');
   const presence = readLabels(presenceDir);

@@ -33,9 +33,12 @@ export function profileFallsApply(frame: Pick<CsiFrame, 'nrx' | 'nsc'>): boolean
   return frame.nrx >= 2 && frame.nsc >= 16;
 }
 
-/** Which profiles a model reads. */
+/** Which feature groups a model reads (the phase-difference profile always: it finds the event). */
 function kindsOf(model: LogisticModel): ProfileKind[] {
-  return model.features.some((f) => f.startsWith('a_')) ? ['a', 'p'] : ['p'];
+  const kinds: ProfileKind[] = ['p'];
+  if (model.features.some((f) => f.startsWith('a_'))) kinds.push('a');
+  if (model.features.some((f) => f.startsWith('s_'))) kinds.push('s');
+  return kinds;
 }
 
 /**

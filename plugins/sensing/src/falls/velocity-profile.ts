@@ -2,6 +2,7 @@
  * The time–velocity profile of one window of CSI (CARM-style) and the features of its strongest event.
  * Mirrors pilot/carm.py's `window_features` step for step: that pilot is where the choices were made.
  */
+import { STATE_FEATURES, stateFeatures } from './state-change.js';
 
 /** Rate of the slot grid the profile is computed on (Hz): the rate the real Intel 5300 captures give. */
 export const PROFILE_RATE_HZ = 20;
@@ -24,18 +25,29 @@ const HANN = Float64Array.from({ length: WIN }, (_, n) => 0.5 - 0.5 * Math.cos((
 const COS = Float64Array.from({ length: (NFFT / 2 + 1) * WIN }, (_, i) => Math.cos((2 * Math.PI * Math.floor(i / WIN) * (i % WIN)) / NFFT));
 const SIN = Float64Array.from({ length: (NFFT / 2 + 1) * WIN }, (_, i) => Math.sin((2 * Math.PI * Math.floor(i / WIN) * (i % WIN)) / NFFT));
 
-/** The two stream kinds a profile is read from: amplitudes (`a`) and the phase between receive chains (`p`). */
-export type ProfileKind = 'a' | 'p';
+/**
+ * Feature groups: the profile of the amplitudes (`a`), the profile of the phase between receive chains (`p`),
+ * and how the still channel after the event differs from before it with the burst's shape (`s`, state-change.ts).
+ */
+export type ProfileKind = 'a' | 'p' | 's';
 
 /** Names of the features of one kind, in the order `eventFeatures` lays them out. */
-function kindNames(kind: ProfileKind): string[] {
+function kindNames(kind: 'a' | 'p'): string[] {
   const names: string[] = [];
   for (let off = -SECONDS_BEFORE; off < SECONDS_AFTER; off++) for (let j = 0; j < BANDS.length; j++) names.push(`${kind}_b${j}_t${off}`);
   return [...names, `${kind}_f50`, `${kind}_f90`, `${kind}_width`, `${kind}_after`, `${kind}_before`, `${kind}_peak`, `${kind}_settled`];
 }
 
-/** Every profile feature name: amplitude ones, then phase-difference ones. */
-export const PROFILE_FEATURES = [...kindNames('a'), ...kindNames('p')];
+/**
+ * The shape of the phase profile's burst, read with the state change (group `s`): rise (half height to peak)
+ * and decay (peak to half height) in seconds, and the share of 3–8 Hz Doppler over the burst. A fall speeds up
+ * under gravity and stops on the floor; in pilot/falls_after.py these with the state change separated falls
+ * from squats, sits and pick-ups far better than either alone (whole samples).
+ */
+const SHAPE_FEATURES = ['s_rise', 's_decay', 's_fast_share'];
+
+/** Every feature name: amplitude-profile ones, phase-difference-profile ones, then group `s` (state change and burst shape). */
+export const PROFILE_FEATURES = [...kindNames('a'), ...kindNames('p'), ...STATE_FEATURES, ...SHAPE_FEATURES];
 
 /** A window of slots: `rows[t]` holds one slot's streams of one kind (columns). */
 export type StreamWindow = Float64Array[];
@@ -189,7 +201,7 @@ const median = (x: Float64Array) => percentile(x, 50);
 
 /** What `eventFeatures` found in a window. */
 export interface WindowEvent {
-  /** Features laid out as `PROFILE_FEATURES` (amplitude ones NaN when `kinds` left them out). */
+  /** Features laid out as `PROFILE_FEATURES` (a group's NaN when `kinds` left it out). */
   features: Float64Array;
   /** Slot (within the window) of the strongest event's peak. */
   peakSlot: number;
@@ -201,7 +213,7 @@ export interface WindowEvent {
  * Features of the strongest event of a window (its peak found on the phase-difference profile).
  * `amplitude` and `phase` are the window's slots, oldest first; the amplitude profile is computed only when asked.
  */
-export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kinds: readonly ProfileKind[] = ['a', 'p']): WindowEvent {
+export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kinds: readonly ProfileKind[] = ['a', 'p', 's']): WindowEvent {
   const step = Math.round(PROFILE_RATE_HZ / HOP);
   const phaseProfile = profileOf(phase);
   const phaseTotal = sumBands(bandSeries(phaseProfile));
@@ -210,8 +222,10 @@ export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kind
   for (let i = 1; i < phaseSmooth.length; i++) if (phaseSmooth[i] > phaseSmooth[p]) p = i;
   const peakSlot = p * HOP + WIN / 2;
   const features = new Float64Array(PROFILE_FEATURES.length).fill(NaN);
-  const perKind = PROFILE_FEATURES.length / 2;
+  const perKind = (PROFILE_FEATURES.length - STATE_FEATURES.length - SHAPE_FEATURES.length) / 2;
+  if (kinds.includes('s')) features.set(stateFeatures(amplitude, phase, Math.min(amplitude.length - 1, peakSlot), PROFILE_RATE_HZ), 2 * perKind);
   for (const kind of kinds) {
+    if (kind === 's') continue;
     const prof = kind === 'p' ? phaseProfile : profileOf(amplitude);
     const bands = bandSeries(prof);
     const tot = sumBands(bands);
@@ -253,6 +267,15 @@ export function eventFeatures(amplitude: StreamWindow, phase: StreamWindow, kind
     while (a > 0 && sm[a - 1] > half) a--;
     while (b < sm.length - 1 && sm[b + 1] > half) b++;
     features[o++] = Math.log((b - a + 1) / step);
+    if (kind === 'p' && kinds.includes('s')) {
+      let fast = 0;
+      let all = 0;
+      for (let i = a; i <= b; i++) {
+        fast += bands[2][i] + bands[3][i];
+        all += tot[i];
+      }
+      features.set([((p - a) * HOP) / PROFILE_RATE_HZ, ((b - p) * HOP) / PROFILE_RATE_HZ, Math.log((fast + E) / (all + E))], 2 * perKind + STATE_FEATURES.length);
+    }
     // What follows the peak (2–6 s after) and what led to it (6–2 s before): a fall ends low and still.
     const after = tot.subarray(p + 2 * step, p + 6 * step);
     const before = tot.subarray(Math.max(0, p - 6 * step), Math.max(0, p - 2 * step));

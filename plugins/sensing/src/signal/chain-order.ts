@@ -9,6 +9,7 @@
  * rotation of the chain order and keeps the rotation that fits clearly best. A body changes the profiles
  * by a few per cent between packets; a rotation swaps whole fading patterns.
  */
+import type { ComplexArray, CsiFrame } from '@wiflow/core';
 
 /**
  * A rotation is taken when its mismatch is below this fraction of the reported order's. On validation room
@@ -47,4 +48,22 @@ function mismatch(a: Float64Array, b: Float64Array, k: number, ntx: number, nrx:
     }
   }
   return cost;
+}
+
+/** The frame with its receive chains read back in the true order, given its `chainRotation` `k` (a copy; 0 returns it as is). */
+export function inChainOrder(frame: CsiFrame, k: number): CsiFrame {
+  if (!k) return frame;
+  const reorder = (c: ComplexArray): ComplexArray => {
+    const { ntx, nrx, nsc } = frame;
+    const re = new Float32Array(c.re.length);
+    const im = new Float32Array(c.im.length);
+    for (let t = 0; t < ntx; t++) for (let r = 0; r < nrx; r++) {
+      const from = (t * nrx + ((r + k) % nrx)) * nsc;
+      const to = (t * nrx + r) * nsc;
+      re.set(c.re.subarray(from, from + nsc), to);
+      im.set(c.im.subarray(from, from + nsc), to);
+    }
+    return { re, im };
+  };
+  return { ...frame, csi: reorder(frame.csi), ...(frame.scaled ? { scaled: reorder(frame.scaled) } : {}) };
 }

@@ -2,7 +2,7 @@ import type { BreathingNullReason, CsiFrame, LinkId, Provenance, SensingFallEven
 import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '../config.js';
 import { pickFeatures, predictLogistic } from '../model/logistic.js';
 import { breathingSpectrumPeak, type BreathingEstimate } from './breathing-spectrum.js';
-import { chainRotation } from './chain-order.js';
+import { chainRotation, inChainOrder } from './chain-order.js';
 import { PresenceLatch } from './presence.js';
 import { periodicImpulses } from './periodic-impulses.js';
 import { ProfileFallDetector, profileFallsApply, type ProfileEvent } from '../falls/profile-falls.js';
@@ -269,7 +269,9 @@ export class LinkSensor {
       return;
     }
     if (this.#current < 0) this.#setup(frame);
-    this.#profileFalls?.push(frame);
+    const rotation = this.#chainRotation(frame);
+    // The profile detector reads the phase between chains, so it gets the packet in the true chain order too.
+    this.#profileFalls?.push(rotation ? inChainOrder(frame, rotation) : frame);
     let slot = Math.floor((frame.timestamp - this.#originUs) / this.#slotUs);
     if (slot < this.#current - 2 * this.options.config.gridRateHz) {
       // The device clock went back by more than 2 s (a reboot, a wrapped counter): carry on from the open
@@ -279,16 +281,13 @@ export class LinkSensor {
     }
     if (slot < this.#current) slot = this.#current; // a late or reordered packet joins the open slot
     while (slot > this.#current) this.#closeSlot();
-    this.#addPacket(frame);
+    this.#addPacket(frame, rotation);
   }
 
-  #addPacket(frame: CsiFrame): void {
+  /** The packet's normalised amplitudes into `#packetAmplitudes`, and the rotation of its chains (chain-order.ts). */
+  #chainRotation(frame: CsiFrame): number {
     const { re, im } = frame.csi;
     const nsc = this.#nsc;
-    const sum = this.#sum;
-    const groups = this.#groups;
-    const base = this.#streams * nsc;
-    const previous = this.#previousPacket;
     const amplitudes = this.#packetAmplitudes;
     for (let s = 0; s < this.#streams; s++) {
       const o = s * nsc;
@@ -301,10 +300,21 @@ export class LinkSensor {
       mean = mean / nsc || 1;
       for (let k = 0; k < nsc; k++) amplitudes[o + k] /= mean;
     }
-    // An antenna-switching glitch is read back in the true chain order (chain-order.ts).
-    const nrx = frame.nrx;
-    const rotation = this.#hasPrevious ? chainRotation(amplitudes, previous, frame.ntx, nrx, nsc) : 0;
+    // An antenna-switching glitch is read back in the true chain order.
+    const rotation = this.#hasPrevious ? chainRotation(amplitudes, this.#previousPacket, frame.ntx, frame.nrx, nsc) : 0;
     if (rotation) this.stats.rotatedPackets++;
+    return rotation;
+  }
+
+  #addPacket(frame: CsiFrame, rotation: number): void {
+    const { re, im } = frame.csi;
+    const nsc = this.#nsc;
+    const sum = this.#sum;
+    const groups = this.#groups;
+    const base = this.#streams * nsc;
+    const previous = this.#previousPacket;
+    const amplitudes = this.#packetAmplitudes;
+    const nrx = frame.nrx;
     const source = (stream: number) => (rotation ? stream - (stream % nrx) + (((stream % nrx) + rotation) % nrx) : stream);
     let step = 0;
     for (let s = 0; s < this.#streams; s++) {
