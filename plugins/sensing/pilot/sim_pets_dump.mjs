@@ -7,6 +7,8 @@
 // or withheld as `empty`), eb/eq (the spectrum's peak rate and peak-to-median, kept or not), ps/pf (pair spread and its floor), sp (amplitude spread), gs (group spread), prof
 // (the second's mean conjugate-product profile, for the static channel), and the truth: person there (pp),
 // person's mean keypoint speed (v), cat walking (cat), door swinging within the motion window (door).
+// LEAD=60 gives the still and leaving sessions an empty lead-in of that many seconds (the person walks in after
+// it; as pilot/sim_static_exit.mjs does), so an entry has a before; KINDS=still,leave picks session kinds.
 import { Simulator } from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
@@ -17,7 +19,15 @@ const hash = sensingConfigHash(config, models);
 const kinds = (process.env.KINDS ?? 'empty,still,leave').split(',');
 const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms }).filter((s) => kinds.includes(s.kind));
 const r4 = (v) => (v == null ? null : Math.round(v * 1e4) / 1e4);
+const lead = Number(process.env.LEAD ?? 0);
 for (const session of sessions) {
+  if (lead > 0 && session.scenario.people?.length) {
+    session.scenario = structuredClone(session.scenario);
+    const p = session.scenario.people[0];
+    p.script.unshift({ action: 'absent', duration: lead }, { action: 'enter', at: [p.start.x, p.start.y] });
+    session.scenario.durationS += lead;
+    session.seconds += lead;
+  }
   const sim = new Simulator(session.scenario);
   const start = sim.startTimeMs;
   const sensors = new Map();
