@@ -21,12 +21,32 @@ export const SensingConfigSchema = z.object({
   minPacketRateHz: z.number().min(0.5).default(2),
   /** A still second counts as present this long after the last moving second (once someone is present). */
   presenceHoldSeconds: z.number().min(0).default(300),
-  /** Moving seconds within `presenceEntryWindowSeconds` that start presence (someone arriving); fewer is a door, a pet or a glitch. */
-  presenceEntryMovingSeconds: z.number().int().min(1).default(3),
+  /** Person-sized moving seconds (`presenceEntryFloorRatio`) within `presenceEntryWindowSeconds` that start presence (someone arriving); fewer is a door, a pet or a glitch. */
+  presenceEntryMovingSeconds: z.number().int().min(1).default(4),
   presenceEntryWindowSeconds: z.number().int().min(1).max(120).default(10),
   /** Seconds with a breathing rate in the last `presenceBreathingWindowSeconds` that start presence with no arrival seen (0: never; a fan's aliased line passes for breathing). */
   presenceBreathingStartSeconds: z.number().int().min(0).default(20),
   presenceBreathingWindowSeconds: z.number().int().min(1).max(600).default(30),
+  /**
+   * Breathing rates above this (bpm) never start presence, only keep it (null: any rate in the band). Off: at
+   * 25 bpm it removed fans' aliased lines (27–35 bpm) on the simulated validation rooms but cost still-person
+   * recall (0.967 → 0.914 on 18 validation rooms), since a still person's spectrum can peak that high too.
+   */
+  presenceBreathingStartMaxBpm: z.number().min(1).nullable().default(null),
+  /**
+   * Person-sized movement: a moving second counts toward an entry only when the link's pair spread is at
+   * least this many times its own floor (`floorWindowSeconds`; 0: any moving second). On 18 simulated
+   * validation rooms an empty room's moving seconds read a median 1.2 × (a door 2.4 ×, a cat 1.5 ×), a person
+   * walking a median 3 × (10th percentile 1.7 ×), and 4 such seconds in 10 make an entry.
+   */
+  presenceEntryFloorRatio: z.number().min(0).default(2),
+  /**
+   * The same for a moving second that keeps a present link present and restarts its hold (0: any). Off: at 2
+   * it cost still-person recall (a still person's fidgets are small) for no fewer episodes.
+   */
+  presenceKeepFloorRatio: z.number().min(0).default(0),
+  /** Seconds of history before the floor is trusted; until then every moving second is person-sized. */
+  presenceFloorWarmupSeconds: z.number().int().min(0).default(30),
   /**
    * Peak-to-median of the breathing spectrum (below `breathingMinQuality`, so no rate) at which a present
    * link's faint breathing line keeps it present `presenceFaintKeepSeconds` past the hold. Off by default

@@ -17,14 +17,15 @@ async function sense(args: string[]): Promise<string[]> {
 
 describe('wiflow sense', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wiflow-sense-'));
-  const frames = syntheticLinkFrames([{ kind: 'moving', seconds: 4 }, { kind: 'still', seconds: 36, bpm: 18 }], { rateHz: 20, loss: 0.05, seed: 4 });
+  // A walk long enough to be an entry (4 person-sized moving seconds in 10; the first second locks the packet kind), then still.
+  const frames = syntheticLinkFrames([{ kind: 'moving', seconds: 6 }, { kind: 'still', seconds: 34, bpm: 18 }], { rateHz: 20, loss: 0.05, seed: 4 });
   const good = join(dir, 'good.wfr');
   const whole = encodeRecording(frames, { name: 'synthetic' });
   writeFileSync(good, whole);
   const truncated = join(dir, 'truncated.wfr');
   writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2) + 7));
   const short = join(dir, 'short.wfr');
-  writeFileSync(short, encodeRecording(frames.filter((f) => f.timestamp < 10e6)));
+  writeFileSync(short, encodeRecording(frames.filter((f) => f.timestamp < 16e6))); // the walk and 10 still seconds: too short for a rate
 
   it('prints one JSON line per second and a summary per file; a truncated file gives its byte offset and the others are still scored', async () => {
     process.exitCode = undefined;

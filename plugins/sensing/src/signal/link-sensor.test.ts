@@ -129,3 +129,65 @@ describe('LinkSensor on a body that changes the whole band alike (as a simulated
     expect(mean(walking.map((f) => f.pairSpread)) / mean(still.map((f) => f.pairSpread))).toBeGreaterThan(5);
   });
 });
+
+describe('LinkSensor presence: person-sized movement', () => {
+  /**
+   * A 1 × 3 simulated-format link (as above): 50 s of a quiet room, then a body path of amplitude `amp` turning at
+   * 1 Hz for 10 s (someone walking in), then quiet again. Returns the link's frames and each second's size (pair
+   * spread over its floor).
+   */
+  function walkIn(amp: number, overrides: Record<string, number> = {}): { frames: SensingFrame[]; size: number[] } {
+    const nrx = 3;
+    const nsc = 30;
+    const subcarriers = Int16Array.from({ length: nsc }, (_, k) => -28 + 2 * k);
+    const staticPhase = [0.3, 1.9, 4.1];
+    const bodyPhase = [0, 2.2, 4.4];
+    let seed = 11;
+    const noise = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return (seed / 2_147_483_648 - 0.5) * 0.02;
+    };
+    const config = SensingConfigSchema.parse(overrides);
+    const size: number[] = [];
+    const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models: DEFAULT_SENSING_MODELS, configHash: '', onMotionFeatures: (second, f) => (size[second] = f.pairSpread / f.pairFloor) });
+    const frames: SensingFrame[] = [];
+    for (let i = 0; i < 75 * 20; i++) {
+      const t = i / 20;
+      const turn = t >= 50 && t < 60 ? 2 * Math.PI * t : 0;
+      const re = new Float32Array(nrx * nsc);
+      const im = new Float32Array(nrx * nsc);
+      for (let r = 0; r < nrx; r++) {
+        for (let k = 0; k < nsc; k++) {
+          re[r * nsc + k] = Math.cos(staticPhase[r]) + amp * Math.cos(bodyPhase[r] + turn) + noise();
+          im[r * nsc + k] = Math.sin(staticPhase[r]) + amp * Math.sin(bodyPhase[r] + turn) + noise();
+        }
+      }
+      frames.push(...sensor.push({ timestamp: t * 1e6, time: 1_700_000_000_000 + t * 1000, sourceId: 'test', link: { tx: 'tx', rx: 'rx' }, centerFrequencyHz: 5.32e9, bandwidthHz: 20e6, subcarriers, ntx: 1, nrx, nsc, csi: { re, im }, sequence: i, format: 'sim', provenance: 'simulated' }));
+    }
+    frames.push(...sensor.finish());
+    return { frames, size };
+  }
+
+  it('movement far above the link\'s own quiet floor is someone arriving; the same movement below the entry size is not', () => {
+    const { frames, size } = walkIn(0.05);
+    const walk = frames.filter((f) => f.second >= 50 && f.second < 60);
+    const moving = walk.filter((f) => f.motion >= 0.5);
+    expect(moving.length).toBeGreaterThanOrEqual(8);
+    const sizes = moving.map((f) => size[f.second]);
+    expect(Math.min(...sizes)).toBeGreaterThan(2); // person-sized at the default entry size (2 × the floor)
+    expect(frames.filter((f) => f.second >= 55 && f.second < 70).every((f) => f.presence)).toBe(true);
+    expect(frames.filter((f) => f.second < 50).every((f) => !f.presence)).toBe(true);
+    // Asking for more than this movement's size: the same seconds read moving but nobody arrived.
+    const above = Math.max(...sizes) * 1.01;
+    const small = walkIn(0.05, { presenceEntryFloorRatio: above }).frames;
+    expect(small.filter((f) => f.second >= 50 && f.second < 60 && f.motion >= 0.5).length).toBe(moving.length);
+    expect(small.every((f) => !f.presence && f.state === 'empty')).toBe(true);
+  });
+
+  it('while the floor is still being learned, every moving second counts toward an entry', () => {
+    const { frames, size } = walkIn(0.05);
+    const above = Math.max(...frames.filter((f) => f.second >= 50 && f.second < 60).map((f) => size[f.second])) * 1.01;
+    const young = walkIn(0.05, { presenceEntryFloorRatio: above, presenceFloorWarmupSeconds: 120 }).frames;
+    expect(young.filter((f) => f.second >= 55 && f.second < 70).every((f) => f.presence)).toBe(true);
+  });
+});

@@ -183,7 +183,7 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
-    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds });
+    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds, entrySize: config.presenceEntryFloorRatio, keepSize: config.presenceKeepFloorRatio, breathingStartMaxBpm: config.presenceBreathingStartMaxBpm ?? undefined });
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -570,7 +570,9 @@ export class LinkSensor {
       this.options.onStaticProfile(second, profile, this.#streams * this.#groups.length);
     }
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
-    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing) !== 'none';
+    // How large the movement is against the link's own quiet level; unknown (any size) while the floor is young.
+    const size = this.#pairHistoryCount <= config.presenceFloorWarmupSeconds ? Infinity : features.pairSpread / (features.pairFloor || 1e-9);
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm }) !== 'none';
     const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
     if (!presence && breathingSeen) {
       // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.

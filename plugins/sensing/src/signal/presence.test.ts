@@ -54,4 +54,46 @@ describe('PresenceLatch', () => {
     const out = story('f'.repeat(200), { ...RULES, faintKeepSeconds: 120 });
     expect(out.every((b) => b === 'none')).toBe(true);
   });
+
+  describe('person-sized rules', () => {
+    const SIZED = { ...RULES, entryMovingSeconds: 4, entrySize: 2 };
+    /** 'M' a person-sized moving second (3 × the floor), 'm' a small one (1.4 ×), 'w' one while the floor is young, 'b' a rate at `bpm`. */
+    function sized(text: string, rules: PresenceRules, bpm = 15): PresenceBasis[] {
+      const latch = new PresenceLatch(rules);
+      return [...text].map((c, second) => latch.update(second, 'Mmw'.includes(c), c === 'b', false, false, { size: c === 'M' ? 3 : c === 'm' ? 1.4 : Infinity, breathingBpm: c === 'b' ? bpm : null }));
+    }
+
+    it('small movement (a door, a cat, a wandering link) never makes an entry, however long; person-sized movement does', () => {
+      expect(sized(`${'.'.repeat(40)}${'m'.repeat(30)}${'.'.repeat(20)}`, SIZED).every((b) => b === 'none')).toBe(true);
+      const person = sized(`${'.'.repeat(40)}MMMM${'.'.repeat(20)}`, SIZED);
+      expect(person.slice(0, 43).every((b) => b === 'none')).toBe(true);
+      expect(person[43]).toBe('entry');
+      expect(person.at(-1)).toBe('hold');
+      // Three person-sized seconds among small ones are not four.
+      expect(sized(`MmMmMm${'.'.repeat(10)}`, SIZED).every((b) => b === 'none')).toBe(true);
+    });
+
+    it('while the floor is young every moving second counts', () => {
+      expect(sized('wwww', SIZED)[3]).toBe('entry');
+    });
+
+    it('once present, a small movement still keeps someone (keepSize off), and with keepSize it does not restart the hold', () => {
+      const story = `MMMM${'.'.repeat(250)}m${'.'.repeat(100)}`;
+      const kept = sized(story, SIZED);
+      expect(kept[254]).toBe('moving');
+      expect(kept[254 + 100]).toBe('hold');
+      const strict = sized(story, { ...SIZED, keepSize: 2 });
+      expect(strict[254]).toBe('hold');
+      expect(strict[3 + 300]).toBe('hold');
+      expect(strict[3 + 301]).toBe('none');
+    });
+
+    it('with breathingStartMaxBpm, a sustained line above it (a fan\'s alias) starts nothing, yet a rate keeps a present person', () => {
+      const rules = { ...SIZED, breathingStartMaxBpm: 25 };
+      expect(sized('b'.repeat(60), rules, 34.5).every((b) => b === 'none')).toBe(true);
+      expect(sized('b'.repeat(60), rules, 15)[19]).toBe('breathing');
+      const present = sized(`MMMM${'.'.repeat(10)}${'b'.repeat(5)}`, rules, 34.5);
+      expect(present.slice(14).every((b) => b === 'breathing')).toBe(true);
+    });
+  });
 });

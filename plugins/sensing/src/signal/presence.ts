@@ -6,8 +6,14 @@
  * still person's breathing is not always visible. Optionally (`faintKeepSeconds`, off by default) a faint
  * breathing line (a spectrum peak too weak to give a rate) keeps someone already present a while past the
  * hold; it never starts presence. It is off because empty channels show such lines too: on the simulated
- * test rooms it kept most rooms present long after their person left. The pilots behind these rules are
- * pilot/sim_false_presence.mjs and pilot/sim_still_keep.mjs.
+ * test rooms it kept most rooms present long after their person left.
+ * A moving second counts toward an entry only when it is person-sized: its size (the link's pair spread over
+ * its own floor, see `PresenceEvidence`) at least `entrySize`. On 18 simulated validation rooms an empty
+ * room's moving seconds (a link whose phase between chains wanders, a door's swing, a cat) read a median
+ * 1.2 × the floor, a person walking in 3 × (10th percentile 1.7 ×). `keepSize` and `breathingStartMaxBpm` (a
+ * fan's aliased line sits at 27–35 bpm) were tried there and cost still-person recall; they are off by
+ * default. The pilots behind these rules are pilot/sim_false_presence.mjs, pilot/sim_still_keep.mjs and
+ * pilot/sim_pets.py.
  */
 export interface PresenceRules {
   /** Moving seconds within `entryWindowSeconds` that count as someone arriving. */
@@ -24,6 +30,23 @@ export interface PresenceRules {
   breathingWindowSeconds: number;
   /** A present link stays present this long after its last second with a faint breathing line (0: never). */
   faintKeepSeconds?: number;
+  /** Least size of a moving second that counts toward an entry (0 or absent: any moving second). */
+  entrySize?: number;
+  /** Least size of a moving second that keeps a present link present and restarts its hold (0 or absent: any). */
+  keepSize?: number;
+  /** Breathing rates above this never start presence (absent: any rate); they still keep someone present. */
+  breathingStartMaxBpm?: number;
+}
+
+/** What a second shows beyond moving / breathing, for the person-sized rules of `PresenceRules`. */
+export interface PresenceEvidence {
+  /**
+   * How large the second's movement is against the link's own quiet level (pair spread over its floor);
+   * `Infinity` while the link has not yet learned that level (every moving second then counts).
+   */
+  size?: number;
+  /** The breathing rate the second gave (null or absent: none or unknown). */
+  breathingBpm?: number | null;
 }
 
 /** Why a second is present, or why not (for the breathing reason of a second that is not). */
@@ -45,15 +68,21 @@ export class PresenceLatch {
 
   /**
    * Add one second's evidence; returns whether the second is present and on what basis. `faint`: the
-   * breathing spectrum shows a line too weak for a rate (it only keeps someone already present).
+   * breathing spectrum shows a line too weak for a rate (it only keeps someone already present). `evidence`:
+   * the movement's size and the breathing rate, for the person-sized rules (absent: every moving second and
+   * every rate counts).
    */
-  update(second: number, moving: boolean, breathing: boolean, byLevel: boolean, faint = false): PresenceBasis {
+  update(second: number, moving: boolean, breathing: boolean, byLevel: boolean, faint = false, evidence: PresenceEvidence = {}): PresenceBasis {
     const window = this.#moving;
     const breaths = this.#breathing;
-    window[this.#seconds % window.length] = moving ? 1 : 0;
-    breaths[this.#seconds % breaths.length] = breathing ? 1 : 0;
+    const size = evidence.size ?? Infinity;
+    const big = moving && size >= (this.rules.entrySize ?? 0);
+    const keep = moving && size >= (this.rules.keepSize ?? 0);
+    const bpm = evidence.breathingBpm ?? null;
+    const startsBreathing = breathing && (bpm === null || bpm <= (this.rules.breathingStartMaxBpm ?? Infinity));
+    window[this.#seconds % window.length] = big ? 1 : 0;
+    breaths[this.#seconds % breaths.length] = startsBreathing ? 1 : 0;
     this.#seconds++;
-    if (moving) this.#lastMoving = second;
     if (this.#present && (faint || breathing)) this.#lastFaint = second;
     let recent = 0;
     for (let i = 0; i < Math.min(this.#seconds, window.length); i++) recent += window[i];
@@ -62,12 +91,13 @@ export class PresenceLatch {
     const breathingStarts = this.rules.breathingStartSeconds > 0 && breathed >= this.rules.breathingStartSeconds;
     const faintKeep = this.rules.faintKeepSeconds ?? 0;
     let basis: PresenceBasis = 'none';
-    if (moving && recent >= this.rules.entryMovingSeconds) basis = 'entry';
-    else if (this.#present && moving) basis = 'moving';
+    if (big && recent >= this.rules.entryMovingSeconds) basis = 'entry';
+    else if (this.#present && keep) basis = 'moving';
     else if (byLevel) basis = 'level';
     else if (breathing && (this.#present || breathingStarts)) basis = 'breathing';
     else if (this.#present && second - this.#lastMoving <= this.rules.holdSeconds) basis = 'hold';
     else if (this.#present && faintKeep > 0 && second - this.#lastFaint <= faintKeep) basis = 'faint';
+    if (keep || basis === 'entry') this.#lastMoving = second;
     this.#present = basis !== 'none';
     return basis;
   }
