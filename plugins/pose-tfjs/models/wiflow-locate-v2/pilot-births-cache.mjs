@@ -3,6 +3,9 @@
 // people, the same rooms emptied (people removed, longer), and validation rooms of three people crossing.
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-births-cache.mjs <out.json> [rooms] [emptySeconds] [crossingRooms]
+// FRESH=<seed> draws fresh validation rooms instead (births-protocol.md): planDataset with that seed,
+// every room in `val`, the recipe's ranges (FAINT=1: narrowed to their faint edge); a fresh room
+// whose signature matches any room of the shipped plan (train, val or test) is an error.
 import { writeFileSync } from 'node:fs';
 import * as sim from '@wiflow/plugin-sim';
 import { PoseLocator, loadLocatorModel, SHIPPED_LOCATOR_DIR, simulateReference, environmentFromScenario, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
@@ -14,7 +17,16 @@ const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 const untracked = { ...model, spec: { ...model.spec, tracker: undefined } };
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
 const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
-const sessions = plan.sessions.filter((s) => s.split === 'val').slice(0, rooms);
+/** The faint edge of the recipe's ranges (births-protocol.md): people far from links, small, weakly reflecting, at low SNR. */
+const FAINT = { roomWidth: [6, 8], roomDepth: [5, 7], personHeight: [1.5, 1.6], personGirth: [0.8, 0.9], bodyReflectivity: [0.45, 0.52], snrDb: [15, 22], people: [1, 2] };
+let sessions = plan.sessions.filter((s) => s.split === 'val').slice(0, rooms);
+if (process.env.FRESH) {
+  const fresh = sim.planDataset({ rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: 1, seed: process.env.FRESH, split: { train: 0, val: 1, test: 0 }, ranges: { ...recipe.ranges, ...(process.env.FAINT === '1' ? FAINT : {}) } });
+  const shipped = new Set(plan.sessions.map((s) => s.roomSignature));
+  const clash = fresh.sessions.find((s) => shipped.has(s.roomSignature));
+  if (clash) throw new Error(`fresh room ${clash.roomId} is a room of the shipped plan`);
+  sessions = fresh.sessions.filter((s) => s.split === 'val');
+}
 
 /** Every estimate: time (ms), peaks [x, y, presence] strongest first, the count features, truth [id, x, y]. */
 function estimates(scenario, seconds) {
@@ -34,4 +46,4 @@ for (const [i, s] of sessions.entries()) {
   runs.push({ kind: 'empty', id: s.sessionId, room, estimates: estimates({ ...s.scenario, people: [] }, emptySeconds) });
 }
 for (const s of sessions.slice(0, crossingRooms)) runs.push({ kind: 'crossing', id: s.sessionId, estimates: estimates(sim.validateScenario(threePeopleCrossing(s.scenario)), 30) });
-writeFileSync(out, JSON.stringify({ model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));
+writeFileSync(out, JSON.stringify({ source: process.env.FRESH ? { seed: process.env.FRESH, faint: process.env.FAINT === '1' } : { seed: recipe.seed, split: 'val' }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));

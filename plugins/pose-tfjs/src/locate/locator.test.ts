@@ -131,6 +131,28 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
     expect(fast.error).toBeLessThan(card * 1.5);
   });
 
+  it('births need change above the room\'s own noise floor: an emptied validation room shows nobody, and its people are found', () => {
+    // room-0064 (validation): emptied, births on count-head presence alone (2.0.0) confirmed a
+    // phantom 2.5 s in; the shipped margin over the noise floor (births-protocol.md) must not.
+    const model = loadLocatorModel();
+    const recipe = DatasetRecipeSchema.parse(model.spec.training.dataset);
+    const plan = planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
+    const session = plan.sessions.find((s) => s.split === 'val' && s.roomId.startsWith('room-0064-'))!;
+    expect(model.spec.tracker?.birthAboveNoise).toBeGreaterThan(0);
+    const peopleShown = (spec: typeof model.spec, scenario: typeof session.scenario, seconds: number) => {
+      const locator = new PoseLocator({ ...model, spec }, [environmentFromScenario(scenario)], [simulateReference({ Simulator } as never, scenario)], { densePose: 'none' });
+      let shown = 0;
+      for (const tick of new Simulator(scenario).run(seconds)) for (const frame of tick.frames) shown += locator.push(frame)?.persons.length ?? 0;
+      return shown;
+    };
+    const emptied = { ...session.scenario, people: [] };
+    const presenceOnly = { ...model.spec, tracker: { ...model.spec.tracker!, birthAboveNoise: undefined } };
+    expect(peopleShown(presenceOnly, emptied, 6)).toBeGreaterThan(0);
+    expect(peopleShown(model.spec, emptied, 6)).toBe(0);
+    expect(session.scenario.people.length).toBeGreaterThan(0);
+    expect(peopleShown(model.spec, session.scenario, 8)).toBeGreaterThan(0);
+  });
+
   it('`wiflow locate eval --small` reproduces the figures recorded beside the shipped locator', async () => {
     const model = loadLocatorModel();
     const small = recorded('eval-test-small.json');

@@ -152,7 +152,9 @@ export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 
   imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045 },
   hopPackets: 5,
   presenceThreshold: 0.5,
-  tracker: PeopleTrackerSettingsSchema.parse({}),
+  // Births need change energy 0.1 (log ratio) above the room's own empty-room noise energy: chosen
+  // on validation rooms, fresh ones included, by births-protocol.md's rule (2.2.0; FINDINGS.md).
+  tracker: PeopleTrackerSettingsSchema.parse({ birthAboveNoise: 0.1 }),
 };
 
 /**
