@@ -23,7 +23,7 @@ export { deriveBodyParts, deriveIuv, DENSE_POSE_PARTS, type DerivedBodyParts, ty
 export { setLoss, DEFAULT_LOSS_WEIGHTS, type LossWeights } from './training/loss.js';
 export { DatasetPacker, inputStatistics, subsetDataset, saveDataset, loadDataset, type PoseSample, type PackedDataset } from './training/dataset.js';
 export { trainPoseModel, type TrainOptions, type TrainProgress, type TrainResult } from './training/trainer.js';
-export { evaluateSamples, matchPeople, meanPose, placePose, type EvaluationReport, type BucketMetrics, type BaselineMetrics, type EvaluatedSample, type PoseHypothesis } from './eval/metrics.js';
+export { evaluateSamples, matchPeople, meanPose, placePose, scoredHypotheses, scoredPairs, type EvaluationReport, type BucketMetrics, type BaselineMetrics, type EvaluatedSample, type PoseHypothesis } from './eval/metrics.js';
 export { evaluateModel } from './eval/evaluate.js';
 export { formatEvaluation } from './eval/format.js';
 export { calibrateModel, scoreOnLabels, formatCalibration, type CalibrationOptions, type CalibrationResult, type CalibrationMetrics, type LabelledSample } from './calibrate/calibrate.js';

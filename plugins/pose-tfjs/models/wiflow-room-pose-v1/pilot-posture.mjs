@@ -5,6 +5,12 @@
 // classifies standing / sitting / lying on held-out frames. Two splits:
 //   spots: train on 4 spots, test on 2 other spots (same room, same radios);
 //   time:  train on the first 70 % of each posture bout, test on the last 30 % (same spots).
+// Then, held-out spots only, the same classifier on a second encoding chosen beforehand to take
+// position out: each link's height profile (log power at each height minus that link's mean
+// over the heights, per floor offset, for the power and the packet-to-packet power), without the
+// distances to the radios. Where a person stands sets how much of each link's change they
+// explain; posture should move that change between heights. Both encodings are scored on the
+// first split and on every split of two spots left out (rotating), in the same run.
 // Usage (after the package is built): node models/wiflow-room-pose-v1/pilot-posture.mjs [--spots 6] [--bout 15]
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
@@ -70,13 +76,51 @@ function score(train, test) {
   return { train: train.length, test: test.length, accuracy: +(right / test.length).toFixed(3), chanceMajority: +(test.filter((r) => r.y === majority).length / test.length).toFixed(3), confusion };
 }
 
+/** Height-profile encoding: per link, offset and quantity, each height's log power minus the mean over heights; no distances. */
+function heightProfile(x) {
+  const H = DEFAULT_PROBE.heightsM.length, O = DEFAULT_PROBE.offsetsM.length, perLink = H * O * 2 + 2;
+  const out = [];
+  for (let base = 0; base + perLink <= x.length; base += perLink) {
+    for (let o = 0; o < O; o++) {
+      for (let q = 0; q < 2; q++) {
+        const at = (h) => x[base + (o * H + h) * 2 + q];
+        let mean = 0;
+        for (let h = 0; h < H; h++) mean += at(h) / H;
+        for (let h = 0; h < H; h++) out.push(at(h) - mean);
+      }
+    }
+  }
+  return Float32Array.from(out);
+}
+
+/** Every split of two spots left out: both encodings, accuracy against always guessing the commonest posture of the training spots. */
+function rotatingSpots(encodings) {
+  const folds = [];
+  for (let a = 0; a + 1 < SPOTS; a += 2) {
+    const out = new Set([a, a + 1]);
+    const fold = { testSpots: [a, a + 1] };
+    for (const [name, encode] of Object.entries(encodings)) {
+      const encoded = rows.map((r) => ({ ...r, x: encode(r.x) }));
+      const { accuracy, chanceMajority } = score(encoded.filter((r) => !out.has(r.spot)), encoded.filter((r) => out.has(r.spot)));
+      fold[name] = accuracy;
+      fold.chanceMajority = chanceMajority;
+    }
+    folds.push(fold);
+  }
+  const mean = (key) => +(folds.reduce((s, f) => s + f[key], 0) / folds.length).toFixed(3);
+  return { folds, mean: Object.fromEntries([...Object.keys(encodings), 'chanceMajority'].map((k) => [k, mean(k)])) };
+}
+
 const testSpots = new Set([SPOTS - 2, SPOTS - 1]);
+const profiled = rows.map((r) => ({ ...r, x: heightProfile(r.x) }));
 const boutLength = (BOUT - 3) * 1000;
 const report = {
   pilot: 'posture in the probe features, upper bound (true position, realism none, one room)',
   room: pair.environmentId, spots: SPOTS, boutSeconds: BOUT, features: rows[0]?.x.length ?? 0, classes: CLASSES,
   heldOutSpots: score(rows.filter((r) => !testSpots.has(r.spot)), rows.filter((r) => testSpots.has(r.spot))),
   heldOutTime: score(rows.filter((r) => r.t < 0.7 * boutLength), rows.filter((r) => r.t >= 0.7 * boutLength)),
+  heldOutSpotsHeightProfile: { features: profiled[0]?.x.length ?? 0, ...score(profiled.filter((r) => !testSpots.has(r.spot)), profiled.filter((r) => testSpots.has(r.spot))) },
+  rotatingHeldOutSpots: rotatingSpots({ probe: (x) => x, heightProfile }),
   cpuSeconds: +((process.cpuUsage(started).user + process.cpuUsage(started).system) / 1e6).toFixed(1),
   loadAverage: `${load.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after`,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSamples, matchPeople, meanPose, placePose } from '../index.js';
+import { evaluateSamples, matchPeople, meanPose, placePose, scoredHypotheses } from '../index.js';
 import { standingPerson, tinyEnvironment } from '../testing/synthetic.js';
 
 const environment = tinyEnvironment();
@@ -53,5 +53,40 @@ describe('evaluation metrics', () => {
     const truth = [standingPerson(1, 1, 1), standingPerson(2, 3, 2)];
     const pairs = matchPeople(truth, [{ position: { x: 3.1, y: 2 }, keypoints3d: [] }, { position: { x: 0.9, y: 1.1 }, keypoints3d: [] }]);
     expect(pairs.map(([t, h]) => [t.id, h.position.x])).toEqual([[1, 0.9], [2, 3.1]]);
+  });
+
+  it('pairs a true person with the nearer of two reported hypotheses, not the more confident one', () => {
+    const truth = [standingPerson(1, 3, 2)];
+    const far = { ...placePose(meanPose(truth), { x: 1, y: 1 }), presence: 0.9 };
+    const near = { ...placePose(meanPose(truth), { x: 3.2, y: 2 }), presence: 0.7 };
+    expect(matchPeople(truth, [far, near]).map(([, h]) => h.position.x)).toEqual([3.2]);
+    // Both are reported (above 0.5): the wrong count is the count figure's to show, the floor error is the near one's.
+    const report = evaluateSamples([{ environment, truth, predicted: [far, near], presenceThreshold: 0.5 }], meanPose(truth));
+    expect(report.model['1'].floorErrorM).toBeCloseTo(0.2, 6);
+    expect(report.model['1'].countAccuracy).toBe(0);
+  });
+
+  it('pairs the one hypothesis with whichever true person it is near, not the first listed', () => {
+    const truth = [standingPerson(1, 1, 1), standingPerson(2, 2, 2), standingPerson(3, 3.5, 2.5)];
+    const pairs = matchPeople(truth, [{ position: { x: 3.4, y: 2.5 }, keypoints3d: [] }]);
+    expect(pairs.map(([t]) => t.id)).toEqual([3]);
+    const report = evaluateSamples([{ environment, truth, predicted: [{ ...placePose(meanPose(truth), { x: 3.4, y: 2.5 }), presence: 0.9 }], presenceThreshold: 0.5 }], meanPose(truth));
+    expect(report.model['3'].persons).toBe(1);
+    expect(report.model['3'].floorErrorM).toBeCloseTo(0.1, 6);
+  });
+
+  it('scores reported hypotheses, and unreported ones only to stand in for people nobody was reported for', () => {
+    const truth = [standingPerson(1, 3, 2)];
+    const pose = meanPose(truth);
+    const reported = { ...placePose(pose, { x: 2, y: 2 }), presence: 0.8 };
+    const unreportedNearer = { ...placePose(pose, { x: 3, y: 2 }), presence: 0.3 };
+    // A candidate nobody was shown is never picked over a reported person because it lies nearer.
+    expect(scoredHypotheses([unreportedNearer, reported], 1, 0.5)).toEqual([reported]);
+    const report = evaluateSamples([{ environment, truth, predicted: [reported, unreportedNearer], presenceThreshold: 0.5 }], pose);
+    expect(report.model['1'].floorErrorM).toBeCloseTo(1, 6);
+    // Nobody reported: the strongest candidate is still scored, so pose figures do not hang on the count.
+    const weak = { ...placePose(pose, { x: 1, y: 1 }), presence: 0.1 };
+    expect(scoredHypotheses([weak, unreportedNearer], 1, 0.5)).toEqual([unreportedNearer]);
+    expect(scoredHypotheses([weak, unreportedNearer], 2, 0.5)).toEqual([unreportedNearer, weak]);
   });
 });

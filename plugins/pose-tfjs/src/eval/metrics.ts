@@ -1,4 +1,5 @@
 import type { GroundTruthPerson } from '@wiflow/core';
+import { linearSumAssignment } from 'linear-sum-assignment';
 import { projectPoint, type EnvironmentGeometry } from '../model/environment.js';
 
 /** A pose hypothesis for one person: floor position and [17][3] keypoints in metres. */
@@ -44,32 +45,43 @@ export type BaselineMetrics = Omit<BucketMetrics, 'countAccuracy'>;
 
 const HIP_L = 11, HIP_R = 12, SHOULDER_L = 5;
 
-function permutations(n: number): number[][] {
-  if (n <= 1) return [[0].slice(0, n)];
-  const out: number[][] = [];
-  for (const rest of permutations(n - 1)) for (let i = 0; i <= rest.length; i++) out.push([...rest.slice(0, i), n - 1, ...rest.slice(i)]);
-  return out;
+/**
+ * Pair true people with hypotheses one-to-one by least total floor distance, optimal over all
+ * truths × all hypotheses given (Hungarian, `linear-sum-assignment`): min(truths, hypotheses)
+ * pairs; the people and hypotheses left over are not paired (evaluation counts them in the count
+ * figures, not the pose ones). Which hypotheses may be paired is the caller's choice; evaluation
+ * passes `scoredHypotheses`.
+ */
+export function matchPeople<T extends GroundTruthPerson, H extends PoseHypothesis>(truth: readonly T[], hypotheses: readonly H[]): [T, H][] {
+  if (truth.length === 0 || hypotheses.length === 0) return [];
+  const costs = truth.map((t) => hypotheses.map((h) => Math.hypot(t.position.x - h.position.x, t.position.y - h.position.y)));
+  // The library wants at least two candidates; one truth and one hypothesis pair trivially.
+  if (truth.length === 1 && hypotheses.length === 1) return [[truth[0], hypotheses[0]]];
+  const { rowAssignments } = linearSumAssignment(costs, { maximaze: false });
+  const pairs: [T, H][] = [];
+  truth.forEach((t, i) => {
+    const j = rowAssignments[i];
+    if (j >= 0) pairs.push([t, hypotheses[j]]);
+  });
+  return pairs;
 }
 
 /**
- * Pair true people with hypotheses: the k most confident hypotheses (k = true count, so
- * pose figures do not depend on the count head), assigned one-to-one by least total floor
- * distance (exhaustive over permutations, exact for the ≤ 4 people a window holds).
+ * The hypotheses evaluation may pair with true people: every reported one (presence above the
+ * threshold), and when fewer are reported than there are true people, the strongest unreported
+ * ones up to the true count. So a person the count head missed is still scored against the
+ * estimate's best candidate (pose figures do not hang on the count head), while a candidate
+ * nobody was shown is never picked over a reported one just because it lies nearer the truth.
  */
-export function matchPeople(truth: readonly GroundTruthPerson[], hypotheses: readonly PoseHypothesis[]): [GroundTruthPerson, PoseHypothesis][] {
-  const k = Math.min(truth.length, hypotheses.length);
-  if (k === 0) return [];
-  const truthSet = truth.slice(0, k);
-  const hyp = hypotheses.slice(0, k);
-  if (k > 6) return truthSet.map((t, i) => [t, hyp[i]]);
-  let best: number[] = [];
-  let bestCost = Infinity;
-  for (const perm of permutations(k)) {
-    let cost = 0;
-    perm.forEach((j, i) => { cost += Math.hypot(truthSet[i].position.x - hyp[j].position.x, truthSet[i].position.y - hyp[j].position.y); });
-    if (cost < bestCost) { bestCost = cost; best = perm; }
-  }
-  return truthSet.map((t, i) => [t, hyp[best[i]]]);
+export function scoredHypotheses<H extends PoseHypothesis & { presence: number }>(predicted: readonly H[], truthCount: number, presenceThreshold: number): H[] {
+  const strongest = [...predicted].sort((a, b) => b.presence - a.presence);
+  const reported = strongest.filter((h) => h.presence > presenceThreshold).length;
+  return strongest.slice(0, Math.max(reported, truthCount));
+}
+
+/** The pairs a sample's pose figures are scored on: `matchPeople` over `scoredHypotheses`. */
+export function scoredPairs<H extends PoseHypothesis & { presence: number }>(sample: { truth: readonly GroundTruthPerson[]; predicted: readonly H[]; presenceThreshold: number }): [GroundTruthPerson, H][] {
+  return matchPeople(sample.truth, scoredHypotheses(sample.predicted, sample.truth.length, sample.presenceThreshold));
 }
 
 function jointError(a: readonly number[], b: readonly number[]): number {
@@ -180,7 +192,7 @@ export function evaluateSamples(samples: Iterable<EvaluatedSample>, trainingMean
       const m = bucket(model, key), bt = bucket(atTrue, key), bc = bucket(atCentre, key);
       m.samples++; bt.samples++; bc.samples++;
       if (detected === sample.truth.length) m.countCorrect++;
-      for (const [truth, hyp] of matchPeople(sample.truth, sample.predicted)) m.addPerson(sample.environment, truth, hyp);
+      for (const [truth, hyp] of scoredPairs(sample)) m.addPerson(sample.environment, truth, hyp);
       for (const truth of sample.truth) {
         bt.addPerson(sample.environment, truth, placePose(trainingMeanPose, truth.position));
         bc.addPerson(sample.environment, truth, placePose(trainingMeanPose, centre));

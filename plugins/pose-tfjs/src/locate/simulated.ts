@@ -1,4 +1,4 @@
-import { evaluateSamples, matchPeople, meanPose, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
+import { evaluateSamples, meanPose, scoredPairs, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
 import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
@@ -91,8 +91,8 @@ export async function evaluateLocator(model: LocatorModel, selection: SplitSelec
     if (!instant.truth) continue;
     rooms.add(instant.environment.id);
     samples.push({ environment: instant.environment, truth: instant.truth.persons, predicted: instant.hypotheses, presenceThreshold: model.spec.presenceThreshold });
-    // The same matching as the report's floor error (the strongest hypotheses, best assignment).
-    for (const [truth, hypothesis] of matchPeople(instant.truth.persons, instant.hypotheses)) {
+    // The same pairs as the report's floor error.
+    for (const [truth, hypothesis] of scoredPairs(samples[samples.length - 1])) {
       const error = Math.hypot(truth.position.x - hypothesis.position.x, truth.position.y - hypothesis.position.y);
       for (const key of [String(instant.truth.persons.length), 'all']) {
         if (!errors.has(key)) errors.set(key, []);

@@ -1,6 +1,7 @@
 // pose.room in a flow: a calibrated room gets its own model's skeletons (id and hash in every
-// frame), an uncalibrated room the locator's, and a model of another room is refused.
-import { mkdtempSync, rmSync } from 'node:fs';
+// frame), an uncalibrated room the locator's, and a model of another room is refused. Without
+// `roomModels` it looks where `wiflow calibrate` writes: `<data dir>/room-pose`.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildFlow, createTestRuntime } from '@wiflow/core/testing';
@@ -8,7 +9,7 @@ import type { PoseFrame, Runtime } from '@wiflow/core';
 import csiPlugin from '@wiflow/plugin-csi';
 import simPlugin, * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin, { DEFAULT_PROBE, drawRoomPair, sessionScenario, fitRoomPose, loadLocatorModel, RoomPoseEstimator, roomModelDirectory, saveRoomPoseModel, SHIPPED_LOCATOR_DIR, simulateReference, trainingRows, writeReference, type RoomPoseModel } from '../index.js';
+import plugin, { DEFAULT_PROBE, ROOM_POSE_JSON, drawRoomPair, sessionScenario, fitRoomPose, loadLocatorModel, RoomPoseEstimator, roomModelDirectory, saveRoomPoseModel, SHIPPED_LOCATOR_DIR, simulateReference, trainingRows, writeReference, type RoomPoseModel } from '../index.js';
 
 // A twin session of the protocol's test room: people in it, and the room's declared geometry.
 const pair = { ...drawRoomPair(sim, 'node-room'), realism: 'none' as const };
@@ -66,5 +67,31 @@ describe('pose.room', () => {
     const foreign = await run({ roomModels: path.join(dir, 'foreign') });
     expect(foreign.status).toBe('failed');
     expect(foreign.error).toMatch(/trained for environment kitchen, not room-node-room/);
+  }, 300_000);
+
+  it('without roomModels uses the room\'s model in <data dir>/room-pose, and stops on a damaged one there', async () => {
+    const defaultDir = roomModelDirectory(path.join(dir, 'room-pose'), environment.id);
+    const before = await run({});
+    expect(before.error).toBeNull();
+    const mean = before.outputs.poses as PoseFrame[];
+    expect(mean.length).toBeGreaterThan(0);
+    // Not calibrated yet: the locator's id and hash, and a pipeline that says the posture is not estimated.
+    expect(mean.every((f) => f.metadata.modelId === 'wiflow-locate-v2' && f.metadata.modelHash !== model.hash && /posture not estimated/.test(f.metadata.pipeline))).toBe(true);
+
+    // What `wiflow calibrate` leaves there: the same model, so the same hash.
+    saveRoomPoseModel(defaultDir, model.spec, model.weights);
+    const after = await run({});
+    expect(after.error).toBeNull();
+    const frames = after.outputs.poses as PoseFrame[];
+    expect(frames.length).toBe(mean.length);
+    expect(frames.every((f) => f.metadata.modelId === 'wiflow-room-pose-v1' && f.metadata.modelHash === model.hash && f.metadata.pipeline.includes('room room-node-room'))).toBe(true);
+
+    // A damaged model is not skipped in silence (the room would pass for calibrated while showing the mean pose).
+    writeFileSync(path.join(defaultDir, ROOM_POSE_JSON), '{ "format": ');
+    const damaged = await run({});
+    expect(damaged.status).toBe('failed');
+    expect(damaged.error).toContain(defaultDir);
+    expect(damaged.error).toContain(ROOM_POSE_JSON);
+    rmSync(defaultDir, { recursive: true, force: true });
   }, 300_000);
 });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DataTypes, defineNode, type CsiFrame } from '@wiflow/core';
+import { DataTypes, defineNode, type CsiFrame, type ServiceReader } from '@wiflow/core';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.js';
+import { REFERENCE_DESK } from '../locate/reference-desk.js';
 import { readReference, type EmptyRoomReference } from '../locate/reference.js';
 import { linkKey, referenceForEnvironment } from '../locate/reference-check.js';
 import { EnvironmentGeometrySchema } from '../model/environment.js';
@@ -15,13 +16,19 @@ import { loadRoomPoseModel, ROOM_POSE_JSON } from './room-pose-model.js';
 export const PoseRoomConfig = z.object({
   environments: z.array(EnvironmentGeometrySchema).min(1).describe('geometry of each environment: room, links with their antenna arrays, camera'),
   references: z.array(z.string()).min(1).describe('empty-room reference files, one per environment (`wiflow locate record`)'),
-  roomModels: z.string().default('').describe('directory of room models written by `wiflow calibrate` (one sub-directory per environment id); empty: no room is calibrated'),
+  roomModels: z.string().default('').describe('directory of room models written by `wiflow calibrate` (one sub-directory per environment id); empty: `<data dir>/room-pose`, where `wiflow calibrate` writes them and the Installer page reads them'),
 });
+
+/** `<data dir>/room-pose` of the running host, or null where no pose plugin set up the desk. */
+function defaultRoomModelsDir(services: ServiceReader): string | null {
+  return services.has(REFERENCE_DESK) ? services.get(REFERENCE_DESK).roomModelsDir : null;
+}
 
 /**
  * `pose.room`: the locator's people (position, count, tracks) with the skeletons of each room's
  * own model (`wiflow calibrate`), in the rooms that have one; other rooms get the locator's mean
- * pose and say so in their frames. A model is only ever used in the environment it was trained for.
+ * pose and say so in their frames. A model is only ever used in the environment it was trained for;
+ * a damaged one, or another room's, stops the flow with the reason rather than being skipped.
  */
 export const poseRoomNode = defineNode({
   type: 'pose.room',
@@ -40,7 +47,9 @@ export const poseRoomNode = defineNode({
       try { resolved = await ctx.files.resolve(file, 'read'); } catch (error) { throw PoseErrors.referenceMissing(`references[${i}] (${file})`, (error as Error).message); }
       references.push(readReference(resolved));
     }
-    const modelsDir = ctx.config.roomModels ? await ctx.files.resolve(ctx.config.roomModels, 'read') : null;
+    // Without a directory set, the host's own `<data dir>/room-pose` (the reference desk's): the
+    // host chose that path, not the flow's author, so it is read without the run's file roots.
+    const modelsDir = ctx.config.roomModels ? await ctx.files.resolve(ctx.config.roomModels, 'read') : defaultRoomModelsDir(ctx.services);
     const byLink = new Map<string, RoomPoseEstimator>();
     const calibrated: string[] = [];
     for (const environment of ctx.config.environments) {
@@ -63,7 +72,7 @@ export const poseRoomNode = defineNode({
         frames++;
         await ctx.emit('poses', estimator.toPoseFrame(instant));
       },
-      stats: () => ({ frames, calibratedRooms: calibrated.join(', ') }),
+      stats: () => ({ frames, calibratedRooms: calibrated.join(', '), roomModels: modelsDir }),
     };
   },
 });

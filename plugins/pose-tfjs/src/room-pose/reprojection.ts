@@ -1,5 +1,5 @@
 import type { GroundTruthPerson } from '@wiflow/core';
-import { matchPeople } from '../eval/metrics.js';
+import { scoredPairs } from '../eval/metrics.js';
 import { cameraFrame, projectPoint, type VirtualCamera } from '../model/environment.js';
 import type { RoomPoseInstant } from './room-pose-estimator.js';
 import type { RoomPoseRows } from './room-pose-model.js';
@@ -55,10 +55,10 @@ export function reprojectionRows(instant: RoomPoseInstant, camera: VirtualCamera
   });
   const indexed = instant.located.hypotheses.map((h, i) => ({ ...h, index: i }));
   const rows: ReprojectionRow[] = [];
-  for (const [truth, hyp] of matchPeople(people, indexed)) {
-    const h = hyp as (typeof indexed)[number];
+  const keypointsOf = new Map(people.map((p) => [p.id, p.keypoints2d]));
+  for (const [truth, h] of scoredPairs({ truth: people, predicted: indexed, presenceThreshold: instant.presenceThreshold })) {
     if (Math.hypot(truth.position.x - h.position.x, truth.position.y - h.position.y) > maxFloorErrorM) continue;
-    const k2 = (truth as (typeof people)[number]).keypoints2d;
+    const k2 = keypointsOf.get(truth.id)!;
     const keypoints = new Float32Array(34), visible = new Float32Array(17);
     for (let j = 0; j < 17; j++) {
       keypoints[2 * j] = k2[j][0];

@@ -1,5 +1,5 @@
 import type { CsiFrame, GroundTruthPerson, PoseFrame } from '@wiflow/core';
-import { matchPeople, placePose, type PoseHypothesis } from '../eval/metrics.js';
+import { placePose, scoredPairs, type PoseHypothesis } from '../eval/metrics.js';
 import type { LocatorModel } from '../locate/locator-model.js';
 import { PoseLocator, type LocatedInstant } from '../locate/locator.js';
 import type { EmptyRoomReference } from '../locate/reference.js';
@@ -16,6 +16,8 @@ export interface RoomPoseInstant {
   features: Float32Array[];
   /** Per hypothesis: the room model's skeleton, or the locator's mean pose without a model. */
   hypotheses: (PoseHypothesis & { presence: number; trackId: number | null })[];
+  /** The locator's presence threshold: hypotheses above it are the people reported. */
+  presenceThreshold: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export class RoomPoseEstimator {
     if (!located) return null;
     const features = located.hypotheses.map((h) => this.#probe.features(h.position.x, h.position.y));
     const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { position: h.position, keypoints3d: predictSkeleton(this.roomModel, features[i], h.position), presence: h.presence, trackId: h.trackId } : h));
-    return { located, features, hypotheses };
+    return { located, features, hypotheses, presenceThreshold: this.locatorModel.spec.presenceThreshold };
   }
 
   /** The PoseFrame of an estimate: the locator's frame with the room model's skeletons and its id, hash and pipeline. */
@@ -86,8 +88,7 @@ export function trainingRows(instant: RoomPoseInstant, labelled: readonly Labell
   const truths: GroundTruthPerson[] = labelled.map((p, id) => ({ id, keypoints3d: p.keypoints3d, position: labelledPosition(p.keypoints3d), activity: 'standing' }));
   const indexed = instant.located.hypotheses.map((h, i) => ({ ...h, index: i }));
   const rows: { features: Float32Array; target: Float32Array }[] = [];
-  for (const [truth, hyp] of matchPeople(truths, indexed)) {
-    const h = hyp as (typeof indexed)[number];
+  for (const [truth, h] of scoredPairs({ truth: truths, predicted: indexed, presenceThreshold: instant.presenceThreshold })) {
     if (Math.hypot(truth.position.x - h.position.x, truth.position.y - h.position.y) > maxFloorErrorM) continue;
     const target = new Float32Array(51);
     truth.keypoints3d.forEach((k, j) => { target[3 * j] = k[0] - h.position.x; target[3 * j + 1] = k[1] - h.position.y; target[3 * j + 2] = k[2]; });

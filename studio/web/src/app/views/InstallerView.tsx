@@ -134,7 +134,7 @@ export function InstallerView() {
         <>
           <h3>Calibrated rooms: room-trained skeletons</h3>
           <p className="muted">
-            A room calibrated with <code>wiflow calibrate</code> has its own pose model, trained on a few labelled minutes of that room. A flow uses it in that room only, through the pose.room node (its roomModels set to the models directory); pose.locate and uncalibrated rooms give the locator&apos;s mean pose at each person&apos;s position.
+            A room calibrated with <code>wiflow calibrate</code> has its own pose model, trained on a few labelled minutes of that room. A flow uses it in that room only, through the pose.room node, which finds it in the data directory&apos;s room-pose folder, where the command writes it (unless the node&apos;s roomModels names another folder); pose.locate and uncalibrated rooms give the locator&apos;s mean pose at each person&apos;s position.
           </p>
           <RoomCalibrationTable rooms={rooms} />
         </>
