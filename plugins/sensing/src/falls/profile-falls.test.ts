@@ -1,19 +1,7 @@
 import type { CsiFrame, SensingFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSING_MODELS, LinkSensor, PROFILE_FALL_MODEL, PROFILE_FEATURES, SensingConfigSchema, sensingConfigHash, type LogisticModel, type ProfileEvent, type SensingModels } from '../index.js';
-import { syntheticLinkFrames, type SyntheticOptions, type SyntheticSegment } from '../testing/synthetic-link.js';
-
-/** The frame with its receive chains reported rotated by one, as an antenna-switching glitch does. */
-function rotated(frame: CsiFrame): CsiFrame {
-  const { nrx, nsc } = frame;
-  const re = new Float32Array(frame.csi.re.length);
-  const im = new Float32Array(frame.csi.im.length);
-  for (let r = 0; r < nrx; r++) {
-    re.set(frame.csi.re.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
-    im.set(frame.csi.im.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
-  }
-  return { ...frame, csi: { re, im } };
-}
+import { rotatedChains as rotated, syntheticLinkFrames, type SyntheticOptions, type SyntheticSegment } from '../testing/synthetic-link.js';
 
 /** A profile model that calls every judged event a fall: shows where the detector's falls go. */
 const EVERY_EVENT: LogisticModel = { features: ['p_peak'], mean: [0], scale: [1], weights: [0], bias: 20, threshold: 0.5 };

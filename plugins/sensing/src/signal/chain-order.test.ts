@@ -1,20 +1,8 @@
-import type { CsiFrame, SensingFrame } from '@wiflow/core';
+import type { SensingFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema } from '../index.js';
-import { syntheticLinkFrames } from '../testing/synthetic-link.js';
+import { rotatedChains as rotated, syntheticLinkFrames } from '../testing/synthetic-link.js';
 import { chainRotation } from './chain-order.js';
-
-/** The frame with its receive chains reported rotated by one, as an antenna-switching glitch does. */
-function rotated(frame: CsiFrame): CsiFrame {
-  const { nrx, nsc } = frame;
-  const re = new Float32Array(frame.csi.re.length);
-  const im = new Float32Array(frame.csi.im.length);
-  for (let r = 0; r < nrx; r++) {
-    re.set(frame.csi.re.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
-    im.set(frame.csi.im.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
-  }
-  return { ...frame, csi: { re, im } };
-}
 
 describe('chainRotation', () => {
   it('finds the rotation of a glitched packet and leaves a packet in order alone', () => {

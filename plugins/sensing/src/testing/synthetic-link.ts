@@ -114,3 +114,15 @@ export function syntheticLinkFrames(segments: SyntheticSegment[], options: Synth
   }
   return frames;
 }
+
+/** The frame with its receive chains reported rotated by one, as an antenna-switching glitch does. */
+export function rotatedChains(frame: CsiFrame): CsiFrame {
+  const { nrx, nsc } = frame;
+  const re = new Float32Array(frame.csi.re.length);
+  const im = new Float32Array(frame.csi.im.length);
+  for (let r = 0; r < nrx; r++) {
+    re.set(frame.csi.re.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
+    im.set(frame.csi.im.subarray(r * nsc, (r + 1) * nsc), ((r + 1) % nrx) * nsc);
+  }
+  return { ...frame, csi: { re, im } };
+}
