@@ -478,6 +478,9 @@ export class LinkSensor {
   }
 
   #evaluateFalls(final: boolean): void {
+    // Where the velocity profile gives the link's falls, burst candidates are worked out only for an observer
+    // (the evaluations score both detectors on the same captures); nothing else reads them there.
+    if (this.#profileFalls && !this.options.onFallCandidate) return;
     const series = this.#halfSpread;
     const { config, models } = this.options;
     const after = 8; // half-second steps of context after the peak (4 s)
@@ -580,7 +583,7 @@ export class LinkSensor {
       breathingQuality = null;
       breathingReason = 'empty';
     }
-    const burstFalls = this.#pendingFalls.splice(0);
+    const burstFalls = this.#pendingFalls.splice(0); // emptied on every link; on profile links only an observer's run fills it
     const falls = this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls;
     // Movement nobody was seen arrive for (a door, a pet) is no person's activity: the second is `empty`.
     const activity = falls.length ? 'fall' : presence && moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
