@@ -7,7 +7,7 @@ import { projectPoint, type EnvironmentGeometry } from '../model/environment.js'
 import { sampleSizes, writeGeometryFeatures, writeLinkFeatures } from '../model/features.js';
 import { PoseModel } from '../model/pose-model.js';
 import { decodeSlots } from '../model/targets.js';
-import { matchPeople } from '../eval/metrics.js';
+import { matchPeople, scoredHypotheses } from '../eval/metrics.js';
 import { setLoss } from '../training/loss.js';
 import { shuffledIndices } from '../training/prng.js';
 import type { LabelledInstant } from './coco-labels.js';
@@ -80,7 +80,9 @@ export function scoreOnLabels(model: PoseModel, environment: EnvironmentGeometry
     if (decoded.filter((d) => d.presence > spec.output.presenceThreshold).length === s.labels.persons.length) countOk++;
     // Match by the labelled hip midpoint position when 3D exists, else by 2D hip midpoint distance.
     const truths = s.labels.persons.map((p, id) => ({ id, activity: 'standing' as const, keypoints3d: p.keypoints3d ?? [], position: { x: 0, y: 0 }, label: p }));
-    const hyps = decoded.slice(0, truths.length);
+    // The same hypotheses every other pose figure may pair with (reported ones, plus the strongest
+    // unreported up to the labelled count), not the first slots in model order.
+    const hyps = scoredHypotheses(decoded, truths.length, spec.output.presenceThreshold);
     const order = pairBy2d(environment, truths.map((t) => t.label.keypoints2d), hyps.map((h) => h.keypoints3d));
     order.forEach(([ti, hi]) => {
       const label = truths[ti].label;
