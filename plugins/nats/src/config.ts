@@ -16,6 +16,7 @@ export const StreamRetentionConfig = z
     csi: limits(10 * 60_000, 1024 * MiB).describe('WIFLOW_CSI (csi.>): work items for the pose workers, not history'),
     pose: limits(24 * 3_600_000, 1024 * MiB).describe('WIFLOW_POSE (pose.>): the live feed of the API instances and the queue of the storage writer'),
     alerts: limits(7 * 24 * 3_600_000, 256 * MiB).describe('WIFLOW_ALERTS (alerts.>)'),
+    sensing: limits(24 * 3_600_000, 256 * MiB).describe('WIFLOW_SENSING (sensing.>): sensing frames (sense.link / sense.room via pose.publish), the live feed of the API instances and the queue of the storage writer'),
   })
   .prefault({});
 

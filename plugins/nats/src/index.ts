@@ -18,7 +18,7 @@ export { ClusterConfig, resolveClusterSettings, type ClusterSettings, type Clust
 export { ClusterHeartbeat, HEARTBEAT_SUBJECT, type InstanceHeartbeat, type ClusterMember } from './cluster/cluster-heartbeat.js';
 export { ClusterService, CLUSTER_SERVICE, type InstanceReport } from './cluster/cluster-service.js';
 export { PoseClusterLink, type PoseClusterLinkOptions } from './cluster/pose-cluster-link.js';
-export { ClusterFeed, PoseFeedKind, AlertFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';
+export { ClusterFeed, PoseFeedKind, AlertFeedKind, SensingFeedKind, type FeedKind, type FeedCounters } from './cluster/cluster-feed.js';
 export { NatsRateLimitStore } from './cluster/nats-rate-limit-store.js';
 
 /** The plugin's name (tap name of its hooks). */

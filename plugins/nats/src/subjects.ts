@@ -3,6 +3,7 @@ export const Subjects = {
   csi: (environment: string, link: string) => `csi.${token(environment)}.${token(link)}`,
   pose: (environment: string) => `pose.${token(environment)}`,
   alerts: (environment: string) => `alerts.${token(environment)}`,
+  sensing: (environment: string) => `sensing.${token(environment)}`,
 } as const;
 
 /** JetStream streams wiflow creates when missing: name → subjects. */
@@ -10,15 +11,16 @@ export const Streams: Record<string, string[]> = {
   WIFLOW_CSI: ['csi.>'],
   WIFLOW_POSE: ['pose.>'],
   WIFLOW_ALERTS: ['alerts.>'],
+  WIFLOW_SENSING: ['sensing.>'],
 };
 
 /** The kinds of stream, by the first token of their subjects. */
-export type StreamKind = 'csi' | 'pose' | 'alerts';
+export type StreamKind = 'csi' | 'pose' | 'alerts' | 'sensing';
 
 /** Which kind a wiflow stream is (its retention settings are configured per kind). */
 export function streamKind(stream: string): StreamKind {
   const head = Streams[stream]?.[0]?.split('.')[0];
-  if (head !== 'csi' && head !== 'pose' && head !== 'alerts') throw new Error(`${stream} is not a wiflow stream`);
+  if (head !== 'csi' && head !== 'pose' && head !== 'alerts' && head !== 'sensing') throw new Error(`${stream} is not a wiflow stream`);
   return head;
 }
 

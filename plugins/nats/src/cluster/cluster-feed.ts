@@ -1,6 +1,6 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import type { Alert, PoseFrame } from '@wiflow/core';
+import type { Alert, PoseFrame, SensingFrame } from '@wiflow/core';
 import { decodeValue } from '../codec.js';
 
 /** What a feed carries: its stream, the shared storage consumer's name, and how to tell a value from junk. */
@@ -27,6 +27,15 @@ export const AlertFeedKind: FeedKind<Alert> = {
   storeDurable: 'wiflow-api-alert-storage',
   accepts: (v): v is Alert =>
     !!v && typeof v === 'object' && typeof (v as Alert).alertId === 'string' && typeof (v as Alert).alertType === 'string' && typeof (v as Alert).environmentId === 'string' && typeof (v as Alert).timestamp === 'number',
+};
+
+/** Sensing frames on sensing.<environment> (stream WIFLOW_SENSING). */
+export const SensingFeedKind: FeedKind<SensingFrame> = {
+  stream: 'WIFLOW_SENSING',
+  subject: 'sensing.>',
+  storeDurable: 'wiflow-api-sensing-storage',
+  accepts: (v): v is SensingFrame =>
+    !!v && typeof v === 'object' && typeof (v as SensingFrame).environmentId === 'string' && typeof (v as SensingFrame).time === 'number' && ((v as SensingFrame).scope === 'room' || (v as SensingFrame).scope === 'link'),
 };
 
 /** Feed figures for status and tests. */

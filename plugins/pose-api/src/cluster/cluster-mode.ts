@@ -27,12 +27,14 @@ const ClusterSwitch = configSection('cluster', z.object({ enabled: z.unknown() }
  * The pose API of one `wiflow serve` in a cluster (config `cluster.enabled`), wired through
  * the seams @wiflow/plugin-nats's `PoseClusterLink` fills (the wire format stays there):
  * - rate-limit counters in a NATS KV bucket shared by every API instance;
- * - the hub fed by the cluster's live feeds of pose.> and alerts.> (what any worker or API
- *   instance publishes), so GET /pose/latest and /ws/pose show the whole cluster;
- * - on storage writers, the cluster's frames and alerts stored through one durable consumer
- *   shared by all writers (each written once);
- * - the local pipeline's pose.publish output sent to pose.<environment> / alerts.<environment>
- *   (same message ids as nats.publish), so it reaches every instance and is stored once too;
+ * - the hub fed by the cluster's live feeds of pose.>, alerts.> and sensing.> (what any worker
+ *   or API instance publishes), so GET /pose/latest, /ws/pose, the frames' sensed activity and
+ *   occupancy show the whole cluster;
+ * - on storage writers, the cluster's frames, alerts and sensing frames stored through one
+ *   durable consumer per stream shared by all writers (each written once);
+ * - the local pipeline's pose.publish output sent to pose.<environment> / alerts.<environment> /
+ *   sensing.<environment> (same message ids as nats.publish), so it reaches every instance and
+ *   is stored once too;
  * - a heartbeat that says this instance is an API instance, with its figures.
  */
 export class ClusterMode {
@@ -59,8 +61,8 @@ export class ClusterMode {
   }
 
   /** Feed counters (status, tests). */
-  get counters(): { poses: FeedCounters | undefined; alerts: FeedCounters | undefined } {
-    return { poses: this.#link?.poses.counters, alerts: this.#link?.alerts.counters };
+  get counters(): { poses: FeedCounters | undefined; alerts: FeedCounters | undefined; sensing: FeedCounters | undefined } {
+    return { poses: this.#link?.poses.counters, alerts: this.#link?.alerts.counters, sensing: this.#link?.sensing.counters };
   }
 
   /** Wire everything; resolves once the consumers are in place. */
@@ -78,10 +80,12 @@ export class ClusterMode {
     this.api.limiter.use(answeringNotReady(link.rateLimits));
     await link.poses.live((frame) => hub.acceptFrame(frame));
     await link.alerts.live((alert) => hub.acceptAlert(alert));
+    await link.sensing.live((frame) => hub.acceptSensing(frame));
     this.#writer = this.cluster.settings.storageWriter && host.hasStorage;
     if (this.#writer) {
       await link.poses.store((frames) => hub.writeFrames(frames));
       await link.alerts.store((alerts) => hub.writeAlerts(alerts));
+      await link.sensing.store((frames) => hub.writeSensing(frames));
     }
     hub.route(link.outlet);
     this.#unreport = this.cluster.report(() => ({
@@ -92,7 +96,9 @@ export class ClusterMode {
         frames_stored: link.poses.counters.stored,
         alerts_live: link.alerts.counters.live,
         alerts_stored: link.alerts.counters.stored,
-        store_errors: link.poses.counters.storeErrors + link.alerts.counters.storeErrors,
+        sensing_live: link.sensing.counters.live,
+        sensing_stored: link.sensing.counters.stored,
+        store_errors: link.poses.counters.storeErrors + link.alerts.counters.storeErrors + link.sensing.counters.storeErrors,
         websocket_clients: this.api.stream.clients.size,
       },
     }));

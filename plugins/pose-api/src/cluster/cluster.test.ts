@@ -1,3 +1,4 @@
+import type { SensingFrame } from '@wiflow/core';
 import natsPlugin, { NatsRateLimitStore } from '@wiflow/plugin-nats';
 import { NATS_SERVER, startNatsServer, useNatsServer } from '@wiflow/plugin-nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,4 +118,25 @@ describe.skipIf(!NATS_SERVER)('two pose API runtimes in cluster mode (real nats-
     expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
     socket.close();
   }, 60_000);
+
+  it("sensing frames of A's pipeline reach B's hub and are stored once, by A; a frame sent twice is kept once", async () => {
+    const T0 = 1_790_000_000_000;
+    const frame = (second: number, patch: Partial<SensingFrame> = {}): SensingFrame => ({
+      time: T0 + (second + 1) * 1000, second, scope: 'room', environmentId: 'ward', link: null, presence: true, state: 'still', motion: 0.04,
+      breathingBpm: 14.2, breathingReason: null, breathingQuality: 5.1, activity: null, falls: [], lostFraction: 0, estimatorId: 'wiflow-sense-v1', configHash: 'cafe', provenance: 'replay', ...patch,
+    });
+    const sent = [frame(0), frame(1), frame(1), frame(2, { scope: 'link', link: { tx: 'tx0', rx: 'rx0' }, state: 'moving', motion: 0.8, breathingBpm: null, breathingReason: 'moving', breathingQuality: null })];
+    // pose.publish's sensing input on A (its hub is routed to the cluster).
+    for (const f of sent) await a.api.hub.publishSensing(f);
+    // B never ran a pipeline: it knows the ward's breathing through NATS.
+    await waitFor(() => b.api.hub.latestSensing('ward')?.second === 1, 10_000);
+    expect(b.api.hub.latestSensing('ward')).toMatchObject({ breathingBpm: 14.2, estimatorId: 'wiflow-sense-v1', configHash: 'cafe', provenance: 'replay' });
+    // Three distinct frames (the repeat has the same message id), each stored once, on the writer only.
+    await waitFor(() => a.api.cluster!.counters.sensing!.stored === 3, 10_000);
+    const stored = await a.runtime.storage.sensing.find({ environmentId: 'ward' }, { page: 1, perPage: 100 });
+    expect(stored.items.map((f) => [f.second, f.scope])).toEqual([[0, 'room'], [1, 'room'], [2, 'link']]);
+    expect((await b.runtime.storage.sensing.find({}, { page: 1, perPage: 1 })).total).toBe(0);
+    // What is not a sensing frame is refused before anything reaches the cluster.
+    expect(() => a.api.hub.publishSensing({ environmentId: 'ward' } as unknown as SensingFrame)).toThrow(/not a SensingFrame/);
+  }, 30_000);
 });

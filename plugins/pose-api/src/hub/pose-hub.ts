@@ -16,6 +16,7 @@ export interface HubListener {
 export interface HubOutlet {
   frame(frame: PoseFrame): Promise<void>;
   alert(alert: Alert): Promise<void>;
+  sensing(frame: SensingFrame): Promise<void>;
 }
 
 /** A sensing frame further than this from a pose frame's time gives it no activity. */
@@ -134,16 +135,30 @@ export class PoseHub {
    * frames win over link frames of the same room there.
    */
   publishSensing(frame: SensingFrame): void | Promise<void> {
-    // A value that is not a sensing frame throws here, before anything is stored.
+    // A value that is not a sensing frame throws here, before anything is sent or stored.
+    assertSensingFrame(frame);
+    // Cluster mode: to sensing.<environment>; every instance's live feed brings it back (acceptSensing)
+    // and one storage writer stores it (writeSensing).
+    if (this.#outlet) return this.#outlet.sensing(frame);
     this.#keepSensing(frame);
-    // Cluster mode has no sensing subject yet: there the frames are not stored.
-    if (!this.#outlet) return this.storage()?.sensing.append([frame]);
+    return this.storage()?.sensing.append([frame]);
+  }
+
+  /** A sensing frame to keep for activity and occupancy, not to store: the cluster's live feed. */
+  acceptSensing(frame: SensingFrame): void {
+    this.#keepSensing(frame);
+  }
+
+  /** Store sensing frames now; throws when storage fails (redelivered by the cluster's storage consumer). */
+  async writeSensing(frames: SensingFrame[]): Promise<void> {
+    const storage = this.storage();
+    if (!storage || !frames.length) return;
+    await storage.sensing.append(frames);
+    await storage.flush();
   }
 
   #keepSensing(frame: SensingFrame): void {
-    if (!frame || typeof frame !== 'object' || typeof frame.environmentId !== 'string' || typeof frame.time !== 'number' || !['empty', 'still', 'moving'].includes(frame.state)) {
-      throw new TypeError('pose.publish received something that is not a SensingFrame on its sensing input');
-    }
+    assertSensingFrame(frame);
     this.counters.sensingPublished++;
     let list = this.#sensing.get(frame.environmentId);
     if (!list) this.#sensing.set(frame.environmentId, (list = []));
@@ -356,5 +371,11 @@ export class PoseHub {
     if (this.#outlet) return;
     this.#latest.clear();
     this.#latestAny = undefined;
+  }
+}
+
+function assertSensingFrame(frame: SensingFrame): void {
+  if (!frame || typeof frame !== 'object' || typeof frame.environmentId !== 'string' || typeof frame.time !== 'number' || !['empty', 'still', 'moving'].includes(frame.state)) {
+    throw new TypeError('pose.publish received something that is not a SensingFrame on its sensing input');
   }
 }
