@@ -9,6 +9,9 @@
 // person's mean keypoint speed (v), cat walking (cat), door swinging within the motion window (door).
 // LEAD=60 gives the still and leaving sessions an empty lead-in of that many seconds (the person walks in after
 // it; as pilot/sim_static_exit.mjs does), so an entry has a before; KINDS=still,leave picks session kinds.
+// FROM=18 keeps rooms from that index on (rooms 18-29: fresh validation seeds 72018-72029, added for issue 22's
+// presence round 3). Also written per row: br (the frame's breathing reason), ec/ee (the spectrum's comb and
+// edge flags), tb (the person's true breathing rate), fr/fb (the fan's rpm and blades, null without a fan).
 import { Simulator } from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
@@ -17,7 +20,8 @@ const config = SensingConfigSchema.parse(JSON.parse(process.env.CONFIG ?? '{}'))
 const models = DEFAULT_SENSING_MODELS;
 const hash = sensingConfigHash(config, models);
 const kinds = (process.env.KINDS ?? 'empty,still,leave').split(',');
-const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms }).filter((s) => kinds.includes(s.kind));
+const from = Number(process.env.FROM ?? 0);
+const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms }).filter((s) => kinds.includes(s.kind) && s.room >= from);
 const r4 = (v) => (v == null ? null : Math.round(v * 1e4) / 1e4);
 const lead = Number(process.env.LEAD ?? 0);
 for (const session of sessions) {
@@ -34,6 +38,8 @@ for (const session of sessions) {
   const feats = new Map();
   const truth = [];
   const swings = (session.scenario.distractors ?? []).find((d) => d.kind === 'door')?.swings ?? [];
+  const fan = (session.scenario.distractors ?? []).find((d) => d.kind === 'fan');
+  const tb = session.scenario.people?.[0]?.breathingRateBpm ?? null;
   let previous = null;
   let previousT = 0;
   for (const tick of sim.run(session.seconds)) {
@@ -73,7 +79,7 @@ for (const session of sessions) {
         feats.delete(`${key}#${f.second}`);
         const tru = truth[f.second] ?? {};
         const door = swings.some((w) => f.second + 1 >= w.at && f.second - 2 <= w.at + w.durationS);
-        console.log(JSON.stringify({ kind: session.kind, room: session.room, link: key, s: f.second, p: f.presence, mo: f.motion, b: f.breathingBpm !== null || f.breathingReason === 'empty', eb: r4(est?.bpm), eq: r4(est?.quality), ps: r4(m?.pairSpread), pf: r4(m?.pairFloor), sp: r4(m?.spread), gs: r4(m?.groupSpread), pk: r4(m?.packetStep), pp: tru.pp ?? false, v: r4(tru.v ?? 0), cat: tru.cat ?? false, door, prof }));
+        console.log(JSON.stringify({ kind: session.kind, room: session.room, link: key, s: f.second, p: f.presence, mo: f.motion, b: f.breathingBpm !== null || f.breathingReason === 'empty', eb: r4(est?.bpm), eq: r4(est?.quality), ps: r4(m?.pairSpread), pf: r4(m?.pairFloor), sp: r4(m?.spread), gs: r4(m?.groupSpread), pk: r4(m?.packetStep), pp: tru.pp ?? false, v: r4(tru.v ?? 0), cat: tru.cat ?? false, door, br: f.breathingReason, ec: est?.comb ?? null, ee: est?.edge ?? null, tb, fr: fan?.rpm ?? null, fb: fan?.blades ?? null, prof }));
       }
     }
   }

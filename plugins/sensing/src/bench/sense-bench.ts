@@ -32,18 +32,23 @@ function normaliseOnly(frames: CsiFrame[]): number {
 /** The shipped models without the velocity-profile fall model: presence, motion, breathing and burst falls only. */
 const WITHOUT_PROFILE_FALLS: SensingModels = { ...DEFAULT_SENSING_MODELS, profileFall: undefined };
 
-function sense(frames: CsiFrame[], models: SensingModels = DEFAULT_SENSING_MODELS): number {
-  const config = SensingConfigSchema.parse({});
+function sense(frames: CsiFrame[], models: SensingModels = DEFAULT_SENSING_MODELS, overrides: Record<string, unknown> = {}): number {
+  const config = SensingConfigSchema.parse(overrides);
   const sensor = new LinkSensor(frames[0].link, { environmentId: 'bench', config, models, configHash: sensingConfigHash(config, models) });
   let out = 0;
   for (const f of frames) out += sensor.push(f).length;
   return out + sensor.finish().length;
 }
 
-const cases: { name: string; options: SyntheticOptions }[] = [
+/** Walk in, then still: 5 min (inside the presence hold) unless a case says otherwise. */
+const STORY: Parameters<typeof syntheticLinkFrames>[0] = [{ kind: 'moving', seconds: 60 }, { kind: 'still', seconds: 240, bpm: 15 }];
+
+const cases: { name: string; options: SyntheticOptions; story?: Parameters<typeof syntheticLinkFrames>[0] }[] = [
   { name: 'Intel 5300-like 1×3×30, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 3, nsc: 30, seed: 1 } },
   { name: 'Intel 5300-like 1×3×30, 20 Hz, 10 % loss (per-second work spread over fewer frames)', options: { rateHz: 20, loss: 0.1, nrx: 3, nsc: 30, seed: 3 } },
   { name: 'ESP32-like 1×1×52, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 1, nsc: 52, seed: 2, format: 'esp32-csi-tool' } },
+  // Still for 9 min: past the 300-s hold, where presence reads the steady-line check every second.
+  { name: 'Intel 5300-like 1×3×30, 20 Hz, 10 % loss, 9 min still (past the hold)', options: { rateHz: 20, loss: 0.1, nrx: 3, nsc: 30, seed: 4 }, story: [{ kind: 'moving', seconds: 60 }, { kind: 'still', seconds: 540, bpm: 15 }] },
 ];
 
 const lines: string[] = [];
@@ -51,7 +56,7 @@ lines.push(`load average before: ${loadavg().map((v) => v.toFixed(2)).join(' ')}
 lines.push('| link | frames | baseline (normalise only), frames/CPU-s | presence + motion + breathing + burst falls, frames/CPU-s | the same + velocity-profile falls (the shipped Intel 5300 path), frames/CPU-s |');
 lines.push('|---|---|---|---|---|');
 for (const c of cases) {
-  const frames = syntheticLinkFrames([{ kind: 'moving', seconds: 60 }, { kind: 'still', seconds: 240, bpm: 15 }], c.options);
+  const frames = syntheticLinkFrames(c.story ?? STORY, c.options);
   normaliseOnly(frames.slice(0, 2000));
   sense(frames.slice(0, 2000));
   let start = process.cpuUsage();
@@ -66,6 +71,19 @@ for (const c of cases) {
   const fmt = (x: number) => Math.round(x).toLocaleString('en');
   // The profile detector applies to multi-chain Intel 5300 links only: elsewhere both columns run the same code.
   lines.push(`| ${c.name} | ${frames.length} | ${fmt(base)} | ${fmt(burst)} | ${c.options.format === undefined && (c.options.nrx ?? 3) > 1 ? fmt(full) : 'n/a (not applied)'} |`);
+}
+{
+  // The steady-line keep's cost where it runs (past the hold), against the same link with it off, same run.
+  const c = cases[cases.length - 1];
+  const frames = syntheticLinkFrames(c.story ?? STORY, c.options);
+  const rate = (overrides: Record<string, unknown>) => {
+    const start = process.cpuUsage();
+    sense(frames, WITHOUT_PROFILE_FALLS, overrides);
+    return Math.round(frames.length / cpuSince(start)).toLocaleString('en');
+  };
+  const off = rate({ presenceSteadyKeepSeconds: 0 });
+  const on = rate({});
+  lines.push(`${c.name}, presence + motion + breathing + burst falls: steady-line keep off ${off}, on ${on} frames/CPU-s`);
 }
 lines.push(`load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 for (const line of lines) console.log(line);

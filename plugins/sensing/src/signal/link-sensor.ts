@@ -183,7 +183,7 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
-    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds, entrySize: config.presenceEntryFloorRatio, keepSize: config.presenceKeepFloorRatio, breathingStartMaxBpm: config.presenceBreathingStartMaxBpm ?? undefined });
+    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds, entrySize: config.presenceEntryFloorRatio, keepSize: config.presenceKeepFloorRatio, breathingStartMaxBpm: config.presenceBreathingStartMaxBpm ?? undefined, steadyKeepSeconds: config.presenceSteadyKeepSeconds, steadyKeepShare: config.presenceSteadyKeepShare, steadyToleranceBpm: config.presenceSteadyToleranceBpm });
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -543,6 +543,8 @@ export class LinkSensor {
     const recentRate = this.#packetRate(second, Math.max(1, stillSeconds));
     let breathingSeen = false;
     let faintBreathing = false;
+    /** The spectrum's peak however weak (a steady one keeps someone present: `PresenceRules.steadyKeepSeconds`). */
+    let peakBpm: number | null = null;
     if (moving) breathingReason = 'moving';
     else if (recentRate < config.minPacketRateHz) breathingReason = 'rate_too_low';
     else if (stillSeconds < config.breathingMinSeconds) breathingReason = 'too_short';
@@ -555,6 +557,7 @@ export class LinkSensor {
         const channels = this.#breathChannels(slots);
         const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (estimate) this.options.onBreathingEstimate?.(second, estimate);
+        peakBpm = estimate?.bpm ?? null;
         faintBreathing = estimate !== null && !estimate.edge && estimate.quality >= config.presenceFaintQuality;
         if (!estimate || estimate.quality < config.breathingMinQuality || estimate.edge) breathingReason = 'no_periodicity';
         else if (estimate.comb || this.#impulseHarmonic(slots, estimate.bpm)) breathingReason = 'periodic_interference';
@@ -575,7 +578,7 @@ export class LinkSensor {
     const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
     // How large the movement is against the link's own quiet level; unknown (any size) while the floor is young.
     const size = this.#pairHistoryCount <= config.presenceFloorWarmupSeconds ? Infinity : features.pairSpread / (features.pairFloor || 1e-9);
-    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm }) !== 'none';
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm, peakBpm }) !== 'none';
     const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
     if (!presence && breathingSeen) {
       // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.

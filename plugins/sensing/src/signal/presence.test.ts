@@ -96,4 +96,44 @@ describe('PresenceLatch', () => {
       expect(present.slice(14).every((b) => b === 'breathing')).toBe(true);
     });
   });
+
+  describe('steady line (a still person\'s faint breathing)', () => {
+    const STEADY = { ...RULES, steadyKeepSeconds: 120, steadyKeepShare: 0.7, steadyToleranceBpm: 0.5 };
+    /** 'm' moving, '.' still with no spectrum, 'p' still with a spectrum peak from `peak(second)`. */
+    function peaks(text: string, rules: PresenceRules, peak: (second: number) => number): PresenceBasis[] {
+      const latch = new PresenceLatch(rules);
+      return [...text].map((c, second) => latch.update(second, c === 'm', false, false, false, { peakBpm: c === 'p' ? peak(second) : null }));
+    }
+    // Walk in, then 600 s still; the spectrum is read from 20 s on (a still run long enough for a window).
+    const stillStory = `mmm${'.'.repeat(20)}${'p'.repeat(600)}`;
+
+    it('keeps a still person whose weak spectrum peak sits at one rate past the hold, and not once the line wanders', () => {
+      // Breathing at 12.7 bpm, read within ±0.3 bpm (the parabola's jitter) but never strong enough for a rate.
+      const out = peaks(stillStory, STEADY, (s) => 12.7 + 0.3 * Math.sin(s));
+      expect(out[2 + 300]).toBe('hold');
+      expect(out[2 + 301]).toBe('steady');
+      expect(out.at(-1)).toBe('steady');
+      // Without the rule the same story ends when the hold does: the still-person miss of the validation rooms.
+      expect(peaks(stillStory, RULES, (s) => 12.7 + 0.3 * Math.sin(s))[2 + 301]).toBe('none');
+    });
+
+    it('lets go when the peak wanders (noise after the person left)', () => {
+      // A peak anywhere in 6–40 bpm, as an empty channel's noise gives.
+      let x = 7;
+      const noise = () => 6 + ((x = (x * 48271) % 2147483647) % 3400) / 100;
+      const out = peaks(stillStory, STEADY, noise);
+      expect(out[2 + 301]).toBe('none');
+    });
+
+    it('never starts presence: a fan\'s line is as steady as breathing', () => {
+      const out = peaks('p'.repeat(400), STEADY, () => 34.5);
+      expect(out.every((b) => b === 'none')).toBe(true);
+    });
+
+    it('needs the share of the window: a steady line read in too few seconds keeps nothing', () => {
+      // Peaks in one second of two: 60 of 120, under the 0.7 share.
+      const sparse = `mmm${'.'.repeat(20)}${'p.'.repeat(300)}`;
+      expect(peaks(sparse, STEADY, () => 12.7)[2 + 301]).toBe('none');
+    });
+  });
 });

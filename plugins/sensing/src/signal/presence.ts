@@ -14,6 +14,11 @@
  * fan's aliased line sits at 27–35 bpm) were tried there and cost still-person recall; they are off by
  * default. The pilots behind these rules are pilot/sim_false_presence.mjs, pilot/sim_still_keep.mjs and
  * pilot/sim_pets.py.
+ * A steady line (`steadyKeepSeconds`) keeps a present link present past the hold: the breathing spectrum's peak,
+ * however weak, has sat at one rate for minutes. A still person's faint breathing does that; noise moves its peak
+ * around (on 30 simulated validation rooms, after the person left a room without a fan, no second had a peak that
+ * steady; pilot/sim_presence3.py, chosen by pilot/presence3-protocol.md). A fan's line is steady too, so it never
+ * starts presence.
  */
 export interface PresenceRules {
   /** Moving seconds within `entryWindowSeconds` that count as someone arriving. */
@@ -36,6 +41,14 @@ export interface PresenceRules {
   keepSize?: number;
   /** Breathing rates above this never start presence (absent: any rate); they still keep someone present. */
   breathingStartMaxBpm?: number;
+  /**
+   * Seconds of spectrum peaks looked back over for a steady line (0 or absent: off). A present link stays present
+   * (basis `steady`) while at least `steadyKeepShare` × these seconds had a peak within `steadyToleranceBpm` of
+   * the median of the peaks read in them. It never starts presence and does not restart the hold.
+   */
+  steadyKeepSeconds?: number;
+  steadyKeepShare?: number;
+  steadyToleranceBpm?: number;
 }
 
 /** What a second shows beyond moving / breathing, for the person-sized rules of `PresenceRules`. */
@@ -47,10 +60,12 @@ export interface PresenceEvidence {
   size?: number;
   /** The breathing rate the second gave (null or absent: none or unknown). */
   breathingBpm?: number | null;
+  /** The breathing spectrum's peak this second, however weak (null or absent: no spectrum was read). */
+  peakBpm?: number | null;
 }
 
 /** Why a second is present, or why not (for the breathing reason of a second that is not). */
-export type PresenceBasis = 'entry' | 'moving' | 'breathing' | 'level' | 'hold' | 'faint' | 'none';
+export type PresenceBasis = 'entry' | 'moving' | 'breathing' | 'level' | 'hold' | 'steady' | 'faint' | 'none';
 
 /** Per-second presence of one link (see `PresenceRules`). */
 export class PresenceLatch {
@@ -60,10 +75,37 @@ export class PresenceLatch {
   #lastMoving = -Infinity;
   #lastFaint = -Infinity;
   #seconds = 0;
+  /** The last `steadyKeepSeconds` spectrum peaks and their seconds, oldest first (ring). */
+  #peaks: Float64Array;
+  #peakSeconds: Float64Array;
+  #peakCount = 0;
+  #peakHead = 0;
 
   constructor(readonly rules: PresenceRules) {
     this.#moving = new Uint8Array(Math.max(1, rules.entryWindowSeconds));
     this.#breathing = new Uint8Array(Math.max(1, rules.breathingWindowSeconds));
+    const steady = Math.max(0, Math.round(rules.steadyKeepSeconds ?? 0));
+    this.#peaks = new Float64Array(steady);
+    this.#peakSeconds = new Float64Array(steady);
+  }
+
+  /** Whether the peaks of the last `steadyKeepSeconds` seconds (up to `second`) hold one rate (see `PresenceRules`). */
+  #steady(second: number): boolean {
+    const seconds = this.#peaks.length;
+    const need = (this.rules.steadyKeepShare ?? 0.7) * seconds;
+    const inWindow: number[] = [];
+    for (let i = 0; i < this.#peakCount; i++) {
+      const at = (this.#peakHead - 1 - i + seconds) % seconds;
+      if (this.#peakSeconds[at] > second - seconds) inWindow.push(this.#peaks[at]);
+    }
+    if (inWindow.length < need) return false;
+    inWindow.sort((a, b) => a - b);
+    const mid = inWindow.length >> 1;
+    const median = inWindow.length % 2 ? inWindow[mid] : (inWindow[mid - 1] + inWindow[mid]) / 2;
+    const tolerance = this.rules.steadyToleranceBpm ?? 0.5;
+    let near = 0;
+    for (const bpm of inWindow) if (Math.abs(bpm - median) <= tolerance) near++;
+    return near >= need;
   }
 
   /**
@@ -80,6 +122,13 @@ export class PresenceLatch {
     const keep = moving && size >= (this.rules.keepSize ?? 0);
     const bpm = evidence.breathingBpm ?? null;
     const startsBreathing = breathing && (bpm === null || bpm <= (this.rules.breathingStartMaxBpm ?? Infinity));
+    const peak = evidence.peakBpm ?? null;
+    if (peak !== null && this.#peaks.length > 0) {
+      this.#peaks[this.#peakHead] = peak;
+      this.#peakSeconds[this.#peakHead] = second;
+      this.#peakHead = (this.#peakHead + 1) % this.#peaks.length;
+      if (this.#peakCount < this.#peaks.length) this.#peakCount++;
+    }
     window[this.#seconds % window.length] = big ? 1 : 0;
     breaths[this.#seconds % breaths.length] = startsBreathing ? 1 : 0;
     this.#seconds++;
@@ -96,6 +145,7 @@ export class PresenceLatch {
     else if (byLevel) basis = 'level';
     else if (breathing && (this.#present || breathingStarts)) basis = 'breathing';
     else if (this.#present && second - this.#lastMoving <= this.rules.holdSeconds) basis = 'hold';
+    else if (this.#present && this.#peaks.length > 0 && this.#steady(second)) basis = 'steady';
     else if (this.#present && faintKeep > 0 && second - this.#lastFaint <= faintKeep) basis = 'faint';
     if (keep || basis === 'entry') this.#lastMoving = second;
     this.#present = basis !== 'none';
