@@ -43,6 +43,24 @@ export const PeopleTrackerSettingsSchema = z.object({
   nearTrackM: z.number().nonnegative().default(0),
   /** Hits a tentative track near a confirmed one needs (see `nearTrackM`). */
   nearTrackHits: z.number().int().positive().default(4),
+  /**
+   * Explain-away births: a peak is birth evidence only when the change it explains itself (summed
+   * over links, in noise energies; stronger peaks were already projected out by CLEAN) is at least
+   * this. A real person's multipath lobe is mostly explained by the person's own peak. Absent: no test.
+   */
+  birthExplained: z.number().nonnegative().optional(),
+  /** Births need independent support: the peak explains at least `birthLinkEnergy` noise energies on this many links. Absent: no test. */
+  birthLinks: z.number().int().positive().optional(),
+  /** Noise energies a peak must explain on one link to count as that link's support (`birthLinks`). */
+  birthLinkEnergy: z.number().nonnegative().default(1),
+  /** Births need the peak to explain at least this share of what the estimate's strongest peak explains (a side lobe is weaker). Absent: no test. */
+  birthRelative: z.number().min(0).max(1).optional(),
+  /**
+   * Explained deaths: a confirmed track whose peak fails the birth test (or which has no peak) for
+   * this many estimates in a row while another confirmed track holds a stronger peak dies: its
+   * support is that person's. Absent: only `deathMisses`.
+   */
+  explainedDeathMisses: z.number().int().positive().optional(),
 });
 
 /** Tracker settings. */
@@ -58,6 +76,8 @@ export interface TrackerMeasurement {
    * empty-room noise energy (`birthAboveNoise`); absent: the test passes.
    */
   aboveNoise?: number;
+  /** Per link: change energy this peak explains over the link's noise energy (absent: not known). */
+  linkExplained?: readonly number[];
 }
 
 /** A person the tracker follows. */
@@ -87,6 +107,8 @@ interface Track {
   peak: number;
   /** Born within `nearTrackM` of a confirmed track: needs `nearTrackHits` to be confirmed. */
   nearBirth: boolean;
+  /** Estimates in a row whose peak failed the birth test (`explainedDeathMisses`). */
+  weak: number;
 }
 
 /**
@@ -138,7 +160,8 @@ export class PeopleTracker {
       trackUsed.add(ti); peakUsed.add(pi);
       const t = this.#tracks[ti], p = peaks[pi];
       t.peak = pi;
-      const evidence = t.confirmed ? p.presence >= s.evidencePresence : this.#birthEvidence(p);
+      const evidence = t.confirmed ? p.presence >= s.evidencePresence : this.#birthEvidence(p, peaks);
+      if (t.confirmed) t.weak = this.#birthEvidence(p, peaks) ? 0 : t.weak + 1;
       // A peak without evidence still says where the change is, with less weight.
       const r = s.measurementStdM ** 2 / (evidence ? 1 : 0.25);
       const k1 = t.pp / (t.pp + r), k2 = t.pv / (t.pp + r);
@@ -148,18 +171,21 @@ export class PeopleTracker {
       t.pp = pp; t.pv = pv; t.vv = vv;
       this.#record(t, evidence);
     }
-    this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) this.#record(t, false); });
+    this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) { t.weak++; this.#record(t, false); } });
     // Births: peaks with evidence that no track explains.
     peaks.forEach((p, pi) => {
-      if (peakUsed.has(pi) || !this.#birthEvidence(p) || this.#tracks.length >= this.maxTracks * 2) return;
+      if (peakUsed.has(pi) || !this.#birthEvidence(p, peaks) || this.#tracks.length >= this.maxTracks * 2) return;
       const r = s.measurementStdM ** 2;
       const nearBirth = s.nearTrackM > 0 && this.#tracks.some((k) => k.confirmed && Math.hypot(k.x - p.x, k.y - p.y) < s.nearTrackM);
-      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi, nearBirth };
+      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi, nearBirth, weak: 0 };
       this.#record(t, true);
       this.#tracks.push(t);
     });
     // Deaths: confirmed tracks after sustained absence; tentative ones that can no longer be confirmed.
-    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses : t.age < this.#window(t)));
+    // Explained deaths: a confirmed track whose support another, stronger confirmed track explains.
+    const explainedDead = (t: Track) => s.explainedDeathMisses !== undefined && t.weak >= s.explainedDeathMisses
+      && this.#tracks.some((k) => k !== t && k.confirmed && k.peak >= 0 && (t.peak < 0 || k.peak < t.peak));
+    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses && !explainedDead(t) : t.age < this.#window(t)));
     // Merges: two tracks on one person; the older (or the confirmed) one stays.
     this.#tracks.sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.age - a.age);
     const kept: Track[] = [];
@@ -175,10 +201,20 @@ export class PeopleTracker {
   }
 
   /** Whether a peak is evidence enough to start or grow a tentative track. */
-  #birthEvidence(p: TrackerMeasurement): boolean {
+  #birthEvidence(p: TrackerMeasurement, peaks: readonly TrackerMeasurement[]): boolean {
     const s = this.settings;
     if (p.presence < (s.birthPresence ?? s.evidencePresence)) return false;
-    return s.birthAboveNoise === undefined || p.aboveNoise === undefined || p.aboveNoise >= s.birthAboveNoise;
+    if (s.birthAboveNoise !== undefined && p.aboveNoise !== undefined && p.aboveNoise < s.birthAboveNoise) return false;
+    const links = p.linkExplained;
+    if (!links) return true;
+    const own = links.reduce((a, b) => a + b, 0);
+    if (s.birthExplained !== undefined && own < s.birthExplained) return false;
+    if (s.birthLinks !== undefined && links.filter((v) => v >= s.birthLinkEnergy).length < s.birthLinks) return false;
+    if (s.birthRelative !== undefined) {
+      const strongest = peaks[0]?.linkExplained?.reduce((a, b) => a + b, 0) ?? own;
+      if (own < s.birthRelative * strongest) return false;
+    }
+    return true;
   }
 
   /** Estimates a tentative track has to gather its hits in. */
