@@ -34,10 +34,13 @@ const frameOf = (e, persons) => ({
 /** The shipped chain with the estimator's tracker settings changed: its confirmed tracks → tracker.track following their ids. */
 function chain(cache, run, settings) {
   const k = cache.maxPersons, threshold = cache.presenceThreshold;
+  // Crossing runs are rooms of the same session id: their size is the room run's.
+  const room = run.room ?? cache.runs.find((r) => r.id === run.id && r.room)?.room;
+  const wall = (x, y) => (room?.width ? Math.min(x, room.width - x, y, room.depth - y) : undefined);
   const people = new PeopleTracker({ ...cache.tracker, ...settings }, k);
   const tracker = new MultiPersonTracker({});
   return run.estimates.map((e) => {
-    const shown = people.update(e.t / 1000, e.peaks.map(([x, y, presence, aboveNoise, ...linkExplained]) => ({ x, y, presence, aboveNoise, linkExplained }))).filter((t) => t.confirmed)
+    const shown = people.update(e.t / 1000, e.peaks.map(([x, y, presence, aboveNoise, ...linkExplained]) => ({ x, y, presence, aboveNoise, linkExplained, wallDistance: wall(x, y) }))).filter((t) => t.confirmed)
       .map((t) => ({ x: t.x, y: t.y, trackId: t.id, confidence: threshold + (1 - threshold) * Math.max(0.02, t.support) }));
     const f = frameOf(e, shown);
     return { ...tracker.update(f), truth: f.truth };
@@ -87,7 +90,19 @@ function score(settings) {
 
 // The grid (ghosts-protocol.md): each remedy alone, then the pairs of the remedies.
 // Each value is a setting object; a remedy's values never combine with each other.
-const remedies = {
+const ROUND = process.env.ROUND ?? '1';
+const remedies = ROUND === '3' ? {
+  // Round 3 (ghosts-protocol.md): a wall margin for births, and for what keeps a confirmed track.
+  wallBirth: [0.2, 0.4, 0.6].map((v) => ({ birthWallM: v })),
+  wallKeep: [0.2, 0.4].map((v) => ({ keepWallM: v })),
+  explainedDeath: [4].map((v) => ({ explainedDeathMisses: v })),
+  relative: [0.2].map((v) => ({ birthRelative: v })),
+} : ROUND === '2' ? {
+  // Round 2 (ghosts-protocol.md): support accumulated over a tentative track's hits.
+  secondLink: [0.1, 0.2, 0.3, 0.5].map((v) => ({ confirmSecondLink: v })),
+  relativeMean: [0.2, 0.3, 0.4].map((v) => ({ confirmRelative: v })),
+  explainedDeath: [4].map((v) => ({ explainedDeathMisses: v })),
+} : {
   explained: [0.5, 1, 2].map((v) => ({ birthExplained: v })),
   twoLinks: [0.1, 0.2, 0.3].map((v) => ({ birthLinks: 2, birthLinkEnergy: v })),
   relative: [0.2, 0.35, 0.5].map((v) => ({ birthRelative: v })),

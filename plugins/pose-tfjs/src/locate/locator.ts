@@ -29,6 +29,8 @@ export interface PeakEvidence {
   y: number;
   /** Natural log of the change energy left before this peak was taken against the room's empty-room noise energy. */
   aboveNoise: number;
+  /** Distance to the room's nearest wall, metres. */
+  wallDistance: number;
   /** Per link (the environment's order): change energy this peak explains (left before it − left after it) over the link's noise energy. */
   linkExplained: number[];
 }
@@ -100,6 +102,7 @@ export class PoseLocator {
     const { width, depth } = room.imager.environment.room;
     const peaks: PeakEvidence[] = image.peaks.map((p, i) => ({
       x: p.x, y: p.y,
+      wallDistance: Math.min(p.x, width - p.x, p.y, depth - p.y),
       aboveNoise: Math.log((image.energies[i] + 1e-30) / (image.noiseEnergy + 1e-30)),
       linkExplained: image.linkNoiseEnergies.map((noise, l) => (image.linkEnergies[i][l] - image.linkEnergies[i + 1][l]) / (noise + 1e-30)),
     }));
@@ -153,7 +156,7 @@ export class PoseLocator {
  * candidates visible to evaluation, as v1's peaks were.
  */
 function tracked(tracker: PeopleTracker, time: number, peaks: readonly PeakEvidence[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
-  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise, linkExplained: p.linkExplained })));
+  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise, wallDistance: p.wallDistance, linkExplained: p.linkExplained })));
   // Confirmed tracks carry their person's id: downstream (tracker.track, analytics) follow it rather than track again.
   const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99, trackId: t.confirmed ? t.id : null }));
   for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0, trackId: null });

@@ -61,6 +61,24 @@ export const PeopleTrackerSettingsSchema = z.object({
    * support is that person's. Absent: only `deathMisses`.
    */
   explainedDeathMisses: z.number().int().positive().optional(),
+  /**
+   * Confirmation on accumulated support: a tentative track is confirmed only when, over its hits in
+   * the window, its peaks explained on their second-best link at least this many noise energies on
+   * average. A lobe's support stays on the link its source dominates; a person's own change
+   * reaches a second link now and then. Absent: no test.
+   */
+  confirmSecondLink: z.number().nonnegative().optional(),
+  /**
+   * Wall margin for births: a peak closer than this to a wall (metres) is no birth evidence. A body's
+   * centre is not in the wall, while the image's edge cells gather change from paths beyond it
+   * (validation: half of the extra people of one-person rooms sit within 0.35 m of a wall, 6 % of
+   * true people do). Absent: no test.
+   */
+  birthWallM: z.number().nonnegative().optional(),
+  /** Wall margin for confirmed tracks: a peak closer than this to a wall is no evidence that keeps one alive. Absent: no test. */
+  keepWallM: z.number().nonnegative().optional(),
+  /** Confirmation on accumulated strength: the mean, over its hits, of the peak's share of the strongest peak's explained energy. Absent: no test. */
+  confirmRelative: z.number().min(0).max(1).optional(),
 });
 
 /** Tracker settings. */
@@ -76,6 +94,8 @@ export interface TrackerMeasurement {
    * empty-room noise energy (`birthAboveNoise`); absent: the test passes.
    */
   aboveNoise?: number;
+  /** Distance from the peak to the room's nearest wall, metres (absent: not known). */
+  wallDistance?: number;
   /** Per link: change energy this peak explains over the link's noise energy (absent: not known). */
   linkExplained?: readonly number[];
 }
@@ -103,6 +123,8 @@ interface Track {
   hits: number;
   misses: number;
   recent: boolean[];
+  /** Per entry of `recent` with evidence: the peak's second-best link and share of the strongest peak (NaN: unknown). */
+  support: { second: number; relative: number }[];
   confirmed: boolean;
   peak: number;
   /** Born within `nearTrackM` of a confirmed track: needs `nearTrackHits` to be confirmed. */
@@ -160,7 +182,7 @@ export class PeopleTracker {
       trackUsed.add(ti); peakUsed.add(pi);
       const t = this.#tracks[ti], p = peaks[pi];
       t.peak = pi;
-      const evidence = t.confirmed ? p.presence >= s.evidencePresence : this.#birthEvidence(p, peaks);
+      const evidence = t.confirmed ? p.presence >= s.evidencePresence && !(s.keepWallM !== undefined && p.wallDistance !== undefined && p.wallDistance < s.keepWallM) : this.#birthEvidence(p, peaks);
       if (t.confirmed) t.weak = this.#birthEvidence(p, peaks) ? 0 : t.weak + 1;
       // A peak without evidence still says where the change is, with less weight.
       const r = s.measurementStdM ** 2 / (evidence ? 1 : 0.25);
@@ -169,7 +191,7 @@ export class PeopleTracker {
       t.x += k1 * ex; t.y += k1 * ey; t.vx += k2 * ex; t.vy += k2 * ey;
       const pp = (1 - k1) * t.pp, pv = (1 - k1) * t.pv, vv = t.vv - k2 * t.pv;
       t.pp = pp; t.pv = pv; t.vv = vv;
-      this.#record(t, evidence);
+      this.#record(t, evidence, p, peaks);
     }
     this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) { t.weak++; this.#record(t, false); } });
     // Births: peaks with evidence that no track explains.
@@ -177,8 +199,8 @@ export class PeopleTracker {
       if (peakUsed.has(pi) || !this.#birthEvidence(p, peaks) || this.#tracks.length >= this.maxTracks * 2) return;
       const r = s.measurementStdM ** 2;
       const nearBirth = s.nearTrackM > 0 && this.#tracks.some((k) => k.confirmed && Math.hypot(k.x - p.x, k.y - p.y) < s.nearTrackM);
-      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi, nearBirth, weak: 0 };
-      this.#record(t, true);
+      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], support: [], confirmed: false, peak: pi, nearBirth, weak: 0 };
+      this.#record(t, true, p, peaks);
       this.#tracks.push(t);
     });
     // Deaths: confirmed tracks after sustained absence; tentative ones that can no longer be confirmed.
@@ -205,6 +227,7 @@ export class PeopleTracker {
     const s = this.settings;
     if (p.presence < (s.birthPresence ?? s.evidencePresence)) return false;
     if (s.birthAboveNoise !== undefined && p.aboveNoise !== undefined && p.aboveNoise < s.birthAboveNoise) return false;
+    if (s.birthWallM !== undefined && p.wallDistance !== undefined && p.wallDistance < s.birthWallM) return false;
     const links = p.linkExplained;
     if (!links) return true;
     const own = links.reduce((a, b) => a + b, 0);
@@ -222,13 +245,33 @@ export class PeopleTracker {
     return t.nearBirth ? Math.max(this.settings.confirmWindow, this.settings.nearTrackHits) : this.settings.confirmWindow;
   }
 
-  #record(t: Track, evidence: boolean): void {
+  #record(t: Track, evidence: boolean, p?: TrackerMeasurement, peaks?: readonly TrackerMeasurement[]): void {
     const s = this.settings;
     const window = this.#window(t);
     t.recent.push(evidence);
-    while (t.recent.length > Math.max(window, s.confirmWindow)) t.recent.shift();
+    t.support.push(evidence && p ? peakSupport(p, peaks ?? []) : { second: Number.NaN, relative: Number.NaN });
+    while (t.recent.length > Math.max(window, s.confirmWindow)) { t.recent.shift(); t.support.shift(); }
     if (evidence) { t.hits++; t.misses = 0; } else t.misses++;
     const needed = t.nearBirth ? s.nearTrackHits : s.confirmHits;
-    if (!t.confirmed && t.recent.filter(Boolean).length >= needed) t.confirmed = true;
+    if (!t.confirmed && t.recent.filter(Boolean).length >= needed && this.#accumulated(t)) t.confirmed = true;
   }
+
+  /** Whether a tentative track's hits, together, carry the support confirmation asks for (`confirmSecondLink`, `confirmRelative`). */
+  #accumulated(t: Track): boolean {
+    const s = this.settings;
+    const known = t.support.filter((x) => !Number.isNaN(x.second));
+    if (!known.length) return true;
+    const mean = (key: 'second' | 'relative') => known.reduce((a, x) => a + x[key], 0) / known.length;
+    if (s.confirmSecondLink !== undefined && mean('second') < s.confirmSecondLink) return false;
+    return s.confirmRelative === undefined || mean('relative') >= s.confirmRelative;
+  }
+}
+
+/** A peak's second-best link and share of the estimate's strongest peak, in explained energy (NaN without per-link figures). */
+function peakSupport(p: TrackerMeasurement, peaks: readonly TrackerMeasurement[]): { second: number; relative: number } {
+  if (!p.linkExplained) return { second: Number.NaN, relative: Number.NaN };
+  const sorted = [...p.linkExplained].sort((a, b) => b - a);
+  const own = p.linkExplained.reduce((a, b) => a + b, 0);
+  const strongest = peaks[0]?.linkExplained?.reduce((a, b) => a + b, 0) ?? own;
+  return { second: sorted[1] ?? 0, relative: Math.min(1, own / Math.max(1e-12, strongest)) };
 }
