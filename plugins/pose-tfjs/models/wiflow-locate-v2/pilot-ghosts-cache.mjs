@@ -16,7 +16,9 @@ import { threePeopleCrossing } from '@wiflow/plugin-evaluation';
 const [out, roomsArg, emptyArg, crossingArg] = process.argv.slice(2);
 const rooms = Number(roomsArg ?? 23), emptySeconds = Number(emptyArg ?? 32), crossingRooms = Number(crossingArg ?? 2);
 const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
-const untracked = { ...model, spec: { ...model.spec, tracker: undefined } };
+// CLEAN_RADIUS=<m>: image with that CLEAN radius instead of the shipped one (explain-away in the image: project a neighbourhood of each person out before the next is sought).
+const cleanRadiusM = process.env.CLEAN_RADIUS === undefined ? model.spec.imaging.cleanRadiusM : Number(process.env.CLEAN_RADIUS);
+const untracked = { ...model, spec: { ...model.spec, tracker: undefined, imaging: { ...model.spec.imaging, cleanRadiusM } } };
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
 const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
 const FAINT = { roomWidth: [6, 8], roomDepth: [5, 7], personHeight: [1.5, 1.6], personGirth: [0.8, 0.9], bodyReflectivity: [0.45, 0.52], snrDb: [15, 22], people: [1, 2] };
@@ -66,4 +68,4 @@ for (const [i, s] of sessions.entries()) {
   if (emptySeconds > 0) runs.push({ kind: 'empty', id: s.sessionId, room, estimates: estimates({ ...s.scenario, people: [] }, emptySeconds) });
 }
 for (const s of sessions.slice(0, crossingRooms)) runs.push({ kind: 'crossing', id: s.sessionId, estimates: estimates(sim.validateScenario(threePeopleCrossing(s.scenario)), 30) });
-writeFileSync(out, JSON.stringify({ source: process.env.FRESH ? { seed: process.env.FRESH, faint: process.env.FAINT === '1', close: process.env.CLOSE === '1' } : { seed: recipe.seed, split: 'val' }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));
+writeFileSync(out, JSON.stringify({ source: { ...(process.env.FRESH ? { seed: process.env.FRESH, faint: process.env.FAINT === '1', close: process.env.CLOSE === '1' } : { seed: recipe.seed, split: 'val' }), cleanRadiusM }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));
