@@ -34,7 +34,7 @@ export { PoseErrors, poseErrorCatalogue } from './errors.js';
 export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
 export { registerPoseCommands } from './cli/commands.js';
 export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
-export { PoseLocator, type LocatedInstant, type PoseLocatorOptions } from './locate/locator.js';
+export { PoseLocator, type LocatedInstant, type PeakEvidence, type PoseLocatorOptions } from './locate/locator.js';
 export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
 export { alignPacket, chooseGainModel, GainModelSchema, type GainModel, type AlignOptions, type AlignedPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';

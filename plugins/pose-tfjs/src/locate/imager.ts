@@ -53,6 +53,13 @@ export interface RoomImage {
   referenceEnergy: number;
   /** Expected energy of an empty room's change over the same packets (the references' noise floor). */
   noiseEnergy: number;
+  /**
+   * `energies` split by link: linkEnergies[i][l] is link l's change energy left after removing i
+   * people. What a peak explains on each link (the drop from i to i + 1) says which links see it.
+   */
+  linkEnergies: number[][];
+  /** `noiseEnergy` split by link (the same order as the environment's links). */
+  linkNoiseEnergies: number[];
   /** Score of a cell holding an equal share of every link's image (−links · log cells). */
   uniformScore: number;
   /**
@@ -171,9 +178,12 @@ export class RoomImager {
     const H = this.settings.heightsM.length;
     const cells = this.cells;
     const histories = this.#links.map((l) => l.history.map((x) => ({ re: Float32Array.from(x.re), im: Float32Array.from(x.im) })));
-    const energy = () => histories.reduce((sum, h) => sum + h.reduce((s, x) => { let e = 0; for (let j = 0; j < x.re.length; j++) e += x.re[j] * x.re[j] + x.im[j] * x.im[j]; return s + e; }, 0), 0);
+    const linkEnergy = () => histories.map((h) => h.reduce((s, x) => { let e = 0; for (let j = 0; j < x.re.length; j++) e += x.re[j] * x.re[j] + x.im[j] * x.im[j]; return s + e; }, 0));
+    const linkEnergies = [linkEnergy()];
+    const energy = () => linkEnergies[linkEnergies.length - 1].reduce((a, b) => a + b, 0);
     const referenceEnergy = this.#links.reduce((s, l, i) => s + l.referenceEnergy * histories[i].length, 0);
-    const noiseEnergy = this.#links.reduce((s, l, i) => s + l.reference.noisePower * l.n * histories[i].length, 0);
+    const linkNoiseEnergies = this.#links.map((l, i) => l.reference.noisePower * l.n * histories[i].length);
+    const noiseEnergy = linkNoiseEnergies.reduce((a, b) => a + b, 0);
     const rows = cells.length * H;
     // Matched-filter outputs y[row][packet] = a_rowᴴ x_packet, per link: computed once; each removal
     // of a direction q from the packets updates them as y ← y − (a_rowᴴ q)(qᴴ x) instead of imaging again.
@@ -241,9 +251,10 @@ export class RoomImager {
           }
         }
       });
+      linkEnergies.push(linkEnergy());
       energies.push(energy());
     }
-    return { peaks, energies, referenceEnergy, noiseEnergy, changeSpectrum, uniformScore: -this.#links.length * Math.log(cells.length) };
+    return { peaks, energies, referenceEnergy, noiseEnergy, linkEnergies, linkNoiseEnergies, changeSpectrum, uniformScore: -this.#links.length * Math.log(cells.length) };
   }
 
   #spectrum(histories: { re: Float32Array; im: Float32Array }[][]): number[] {

@@ -16,9 +16,23 @@ export interface LocatedInstant {
   hypotheses: (PoseHypothesis & { presence: number; trackId: number | null })[];
   countProbabilities: number[];
   features: number[];
+  /** The image's peaks before tracking, strongest first, with the evidence each carries (`PeakEvidence`). */
+  peaks: PeakEvidence[];
   provenance: Provenance;
   truth?: CsiFrame['truth'];
   processingTimeMs: number;
+}
+
+/** One image peak and how much of the room's change it stands for. */
+export interface PeakEvidence {
+  x: number;
+  y: number;
+  /** Natural log of the change energy left before this peak was taken against the room's empty-room noise energy. */
+  aboveNoise: number;
+  /** Distance to the room's nearest wall, metres. */
+  wallDistance: number;
+  /** Per link (the environment's order): change energy this peak explains (left before it − left after it) over the link's noise energy. */
+  linkExplained: number[];
 }
 
 /** Options of a `PoseLocator`. */
@@ -86,11 +100,17 @@ export class PoseLocator {
     const presence = presences(probabilities, image.peaks.length);
     const spec = this.model.spec;
     const { width, depth } = room.imager.environment.room;
-    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, image.peaks.map((p, i) => ({ x: p.x, y: p.y, aboveNoise: Math.log((image.energies[i] + 1e-30) / (image.noiseEnergy + 1e-30)) })), presence, spec.imaging.maxPersons, spec.presenceThreshold) : image.peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
+    const peaks: PeakEvidence[] = image.peaks.map((p, i) => ({
+      x: p.x, y: p.y,
+      wallDistance: Math.min(p.x, width - p.x, p.y, depth - p.y),
+      aboveNoise: Math.log((image.energies[i] + 1e-30) / (image.noiseEnergy + 1e-30)),
+      linkExplained: image.linkNoiseEnergies.map((noise, l) => (image.linkEnergies[i][l] - image.linkEnergies[i + 1][l]) / (noise + 1e-30)),
+    }));
+    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
       .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(width, Math.max(0, h.x)), y: Math.min(depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId }));
     const provenance = worstProvenance(room.provenance);
     room.provenance.clear();
-    return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
+    return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, peaks, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
   }
 
   /** Add a frame; returns a PoseFrame when the room's estimate is due. */
@@ -135,8 +155,8 @@ export class PoseLocator {
  * 0), up to `maxPersons`: only confirmed tracks are people; the rest keep the estimate's other
  * candidates visible to evaluation, as v1's peaks were.
  */
-function tracked(tracker: PeopleTracker, time: number, peaks: readonly { x: number; y: number; aboveNoise: number }[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
-  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise })));
+function tracked(tracker: PeopleTracker, time: number, peaks: readonly PeakEvidence[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
+  const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise, wallDistance: p.wallDistance, linkExplained: p.linkExplained })));
   // Confirmed tracks carry their person's id: downstream (tracker.track, analytics) follow it rather than track again.
   const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99, trackId: t.confirmed ? t.id : null }));
   for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0, trackId: null });

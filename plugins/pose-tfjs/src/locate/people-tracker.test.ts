@@ -94,4 +94,54 @@ describe('PeopleTracker', () => {
     expect(counts.slice(0, 3)).toEqual([1, 1, 1]);
     expect(counts.at(-1)).toBe(2);
   });
+
+  // The remedies of ghosts-protocol.md (none shipped): each must do what its setting says.
+  const withLinks = (x: number, y: number, linkExplained: number[], presence = 0.9): TrackerMeasurement => ({ ...peak(x, y, presence), linkExplained });
+  const person = (x: number) => withLinks(x, 2, [3, 0.6, 0.4]);
+  /** What one person's tracker with these settings confirms while a second, weaker peak sits 2.5 m away. */
+  function secondPeakConfirmed(settings: Record<string, unknown>, second: number[], wall?: number): number {
+    const tracker = new PeopleTracker(PeopleTrackerSettingsSchema.parse(settings), 3);
+    let most = 0;
+    for (let i = 0; i < 16; i++) most = Math.max(most, confirmed(tracker.update(i * 0.25, [person(1), { ...withLinks(3.5, 2, second), wallDistance: wall }])).length);
+    return most;
+  }
+
+  it('explain-away births: a peak that explains little of the change itself is no birth; one that explains its own share is', () => {
+    expect(secondPeakConfirmed({ birthExplained: 1 }, [0.3, 0.1, 0.05])).toBe(1);
+    expect(secondPeakConfirmed({ birthExplained: 1 }, [1.5, 0.8, 0.4])).toBe(2);
+  });
+
+  it('two-link births: a peak seen on one link only is no birth', () => {
+    expect(secondPeakConfirmed({ birthLinks: 2, birthLinkEnergy: 0.2 }, [2, 0.05, 0.02])).toBe(1);
+    expect(secondPeakConfirmed({ birthLinks: 2, birthLinkEnergy: 0.2 }, [2, 0.5, 0.02])).toBe(2);
+  });
+
+  it('relative births and accumulated confirmation: a lobe a tenth of the strongest peak is no person', () => {
+    expect(secondPeakConfirmed({ birthRelative: 0.2 }, [0.3, 0.05, 0.05])).toBe(1);
+    expect(secondPeakConfirmed({ confirmRelative: 0.2 }, [0.3, 0.05, 0.05])).toBe(1);
+    expect(secondPeakConfirmed({ confirmSecondLink: 0.2 }, [2, 0.05, 0.02])).toBe(1);
+    for (const settings of [{ birthRelative: 0.2 }, { confirmRelative: 0.2 }, { confirmSecondLink: 0.2 }]) expect(secondPeakConfirmed(settings, [2, 0.5, 0.4])).toBe(2);
+  });
+
+  it('wall margin: a peak in the edge cells is no birth; the same peak inside the room is', () => {
+    expect(secondPeakConfirmed({ birthWallM: 0.2 }, [2, 0.5, 0.4], 0.1)).toBe(1);
+    expect(secondPeakConfirmed({ birthWallM: 0.2 }, [2, 0.5, 0.4], 0.5)).toBe(2);
+  });
+
+  it('explained deaths: a confirmed track whose peak another, stronger person explains dies; a lone weak person stays', () => {
+    const settings = PeopleTrackerSettingsSchema.parse({ birthRelative: 0.2, explainedDeathMisses: 2 });
+    const tracker = new PeopleTracker(settings, 3);
+    // Two people, both strong: both confirmed.
+    for (let i = 0; i < 4; i++) tracker.update(i * 0.25, [person(1), withLinks(3.5, 2, [2, 0.5, 0.4])]);
+    let shown = confirmed(tracker.update(1, [person(1), withLinks(3.5, 2, [2, 0.5, 0.4])]));
+    expect(shown).toHaveLength(2);
+    // The second fades to a lobe of the first (a tenth of its change): gone after two estimates, though presence keeps it otherwise.
+    for (let i = 0; i < 2; i++) shown = confirmed(tracker.update(1.25 + i * 0.25, [person(1), withLinks(3.5, 2, [0.3, 0.05, 0.05])]));
+    expect(shown.map((t) => t.x < 2)).toEqual([true]);
+    // Alone, a faint person is not explained by anyone: kept.
+    const alone = new PeopleTracker(settings, 3);
+    for (let i = 0; i < 4; i++) alone.update(i * 0.25, [withLinks(2, 2, [2, 0.5, 0.4])]);
+    for (let i = 0; i < 6; i++) shown = confirmed(alone.update(1 + i * 0.25, [withLinks(2, 2, [0.05, 0.01, 0.01])]));
+    expect(shown).toHaveLength(1);
+  });
 });

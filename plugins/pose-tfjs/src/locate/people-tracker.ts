@@ -43,6 +43,42 @@ export const PeopleTrackerSettingsSchema = z.object({
   nearTrackM: z.number().nonnegative().default(0),
   /** Hits a tentative track near a confirmed one needs (see `nearTrackM`). */
   nearTrackHits: z.number().int().positive().default(4),
+  /**
+   * Explain-away births: a peak is birth evidence only when the change it explains itself (summed
+   * over links, in noise energies; stronger peaks were already projected out by CLEAN) is at least
+   * this. A real person's multipath lobe is mostly explained by the person's own peak. Absent: no test.
+   */
+  birthExplained: z.number().nonnegative().optional(),
+  /** Births need independent support: the peak explains at least `birthLinkEnergy` noise energies on this many links. Absent: no test. */
+  birthLinks: z.number().int().positive().optional(),
+  /** Noise energies a peak must explain on one link to count as that link's support (`birthLinks`). */
+  birthLinkEnergy: z.number().nonnegative().default(1),
+  /** Births need the peak to explain at least this share of what the estimate's strongest peak explains (a side lobe is weaker). Absent: no test. */
+  birthRelative: z.number().min(0).max(1).optional(),
+  /**
+   * Explained deaths: a confirmed track whose peak fails the birth test (or which has no peak) for
+   * this many estimates in a row while another confirmed track holds a stronger peak dies: its
+   * support is that person's. Absent: only `deathMisses`.
+   */
+  explainedDeathMisses: z.number().int().positive().optional(),
+  /**
+   * Confirmation on accumulated support: a tentative track is confirmed only when, over its hits in
+   * the window, its peaks explained on their second-best link at least this many noise energies on
+   * average. A lobe's support stays on the link its source dominates; a person's own change
+   * reaches a second link now and then. Absent: no test.
+   */
+  confirmSecondLink: z.number().nonnegative().optional(),
+  /**
+   * Wall margin for births: a peak closer than this to a wall (metres) is no birth evidence. A body's
+   * centre is not in the wall, while the image's edge cells gather change from paths beyond it
+   * (validation: half of the extra people of one-person rooms sit within 0.35 m of a wall, 6 % of
+   * true people do). Absent: no test.
+   */
+  birthWallM: z.number().nonnegative().optional(),
+  /** Wall margin for confirmed tracks: a peak closer than this to a wall is no evidence that keeps one alive. Absent: no test. */
+  keepWallM: z.number().nonnegative().optional(),
+  /** Confirmation on accumulated strength: the mean, over its hits, of the peak's share of the strongest peak's explained energy. Absent: no test. */
+  confirmRelative: z.number().min(0).max(1).optional(),
 });
 
 /** Tracker settings. */
@@ -58,6 +94,10 @@ export interface TrackerMeasurement {
    * empty-room noise energy (`birthAboveNoise`); absent: the test passes.
    */
   aboveNoise?: number;
+  /** Distance from the peak to the room's nearest wall, metres (absent: not known). */
+  wallDistance?: number;
+  /** Per link: change energy this peak explains over the link's noise energy (absent: not known). */
+  linkExplained?: readonly number[];
 }
 
 /** A person the tracker follows. */
@@ -83,10 +123,14 @@ interface Track {
   hits: number;
   misses: number;
   recent: boolean[];
+  /** Per entry of `recent` with evidence: the peak's second-best link and share of the strongest peak (NaN: unknown). */
+  support: { second: number; relative: number }[];
   confirmed: boolean;
   peak: number;
   /** Born within `nearTrackM` of a confirmed track: needs `nearTrackHits` to be confirmed. */
   nearBirth: boolean;
+  /** Estimates in a row whose peak failed the birth test (`explainedDeathMisses`). */
+  weak: number;
 }
 
 /**
@@ -138,7 +182,8 @@ export class PeopleTracker {
       trackUsed.add(ti); peakUsed.add(pi);
       const t = this.#tracks[ti], p = peaks[pi];
       t.peak = pi;
-      const evidence = t.confirmed ? p.presence >= s.evidencePresence : this.#birthEvidence(p);
+      const evidence = t.confirmed ? p.presence >= s.evidencePresence && !(s.keepWallM !== undefined && p.wallDistance !== undefined && p.wallDistance < s.keepWallM) : this.#birthEvidence(p, peaks);
+      if (t.confirmed) t.weak = this.#birthEvidence(p, peaks) ? 0 : t.weak + 1;
       // A peak without evidence still says where the change is, with less weight.
       const r = s.measurementStdM ** 2 / (evidence ? 1 : 0.25);
       const k1 = t.pp / (t.pp + r), k2 = t.pv / (t.pp + r);
@@ -146,20 +191,23 @@ export class PeopleTracker {
       t.x += k1 * ex; t.y += k1 * ey; t.vx += k2 * ex; t.vy += k2 * ey;
       const pp = (1 - k1) * t.pp, pv = (1 - k1) * t.pv, vv = t.vv - k2 * t.pv;
       t.pp = pp; t.pv = pv; t.vv = vv;
-      this.#record(t, evidence);
+      this.#record(t, evidence, p, peaks);
     }
-    this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) this.#record(t, false); });
+    this.#tracks.forEach((t, ti) => { if (!trackUsed.has(ti)) { t.weak++; this.#record(t, false); } });
     // Births: peaks with evidence that no track explains.
     peaks.forEach((p, pi) => {
-      if (peakUsed.has(pi) || !this.#birthEvidence(p) || this.#tracks.length >= this.maxTracks * 2) return;
+      if (peakUsed.has(pi) || !this.#birthEvidence(p, peaks) || this.#tracks.length >= this.maxTracks * 2) return;
       const r = s.measurementStdM ** 2;
       const nearBirth = s.nearTrackM > 0 && this.#tracks.some((k) => k.confirmed && Math.hypot(k.x - p.x, k.y - p.y) < s.nearTrackM);
-      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], confirmed: false, peak: pi, nearBirth };
-      this.#record(t, true);
+      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], support: [], confirmed: false, peak: pi, nearBirth, weak: 0 };
+      this.#record(t, true, p, peaks);
       this.#tracks.push(t);
     });
     // Deaths: confirmed tracks after sustained absence; tentative ones that can no longer be confirmed.
-    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses : t.age < this.#window(t)));
+    // Explained deaths: a confirmed track whose support another, stronger confirmed track explains.
+    const explainedDead = (t: Track) => s.explainedDeathMisses !== undefined && t.weak >= s.explainedDeathMisses
+      && this.#tracks.some((k) => k !== t && k.confirmed && k.peak >= 0 && (t.peak < 0 || k.peak < t.peak));
+    this.#tracks = this.#tracks.filter((t) => (t.confirmed ? t.misses < s.deathMisses && !explainedDead(t) : t.age < this.#window(t)));
     // Merges: two tracks on one person; the older (or the confirmed) one stays.
     this.#tracks.sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.age - a.age);
     const kept: Track[] = [];
@@ -175,10 +223,21 @@ export class PeopleTracker {
   }
 
   /** Whether a peak is evidence enough to start or grow a tentative track. */
-  #birthEvidence(p: TrackerMeasurement): boolean {
+  #birthEvidence(p: TrackerMeasurement, peaks: readonly TrackerMeasurement[]): boolean {
     const s = this.settings;
     if (p.presence < (s.birthPresence ?? s.evidencePresence)) return false;
-    return s.birthAboveNoise === undefined || p.aboveNoise === undefined || p.aboveNoise >= s.birthAboveNoise;
+    if (s.birthAboveNoise !== undefined && p.aboveNoise !== undefined && p.aboveNoise < s.birthAboveNoise) return false;
+    if (s.birthWallM !== undefined && p.wallDistance !== undefined && p.wallDistance < s.birthWallM) return false;
+    const links = p.linkExplained;
+    if (!links) return true;
+    const own = links.reduce((a, b) => a + b, 0);
+    if (s.birthExplained !== undefined && own < s.birthExplained) return false;
+    if (s.birthLinks !== undefined && links.filter((v) => v >= s.birthLinkEnergy).length < s.birthLinks) return false;
+    if (s.birthRelative !== undefined) {
+      const strongest = peaks[0]?.linkExplained?.reduce((a, b) => a + b, 0) ?? own;
+      if (own < s.birthRelative * strongest) return false;
+    }
+    return true;
   }
 
   /** Estimates a tentative track has to gather its hits in. */
@@ -186,13 +245,33 @@ export class PeopleTracker {
     return t.nearBirth ? Math.max(this.settings.confirmWindow, this.settings.nearTrackHits) : this.settings.confirmWindow;
   }
 
-  #record(t: Track, evidence: boolean): void {
+  #record(t: Track, evidence: boolean, p?: TrackerMeasurement, peaks?: readonly TrackerMeasurement[]): void {
     const s = this.settings;
     const window = this.#window(t);
     t.recent.push(evidence);
-    while (t.recent.length > Math.max(window, s.confirmWindow)) t.recent.shift();
+    t.support.push(evidence && p ? peakSupport(p, peaks ?? []) : { second: Number.NaN, relative: Number.NaN });
+    while (t.recent.length > Math.max(window, s.confirmWindow)) { t.recent.shift(); t.support.shift(); }
     if (evidence) { t.hits++; t.misses = 0; } else t.misses++;
     const needed = t.nearBirth ? s.nearTrackHits : s.confirmHits;
-    if (!t.confirmed && t.recent.filter(Boolean).length >= needed) t.confirmed = true;
+    if (!t.confirmed && t.recent.filter(Boolean).length >= needed && this.#accumulated(t)) t.confirmed = true;
   }
+
+  /** Whether a tentative track's hits, together, carry the support confirmation asks for (`confirmSecondLink`, `confirmRelative`). */
+  #accumulated(t: Track): boolean {
+    const s = this.settings;
+    const known = t.support.filter((x) => !Number.isNaN(x.second));
+    if (!known.length) return true;
+    const mean = (key: 'second' | 'relative') => known.reduce((a, x) => a + x[key], 0) / known.length;
+    if (s.confirmSecondLink !== undefined && mean('second') < s.confirmSecondLink) return false;
+    return s.confirmRelative === undefined || mean('relative') >= s.confirmRelative;
+  }
+}
+
+/** A peak's second-best link and share of the estimate's strongest peak, in explained energy (NaN without per-link figures). */
+function peakSupport(p: TrackerMeasurement, peaks: readonly TrackerMeasurement[]): { second: number; relative: number } {
+  if (!p.linkExplained) return { second: Number.NaN, relative: Number.NaN };
+  const sorted = [...p.linkExplained].sort((a, b) => b - a);
+  const own = p.linkExplained.reduce((a, b) => a + b, 0);
+  const strongest = peaks[0]?.linkExplained?.reduce((a, b) => a + b, 0) ?? own;
+  return { second: sorted[1] ?? 0, relative: Math.min(1, own / Math.max(1e-12, strongest)) };
 }

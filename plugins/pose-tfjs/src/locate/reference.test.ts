@@ -119,6 +119,11 @@ describe('empty-room reference', () => {
     // Nobody there: the change is the noise floor the reference measured (within a factor of two).
     expect(image.energies[0] / image.noiseEnergy).toBeGreaterThan(0.5);
     expect(image.energies[0] / image.noiseEnergy).toBeLessThan(2);
+    // Per link, the energies add up to the room's; and a peak of noise explains little of it on any link.
+    image.energies.forEach((e, i) => expect(image.linkEnergies[i].reduce((a, b) => a + b, 0)).toBeCloseTo(e, 6));
+    expect(image.linkNoiseEnergies.reduce((a, b) => a + b, 0)).toBeCloseTo(image.noiseEnergy, 6);
+    const explained = image.linkNoiseEnergies.map((noise, l) => (image.linkEnergies[0][l] - image.linkEnergies[1][l]) / noise);
+    expect(Math.max(...explained)).toBeLessThan(0.5);
     expect(countFeatures(image, 3)).toHaveLength(countFeatureSize(settings));
   });
 });
