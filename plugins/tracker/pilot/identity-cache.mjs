@@ -9,8 +9,9 @@
 //     and simulator seeds (the test shop, shop-monitored.yaml itself, is never replayed here).
 // Run from the repository root after a build:
 //   node plugins/tracker/pilot/identity-cache.mjs <out.json> [crossingRooms=3] [crossingSeconds=60] [shopSeconds=150]
-// DECIDE=1: the deciding scenes of identity-protocol.md instead (validation rooms 4-6 crossing and
-// validation shop C, all drawn up before anything was measured on them).
+// DECIDE=1 / DECIDE=2: the deciding scenes of identity-protocol.md's first / second round instead
+// (validation rooms 4-6 and shop C / rooms 7-9 and shops D and E, each drawn up before anything was
+// measured on them).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as sim from '@wiflow/plugin-sim';
@@ -156,11 +157,75 @@ function validationShops() {
       ] },
     ],
   };
-  return (process.env.DECIDE === '1' ? [shopC] : [shopA, shopB]).map((s) => sim.validateScenario(s));
+  // Round 2 (identity-protocol.md), drawn up before any figure of them was seen: shop D, four
+  // visitors, one coming in as another goes out; shop E, three visitors and the intruder's route.
+  const shopD = {
+    ...raw, name: 'validation shop D', environmentId: 'shop-val-d', seed: 7104,
+    people: [
+      { id: 1, height: 1.7, script: [
+        { action: 'enter', at: [5.0, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[3.5, 2.0], [3.5, 6.0]], speed: 0.8 },
+        { action: 'stand', duration: 15 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 2, height: 1.62, script: [
+        { action: 'absent', duration: 28 },
+        { action: 'enter', at: [5.2, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[7.5, 2.0], [7.5, 6.5], [5.5, 6.5]], speed: 0.8 },
+        { action: 'stand', duration: 10 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 3, height: 1.83, script: [
+        { action: 'absent', duration: 75 },
+        { action: 'enter', at: [4.8, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[8.6, 1.4]], speed: 0.9 },
+        { action: 'stand', duration: 14 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 4, height: 1.57, script: [
+        { action: 'absent', duration: 105 },
+        { action: 'enter', at: [5.0, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[2.0, 3.0], [2.0, 6.0]], speed: 0.7 },
+        { action: 'stand', duration: 10 },
+      ] },
+    ],
+  };
+  const shopE = {
+    ...raw, name: 'validation shop E', environmentId: 'shop-val-e', seed: 7105,
+    people: [
+      { id: 1, height: 1.76, script: [
+        { action: 'absent', duration: 5 },
+        { action: 'enter', at: [5.1, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[6.5, 3.0], [6.5, 5.0], [2.5, 5.0]], speed: 0.7 },
+        { action: 'stand', duration: 12 },
+        { action: 'walk', path: [[8.7, 1.5]], speed: 0.8 },
+        { action: 'stand', duration: 8 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 2, height: 1.66, script: [
+        { action: 'absent', duration: 55 },
+        { action: 'enter', at: [4.9, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[4.0, 3.0], [4.0, 5.0]], speed: 0.8 },
+        { action: 'stand', duration: 20 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 3, height: 1.85, script: [
+        { action: 'absent', duration: 90 },
+        { action: 'enter', at: [9.6, 7.6], yawDeg: -135 },
+        { action: 'walk', path: [[8.9, 2.2]], speed: 1.3 },
+        { action: 'stand', duration: 10 },
+        { action: 'walk', path: [[9.3, 7.3]], speed: 1.2 },
+        { action: 'leave', path: [[9.8, 7.8], [10.0, 8.0]] },
+      ] },
+    ],
+  };
+  const chosen = { '1': [shopC], '2': [shopD, shopE] }[process.env.DECIDE ?? ''] ?? [shopA, shopB];
+  return chosen.map((s) => sim.validateScenario(s));
 }
 
 const runs = [];
-for (const s of process.env.DECIDE === '1' ? sessions.slice(3, 3 + crossingRooms) : sessions.slice(0, crossingRooms)) {
+const firstRoom = { '1': 3, '2': 6 }[process.env.DECIDE ?? ''] ?? 0;
+for (const s of sessions.slice(firstRoom, firstRoom + crossingRooms)) {
   process.stderr.write(`crossing ${s.sessionId}\n`);
   runs.push({ kind: 'crossing', id: s.sessionId, estimates: estimates(sim.validateScenario(threePeopleCrossing(s.scenario)), crossingSeconds) });
 }
