@@ -9,9 +9,9 @@
 //     and simulator seeds (the test shop, shop-monitored.yaml itself, is never replayed here).
 // Run from the repository root after a build:
 //   node plugins/tracker/pilot/identity-cache.mjs <out.json> [crossingRooms=3] [crossingSeconds=60] [shopSeconds=150]
-// DECIDE=1 / DECIDE=2: the deciding scenes of identity-protocol.md's first / second round instead
-// (validation rooms 4-6 and shop C / rooms 7-9 and shops D and E, each drawn up before anything was
-// measured on them).
+// DECIDE=1 / 2 / 3: the deciding scenes of identity-protocol.md's rounds instead (validation rooms
+// 4-6 and shop C / rooms 7-9 and shops D and E / rooms 10-12 and shops F and G, each drawn up
+// before anything was measured on them).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as sim from '@wiflow/plugin-sim';
@@ -219,12 +219,73 @@ function validationShops() {
       ] },
     ],
   };
-  const chosen = { '1': [shopC], '2': [shopD, shopE] }[process.env.DECIDE ?? ''] ?? [shopA, shopB];
+  // Round 3, drawn up before any figure of them was seen: shop F, three visitors, one of them a
+  // short visit (in and out in about 15 s); shop G, four visitors, two coming in 5 s apart.
+  const shopF = {
+    ...raw, name: 'validation shop F', environmentId: 'shop-val-f', seed: 7106,
+    people: [
+      { id: 1, height: 1.74, script: [
+        { action: 'enter', at: [5.0, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[3.0, 2.5], [3.0, 6.0], [7.0, 6.0]], speed: 0.8 },
+        { action: 'stand', duration: 10 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 2, height: 1.6, script: [
+        { action: 'absent', duration: 45 },
+        { action: 'enter', at: [5.1, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[5.5, 2.5]], speed: 0.8 },
+        { action: 'stand', duration: 5 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 3, height: 1.81, script: [
+        { action: 'absent', duration: 80 },
+        { action: 'enter', at: [4.9, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[8.5, 1.5]], speed: 0.9 },
+        { action: 'stand', duration: 15 },
+        { action: 'walk', path: [[6.5, 5.0]], speed: 0.8 },
+        { action: 'stand', duration: 10 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+    ],
+  };
+  const shopG = {
+    ...raw, name: 'validation shop G', environmentId: 'shop-val-g', seed: 7107,
+    people: [
+      { id: 1, height: 1.69, script: [
+        { action: 'absent', duration: 3 },
+        { action: 'enter', at: [4.9, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[2.5, 2.0], [2.5, 5.5]], speed: 0.7 },
+        { action: 'stand', duration: 15 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 2, height: 1.77, script: [
+        { action: 'absent', duration: 8 },
+        { action: 'enter', at: [5.2, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[7.5, 2.5], [7.5, 5.5]], speed: 0.8 },
+        { action: 'stand', duration: 12 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 3, height: 1.63, script: [
+        { action: 'absent', duration: 70 },
+        { action: 'enter', at: [5.0, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[4.5, 4.0], [8.6, 1.5]], speed: 0.8 },
+        { action: 'stand', duration: 10 },
+        { action: 'leave', path: [[5.0, 0.2], [5.0, 0.0]] },
+      ] },
+      { id: 4, height: 1.88, script: [
+        { action: 'absent', duration: 105 },
+        { action: 'enter', at: [5.0, 0.3], yawDeg: 90 },
+        { action: 'walk', path: [[6.0, 6.0]], speed: 1.0 },
+        { action: 'stand', duration: 20 },
+      ] },
+    ],
+  };
+  const chosen = { '1': [shopC], '2': [shopD, shopE], '3': [shopF, shopG] }[process.env.DECIDE ?? ''] ?? [shopA, shopB];
   return chosen.map((s) => sim.validateScenario(s));
 }
 
 const runs = [];
-const firstRoom = { '1': 3, '2': 6 }[process.env.DECIDE ?? ''] ?? 0;
+const firstRoom = { '1': 3, '2': 6, '3': 9 }[process.env.DECIDE ?? ''] ?? 0;
 for (const s of sessions.slice(firstRoom, firstRoom + crossingRooms)) {
   process.stderr.write(`crossing ${s.sessionId}\n`);
   runs.push({ kind: 'crossing', id: s.sessionId, estimates: estimates(sim.validateScenario(threePeopleCrossing(s.scenario)), crossingSeconds) });
