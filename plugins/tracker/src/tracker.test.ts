@@ -72,22 +72,22 @@ describe('MultiPersonTracker', () => {
       return { tracker, ids: out.map((f, i) => [...f.persons].sort((a, b) => Math.abs(a.position.x - base[i].persons[0].position.x) - Math.abs(b.position.x - base[i].persons[0].position.x))[0].trackId) };
     };
     // Off (before): the person's id changes when the old track dies.
-    const off = idsOnPerson({}, 0.3);
+    const off = idsOnPerson({ handover_seconds: 0 }, 0.3);
     expect(new Set(off.ids.slice(10)).size).toBe(1);
     expect(off.ids[10]).not.toBe(off.ids[0]);
-    // On: once the old track dies the person is shown under their first id again, for good; the
+    // On (the defaults, 2 s and 3 m): once the old track dies the person is shown under their first id again, for good; the
     // newer id (shown while the estimator showed them twice) ends and is never shown on anyone after.
-    const on = idsOnPerson({ handover_seconds: 2, handover_m: 1.5 }, 0.3);
+    const on = idsOnPerson({}, 0.3);
     expect(on.ids.slice(10).every((id) => id === on.ids[0])).toBe(true);
     expect(on.ids.slice(6, 10).every((id) => id !== on.ids[0])).toBe(true);
     const young = on.tracker.tracks({ status: ['ended'] });
     expect(young).toHaveLength(1);
     expect(young[0].trackId).toBe(on.ids[6]);
     // The old track died far from the person (2.25 m from where the person is found): no handover, the person keeps the newer id.
-    const far = idsOnPerson({ handover_seconds: 2, handover_m: 1.5 }, 0.6);
+    const far = idsOnPerson({ handover_m: 1.5 }, 0.6);
     expect(far.ids[10]).not.toBe(far.ids[0]);
     // The new id was born too long before the old one died: no handover either.
-    const late = idsOnPerson({ handover_seconds: 0.5, handover_m: 1.5 }, 0.3);
+    const late = idsOnPerson({ handover_seconds: 0.5 }, 0.3);
     expect(late.ids[10]).not.toBe(late.ids[0]);
     expect(() => new MultiPersonTracker({ handover_seconds: -1 })).toThrow(/handover_seconds/);
   });
