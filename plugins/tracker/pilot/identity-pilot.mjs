@@ -5,8 +5,10 @@
 // visitors against the simulator's visits).
 // Run from the repository root after a build:
 //   node plugins/tracker/pilot/identity-pilot.mjs <cache.json> [variant ...]
-// Variants (settings of the estimator's tracker and of tracker.track, as JSON) are read from
-// VARIANTS (a JSON file of [{name, people, track, retail}]); without it only the shipped chain runs.
+// Variants (settings of the estimator's tracker, tracker.track and retail.analytics, as JSON) are
+// read from VARIANTS (a JSON file of [{name, people, track, retail, reclaim, estimatorIds}]); the
+// protocol's files spell out the settings before its outcome (handover off, 3 s minimum visit).
+// Without VARIANTS: before and after that outcome.
 import { readFileSync } from 'node:fs';
 import { MultiPersonTracker, scoreTracking, combineScores, assignGated } from '@wiflow/plugin-tracker';
 import { computeRetailMetrics } from '@wiflow/plugin-retail';
@@ -14,7 +16,10 @@ import { trueVisits } from '@wiflow/plugin-evaluation';
 import { PeopleTracker } from '../../pose-tfjs/dist/locate/people-tracker.js';
 
 const cache = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const variants = process.env.VARIANTS ? JSON.parse(readFileSync(process.env.VARIANTS, 'utf8')) : [{ name: 'shipped' }];
+const variants = process.env.VARIANTS ? JSON.parse(readFileSync(process.env.VARIANTS, 'utf8')) : [
+  { name: 'before: handover off, 3 s minimum visit', track: { handover_seconds: 0 }, retail: { min_visit_seconds: 3 } },
+  { name: 'shipped: handover 2 s 3 m, 10 s minimum visit' },
+];
 const MATCH = 0.5;
 
 /** The chain as the flow runs it: estimator's tracker → pose frame (confirmed tracks) → tracker.track. */
