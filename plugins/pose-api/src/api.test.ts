@@ -319,9 +319,9 @@ for (const convention of ['A', 'B'] as const) {
       expect(hc.metrics.activity_summary.walking_minutes).toBeGreaterThan(0);
       expect(hc.metrics.mobility_score).toBeUndefined();
       expectError(await call('get', '/analytics/healthcare', { token: viewer, query: { period: 'year', metrics: 'everything' } }), 422, 'VALIDATION_ERROR');
-      // A store visit counts once it has lasted min_visit_seconds (3 s): wait until the synthetic pipeline's two people have stayed that long.
+      // A store visit counts once it has lasted min_visit_seconds (10 s): wait until the synthetic pipeline's two people have stayed that long.
       let retail = data(await call('get', '/analytics/retail', { token: viewer, query: { period: 'hour' } }));
-      for (let tries = 0; tries < 100 && retail.metrics.traffic.total_visitors < 2; tries++) {
+      for (let tries = 0; tries < 300 && retail.metrics.traffic.total_visitors < 2; tries++) {
         await new Promise((r) => setTimeout(r, 100));
         await s.api.hub.flush();
         await s.runtime.storage.flush();

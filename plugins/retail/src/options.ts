@@ -10,7 +10,7 @@ export const RetailOptionsSchema = z.object({
   min_dwell_seconds: z.number().min(0).default(3).describe('a zone visit shorter than this is a pass-through and is not counted'),
   exit_grace_seconds: z.number().min(0).default(2).describe('leaving a zone for less than this does not end the visit'),
   revisit_gap_seconds: z.number().positive().default(300).describe('a track unseen for longer than this starts a new store visit when seen again'),
-  min_visit_seconds: z.number().min(0).default(3).describe('a store visit counts (total and unique visitors, dwell) once it has lasted this long: a person shown for a moment is not a visitor'),
+  min_visit_seconds: z.number().min(0).default(10).describe('a store visit counts (total and unique visitors, dwell) once it has lasted this long: a person shown for a moment is not a visitor'),
   visit_continuation_seconds: z.number().min(0).default(10).describe('a new track that appears within this long after a visitor\'s track was last seen, near where it was (visit_continuation_m), continues that visit: an estimator that loses a person for a moment does not make a new visitor (0: off)'),
   visit_continuation_m: z.number().positive().default(3).describe('how near (m) to where a visitor was last seen a new track must appear to continue the visit'),
   heat_map_cell_m: z.number().positive().default(0.5).describe('side of a heat-map cell (m)'),

@@ -47,9 +47,9 @@ describe('retail visits when identities flicker', () => {
     }) as unknown as PoseFrame);
 
   it('one person whose track id changes after a moment unseen is one visit; two people are two', () => {
-    // Customer at (2, 2): track 1 for 10 s, unseen 2 s, then track 5 half a metre away; customer at (8, 5): track 2 all along.
-    const frames = standing([{ x: 2, y: 2, ids: [[0, 40, 1], [48, 120, 5]] }, { x: 8, y: 5, ids: [[0, 120, 2]] }], 30);
-    frames.slice(48).forEach((f) => (f.persons[0].position = { x: 2.5, y: 2 }));
+    // Customer at (2, 2): track 1 for 15 s, unseen 2 s, then track 5 half a metre away; customer at (8, 5): track 2 all along.
+    const frames = standing([{ x: 2, y: 2, ids: [[0, 60, 1], [68, 180, 5]] }, { x: 8, y: 5, ids: [[0, 180, 2]] }], 45);
+    frames.slice(68).forEach((f) => (f.persons[0].position = { x: 2.5, y: 2 }));
     expect(computeRetailMetrics(frames, {}).metrics.traffic.total_visitors).toBe(2);
     // Without continuation every new id is a new visitor (what users saw before: 10 visitors for 3).
     expect(computeRetailMetrics(frames, { visit_continuation_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
@@ -61,12 +61,18 @@ describe('retail visits when identities flicker', () => {
     const m = computeRetailMetrics(frames, {}).metrics.traffic;
     expect([m.total_visitors, m.unique_visitors]).toEqual([2, 2]);
     expect(computeRetailMetrics(frames, { min_visit_seconds: 0 }).metrics.traffic.total_visitors).toBe(3);
+    // The estimator's extra tracks in the validation shops lived 3-10 s beside real visitors
+    // (plugins/tracker/pilot/identity-findings.md): a 6 s track is not a visitor either; a
+    // customer who stays 12 s is.
+    const ghost = standing([{ x: 2, y: 2, ids: [[0, 120, 1]] }, { x: 5, y: 1, ids: [[20, 44, 3]] }, { x: 8, y: 5, ids: [[60, 108, 4]] }], 30);
+    expect(computeRetailMetrics(ghost, {}).metrics.traffic.total_visitors).toBe(2);
+    expect(computeRetailMetrics(ghost, { min_visit_seconds: 3 }).metrics.traffic.total_visitors).toBe(3);
   });
 
   it('a new id far from anyone who left, or long after, is a new visitor', () => {
-    const far = standing([{ x: 2, y: 2, ids: [[0, 40, 1]] }, { x: 8, y: 5, ids: [[48, 120, 5]] }], 30);
+    const far = standing([{ x: 2, y: 2, ids: [[0, 60, 1]] }, { x: 8, y: 5, ids: [[68, 180, 5]] }], 45);
     expect(computeRetailMetrics(far, {}).metrics.traffic.total_visitors).toBe(2);
-    const late = standing([{ x: 2, y: 2, ids: [[0, 40, 1], [100, 120, 5]] }], 30);
+    const late = standing([{ x: 2, y: 2, ids: [[0, 60, 1], [120, 180, 5]] }], 45);
     expect(computeRetailMetrics(late, {}).metrics.traffic.total_visitors).toBe(2);
   });
 });

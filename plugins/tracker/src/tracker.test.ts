@@ -54,6 +54,44 @@ describe('MultiPersonTracker', () => {
     expect(again.update(upstream[0]).persons.map((p) => p.trackStatus)).toEqual(['tentative', 'tentative']);
   });
 
+  it('handover: a person the estimator finds again under a new id while their old track drifts off and dies keeps their id; nobody else gets it', () => {
+    // One person walking; the estimator's id 3 follows them until frame 8, then drifts off (a
+    // ghost peak) while id 5 is born on the person at frame 6; id 3 dies after frame 9.
+    const truth = simulateScene({ durationS: 6, rateHz: 4, people: [{ id: 1, start: { x: 1, y: 2 }, script: [{ action: 'walk', path: [[5, 2]], speed: 0.6 }] }] });
+    const base = observeTruth(truth, { noise: NO_OBSERVATION_NOISE });
+    const person = (f: (typeof base)[number], trackId: number, dx = 0) => ({ ...f.persons[0], trackId, trackStatus: 'active' as const, position: { x: f.persons[0].position.x + dx, y: f.persons[0].position.y } });
+    const estimator = (drift: number) => base.map((f, i) => ({
+      ...f,
+      persons: i < 6 ? [person(f, 3)] : i < 10 ? [person(f, 5), person(f, 3, drift * (i - 5))] : [person(f, 5)],
+    }));
+    const idsOnPerson = (options: ConstructorParameters<typeof MultiPersonTracker>[0], drift: number) => {
+      const tracker = new MultiPersonTracker(options);
+      const frames = estimator(drift);
+      const out = frames.map((f) => tracker.update(f));
+      // The shown person nearest the true one in each frame.
+      return { tracker, ids: out.map((f, i) => [...f.persons].sort((a, b) => Math.abs(a.position.x - base[i].persons[0].position.x) - Math.abs(b.position.x - base[i].persons[0].position.x))[0].trackId) };
+    };
+    // Off (before): the person's id changes when the old track dies.
+    const off = idsOnPerson({ handover_seconds: 0 }, 0.3);
+    expect(new Set(off.ids.slice(10)).size).toBe(1);
+    expect(off.ids[10]).not.toBe(off.ids[0]);
+    // On (the defaults, 2 s and 3 m): once the old track dies the person is shown under their first id again, for good; the
+    // newer id (shown while the estimator showed them twice) ends and is never shown on anyone after.
+    const on = idsOnPerson({}, 0.3);
+    expect(on.ids.slice(10).every((id) => id === on.ids[0])).toBe(true);
+    expect(on.ids.slice(6, 10).every((id) => id !== on.ids[0])).toBe(true);
+    const young = on.tracker.tracks({ status: ['ended'] });
+    expect(young).toHaveLength(1);
+    expect(young[0].trackId).toBe(on.ids[6]);
+    // The old track died far from the person (2.25 m from where the person is found): no handover, the person keeps the newer id.
+    const far = idsOnPerson({ handover_m: 1.5 }, 0.6);
+    expect(far.ids[10]).not.toBe(far.ids[0]);
+    // The new id was born too long before the old one died: no handover either.
+    const late = idsOnPerson({ handover_seconds: 0.5 }, 0.3);
+    expect(late.ids[10]).not.toBe(late.ids[0]);
+    expect(() => new MultiPersonTracker({ handover_seconds: -1 })).toThrow(/handover_seconds/);
+  });
+
   it('confirms a track after min_hits, keeps its id, and ends it after max_age and the re-id window', () => {
     const truth = simulateScene({ durationS: 4, rateHz: 10, people: [{ id: 1, start: { x: 1, y: 1 }, script: [{ action: 'walk', path: [[5, 1]], speed: 1 }] }] });
     const frames = observeTruth(truth, { noise: NO_OBSERVATION_NOISE });

@@ -253,11 +253,14 @@ export class MultiPersonTracker {
       const t = this.#upstream.get(keyOf(d));
       return t && this.#tracks.has(t.key) ? t : undefined;
     };
+    /** What each track shown here was given in this frame (a handover re-applies it to the older track). */
+    const given = new Map<Track, { d: Person; at: number }>();
     for (const d of persons) {
       const t = known(d);
       if (!t) continue;
       t.age++;
       t.kalman.predict(dt);
+      given.set(t, { d, at: out.length });
       out.push(this.#apply(t, d, relativeShape(d), timestamp, false));
       present.add(t);
     }
@@ -282,8 +285,11 @@ export class MultiPersonTracker {
     for (const d of fresh) {
       const t = continued.get(d);
       if (!t) {
+        const at = out.length;
         out.push(this.#create(d, relativeShape(d), env, timestamp, keyOf(d)));
-        present.add(this.#upstream.get(keyOf(d))!);
+        const created = this.#upstream.get(keyOf(d))!;
+        present.add(created);
+        given.set(created, { d, at });
         continue;
       }
       if (this.#upstream.get(t.upstream!) === t) this.#upstream.delete(t.upstream!);
@@ -293,10 +299,12 @@ export class MultiPersonTracker {
       t.kalman = new FloorKalman(d.position.x, d.position.y, o.acceleration_sigma, o.measurement_sigma);
       out.push(this.#apply(t, d, relativeShape(d), timestamp, true));
     }
+    const lostNow: Track[] = [];
     for (const t of this.#tracks.values()) {
       if (t.upstream === null || t.environmentId !== env || present.has(t)) continue;
       t.age++;
       t.misses++;
+      if (t.status === 'active') lostNow.push(t);
       if (t.status === 'tentative') {
         // An upstream id that came and went before it was shown was never a person to the user.
         this.#tracks.delete(t.key);
@@ -309,7 +317,44 @@ export class MultiPersonTracker {
         this.#end(t, timestamp);
       }
     }
+    this.#handOver(lostNow, given, out, timestamp);
     return out;
+  }
+
+  /**
+   * Handover (handover_seconds, handover_m): a followed track lost in this frame whose person the
+   * estimator had just found again under a new id (a track born at most handover_seconds before,
+   * shown now, near where the lost one was last seen) keeps its id: the newer track's estimator id
+   * is followed under the older track from this frame on, and the newer track ends. Nearest pairs
+   * first; each track takes part once. Ids are never given to anyone else: the newer id just ends.
+   */
+  #handOver(lostNow: readonly Track[], given: ReadonlyMap<Track, { d: Person; at: number }>, out: Person[], timestamp: number): void {
+    const o = this.options;
+    if (o.handover_seconds <= 0 || !lostNow.length) return;
+    const pairs: [number, Track, Track][] = [];
+    for (const old of lostNow) {
+      for (const [young, { d }] of given) {
+        if (young === old || young.id === null || young.status !== 'active' || young.reidentifications > 0) continue;
+        if (young.firstSeen <= old.firstSeen || old.lastSeen - young.firstSeen > o.handover_seconds * 1000) continue;
+        const distance = Math.hypot(d.position.x - old.lastPerson.position.x, d.position.y - old.lastPerson.position.y);
+        if (distance <= o.handover_m) pairs.push([distance, old, young]);
+      }
+    }
+    pairs.sort((a, b) => a[0] - b[0]);
+    const done = new Set<Track>();
+    for (const [, old, young] of pairs) {
+      if (done.has(old) || done.has(young)) continue;
+      done.add(old);
+      done.add(young);
+      const { d, at } = given.get(young)!;
+      const key = young.upstream!;
+      if (this.#upstream.get(old.upstream!) === old) this.#upstream.delete(old.upstream!);
+      old.upstream = key;
+      this.#upstream.set(key, old);
+      old.kalman = new FloorKalman(d.position.x, d.position.y, o.acceleration_sigma, o.measurement_sigma);
+      out[at] = this.#apply(old, d, relativeShape(d), timestamp, true);
+      this.#end(young, timestamp);
+    }
   }
 
   /** A confirmed track not detected in this frame, at its predicted position. */
