@@ -48,9 +48,10 @@ describe('wiflow locate record', () => {
   }, 60_000);
 
   it('refuses a recording with someone walking, saying so per link, and writes nothing', async () => {
+    // The walker starts from standing (the gait ramps up over 0.5 s), so second 0 may be quiet enough to pass.
     const lines: string[] = [];
     const run = cli(lines)('locate', 'record', '--environment', file('hall-walking.json'), '--source', 'sim', '--seconds', '8', '--out', file('walking.json'));
-    await expect(run).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_REFUSED', message: expect.stringMatching(/link router->laptop: .*motion in the room during seconds 0, 1, 2(, \d)+ of the recording/) });
+    await expect(run).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_REFUSED', message: expect.stringMatching(/link router->laptop: .*motion in the room during seconds (0, )?1, 2(, \d)+ of the recording/) });
     expect(lines.join('\n')).toMatch(/router->laptop: .*FAILED: .*motion.*\nrefused: nothing written/);
     expect(existsSync(file('walking.json'))).toBe(false);
   }, 60_000);

@@ -91,6 +91,8 @@ interface LinkRuntime {
   realism: RadioRealism | null;
   /** Slow drift of the static channel (null without `drift.staticDrift`). */
   drift: StaticDrift | null;
+  /** Draws of the reported RSSI's error (null without `rssiNoiseDb`): a stream of its own, so the CSI keeps its bytes. */
+  rssiPrng: Prng | null;
 }
 
 /** `prng` after `n` draws (the state a shared root would have reached). */
@@ -249,6 +251,8 @@ export class Simulator {
           ? new RadioRealism(impairments, tx.antennas, rx.antennas, grid.indices, `${installSeed}:hardware:${rx.id}`, `${phase === 'reference' ? (drift?.referenceSeed ?? seed) : seed}:${phase}:radio:${info.id}`)
           : null,
         drift: drift?.staticDrift ? new StaticDrift(channel.staticPathOrders, drift.staticDrift, `${installSeed}:drift:${info.id}`) : null,
+        // Seeded by name, not forked from packetRoot: a fork draws from its parent and would move every later link's packets.
+        rssiPrng: impairments.rssiNoiseDb ? new Prng(`${phase === 'reference' ? (drift?.referenceSeed ?? seed) : seed}:${phase}:rssi:${info.id}`) : null,
       });
     }
     this.links = this.#links.map((l) => l.info);
@@ -384,13 +388,15 @@ export class Simulator {
     const nsc = info.grid.indices.length;
     const rssi: number[] = [];
     const txPower = this.scenario.channel.txPowerDbm;
+    const rssiStep = imp.rssiStepDb;
     for (let r = 0; r < info.nrx; r++) {
       let p = 0;
       for (let a = 0; a < info.ntx; a++) {
         const base = (a * info.nrx + r) * nsc;
         for (let k = 0; k < nsc; k++) p += re[base + k] * re[base + k] + im[base + k] * im[base + k];
       }
-      rssi.push(round2(txPower + 10 * Math.log10(p / (info.ntx * nsc) || 1e-30)));
+      const measured = txPower + 10 * Math.log10(p / (info.ntx * nsc) || 1e-30) + (link.rssiPrng ? link.rssiPrng.normal(0, imp.rssiNoiseDb!) : 0);
+      rssi.push(rssiStep ? Math.round(measured / rssiStep) * rssiStep : round2(measured));
     }
     const packet = drawPacketImpairment(prng, imp, info.nrx);
     if (link.realism) packet.gain *= link.realism.agcGain();

@@ -61,6 +61,41 @@ describe('articulated people', () => {
     }
   });
 
+  it('starts and ends every walk smoothly: no keypoint passes 8 m/s at any change of motion, and the walk still ends where and when it did', () => {
+    // Each walk used to start and end by switching between mid-stride and standing in one sample: a foot moved
+    // 0.3–0.4 m in 5 ms (60–90 m/s) whatever came next (a stand, sitting, lying, a fall, sitting hard, another walk).
+    const follows = [
+      { action: 'stand', duration: 2 },
+      { action: 'sit', duration: 2 },
+      { action: 'lie', duration: 2 },
+      { action: 'fall', type: 'forward', lieDuration: 2, getUp: false },
+      { action: 'fall-like', kind: 'sit-hard', duration: 2 },
+      { action: 'turn', yawDeg: 90 },
+      { action: 'walk', path: [[4, 4]], speed: 0.6 },
+    ];
+    const rate = 200;
+    for (const id of [1, 2, 3, 4, 5]) {
+      for (const next of follows) {
+        const p = person([{ action: 'stand', duration: 1 }, { action: 'walk', path: [[4, 2], [4.2, 3]], speed: 1.3 }, next], { id });
+        let fastest = 0;
+        let previous = skeletonAt(p, 0).skeleton!;
+        for (let i = 1; i <= 6 * rate; i++) {
+          const now = skeletonAt(p, i / rate).skeleton!;
+          for (let k = 0; k < 17; k++) fastest = Math.max(fastest, dist(now.keypoints[k], previous.keypoints[k]) * rate);
+          previous = now;
+        }
+        expect(fastest, `person ${id}, walk then ${next.action}`).toBeLessThan(8);
+      }
+    }
+    // 2 + 1.02 m at 1.3 m/s: the walk still takes 2.32 s and stops at its last point.
+    const p = person([{ action: 'stand', duration: 1 }, { action: 'walk', path: [[4, 2], [4.2, 3]], speed: 1.3 }, { action: 'stand', duration: 2 }]);
+    const walkEnd = 1 + (2 + Math.hypot(0.2, 1)) / 1.3;
+    expect(skeletonAt(p, walkEnd - 0.01).activity).toBe('walking');
+    expect(skeletonAt(p, walkEnd + 0.01).activity).toBe('standing');
+    expect(p.sample(walkEnd + 0.01).pose!.pelvis.x).toBeCloseTo(4.2, 2);
+    expect(p.sample(walkEnd + 0.01).pose!.pelvis.y).toBeCloseTo(3, 2);
+  });
+
   it('standing has plausible proportions: head near the stature, hips near half of it', () => {
     const { skeleton, activity } = skeletonAt(person([{ action: 'stand', duration: 5 }]), 1);
     expect(activity).toBe('standing');
@@ -79,7 +114,10 @@ describe('articulated people', () => {
     const p = person([{ action: 'walk', path: [[5, 2]], speed: 1.0 }]);
     const a = skeletonAt(p, 0.5).skeleton!;
     const b = skeletonAt(p, 2.5).skeleton!;
-    expect((b.pelvis.x - a.pelvis.x) / 2).toBeCloseTo(1.0, 1);
+    // 3 m in 3 s on average; the pace between starting and stopping (0.5 s each) is a little faster.
+    expect(p.sample(3).pose!.pelvis.x).toBeCloseTo(5, 1);
+    expect((b.pelvis.x - a.pelvis.x) / 2).toBeGreaterThan(1.0);
+    expect((b.pelvis.x - a.pelvis.x) / 2).toBeLessThan(1.25);
     expect(skeletonAt(p, 1).activity).toBe('walking');
     let leftAhead = 0;
     let rightAhead = 0;

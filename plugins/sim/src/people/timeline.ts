@@ -6,7 +6,7 @@ import { Prng } from '../random/prng.js';
 import { bodyDimensions, standingPose } from './skeleton.js';
 import { blendPose } from './skeleton.js';
 import {
-  crouching, FALL_DURATION, fallEndPose, falling, kneeling, lying, sitting, smooth, standing, strideLength, viaPose, walking,
+  crouching, FALL_DURATION, fallEndPose, falling, kneeling, lying, sitting, smooth, standing, standingPelvisHeight, strideLength, viaPose, walking,
   type FallType, type LyingSide,
 } from './motions.js';
 
@@ -284,10 +284,20 @@ export class PersonTimeline {
       return { x, y, yaw };
     };
     const phase0 = this.#phase;
-    this.#push(total / speed, 'walking', (u) => {
-      const d = u * total;
+    const duration = total / speed;
+    const gait = gaitProfile(duration, total);
+    this.#push(duration, 'walking', (u) => {
+      const tau = u * duration;
+      const d = gait.distance(tau);
       const p = at(d);
-      return walking(this.dim, p.x, p.y, p.yaw, phase0 + (2 * Math.PI * d) / stride, speed);
+      const stride0 = walking(this.dim, p.x, p.y, p.yaw, phase0 + (2 * Math.PI * d) / stride, speed);
+      const w = gait.weight(tau);
+      if (w >= 1) return stride0;
+      // Starting and stopping: the gait grows out of (and settles into) the standing pose. Switching between them
+      // in one sample moved a foot 0.3–0.4 m in 5 ms (60–90 m/s).
+      const pose = blendPose(standingPose(this.dim, p.x, p.y, p.yaw), stride0, w);
+      pose.pelvis = { ...pose.pelvis, z: standingPelvisHeight(this.dim, pose.hipFlex, pose.knee, pose.hipAbd) };
+      return pose;
     });
     const last = pts[pts.length - 1];
     const endYaw = headings[headings.length - 1] ?? start.yaw;
@@ -373,6 +383,34 @@ export class PersonTimeline {
         break;
     }
   }
+}
+
+/** Longest time a walk takes to reach its pace and to come to a stop (s). */
+export const GAIT_RAMP_S = 0.5;
+
+/**
+ * How far along its path a walk is, and how much of the gait shows, τ seconds into a walk of `duration` s and
+ * `total` m. The pace ramps up (smoothstep) over the first GAIT_RAMP_S and down over the last, at most a third of
+ * the walk each; the cruising pace is raised to cover the same distance in the same time, so every later step of a
+ * script keeps its time. `weight` is the pace over the cruising pace: 0 when standing, 1 when cruising.
+ */
+export function gaitProfile(duration: number, total: number): { distance(tau: number): number; weight(tau: number): number } {
+  const ramp = Math.min(GAIT_RAMP_S, duration / 3);
+  const cruise = total / (duration - ramp);
+  // ∫₀ˣ smoothstep = x³ − x⁴ / 2 (½ at x = 1).
+  const covered = (x: number) => x * x * x - (x * x * x * x) / 2;
+  return {
+    distance(tau) {
+      if (tau <= 0) return 0;
+      if (tau >= duration) return total;
+      if (tau < ramp) return cruise * ramp * covered(tau / ramp);
+      if (tau > duration - ramp) return total - cruise * ramp * covered((duration - tau) / ramp);
+      return cruise * (tau - ramp / 2);
+    },
+    weight(tau) {
+      return Math.min(smooth(tau / ramp), smooth((duration - tau) / ramp));
+    },
+  };
 }
 
 /** A small movement during a still period: which arm, and when (s from the start of the period). */

@@ -37,6 +37,13 @@ export interface ImpairmentSettings {
   chainPhaseStepDeg?: number;
   /** Per packet, each receive chain's gain takes its own error of this standard deviation, dB (beside the packet's `agcJitterDb`). */
   chainGainJitterDb?: number;
+  /**
+   * Per packet, each receive chain's reported RSSI gets its own Gaussian error of this standard deviation, dB
+   * (absent: none). Drawn from a stream of its own, so the CSI keeps its bytes.
+   */
+  rssiNoiseDb?: number;
+  /** The reported RSSI is rounded to multiples of this step, dB (real cards report whole dB; absent: 0.01). */
+  rssiStepDb?: number;
 }
 
 /** Typical commodity-hardware impairments. */

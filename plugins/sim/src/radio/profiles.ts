@@ -21,6 +21,8 @@ const esp32: Partial<ImpairmentSpec> = {
   // One PCB antenna, 8-bit CSI; packets come from a ping loop: jitter of milliseconds, losses in bursts.
   snrDb: 22, timingOffsetNs: 25, timingOffsetMeanNs: 60, agcJitterDb: 0.8, quantisation: 'device',
   packetLoss: 0.03, lossBurstPackets: 4, timingJitterUs: 2500, rippleDb: 1.5, agcStepChance: 0.002, agcStepDb: 2,
+  // RSSI is a whole dBm; its error is not measured (the real ESP32 captures carry a constant RSSI).
+  rssiStepDb: 1,
 };
 const intel5300: Partial<ImpairmentSpec> = {
   // Injected packets at a fixed rate; the card detects packets late by ~100 ns, sends with cyclic shifts,
@@ -28,6 +30,9 @@ const intel5300: Partial<ImpairmentSpec> = {
   snrDb: 25, timingOffsetNs: 40, timingOffsetMeanNs: 100, agcJitterDb: 0.5, quantisation: 'device',
   packetLoss: 0.02, lossBurstPackets: 2, timingJitterUs: 300, csd: true, spatialMapping: 'direct', rippleDb: 1,
   glitchChance: 0.002, agcStepChance: 0.001, agcStepDb: 1.5,
+  // RSSI in whole dB with 0.22 dB of error before rounding: measured on the real still-person captures
+  // (`node plugins/sim/scripts/rssi-still.mjs`, docs/simulator.md "Hardware profiles").
+  rssiNoiseDb: 0.22, rssiStepDb: 1,
 };
 /**
  * The Intel 5300 at 40 MHz also gives each receive chain, packet by packet, a phase that is a
@@ -44,6 +49,8 @@ const nexmon: Partial<ImpairmentSpec> = {
   // bcm43xx cores via Nexmon: per-packet auto-scaled values, strong band-edge roll-off at 80 MHz, monitor-mode loss.
   snrDb: 25, timingOffsetNs: 30, timingOffsetMeanNs: 50, agcJitterDb: 0.5, quantisation: 'device',
   packetLoss: 0.05, lossBurstPackets: 3, timingJitterUs: 1500, rippleDb: 2, agcStepChance: 0.001, agcStepDb: 2,
+  // RSSI is a whole dBm; its error is not measured (no Nexmon capture).
+  rssiStepDb: 1,
 };
 
 /** Every profile by name (`wiflow simulate --profile NAME`). */

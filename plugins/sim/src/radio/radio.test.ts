@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyProfile, HARDWARE_PROFILE_NAMES, LinkChannel, Simulator, subcarrierGrid, validateScenario, type ScenarioInput } from '../index.js';
+import { applyProfile, HARDWARE_PROFILE_NAMES, LinkChannel, Simulator, stillPersonScenario, subcarrierGrid, validateScenario, type ScenarioInput } from '../index.js';
 import { antennaPattern } from './patterns.js';
 import { testScenario } from '../test-support/scenarios.js';
 
@@ -189,5 +189,35 @@ describe('radios as they are', () => {
     expect(ht40.changeShare).toBeGreaterThan(0.65);
     expect(ht40.changeShare).toBeLessThan(0.85);
     expect(quarters('intel5300-ht20').changeShare).toBeLessThan(0.05);
+  });
+
+  it('intel5300 profiles report RSSI in whole dB that moves about 0.25 dB a packet for a still person, as the real captures do, without touching the CSI', () => {
+    // Real still-person captures (lying and sitting, 10 takes): every value a whole dB, mean |change| per packet
+    // and chain 0.14–0.56 dB, median 0.25 (`node plugins/sim/scripts/rssi-still.mjs`). Without the error and the
+    // rounding a simulated still person's RSSI moved 0.0006 dB a packet.
+    const input = applyProfile(stillPersonScenario({ posture: 'lie', durationS: 30, seed: 3 }), 'intel5300-ht20', { txAntennas: 1 });
+    const capture = (scenario: ScenarioInput) => {
+      const frames = [];
+      for (const tick of new Simulator(validateScenario(scenario), { attachTruth: false }).run(30)) if (tick.t >= 5) frames.push(...tick.frames);
+      return frames;
+    };
+    const frames = capture(input);
+    const values = frames.flatMap((f) => f.rssi!);
+    expect(values.every((v) => Number.isInteger(v))).toBe(true);
+    let change = 0;
+    let pairs = 0;
+    for (let i = 1; i < frames.length; i++) {
+      for (let c = 0; c < 3; c++) {
+        change += Math.abs(frames[i].rssi![c] - frames[i - 1].rssi![c]);
+        pairs++;
+      }
+    }
+    expect(change / pairs).toBeGreaterThan(0.15);
+    expect(change / pairs).toBeLessThan(0.4);
+    // The error has a stream of its own: the same capture without it has the same CSI, packet for packet.
+    const plain = capture({ ...input, impairments: { ...input.impairments, rssiNoiseDb: undefined, rssiStepDb: undefined } });
+    expect(plain.length).toBe(frames.length);
+    expect(plain.map((f) => f.csi.re[7])).toEqual(frames.map((f) => f.csi.re[7]));
+    expect(plain.some((f) => !Number.isInteger(f.rssi![0]))).toBe(true);
   });
 });

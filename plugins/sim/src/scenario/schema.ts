@@ -79,6 +79,8 @@ export const ImpairmentsSchema = z.object({
   lossBurstPackets: z.number().min(1).max(100).optional().describe('mean length of a loss burst (Gilbert–Elliott); packetLoss stays the long-run loss rate'),
   chainPhaseStepDeg: z.number().min(0).max(180).optional().describe('per packet: each receive chain\'s phase takes a fresh random multiple of this angle (Intel 5300 at 40 MHz: 90)'),
   chainGainJitterDb: nonNegative().max(6).optional().describe('per packet: each receive chain\'s own gain error (σ, dB), beside agcJitterDb'),
+  rssiNoiseDb: nonNegative().max(6).optional().describe('per packet: each receive chain\'s reported RSSI gets its own measurement error (σ, dB); the CSI is not touched'),
+  rssiStepDb: z.number().min(0.01).max(6).optional().describe('the reported RSSI is rounded to multiples of this step (dB; real cards report whole dB); default 0.01'),
 }).strict();
 
 /** A radio's antenna pattern (amplitude gain by direction); isotropic when omitted. */
