@@ -16,17 +16,17 @@ const hash = sensingConfigHash(config, models);
 // The sessions as evaluated (the full sizes: the fan's draws follow the door's, whose count depends on the session's length); only `seconds` of each is simulated.
 const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms: 18 }).filter((s) => s.kind === 'empty' && rooms.includes(s.room));
 
-const only = (kinds) => (sc) => ({ ...sc, distractors: sc.distractors.filter((d) => kinds.includes(d.kind)) });
+const withDistractors = (kinds) => (sc) => ({ ...sc, distractors: sc.distractors.filter((d) => kinds.includes(d.kind)) });
 const fanWith = (change) => (sc) => ({ ...sc, distractors: sc.distractors.map((d) => (d.kind === 'fan' ? { ...d, ...change } : d)) });
 const VARIANTS = {
   'as evaluated': (sc) => sc,
-  'no fan': only(['pet', 'door']),
-  'fan only': only(['fan']),
-  'nothing moving': only([]),
-  'fan only, impairments off': (sc) => ({ ...only(['fan'])(sc), impairments: { snrDb: null, timingOffsetNs: 0, randomPhase: false, chainPhase: false, agcJitterDb: 0, quantisation: 'none', packetLoss: 0, timingJitterUs: 0 }, drift: undefined }),
+  'no fan': withDistractors(['pet', 'door']),
+  'fan only': withDistractors(['fan']),
+  'nothing moving': withDistractors([]),
+  'fan only, impairments off': (sc) => ({ ...withDistractors(['fan'])(sc), impairments: { snrDb: null, timingOffsetNs: 0, randomPhase: false, chainPhase: false, agcJitterDb: 0, quantisation: 'none', packetLoss: 0, timingJitterUs: 0 }, drift: undefined }),
   ...(process.env.FAN_VARIANTS ? JSON.parse(process.env.FAN_VARIANTS) : {}),
 };
-for (const [name, change] of Object.entries(process.env.FAN_VARIANTS ? JSON.parse(process.env.FAN_VARIANTS) : {})) VARIANTS[name] = (sc) => fanWith(change)(only(['fan'])(sc));
+for (const [name, change] of Object.entries(process.env.FAN_VARIANTS ? JSON.parse(process.env.FAN_VARIANTS) : {})) VARIANTS[name] = (sc) => fanWith(change)(withDistractors(['fan'])(sc));
 
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 for (const session of sessions) {
