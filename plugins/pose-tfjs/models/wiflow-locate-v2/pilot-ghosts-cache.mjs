@@ -9,6 +9,7 @@
 // recipe's ranges; FAINT=1 their faint edge as births-protocol.md); a fresh room whose signature
 // matches any room of the shipped plan (train, val or test) is an error.
 import { writeFileSync } from 'node:fs';
+import { validationSessions } from './pilot-sessions.mjs';
 import * as sim from '@wiflow/plugin-sim';
 import { PoseLocator, loadLocatorModel, SHIPPED_LOCATOR_DIR, simulateReference, environmentFromScenario, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
 import { threePeopleCrossing } from '@wiflow/plugin-evaluation';
@@ -20,16 +21,7 @@ const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 const cleanRadiusM = process.env.CLEAN_RADIUS === undefined ? model.spec.imaging.cleanRadiusM : Number(process.env.CLEAN_RADIUS);
 const untracked = { ...model, spec: { ...model.spec, tracker: undefined, imaging: { ...model.spec.imaging, cleanRadiusM } } };
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
-const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
-const FAINT = { roomWidth: [6, 8], roomDepth: [5, 7], personHeight: [1.5, 1.6], personGirth: [0.8, 0.9], bodyReflectivity: [0.45, 0.52], snrDb: [15, 22], people: [1, 2] };
-let sessions = plan.sessions.filter((s) => s.split === 'val').slice(0, rooms);
-if (process.env.FRESH) {
-  const fresh = sim.planDataset({ rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: 1, seed: process.env.FRESH, split: { train: 0, val: 1, test: 0 }, ranges: { ...recipe.ranges, ...(process.env.FAINT === '1' ? FAINT : {}) } });
-  const shipped = new Set(plan.sessions.map((s) => s.roomSignature));
-  const clash = fresh.sessions.find((s) => shipped.has(s.roomSignature));
-  if (clash) throw new Error(`fresh room ${clash.roomId} is a room of the shipped plan`);
-  sessions = fresh.sessions.filter((s) => s.split === 'val');
-}
+const sessions = validationSessions(rooms);
 
 /** Room i's people walking side by side: 2 (even i) or 3 (odd i), `spacing` apart, along the room's longer axis and back. */
 function sideBySide(scenario, i) {
