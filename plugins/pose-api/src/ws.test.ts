@@ -118,6 +118,9 @@ describe('/ws/pose stream', () => {
     const alert = await c.next((m) => m.type === 'alert');
     expect(alert).toMatchObject({ subscription_id: confirmed.subscription_id, alert_type: 'intrusion', severity: 'critical', actions_required: ['check_room'] });
     expect(alert.data).toMatchObject({ person_id: 0, location: { x: 1, y: 2 }, confidence: 0.95, video_clip_url: null });
+    // the same record MQTT and webhooks carry: the triggering event's id is there too (null when none)
+    expect(alert).toHaveProperty('event_id');
+    expect(alert).toMatchObject({ alert_id: expect.any(String), environment_id: expect.any(String), message: expect.any(String) });
     await c.next((m) => m.type === 'alert' && m !== alert);
     expect(c.messages.filter((m) => m.type === 'alert').every((m) => m.alert_type === 'intrusion')).toBe(true);
     const falls = await c.request({ type: 'subscribe', channel: 'alerts', filters: { alert_types: ['fall_detection'] } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import { credentialsOf, hasRole, type Alert, type AuthRequest, type PoseFrame, type Principal } from '@wiflow/core';
+import { credentialsOf, hasRole, toAlertRecord, type Alert, type AlertRecord, type AuthRequest, type PoseFrame, type Principal } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
 import { nodeFailing } from '../system/system-controller.js';
 import { PoseSection, type Convention } from '../config.js';
@@ -302,7 +302,7 @@ export class PoseStream {
   }
 
   #onAlert(alert: Alert): void {
-    const data = alert.data as Record<string, unknown>;
+    const record = streamAlertRecord(alert);
     for (const client of this.clients) {
       for (const sub of client.subscriptions.values()) {
         if (sub.channel !== 'alerts') continue;
@@ -310,25 +310,7 @@ export class PoseStream {
         if (f.alert_types?.length && !f.alert_types.includes(alert.alertType)) continue;
         if (f.severity?.length && !f.severity.includes(alert.severity)) continue;
         if (f.environment_id !== undefined && f.environment_id !== alert.environmentId) continue;
-        this.#send(client, {
-          type: 'alert',
-          subscription_id: sub.id,
-          alert_id: alert.alertId,
-          timestamp: new Date(alert.timestamp).toISOString(),
-          alert_type: alert.alertType,
-          severity: alert.severity,
-          environment_id: alert.environmentId,
-          message: alert.message,
-          data: {
-            ...data,
-            person_id: (data.person_id as number | undefined) ?? null,
-            location: (data.location as { x: number; y: number } | undefined) ?? null,
-            confidence: (data.confidence as number | undefined) ?? null,
-            video_clip_url: (data.video_clip_url as string | undefined) ?? null,
-          },
-          actions_required: alert.actionsRequired,
-          source: alert.source,
-        });
+        this.#send(client, { type: 'alert', subscription_id: sub.id, ...record });
       }
     }
   }
@@ -365,4 +347,23 @@ export class PoseStream {
       this.#send(client, { ...base, status: { ...(base.status as object), client_skipped_frames: client.skippedFrames } });
     }
   }
+}
+
+/**
+ * The spec's websocket alert: the same record MQTT and webhooks carry (`toAlertRecord`), with the
+ * data fields the spec lists for the stream always present (null when the alert has none).
+ */
+function streamAlertRecord(alert: Alert): AlertRecord {
+  const record = toAlertRecord(alert);
+  const data = record.data;
+  return {
+    ...record,
+    data: {
+      ...data,
+      person_id: (data.person_id as number | undefined) ?? null,
+      location: (data.location as { x: number; y: number } | undefined) ?? null,
+      confidence: (data.confidence as number | undefined) ?? null,
+      video_clip_url: (data.video_clip_url as string | undefined) ?? null,
+    },
+  };
 }
