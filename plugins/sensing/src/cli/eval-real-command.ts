@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { defaultRealRoot, evaluateReal, formatEvaluation } from '../eval/real-eval.js';
+import { staleShippedModels } from '../eval/shipped-models-check.js';
+import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 
 /** Register `wiflow eval-real`: the sensing scored on ../shared/data/real. */
 export function registerEvalRealCommand(program: Command, print: (line: string) => void): void {
@@ -24,5 +26,10 @@ export function registerEvalRealCommand(program: Command, print: (line: string) 
       if (!options.json) for (const r of evaluation.results) if (r.misses.length) print(`misses, ${r.name}: ${r.misses.slice(0, 12).join('; ')}`);
       if (options.out) writeFileSync(options.out, `${table.join('\n')}\n`);
       if (options.fit) print(JSON.stringify(evaluation.fitted, null, 2));
+      // On all the data (not a subset), say when the shipped defaults are not what this data fits.
+      if (!evaluation.subset && !options.json) {
+        const stale = staleShippedModels(DEFAULT_SENSING_MODELS, evaluation.fitted);
+        print(stale.length ? `shipped models not what this data fits: ${stale.join(', ')} (refit with --fit and update src/model/defaults.ts)` : 'shipped models: the fit on this data (src/model/defaults.ts)');
+      }
     });
 }
