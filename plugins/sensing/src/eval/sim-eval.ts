@@ -23,6 +23,12 @@ export interface SimSessionRun {
   moving: boolean[];
   falls: TruthWindow[];
   fallLike: TruthWindow[];
+  /**
+   * Per second from the start: the person's true breathing rate, the mean instantaneous rate over the estimator's
+   * window (the `breathingWindowSeconds` ending with the second), from the breaths the simulator drew; null when
+   * nobody is present.
+   */
+  breathingTruth: (number | null)[];
   /** Per link and second: the motion inputs (`MOTION_FEATURES` order). */
   motionRows: { second: number; row: number[] }[];
   candidates: FallCandidate[];
@@ -91,7 +97,10 @@ export function runSimSession(session: SimSession, models: SensingModels = DEFAU
   for (const c of candidates) c.second = (c.time - start) / 1000;
   const seconds = Math.ceil(session.seconds);
   const moving = Array.from({ length: seconds }, (_, s) => (speed[s] ?? 0) >= MOVING_SPEED);
-  return { session, room, present: Array.from({ length: seconds }, (_, s) => present[s] ?? false), moving, falls, fallLike, motionRows, candidates };
+  const personId = session.scenario.people[0]?.id;
+  const window = config.breathingWindowSeconds;
+  const breathingTruth = Array.from({ length: seconds }, (_, s) => (present[s] && personId !== undefined ? sim.breathingRateBetween(personId, Math.max(0, s + 1 - window), s + 1) : null));
+  return { session, room, present: Array.from({ length: seconds }, (_, s) => present[s] ?? false), moving, falls, fallLike, breathingTruth, motionRows, candidates };
 }
 
 /** A fall found by the sensing matches a truth fall when its peak is within this window around the truth (s). */
@@ -148,7 +157,7 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
         stillOnly++;
         if (f.breathingBpm !== null) {
           rated++;
-          const error = Math.abs(f.breathingBpm - (run.session.breathingBpm ?? NaN));
+          const error = Math.abs(f.breathingBpm - (run.breathingTruth[f.second] ?? NaN));
           errors.push(error);
           if (!(error <= WRONG_LINE_BPM)) wrong++;
         }
@@ -215,7 +224,7 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
     { name: 'after leaving: present seconds per session (median)', value: afterLeaving.length ? afterLeaving[afterLeaving.length >> 1] : null, goal: 'none set', met: null, detail: `from 5 s after the person left, ${afterLeaving.length} sessions: ${afterLeaving.join(', ')} s` },
     { name: 'falls: sensitivity', value: r3(sensitivity), goal: '≥ 0.90', met: sensitivity === null ? null : sensitivity >= 0.9, detail: `${fallsFound}/${fallsTotal}; missed ${missedFalls.join(', ') || 'none'}` },
     { name: 'falls: false alarms per day', value: r3(alarmsPerDay), goal: '≤ 1', met: alarmsPerDay === null ? null : alarmsPerDay <= 1, detail: `${falseAlarms} in ${totalSeconds} s (${[...alarmsBy].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})` },
-    { name: 'breathing of a still person: median error (bpm)', value: r3(bpmError), goal: '≤ 1', met: bpmError === null ? null : bpmError <= 1, detail: `median over ${bpmErrors.length}/${stillRuns} still sessions of each one's median error; a rate in ${rated}/${stillOnly} still seconds from 30 s on` },
+    { name: 'breathing of a still person: median error (bpm)', value: r3(bpmError), goal: '≤ 1', met: bpmError === null ? null : bpmError <= 1, detail: `against the true mean rate over the estimator's window; median over ${bpmErrors.length}/${stillRuns} still sessions of each one's median error; a rate in ${rated}/${stillOnly} still seconds from 30 s on` },
     { name: 'breathing: rated still seconds more than 2 bpm off (share)', value: rated ? r3(wrong / rated) : null, goal: 'none set', met: null, detail: `${wrong}/${rated} still seconds with a rate, from 30 s on` },
   ];
 }
