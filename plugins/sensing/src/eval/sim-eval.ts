@@ -1,6 +1,6 @@
 import type { SensingFrame } from '@wiflow/core';
 import { Simulator } from '@wiflow/plugin-sim';
-import { SensingConfigSchema, sensingConfigHash, type SensingModels } from '../config.js';
+import { SensingConfigSchema, sensingConfigHash, type SensingConfig, type SensingModels } from '../config.js';
 import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../model/logistic.js';
 import { combineRoomSecond } from '../room.js';
@@ -36,9 +36,8 @@ export interface SimSessionRun {
 
 const MOVING_SPEED = 0.2;
 
-/** Simulate one session and sense it end to end (CSI frames in, room sensing frames out). */
-export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS): SimSessionRun {
-  const config = SensingConfigSchema.parse({});
+/** Simulate one session and sense it end to end (CSI frames in, room sensing frames out); `config` overrides the default sensing settings (pilots). */
+export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS, config: SensingConfig = SensingConfigSchema.parse({})): SimSessionRun {
   const configHash = sensingConfigHash(config, models);
   const sim = new Simulator(session.scenario);
   const start = sim.startTimeMs;
