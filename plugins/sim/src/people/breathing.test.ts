@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BreathingPattern, BreathingVariabilitySchema, PersonSchema, PersonTimeline, Simulator, stillPersonScenario } from '../index.js';
+import { BreathingPattern, BreathingVariabilitySchema, DEFAULT_RANDOM_RANGES, PersonSchema, PersonTimeline, randomScenario, Simulator, stillPersonScenario } from '../index.js';
 
 /** A person sitting still for `seconds`, breathing at `bpm` with the default variability. */
 function sitter(bpm: number, seconds: number, seed: number | string, extra: Record<string, unknown> = {}) {
@@ -98,5 +98,20 @@ describe('breathing: breath by breath, as people breathe at rest', () => {
     expect(BreathingVariabilitySchema.parse({})).toEqual({ rateCv: 0.15, depthCv: 0.25, inhaleFraction: 0.4, sighEveryS: 300, sighDepth: 2.5 });
     expect(() => PersonSchema.parse({ id: 1, breathing: { rateCv: 0.9 } })).toThrow();
     expect(() => PersonSchema.parse({ id: 1, breathing: { inhaleFraction: 0.7 } })).toThrow();
+  });
+
+  it('the randomiser gives every person breathing variability inside its documented ranges, the same for the same seed', () => {
+    const within = (v: number, [lo, hi]: readonly [number, number]) => v >= lo - 1e-9 && v <= hi + 1e-9;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const people = randomScenario({ seed, durationS: 30 }).people;
+      expect(people.length).toBeGreaterThan(0);
+      for (const p of people) {
+        expect(within(p.breathing!.rateCv, DEFAULT_RANDOM_RANGES.breathingRateCv)).toBe(true);
+        expect(within(p.breathing!.depthCv, DEFAULT_RANDOM_RANGES.breathingDepthCv)).toBe(true);
+        expect(within(p.breathing!.inhaleFraction, DEFAULT_RANDOM_RANGES.inhaleFraction)).toBe(true);
+        expect(within(p.breathing!.sighEveryS, DEFAULT_RANDOM_RANGES.sighEveryS)).toBe(true);
+      }
+      expect(randomScenario({ seed, durationS: 30 }).people).toEqual(people);
+    }
   });
 });
