@@ -55,7 +55,9 @@ export { DEFAULT_IMPAIRMENTS, IMPAIRMENTS_OFF, applyImpairments, drawPacketImpai
 // People
 export { bodyDimensions, forwardKinematics, bodySegments, standingPose, blendPose, K as COCO_INDEX, type BodySize, type BodyDimensions, type PoseParams, type Skeleton, type BodySegment } from './people/skeleton.js';
 export { FALL_TYPES, ALL_FALL_TYPES, type FallType, type LyingSide } from './people/motions.js';
-export { PersonTimeline, type Posture, type ScriptEvent, type PersonSample } from './people/timeline.js';
+export { PersonTimeline, personBreathing, type Posture, type ScriptEvent, type PersonSample } from './people/timeline.js';
+export { BreathingPattern, BreathingVariabilitySchema, type BreathingVariability } from './people/breathing.js';
+export { PosturalSway, STANDING_SWAY, SITTING_SWAY, SWAY_BAND_HZ, SWAY_CORNER_HZ, type SwayOffsets } from './people/sway.js';
 // Randomness, recordings, nodes, errors
 export { Prng, hashString } from './random/prng.js';
 export { openRecordingSink, parseJsonLinesRecording, type RecordingSink, type RecordingFormat } from './recording/recording-sink.js';

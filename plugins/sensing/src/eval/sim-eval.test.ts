@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SensingFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { evaluateSim, scoreSimRuns, simSessions, SIM_SIZES, type SimSessionRun } from '../index.js';
+import { evaluateSim, runSimSession, scoreSimRuns, simSessions, SIM_SIZES, type SimSessionRun } from '../index.js';
 
 const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'sim-small.expected.json'), 'utf8')) as { tolerance: Record<string, number>; results: Record<string, number | null> };
 
@@ -21,7 +21,7 @@ function run(kind: SimSessionRun['session']['kind'], seconds: number, frames: (s
     session: { split: 'test', room: 0, kind, detail: kind, scenario: {} as never, seconds, breathingBpm: kind === 'still' ? 15 : null },
     room: Array.from({ length: seconds }, (_, s) => frame(start, s, frames(s))),
     present: Array.from({ length: seconds }, () => kind !== 'empty'), moving: Array.from({ length: seconds }, () => false),
-    falls: [], fallLike: [], motionRows: [], candidates: [], ...truth,
+    falls: [], fallLike: [], breathingTruth: Array.from({ length: seconds }, () => (kind === 'still' ? 15 : null)), motionRows: [], candidates: [], ...truth,
   };
 }
 
@@ -40,6 +40,27 @@ describe('simulated evaluation: scoring against the simulator\'s truth', () => {
     expect(results['falls: sensitivity']).toBe(0.5);
     expect(results['falls: false alarms per day']).toBeCloseTo((1 / 420) * 86_400, 1);
     expect(results['breathing of a still person: median error (bpm)']).toBe(1);
+  });
+
+  it('scores breathing against the true rate over the estimator\'s window, not the declared mean rate, and counts the seconds more than 2 bpm off', () => {
+    // Declared 15 bpm; the person actually breathed 17 over the windows of seconds 60 on.
+    const truth = Array.from({ length: 100 }, (_, s) => (s < 60 ? 15 : 17));
+    const still = run('still', 100, () => ({ presence: true, state: 'still', breathingBpm: 17 }), { breathingTruth: truth });
+    const results = Object.fromEntries(scoreSimRuns([still]).map((r) => [r.name, r.value]));
+    // Seconds 30–59 read 17 against 15 (2 off), seconds 60–99 read 17 against 17: median of 70 errors is 0.
+    expect(results['breathing of a still person: median error (bpm)']).toBe(0);
+    expect(results['breathing: rated still seconds more than 2 bpm off (share)']).toBe(0);
+    const far = run('still', 100, () => ({ presence: true, state: 'still', breathingBpm: 18.5 }), { breathingTruth: truth });
+    expect(Object.fromEntries(scoreSimRuns([far]).map((r) => [r.name, r.value]))['breathing: rated still seconds more than 2 bpm off (share)']).toBeCloseTo(30 / 70, 3);
+  });
+
+  it('takes the breathing truth from the breaths the simulator drew: a windowed rate near the declared one, varying second to second', () => {
+    const session = simSessions('validation', { ...SIM_SIZES.small, rooms: 1, stillSeconds: 90 })[0];
+    const run = runSimSession(session);
+    const truth = run.breathingTruth.slice(40).filter((v): v is number => v !== null);
+    expect(truth.length).toBeGreaterThan(50);
+    expect(Math.abs(truth.reduce((s, v) => s + v, 0) / truth.length - session.breathingBpm!)).toBeLessThan(0.15 * session.breathingBpm!);
+    expect(Math.max(...truth) - Math.min(...truth)).toBeGreaterThan(0.2);
   });
 
   it('counts the seconds still read present after the person left, and keeps leaving sessions out of the falls', () => {

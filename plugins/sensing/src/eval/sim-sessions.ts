@@ -15,7 +15,7 @@ export interface SimSession {
   detail: string;
   scenario: Scenario;
   seconds: number;
-  /** Breathing rate of the person (still sessions), else null. */
+  /** The person's declared (long-run mean) breathing rate in still sessions, else null; scoring uses the windowed truth (`SimSessionRun.breathingTruth`). */
   breathingBpm: number | null;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SensingConfigSchema } from '../config.js';
 import { PresenceLatch, type PresenceBasis, type PresenceRules } from './presence.js';
 
 const RULES = { entryMovingSeconds: 3, entryWindowSeconds: 10, holdSeconds: 300, breathingStartSeconds: 20, breathingWindowSeconds: 30 };
@@ -115,6 +116,19 @@ describe('PresenceLatch', () => {
       expect(out.at(-1)).toBe('steady');
       // Without the rule the same story ends when the hold does: the still-person miss of the validation rooms.
       expect(peaks(stillStory, RULES, (s) => 12.7 + 0.3 * Math.sin(s))[2 + 301]).toBe('none');
+    });
+
+    it('with the shipped settings keeps a person whose line wanders as breathing does (±1.5 bpm), and still lets noise go', () => {
+      const config = SensingConfigSchema.parse({});
+      const shipped = { ...RULES, steadyKeepSeconds: config.presenceSteadyKeepSeconds, steadyKeepShare: config.presenceSteadyKeepShare, steadyToleranceBpm: config.presenceSteadyToleranceBpm };
+      // A rate varying breath to breath: the 30-s window's peak drifts over ±1.5 bpm within a couple of minutes.
+      const wandering = (s: number) => 14 + 1.5 * Math.sin(s / 20);
+      expect(peaks(stillStory, shipped, wandering).at(-1)).toBe('steady');
+      // The old ±0.5 bpm in 70 % of the seconds lost this person when the hold ran out.
+      expect(peaks(stillStory, STEADY, wandering).at(-1)).toBe('none');
+      let x = 7;
+      const noise = () => 6 + ((x = (x * 48271) % 2147483647) % 3400) / 100;
+      expect(peaks(stillStory, shipped, noise)[2 + 301]).toBe('none');
     });
 
     it('lets go when the peak wanders (noise after the person left)', () => {

@@ -92,7 +92,7 @@ export class PresenceLatch {
   /** Whether the peaks of the last `steadyKeepSeconds` seconds (up to `second`) hold one rate (see `PresenceRules`). */
   #steady(second: number): boolean {
     const seconds = this.#peaks.length;
-    const need = (this.rules.steadyKeepShare ?? 0.7) * seconds;
+    const need = (this.rules.steadyKeepShare ?? 0.5) * seconds;
     const inWindow: number[] = [];
     for (let i = 0; i < this.#peakCount; i++) {
       const at = (this.#peakHead - 1 - i + seconds) % seconds;
@@ -102,7 +102,7 @@ export class PresenceLatch {
     inWindow.sort((a, b) => a - b);
     const mid = inWindow.length >> 1;
     const median = inWindow.length % 2 ? inWindow[mid] : (inWindow[mid - 1] + inWindow[mid]) / 2;
-    const tolerance = this.rules.steadyToleranceBpm ?? 0.5;
+    const tolerance = this.rules.steadyToleranceBpm ?? 2;
     let near = 0;
     for (const bpm of inWindow) if (Math.abs(bpm - median) <= tolerance) near++;
     return near >= need;

@@ -5,7 +5,8 @@ import { bodyStateOf, LinkChannel, type BodyState, type PathRecord, type Scatter
 import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from '../physics/constants.js';
 import type { MaterialName } from '../physics/materials.js';
 import type { RoomGeometry } from '../physics/room.js';
-import { PersonTimeline } from '../people/timeline.js';
+import { PersonTimeline, personBreathing } from '../people/timeline.js';
+import type { BreathingPattern } from '../people/breathing.js';
 import { bodySegments, forwardKinematics, type Skeleton } from '../people/skeleton.js';
 import { Prng } from '../random/prng.js';
 import { antennaPositions } from '../radio/antennas.js';
@@ -158,6 +159,8 @@ export class Simulator {
   readonly phase: CapturePhase;
   #index = 0;
   #lastT = -Infinity;
+  readonly #seed: number | string;
+  #breathingTruth: Map<number, BreathingPattern> | undefined;
 
   constructor(source: Scenario | ScenarioInput | string, options: SimulatorOptions = {}) {
     const resolved = resolveScenario(source);
@@ -175,6 +178,7 @@ export class Simulator {
     this.#timestampOffsetUs = options.timestampOffsetUs ?? 0;
     this.startTimeMs = options.startTimeMs ?? parseStartTime(s.startTime);
     const seed = options.seed ?? s.seed;
+    this.#seed = seed;
     const installSeed = options.hardwareSeed ?? seed;
     const root = new Prng(installSeed);
     const chainPrng = root.fork('chains');
@@ -256,7 +260,22 @@ export class Simulator {
       });
     }
     this.links = this.#links.map((l) => l.info);
-    this.#people = s.people.map((p) => new PersonTimeline(p));
+    this.#people = s.people.map((p) => new PersonTimeline(p, seed));
+  }
+
+  /**
+   * The mean breathing rate of a person over [t0, t1] s (breaths per minute, breaths and parts of breaths in
+   * the window over its length), from the breaths the CSI carries; null for an unknown person. The truth a
+   * breathing estimate over that window is scored against.
+   */
+  breathingRateBetween(personId: number, t0: number, t1: number): number | null {
+    const spec = this.scenario.people.find((p) => p.id === personId);
+    if (!spec) return null;
+    this.#breathingTruth ??= new Map();
+    let pattern = this.#breathingTruth.get(personId);
+    // Its own copy: the timelines forget old breaths as the run advances, the truth may look back a window.
+    if (!pattern) this.#breathingTruth.set(personId, (pattern = personBreathing(spec, this.#seed)));
+    return pattern.rateBetween(t0, t1);
   }
 
   /** Simulation time of the next tick (s). */

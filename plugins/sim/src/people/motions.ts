@@ -1,5 +1,6 @@
 import type { BodyDimensions, Pair, PoseParams } from './skeleton.js';
 import { blendPose, standingPose } from './skeleton.js';
+import type { SwayOffsets } from './sway.js';
 
 /** Fall types the simulator scripts. */
 export type FallType = 'forward' | 'backward' | 'sideways' | 'slump' | 'trip' | 'knees';
@@ -36,11 +37,11 @@ export function standingPelvisHeight(dim: BodyDimensions, hipFlex: Pair, knee: P
   return dim.ankleHeight + Math.max(legDrop(dim, hipFlex[0], knee[0], hipAbd[0]), legDrop(dim, hipFlex[1], knee[1], hipAbd[1]));
 }
 
-/** Quiet standing with postural sway (a few millimetres at ~0.2–0.4 Hz). */
-export function standing(dim: BodyDimensions, x: number, y: number, yaw: number, t: number, phase: number): PoseParams {
+/** Quiet standing, with the given postural sway (`PosturalSway`: a few millimetres, broadband below ~0.5 Hz). */
+export function standing(dim: BodyDimensions, x: number, y: number, yaw: number, sway?: SwayOffsets): PoseParams {
   const p = standingPose(dim, x, y, yaw);
-  p.pelvis = { x: x + 0.006 * Math.sin(2 * Math.PI * 0.23 * t + phase), y: y + 0.005 * Math.sin(2 * Math.PI * 0.31 * t + 2 * phase), z: p.pelvis.z };
-  p.trunkFlex = 0.01 * Math.sin(2 * Math.PI * 0.17 * t + phase);
+  p.pelvis = { x: x + (sway?.x ?? 0), y: y + (sway?.y ?? 0), z: p.pelvis.z };
+  p.trunkFlex = sway?.trunkFlex ?? 0;
   p.pelvis.z = standingPelvisHeight(dim, p.hipFlex, p.knee, p.hipAbd);
   return p;
 }
@@ -71,14 +72,14 @@ export function walking(dim: BodyDimensions, x: number, y: number, yaw: number, 
   return p;
 }
 
-/** Sitting on a chair whose seat centre is at (x, y), facing yaw. */
-export function sitting(dim: BodyDimensions, x: number, y: number, yaw: number, t: number, phase: number): PoseParams {
+/** Sitting on a chair whose seat centre is at (x, y), facing yaw, the trunk swaying by `sway.trunkFlex`. */
+export function sitting(dim: BodyDimensions, x: number, y: number, yaw: number, sway?: SwayOffsets): PoseParams {
   const p = standingPose(dim, x, y, yaw);
   p.pelvis = { x, y, z: SEAT_HEIGHT + 0.05 * dim.height };
   p.hipFlex = [1.45, 1.45];
   p.knee = [1.35, 1.35];
   p.hipAbd = [0.1, 0.1];
-  p.trunkFlex = -0.08 + 0.015 * Math.sin(2 * Math.PI * 0.13 * t + phase);
+  p.trunkFlex = -0.08 + (sway?.trunkFlex ?? 0);
   p.shoulderFlex = [0.45, 0.45];
   p.elbow = [0.9, 0.9];
   p.headPitch = 0.1;

@@ -154,8 +154,8 @@ describe('articulated people', () => {
     if (type !== 'slump') expect(before - hip(end.t + 0.01)).toBeGreaterThan(0.5);
   });
 
-  it('sits down and gets up again; breathing moves the chest at the set rate', () => {
-    const p = person([{ action: 'sit', duration: 10 }, { action: 'stand', duration: 2 }], { breathingRateBpm: 12, breathingDepthM: 0.006 });
+  it('sits down and gets up again; breathing with its variability off moves the chest at exactly the set rate', () => {
+    const p = person([{ action: 'sit', duration: 10 }, { action: 'stand', duration: 2 }], { breathingRateBpm: 12, breathingDepthM: 0.006, breathing: { rateCv: 0, depthCv: 0, sighEveryS: 0, inhaleFraction: 0.5 } });
     expect(skeletonAt(p, 5).activity).toBe('sitting');
     expect(skeletonAt(p, 5).skeleton!.pelvis.z).toBeLessThan(0.65);
     expect(skeletonAt(p, 13).activity).toBe('standing');

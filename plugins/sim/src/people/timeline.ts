@@ -3,6 +3,8 @@ import { SimErrors } from '../errors.js';
 import type { PersonSpec, ScriptStep } from '../scenario/schema.js';
 import type { BodyDimensions, PoseParams } from './skeleton.js';
 import { Prng } from '../random/prng.js';
+import { BreathingPattern } from './breathing.js';
+import { PosturalSway, SITTING_SWAY, STANDING_SWAY } from './sway.js';
 import { bodyDimensions, standingPose } from './skeleton.js';
 import { blendPose } from './skeleton.js';
 import {
@@ -50,6 +52,8 @@ const SIT_HARD_S = 0.5;
 const FIDGET_S = 1.6;
 const GET_UP_FLOOR_S = 3.5;
 const TURN_RATE = Math.PI; // rad/s
+/** Sway grows in over the first seconds of a still period and dies out over its last (the transitions around it start and end unswayed). */
+const SWAY_FADE_S = 2;
 const deg = (d: number) => (d * Math.PI) / 180;
 const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
 
@@ -70,11 +74,17 @@ export class PersonTimeline {
   #end = 0;
   #exhausted = false;
   readonly #phase: number;
+  /** The person's breathing, breath by breath. */
+  readonly breathing: BreathingPattern;
+  readonly #sway: PosturalSway;
 
-  constructor(spec: PersonSpec) {
+  /** `seed`: the scenario's seed (breathing and sway are drawn from it and the person's id). */
+  constructor(spec: PersonSpec, seed: number | string = 0) {
     this.spec = spec;
     this.dim = bodyDimensions({ height: spec.height, girth: spec.girth });
     this.#phase = (spec.id * 2.399963) % (2 * Math.PI);
+    this.breathing = personBreathing(spec, seed);
+    this.#sway = new PosturalSway(`sway:${seed}:${spec.id}`);
     validateScript(spec);
     if (spec.start) {
       const yaw = deg(spec.start.yawDeg);
@@ -90,7 +100,7 @@ export class PersonTimeline {
     const seg = this.#find(t);
     const pose = seg.pose(t);
     if (!pose) return { pose: null, activity: 'absent' };
-    pose.breath = this.spec.breathingDepthM * Math.sin((2 * Math.PI * this.spec.breathingRateBpm * t) / 60 + this.#phase);
+    pose.breath = this.breathing.displacementAt(t);
     return { pose, activity: seg.activity };
   }
 
@@ -102,6 +112,7 @@ export class PersonTimeline {
 
   /** Forget segments and events that end before t (bounded memory on endless runs). */
   prune(t: number): void {
+    this.breathing.prune(t);
     while (this.#segments.length > 1 && this.#segments[0].t1 < t) this.#segments.shift();
     while (this.#events.length && this.#events[0].t < t) this.#events.shift();
   }
@@ -126,7 +137,8 @@ export class PersonTimeline {
 
   #idleForever(): void {
     const s = { ...this.#state };
-    this.#push(Number.POSITIVE_INFINITY, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+    const t0 = this.#end;
+    this.#push(Number.POSITIVE_INFINITY, this.#restActivity(s), (_u, t) => this.#restPose(s, t, t0, Number.POSITIVE_INFINITY));
     this.#exhausted = true;
   }
 
@@ -134,14 +146,17 @@ export class PersonTimeline {
     return s.posture === 'absent' ? 'absent' : s.posture;
   }
 
-  #restPose(s: State, t: number): PoseParams | null {
+  /** The resting pose of a still period [t0, t1) at time t: swaying, the sway faded in and out at its ends. */
+  #restPose(s: State, t: number, t0: number, t1: number): PoseParams | null {
+    const fade = Math.min(smooth((t - t0) / SWAY_FADE_S), smooth((t1 - t) / SWAY_FADE_S));
+    const sway = (scale: typeof STANDING_SWAY) => this.#sway.at(t, { x: scale.x * fade, y: scale.y * fade, trunkFlex: scale.trunkFlex * fade });
     switch (s.posture) {
       case 'absent':
         return null;
       case 'standing':
-        return standing(this.dim, s.x, s.y, s.yaw, t, this.#phase);
+        return standing(this.dim, s.x, s.y, s.yaw, sway(STANDING_SWAY));
       case 'sitting':
-        return sitting(this.dim, s.x, s.y, s.yaw, t, this.#phase);
+        return sitting(this.dim, s.x, s.y, s.yaw, sway(SITTING_SWAY));
       case 'lying':
         return s.rest ? { ...s.rest } : null;
     }
@@ -160,19 +175,20 @@ export class PersonTimeline {
     }
     const before = this.#segments.length;
     this.#compileStep(steps[this.#stepIndex++]);
-    if (this.#segments.length === before && this.#segments.length === 0) this.#push(0, this.#restActivity(this.#state), (_u, t) => this.#restPose(this.#state, t));
+    if (this.#segments.length === before && this.#segments.length === 0) this.#push(0, this.#restActivity(this.#state), (_u, t) => this.#restPose(this.#state, t, t, t));
   }
 
   #hold(duration: number, fidgetEveryS?: number): void {
     const s = { ...this.#state };
+    const t0 = this.#end;
+    const t1 = t0 + duration;
     if (!fidgetEveryS || s.posture === 'absent') {
-      this.#push(duration, this.#restActivity(s), (_u, t) => this.#restPose(s, t));
+      this.#push(duration, this.#restActivity(s), (_u, t) => this.#restPose(s, t, t0, t1));
       return;
     }
-    const t0 = this.#end;
     const fidgets = fidgetTimes(new Prng(`fidget:${this.spec.id}:${t0}`), duration, fidgetEveryS);
     this.#push(duration, this.#restActivity(s), (_u, t) => {
-      const pose = this.#restPose(s, t);
+      const pose = this.#restPose(s, t, t0, t1);
       if (pose) applyFidgets(pose, fidgets, t - t0);
       return pose;
     });
@@ -187,7 +203,7 @@ export class PersonTimeline {
       const sx = s.x - fwd.x * 0.12;
       const sy = s.y - fwd.y * 0.12;
       const from = standingPose(this.dim, s.x, s.y, s.yaw);
-      const to = sitting(this.dim, sx, sy, s.yaw, 0, this.#phase);
+      const to = sitting(this.dim, sx, sy, s.yaw);
       const start = this.#end;
       // Dropping into the chair: the pelvis falls freely (∝ u²) for 0.5 s, hitting the seat at ~1.5 m/s.
       this.#push(SIT_HARD_S, 'sitting', (u) => blendPose(from, to, u * u));
@@ -211,7 +227,7 @@ export class PersonTimeline {
       const fwd = { x: Math.cos(s.yaw), y: Math.sin(s.yaw) };
       const nx = s.x + fwd.x * 0.12;
       const ny = s.y + fwd.y * 0.12;
-      const from = sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase);
+      const from = sitting(this.dim, s.x, s.y, s.yaw);
       const mid = crouching(this.dim, s.x + fwd.x * 0.08, s.y + fwd.y * 0.08, s.yaw);
       const to = standingPose(this.dim, nx, ny, s.yaw);
       this.#push(GET_UP_CHAIR_S, 'standing', (u) => viaPose(from, mid, to, u));
@@ -236,7 +252,7 @@ export class PersonTimeline {
     const sy = s.y - fwd.y * 0.12;
     const from = standingPose(this.dim, s.x, s.y, s.yaw);
     const mid = crouching(this.dim, s.x - fwd.x * 0.06, s.y - fwd.y * 0.06, s.yaw);
-    const to = sitting(this.dim, sx, sy, s.yaw, 0, this.#phase);
+    const to = sitting(this.dim, sx, sy, s.yaw);
     this.#push(SIT_DOWN_S, 'sitting', (u) => viaPose(from, mid, to, u));
     this.#state = { posture: 'sitting', x: sx, y: sy, yaw: s.yaw, rest: to };
   }
@@ -250,7 +266,7 @@ export class PersonTimeline {
       return;
     }
     const y0 = s.yaw;
-    this.#push(duration, 'standing', (u, t) => standing(this.dim, s.x, s.y, y0 + delta * smooth(u), t, this.#phase));
+    this.#push(duration, 'standing', (u) => standing(this.dim, s.x, s.y, y0 + delta * smooth(u)));
     this.#state = { ...s, yaw: y0 + delta };
   }
 
@@ -308,7 +324,7 @@ export class PersonTimeline {
     if (type === 'slump') this.#ensureSitting();
     else this.#ensureStanding();
     const s = this.#state;
-    const start = type === 'slump' ? sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase) : standingPose(this.dim, s.x, s.y, s.yaw);
+    const start = type === 'slump' ? sitting(this.dim, s.x, s.y, s.yaw) : standingPose(this.dim, s.x, s.y, s.yaw);
     const end = fallEndPose(this.dim, type, start.pelvis.x, start.pelvis.y, s.yaw);
     const duration = FALL_DURATION[type];
     const t0 = this.#end;
@@ -325,7 +341,7 @@ export class PersonTimeline {
     if (this.#state.posture === 'sitting') this.#ensureStanding();
     const s = this.#state;
     const from = standingPose(this.dim, s.x, s.y, s.yaw);
-    const mid = sitting(this.dim, s.x, s.y, s.yaw, 0, this.#phase);
+    const mid = sitting(this.dim, s.x, s.y, s.yaw);
     mid.pelvis = { ...mid.pelvis, z: Math.max(surfaceHeight, 0.1) + 0.1 };
     const to = lying(this.dim, s.x, s.y, s.yaw, surfaceHeight, side);
     this.#push(LIE_DOWN_S, 'lying', (u) => viaPose(from, mid, to, u));
@@ -383,6 +399,11 @@ export class PersonTimeline {
         break;
     }
   }
+}
+
+/** A person's breathing pattern as the simulator draws it for a scenario seed (the same breaths the CSI carries). */
+export function personBreathing(spec: PersonSpec, seed: number | string): BreathingPattern {
+  return new BreathingPattern(spec.breathingRateBpm, spec.breathingDepthM, spec.breathing, `breathing:${seed}:${spec.id}`);
 }
 
 /** Longest time a walk takes to reach its pace and to come to a stop (s). */

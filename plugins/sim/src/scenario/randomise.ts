@@ -27,6 +27,11 @@ export interface RandomRanges {
   personHeight: Range;
   personGirth: Range;
   breathingRateBpm: Range;
+  /** Breath-to-breath variability of each person (`BreathingVariabilitySchema`), drawn per person from its own stream. */
+  breathingRateCv: Range;
+  breathingDepthCv: Range;
+  inhaleFraction: Range;
+  sighEveryS: Range;
   walkingSpeed: Range;
   /** Chance a person starts outside and enters during the run. */
   enterChance: number;
@@ -71,6 +76,11 @@ export const DEFAULT_RANDOM_RANGES: RandomRanges = {
   personHeight: [1.5, 1.95],
   personGirth: [0.8, 1.25],
   breathingRateBpm: [10, 22],
+  // Resting adults: breath-period CV 21 ± 12 %, tidal-volume CV 33 ± 15 %, Ti/Ttot about 0.4 (Tobin et al. 1988); a sigh about every 5 min (Li et al. 2016).
+  breathingRateCv: [0.1, 0.25],
+  breathingDepthCv: [0.15, 0.35],
+  inhaleFraction: [0.35, 0.45],
+  sighEveryS: [180, 600],
   walkingSpeed: [0.6, 1.5],
   enterChance: 0.15,
   leaveChance: 0.1,
@@ -265,6 +275,19 @@ export function randomPeople(prng: Prng, room: { width: number; depth: number },
   });
 }
 
+/** Each person's breathing variability, drawn from its own stream so every earlier draw (rooms, scripts) keeps its value. */
+function withBreathing<P extends object>(people: P[], prng: Prng, ranges: RandomRanges): P[] {
+  return people.map((p) => ({
+    ...p,
+    breathing: {
+      rateCv: round(r(prng, ranges.breathingRateCv), 0.01),
+      depthCv: round(r(prng, ranges.breathingDepthCv), 0.01),
+      inhaleFraction: round(r(prng, ranges.inhaleFraction), 0.01),
+      sighEveryS: round(r(prng, ranges.sighEveryS), 1),
+    },
+  }));
+}
+
 /** Options of `randomScenario`. */
 export interface RandomScenarioOptions {
   seed: number | string;
@@ -290,7 +313,7 @@ export function randomScenario(options: RandomScenarioOptions): Scenario {
     seed: prng.nextUint32() & 0x7fffffff,
     durationS,
     ...fixed,
-    people: randomPeople(prng.fork('people'), fixed.room!, durationS, ranges),
+    people: withBreathing(randomPeople(prng.fork('people'), fixed.room!, durationS, ranges), new Prng(`scenario:${options.seed}:breathing`), ranges),
   } as ScenarioInput;
   // Drawn after everything else, from its own stream: level 'none' keeps every earlier draw and byte.
   const unknown = (ranges.realismEffects ?? []).filter((e) => !REALISM_EFFECTS.includes(e));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BreathingVariabilitySchema } from '../people/breathing.js';
 import { MATERIAL_NAMES } from '../physics/materials.js';
 import { DEVICE_KINDS } from '../radio/grids.js';
 import { ALL_FALL_TYPES } from '../people/motions.js';
@@ -149,7 +150,8 @@ export const PersonSchema = z.object({
   height: z.number().min(0.9).max(2.3).default(1.72).describe('stature (m)'),
   girth: z.number().min(0.6).max(1.8).default(1).describe('build: scales segment radii'),
   breathingRateBpm: z.number().min(4).max(60).default(15),
-  breathingDepthM: nonNegative().max(0.03).default(0.005).describe('chest wall excursion (m)'),
+  breathingDepthM: nonNegative().max(0.03).default(0.005).describe('chest wall excursion (m): half the peak-to-trough of an average breath'),
+  breathing: BreathingVariabilitySchema.optional().describe('breath-to-breath variability, waveform and sighs (omitted: the documented defaults)'),
   start: z.object({ x: finite(), y: finite(), yawDeg: finite().default(0) }).strict().optional().describe('where the person stands at t = 0; omit to start absent'),
   loop: z.boolean().default(false).describe('repeat the script forever'),
   script: z.array(StepSchema).default([]),

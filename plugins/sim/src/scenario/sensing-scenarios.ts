@@ -43,8 +43,9 @@ function sensingRoom(name: string, options: SensingScenarioOptions): ScenarioInp
 /**
  * One still person breathing at a known rate, `distanceM` from the link's line (beside its
  * middle), sitting (reading), lying (asleep on a bed) or standing, still from 3 s on; small
- * fidgets now and then when `fidgetEveryS` is given. The truth labels the posture; the rate is
- * the scenario's `people[0].breathingRateBpm`.
+ * fidgets now and then when `fidgetEveryS` is given. The truth labels the posture; the scenario's
+ * `people[0].breathingRateBpm` is the long-run mean rate (breaths vary one to the next; the rate over a window
+ * is `Simulator.breathingRateBetween`).
  */
 export function stillPersonScenario(options: SensingScenarioOptions & { breathingRateBpm?: number; breathingDepthM?: number; distanceM?: number; posture?: 'sit' | 'lie' | 'stand'; fidgetEveryS?: number } = {}): ScenarioInput {
   const s = sensingRoom('still-person', options);
