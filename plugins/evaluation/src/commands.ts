@@ -13,11 +13,11 @@ const share = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(0
 export function formatEndToEnd(r: EndToEndReport): string[] {
   const lines = [
     `${r.estimator} (${r.hash.slice(0, 12)}) → tracker.track → retail.analytics, profile ${r.profile}, ${r.rooms} unseen ${r.split} rooms${r.small ? ' (small subset)' : ''}, ${r.seconds} s`,
-    'true people  frames  floor error mean / median / p90   count exact  detected',
+    'true people  frames  floor error mean / median / p90   count exact  detected (≤ 1 m)  matched',
   ];
   for (const bucket of ['1', '2', '3', 'all'] as const) {
     const b = r.people[bucket];
-    lines.push(`${bucket.padEnd(12)} ${String(b.frames).padEnd(7)} ${`${metres(b.floorErrorM.mean)} / ${metres(b.floorErrorM.median)} / ${metres(b.floorErrorM.p90)}`.padEnd(33)} ${share(b.countExact).padEnd(12)} ${share(b.detectedShare)}`);
+    lines.push(`${bucket.padEnd(12)} ${String(b.frames).padEnd(7)} ${`${metres(b.floorErrorM.mean)} / ${metres(b.floorErrorM.median)} / ${metres(b.floorErrorM.p90)}`.padEnd(33)} ${share(b.countExact).padEnd(12)} ${share(b.detectedShare).padEnd(16)} ${share(b.matchedShare)}`);
   }
   lines.push(`tracking, three people crossing ${r.tracking.rooms} room(s) (${r.tracking.simulatedSeconds} s): IDF1 ${share(r.tracking.idf1)}, MOTA ${share(r.tracking.mota)}, ${r.tracking.trackIds} track ids, ${r.tracking.idSwitches} identity switches`);
   lines.push(`retail, shop (${r.retail.simulatedSeconds} s): ${r.retail.visitorsCounted} visitors counted, ${r.retail.visitorsTrue} true`);

@@ -38,6 +38,8 @@ describe('wiflow eval-e2e', () => {
       const g = got.people[bucket], w = want.people[bucket];
       for (const stat of ['mean', 'median', 'p90'] as const) near(g.floorErrorM[stat], w.floorErrorM[stat], tol.metres, `people.${bucket}.floorErrorM.${stat}`);
       near(g.countExact, w.countExact, tol.share, `people.${bucket}.countExact`);
+      near(g.detectedShare, w.detectedShare, tol.share, `people.${bucket}.detectedShare`);
+      near(g.matchedShare, w.matchedShare, tol.share, `people.${bucket}.matchedShare`);
     }
     near(got.tracking.idf1, want.tracking.idf1, tol.share, 'tracking.idf1');
     near(got.tracking.mota, want.tracking.mota, tol.share, 'tracking.mota');

@@ -1,6 +1,6 @@
 import type { Person, PoseFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { BucketScorer, confirmedTracks, floorStatistics, trueVisits } from './index.js';
+import { BucketScorer, confirmedTracks, DETECTED_RADIUS_M, floorStatistics, trueVisits } from './index.js';
 
 const person = (x: number, y: number, trackId: number, trackStatus: 'active' | 'tentative' = 'active'): Person =>
   ({ id: trackId, trackId, trackStatus, confidence: 0.9, position: { x, y }, keypoints: [], keypoints3d: [] }) as unknown as Person;
@@ -26,6 +26,22 @@ describe('end-to-end scoring', () => {
     expect(f['3'].frames).toBe(0);
     expect(f.all.frames).toBe(3);
     expect(f.all.detectedShare).toBe(0.5);
+  });
+
+  it('counts a true person as detected only with a shown person within 1 m; the ungated share stays as matchedShare', () => {
+    const scorer = new BucketScorer();
+    scorer.addSession([
+      frame(0, [], [[1, 1]]), // warm-up
+      frame(5, [person(1.6, 1.7, 1)], [[1, 1]]), // 0.92 m off: detected
+      frame(6, [person(4, 1, 1)], [[1, 1]]), // 3 m away: matched for the floor error, not detected
+      // Two true people, two shown: the cheapest pairing is one near and one 2.2 m off; one is detected.
+      frame(7, [person(1.5, 1, 1), person(3, 3, 2)], [[1, 1], [2, 1]]),
+    ]);
+    expect(DETECTED_RADIUS_M).toBe(1);
+    const f = scorer.figures();
+    expect(f['1']).toMatchObject({ frames: 2, detectedShare: 0.5, matchedShare: 1 });
+    expect(f['2']).toMatchObject({ frames: 1, detectedShare: 0.5, matchedShare: 1 });
+    expect(f.all).toMatchObject({ detectedShare: 0.5, matchedShare: 1 });
   });
 
   it('floor statistics are mean, median and nearest-rank 90th percentile', () => {

@@ -4,6 +4,14 @@ import { assignGated } from '@wiflow/plugin-tracker';
 /** Seconds of track before a frame is scored for count and floor error (the tracker's births need them). */
 export const WARM_UP_SECONDS = 5;
 
+/**
+ * How near a shown person must stand to a true one for the true one to count as detected, m.
+ * Chosen before measuring (issue 21): beyond an arm's reach a shown person stands beside
+ * someone, not on them; the floor error goals (0.40 m for one person, 0.60 m for more) are
+ * well inside it.
+ */
+export const DETECTED_RADIUS_M = 1.0;
+
 /** Floor error statistics in metres; null where no true person was matched. */
 export interface FloorErrorStats {
   mean: number | null;
@@ -18,8 +26,13 @@ export interface BucketFigures {
   countExact: number | null;
   /** Scored frames of the bucket. */
   frames: number;
-  /** Share of true person-frames that had a reported person to match (the floor error covers only these). */
+  /**
+   * Share of true person-frames with a distinct reported person within DETECTED_RADIUS_M
+   * (one-to-one, as many true people so matched as possible).
+   */
   detectedShare: number | null;
+  /** Share of true person-frames that had a reported person to match at any distance (the floor error covers only these). */
+  matchedShare: number | null;
 }
 
 /** People a user is shown in a tracked frame: confirmed tracks (what analytics count), not tentative ones. */
@@ -33,6 +46,7 @@ export class BucketScorer {
   readonly #frames = new Map<string, number>();
   readonly #exact = new Map<string, number>();
   readonly #truePersons = new Map<string, number>();
+  readonly #detected = new Map<string, number>();
 
   /** Score one session's tracked frames, skipping its first WARM_UP_SECONDS. */
   addSession(frames: readonly PoseFrame[]): void {
@@ -45,10 +59,12 @@ export class BucketScorer {
       const buckets = [String(Math.min(truth.length, 3)), 'all'];
       const costs = truth.map((t) => reported.map((p) => Math.hypot(t.position.x - p.position.x, t.position.y - p.position.y)));
       const errors = assignGated(costs).map(([r, c]) => costs[r][c]);
+      const detected = assignGated(costs.map((row) => row.map((d) => (d <= DETECTED_RADIUS_M ? d : Infinity)))).length;
       for (const bucket of truth.length === 0 ? ['all'] : buckets) {
         this.#frames.set(bucket, (this.#frames.get(bucket) ?? 0) + 1);
         if (reported.length === truth.length) this.#exact.set(bucket, (this.#exact.get(bucket) ?? 0) + 1);
         this.#truePersons.set(bucket, (this.#truePersons.get(bucket) ?? 0) + truth.length);
+        this.#detected.set(bucket, (this.#detected.get(bucket) ?? 0) + detected);
         const list = this.#errors.get(bucket) ?? [];
         list.push(...errors);
         this.#errors.set(bucket, list);
@@ -67,7 +83,8 @@ export class BucketScorer {
         floorErrorM: floorStatistics(errors),
         countExact: frames ? round((this.#exact.get(bucket) ?? 0) / frames) : null,
         frames,
-        detectedShare: persons ? round(errors.length / persons) : null,
+        detectedShare: persons ? round((this.#detected.get(bucket) ?? 0) / persons) : null,
+        matchedShare: persons ? round(errors.length / persons) : null,
       };
     }
     return out;

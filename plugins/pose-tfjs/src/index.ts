@@ -30,6 +30,7 @@ export { calibrateModel, scoreOnLabels, formatCalibration, type CalibrationOptio
 export { readCocoLabels, CocoLabelsSchema, type LabelledInstant } from './calibrate/coco-labels.js';
 export { environmentFromScenario, environmentFromScenarioFile, type ScenarioGeometry } from './sim/environment-from-scenario.js';
 export { DatasetRecipeSchema, type DatasetRecipe } from './sim/recipe.js';
+export { simulatorFingerprint } from './sim/simulator-fingerprint.js';
 export { PoseErrors, poseErrorCatalogue } from './errors.js';
 export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
 export { registerPoseCommands } from './cli/commands.js';
