@@ -12,7 +12,7 @@
 // DECIDE=1 / 2 / 3: the deciding scenes of identity-protocol.md's rounds instead (validation rooms
 // 4-6 and shop C / rooms 7-9 and shops D and E / rooms 10-12 and shops F and G, each drawn up
 // before anything was measured on them).
-import { writeFileSync } from 'node:fs';
+import { writePilotCache } from '../../pose-tfjs/models/wiflow-locate-v2/pilot-cache-file.mjs';
 import path from 'node:path';
 import * as sim from '@wiflow/plugin-sim';
 import { PoseLocator, loadLocatorModel, SHIPPED_LOCATOR_DIR, simulateReference, environmentFromScenario, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
@@ -294,4 +294,4 @@ for (const shop of validationShops()) {
   process.stderr.write(`${shop.name}\n`);
   runs.push({ kind: 'shop', id: shop.environmentId, zones: shop.zones, estimates: estimates(shop, shopSeconds) });
 }
-writeFileSync(out, JSON.stringify({ source: { seed: recipe.seed, split: 'val' }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));
+writePilotCache(out, { source: { seed: recipe.seed, split: 'val' }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs });

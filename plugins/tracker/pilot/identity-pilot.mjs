@@ -10,12 +10,13 @@
 // protocol's files spell out the settings before its outcome (handover off, 3 s minimum visit).
 // Without VARIANTS: before and after that outcome.
 import { readFileSync } from 'node:fs';
+import { readPilotCache } from '../../pose-tfjs/models/wiflow-locate-v2/pilot-cache-file.mjs';
 import { MultiPersonTracker, scoreTracking, combineScores, assignGated } from '@wiflow/plugin-tracker';
 import { computeRetailMetrics } from '@wiflow/plugin-retail';
 import { trueVisits } from '@wiflow/plugin-evaluation';
 import { PeopleTracker } from '../../pose-tfjs/dist/locate/people-tracker.js';
 
-const cache = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const cache = readPilotCache(process.argv[2]);
 const variants = process.env.VARIANTS ? JSON.parse(readFileSync(process.env.VARIANTS, 'utf8')) : [
   { name: 'before: handover off, 3 s minimum visit', track: { handover_seconds: 0 }, retail: { min_visit_seconds: 3 } },
   { name: 'shipped: handover 2 s 3 m, 10 s minimum visit' },

@@ -7,7 +7,7 @@
 // Run from the repository root after a build (a few seconds per setting):
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/births-grid.mjs old-val.json fresh.json faint.json
 // (`--json` prints the rows and the choice as JSON instead of the markdown table.)
-import { readFileSync } from 'node:fs';
+import { readPilotCache } from './pilot-cache-file.mjs';
 import { BucketScorer, confirmedTracks, reportedPeople, WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 import { MultiPersonTracker, scoreTracking, combineScores, assignGated } from '@wiflow/plugin-tracker';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
@@ -16,7 +16,7 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const files = args.filter((a) => a !== '--json');
 if (files.length !== 3) throw new Error('usage: births-grid.mjs <old-val.json> <fresh.json> <faint.json> [--json]');
-const groups = files.map((file, g) => ({ name: ['old validation', 'fresh', 'fresh faint'][g], cache: JSON.parse(readFileSync(file, 'utf8')) }));
+const groups = files.map((file, g) => ({ name: ['old validation', 'fresh', 'fresh faint'][g], cache: readPilotCache(file) }));
 const hashes = new Set(groups.map((g) => g.cache.hash));
 if (hashes.size !== 1) throw new Error(`the caches are of different locators: ${[...hashes].join(', ')}`);
 

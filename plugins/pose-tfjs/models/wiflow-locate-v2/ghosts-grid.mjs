@@ -8,7 +8,7 @@
 //   and not above it on each fresh group (general, side by side) alone.
 // Run from the repository root after a build (seconds per setting):
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/ghosts-grid.mjs .ghosts/old-val.json .ghosts/births-val.json .ghosts/faint.json .ghosts/fresh.json .ghosts/close.json [--json]
-import { readFileSync } from 'node:fs';
+import { readPilotCache } from './pilot-cache-file.mjs';
 import { BucketScorer, confirmedTracks, reportedPeople, WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 import { MultiPersonTracker, scoreTracking, combineScores, assignGated } from '@wiflow/plugin-tracker';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
@@ -18,7 +18,7 @@ const json = args.includes('--json');
 const files = args.filter((a) => !a.startsWith('--'));
 const NAMES = ['old validation', 'births fresh', 'births faint', 'fresh general', 'fresh side by side'];
 if (files.length !== NAMES.length) throw new Error(`usage: ghosts-grid.mjs ${NAMES.map((n) => `<${n.replace(/ /g, '-')}.json>`).join(' ')} [--json]`);
-const groups = files.map((file, g) => ({ name: NAMES[g], cache: JSON.parse(readFileSync(file, 'utf8')) }));
+const groups = files.map((file, g) => ({ name: NAMES[g], cache: readPilotCache(file) }));
 const FRESH = [3, 4];
 const hashes = new Set(groups.map((g) => g.cache.hash));
 if (hashes.size !== 1) throw new Error(`the caches are of different locators: ${[...hashes].join(', ')}`);

@@ -7,13 +7,13 @@
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-births.mjs <cache.json> [first-room] [rooms]
 // (first-room/rooms: a slice of the validation rooms, e.g. to choose on one half and check on the other).
-import { readFileSync } from 'node:fs';
+import { readPilotCache } from './pilot-cache-file.mjs';
 import { BucketScorer, confirmedTracks } from '@wiflow/plugin-evaluation';
 import { MultiPersonTracker, scoreTracking, combineScores } from '@wiflow/plugin-tracker';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 
 const [file, firstArg, roomsArg] = process.argv.slice(2);
-const cache = JSON.parse(readFileSync(file, 'utf8'));
+const cache = readPilotCache(file);
 const ids = [...new Set(cache.runs.filter((r) => r.kind === 'room').map((r) => r.id))].slice(Number(firstArg ?? 0), Number(firstArg ?? 0) + Number(roomsArg ?? Infinity));
 const runs = cache.runs.filter((r) => r.kind === 'crossing' || ids.includes(r.id));
 const k = cache.maxPersons;

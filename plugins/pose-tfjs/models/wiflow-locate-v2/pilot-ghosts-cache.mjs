@@ -8,7 +8,7 @@
 // FRESH=<seed> draws fresh validation rooms (planDataset with that seed, every room in `val`, the
 // recipe's ranges; FAINT=1 their faint edge as births-protocol.md); a fresh room whose signature
 // matches any room of the shipped plan (train, val or test) is an error.
-import { writeFileSync } from 'node:fs';
+import { writePilotCache } from './pilot-cache-file.mjs';
 import { validationSessions } from './pilot-sessions.mjs';
 import * as sim from '@wiflow/plugin-sim';
 import { PoseLocator, loadLocatorModel, SHIPPED_LOCATOR_DIR, simulateReference, environmentFromScenario, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
@@ -60,4 +60,4 @@ for (const [i, s] of sessions.entries()) {
   if (emptySeconds > 0) runs.push({ kind: 'empty', id: s.sessionId, room, estimates: estimates({ ...s.scenario, people: [] }, emptySeconds) });
 }
 for (const s of sessions.slice(0, crossingRooms)) runs.push({ kind: 'crossing', id: s.sessionId, estimates: estimates(sim.validateScenario(threePeopleCrossing(s.scenario)), 30) });
-writeFileSync(out, JSON.stringify({ source: { ...(process.env.FRESH ? { seed: process.env.FRESH, faint: process.env.FAINT === '1', close: process.env.CLOSE === '1' } : { seed: recipe.seed, split: 'val' }), cleanRadiusM }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs }));
+writePilotCache(out, { source: { ...(process.env.FRESH ? { seed: process.env.FRESH, faint: process.env.FAINT === '1', close: process.env.CLOSE === '1' } : { seed: recipe.seed, split: 'val' }), cleanRadiusM }, model: model.spec.modelId, hash: model.hash, tracker: model.spec.tracker, maxPersons: model.spec.imaging.maxPersons, presenceThreshold: model.spec.presenceThreshold, runs });

@@ -9,7 +9,7 @@
 // person's and lost it to another track).
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-ghosts.mjs .ghosts/old-val.json .ghosts/births-val.json
-import { readFileSync } from 'node:fs';
+import { readPilotCache } from './pilot-cache-file.mjs';
 import { WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 
@@ -38,7 +38,7 @@ const extras = [];
 /** For contrast: the real person's own peak. */
 const real = { explained: [], links: [], presence: [], second: [], relative: [], strongest: 0 };
 for (const file of files) {
-  const cache = JSON.parse(readFileSync(file, 'utf8'));
+  const cache = readPilotCache(file);
   for (const run of cache.runs) {
     if (run.kind === 'room') {
       const all = new PeopleTracker(cache.tracker, cache.maxPersons);

@@ -24,7 +24,7 @@
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-lobes.mjs .ghosts/old-val.json .ghosts/births-val.json
 // WINDOWS=1,2,3 sets the windows (seconds); PARENT=strongest compares with the strongest track only;
 // --self-check runs the cues on made-up series (a lobe that moves with its parent, an independent walker).
-import { readFileSync } from 'node:fs';
+import { readPilotCache } from './pilot-cache-file.mjs';
 import { WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 
@@ -129,7 +129,7 @@ let lobeEstimates = 0, realEstimates = 0, hop = [];
 const lobeOldEnough = new Map(windows.map((w) => [w, 0]));
 const lobeTracks = new Map(windows.map((w) => [w, new Set()])), realTracks = new Map(windows.map((w) => [w, new Set()]));
 for (const file of files) {
-  const cache = JSON.parse(readFileSync(file, 'utf8'));
+  const cache = readPilotCache(file);
   for (const run of cache.runs) {
     if (run.kind === 'empty') continue;
     const tracker = new PeopleTracker(cache.tracker, cache.maxPersons);
