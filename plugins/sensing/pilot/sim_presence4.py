@@ -137,12 +137,17 @@ def room_presence(links, lat, rule):
         was = p
     return out
 
+LATCH_CACHE = {}
+
 def run(rule, rooms):
     res = {}
+    key = tuple(rule.get(k) for k in ('constW', 'constTol', 'constShare'))
     for (kind, room), links in sorted(sess.items()):
         if room not in rooms:
             continue
-        lat = {l: latch(secs, rule) for l, secs in links.items()}
+        if (key, kind, room) not in LATCH_CACHE:
+            LATCH_CACHE[(key, kind, room)] = {l: latch(secs, rule) for l, secs in links.items()}
+        lat = LATCH_CACHE[(key, kind, room)]
         fused = room_presence(links, lat, rule)
         n = len(fused)
         truth = [any(links[l].get(s, {}).get('pp', False) for l in links) for s in range(n)]
@@ -317,3 +322,31 @@ if 'grid' in parts:
             print('   ', alone[0][1], alone[0][0])
         else:
             print('   ', key, 'none keeps recall; best:', sorted([x for x in res if key in x[1] and set(x[1]) - {key, 'constTol', 'constShare'} == set()], key=lambda x: -x[0]['recall'])[0])
+
+CHOSEN = {'constW': 120, 'constTol': 0.5, 'constShare': 0.5}
+if 'built' in parts:
+    # On dumps of the build with the choice shipped (/tmp/p4/new*.jsonl): the replay of the choice against the code's own presence.
+    agree = total = 0
+    for (kind, room), links in sess.items():
+        for l, secs in links.items():
+            lat = latch(secs, CHOSEN)
+            for s, r in secs.items():
+                total += 1; agree += lat[s][0] == r['p']
+    print(f'replay of the chosen rules matches {agree}/{total} link seconds of this build')
+    print('  the build, rooms 0-5:', score(CHOSEN, VAL6), '; all rooms:', score(CHOSEN, ALL))
+    print('  rooms 30-41 (fresh) shipped -> chosen:', score({}, [r for r in ALL if r >= 30]), '->', score(CHOSEN, [r for r in ALL if r >= 30]))
+    print('\n  the choice, episodes of the empty rooms:')
+    for (kind, room), (lat, fused, truth) in run(CHOSEN, ALL).items():
+        if kind != 'empty':
+            continue
+        links = sess[(kind, room)]
+        s = 10; n = len(fused)
+        while s < n:
+            if not fused[s] or (s > 10 and fused[s - 1]):
+                s += 1; continue
+            e = s
+            while e < n and fused[e]:
+                e += 1
+            who = [f"{l} {lat[l][s][1]} ({source(links[l][s])})" for l in links if lat[l].get(s, (False,))[0]]
+            print(f'    room {room}: {s}-{e}: {who}')
+            s = e

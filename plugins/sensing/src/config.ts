@@ -68,6 +68,18 @@ export const SensingConfigSchema = z.object({
   presenceSteadyKeepSeconds: z.number().int().min(0).max(600).default(120),
   presenceSteadyKeepShare: z.number().min(0.1).max(1).default(0.5),
   presenceSteadyToleranceBpm: z.number().min(0).max(5).default(2),
+  /**
+   * Machine line: a second whose breathing spectrum peak had, in at least `presenceMachineLineShare` of the last
+   * `presenceMachineLineSeconds` seconds, a peak within `presenceMachineLineToleranceBpm` of it is a machine's line
+   * (a ceiling fan's blade-pass harmonic aliased by the grid keeps one exact rate for minutes; breath wanders): its
+   * rate neither starts nor keeps presence, and the second keeps nothing by the steady line (0 s: off). On 42
+   * simulated validation rooms (pilot/presence4-protocol.md, pilot/sim_presence4.py), share of the last 120 s
+   * within 0.5 bpm of the second's rate: fan lines median 0.78, a still person 0.16. Chosen there: recall
+   * 0.926 → 0.924, false presence 46.7 → 43.3 per day, after leaving 360 → 296 s (median).
+   */
+  presenceMachineLineSeconds: z.number().int().min(0).max(600).default(120),
+  presenceMachineLineShare: z.number().min(0.1).max(1).default(0.5),
+  presenceMachineLineToleranceBpm: z.number().min(0).max(5).default(0.5),
   /** Subcarrier groups per stream for the breathing channels. */
   groupsPerStream: z.number().int().min(1).max(64).default(8),
   /** Frames looked at before locking the link's packet kind (the most common shape and PHY mode). */
