@@ -54,6 +54,8 @@ def latch(secs, rule):
     mov = []; br = []
     present = False; last = -1e9
     peaks = []
+    raw = []  # every moving second of the link, for the persistent-mover rule
+    pw = rule.get('pW'); started_by_breath = False
     n = max(secs) + 1 if secs else 0
     cw = rule.get('constW')
     for s in range(n):
@@ -61,8 +63,11 @@ def latch(secs, rule):
         if r is None:
             out[s] = (present, 'gap'); continue
         moving = r['mo'] >= 0.5
+        raw.append(1 if moving else 0)
+        if pw and moving and sum(raw[-pw - 1:-1]) >= rule['pShare'] * pw:
+            moving = False  # a persistent mover: a link that has read moving most of the time is no one arriving
         ratio = r['ps'] / max(r['pf'], 1e-9)
-        warm = s < 30
+        warm = s < rule.get('warm', 30)
         big = moving and (warm or ratio >= 2)
         breathing = r['b']
         machine = False
@@ -92,8 +97,14 @@ def latch(secs, rule):
             basis = 'hold'
         elif steady:
             basis = 'steady'
+        if rule.get('dropMachine') and machine and present and started_by_breath and basis in ('hold', 'moving'):
+            basis = 'none'  # the presence rested on a machine's line
         if moving or basis == 'entry':
             last = s
+        if basis == 'breathing' and not present:
+            started_by_breath = True
+        if basis == 'entry':
+            started_by_breath = False
         present = basis != 'none'
         out[s] = (present, basis)
     return out
@@ -141,7 +152,7 @@ LATCH_CACHE = {}
 
 def run(rule, rooms):
     res = {}
-    key = tuple(rule.get(k) for k in ('constW', 'constTol', 'constShare'))
+    key = tuple(rule.get(k) for k in ('constW', 'constTol', 'constShare', 'dropMachine', 'pW', 'pShare', 'warm'))
     for (kind, room), links in sorted(sess.items()):
         if room not in rooms:
             continue
@@ -350,3 +361,22 @@ if 'built' in parts:
             who = [f"{l} {lat[l][s][1]} ({source(links[l][s])})" for l in links if lat[l].get(s, (False,))[0]]
             print(f'    room {room}: {s}-{e}: {who}')
             s = e
+
+if 'grid2' in parts:
+    print('\n== 6. second grid (addendum of pilot/presence4-protocol.md), on top of the first choice')
+    shipped = score({}, ALL); first = score(CHOSEN, ALL)
+    print('  shipped', shipped, '; first choice', first)
+    res = []
+    for dm, pm, wu in itertools.product((False, True), (None, (60, 0.5), (120, 0.8)), (30, 10)):
+        rule = dict(CHOSEN)
+        if dm: rule['dropMachine'] = True
+        if pm: rule.update(pW=pm[0], pShare=pm[1])
+        if wu != 30: rule['warm'] = wu
+        res.append((score(rule, ALL), rule))
+    for sc, r in res:
+        print('   ', sc, r)
+    ok = [x for x in res if x[0]['recall'] >= shipped['recall'] - 0.005]
+    ok.sort(key=lambda x: (x[0]['perDay'], x[0]['afterMedian'], len(x[1])))
+    best = ok[0]
+    print('  CHOICE:', best[1], best[0], '-> beats the first choice' if best[0]['perDay'] < first['perDay'] else '-> does not beat the first choice: keep it')
+    print('  rooms 0-5:', score(best[1], VAL6), '; rooms 30-41:', score(best[1], [r for r in ALL if r >= 30]))
