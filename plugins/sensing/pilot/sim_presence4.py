@@ -7,7 +7,9 @@
 #   node plugins/sensing/pilot/sim_pets_dump.mjs 15 > /tmp/p4/dumpA.jsonl
 #   FROM=15 node plugins/sensing/pilot/sim_pets_dump.mjs 30 > /tmp/p4/dumpB.jsonl
 #   FROM=30 node plugins/sensing/pilot/sim_pets_dump.mjs 42 > /tmp/p4/dumpC.jsonl
-#   python3 plugins/sensing/pilot/sim_presence4.py /tmp/p4/dump*.jsonl [episodes misses leaving lines grid]
+#   python3 plugins/sensing/pilot/sim_presence4.py /tmp/p4/dump[ABC].jsonl [episodes misses leaving lines grid grid2 steadyfan]
+# After the choice was built, the same dumps of the new build (/tmp/p4/new[ABC].jsonl) with `built`. Dumps now carry
+# the fingerprint of the build that made them (`fp`); dumps of different builds are refused.
 import json, sys, itertools
 from collections import defaultdict, Counter
 import numpy as np
@@ -15,11 +17,13 @@ import numpy as np
 files = [a for a in sys.argv[1:] if a.endswith('.jsonl')]
 parts = [a for a in sys.argv[1:] if not a.endswith('.jsonl')] or ['episodes', 'misses', 'leaving', 'lines', 'grid']
 sess = defaultdict(lambda: defaultdict(dict))
+FINGERPRINTS = set()
 for f in files:
     for l in open(f):
         r = json.loads(l)
         r.pop('prof', None)
         sess[(r['kind'], r['room'])][r['link']][r['s']] = r
+        FINGERPRINTS.add(r.get('fp'))
 
 def source(r):
     """What truly moves in a link second (the simulator's truth)."""
@@ -186,6 +190,10 @@ def score(rule, rooms):
     after.sort()
     return dict(recall=round(still[0] / max(1, still[1]), 4), perDay=round(eps / max(1, empty_s) * 86400, 1), episodes=eps, emptyShare=round(pres_s / max(1, empty_s), 3), afterMedian=after[len(after) // 2] if after else None)
 
+# The dumps must come from one build (pilot/sim_pets_dump.mjs stamps each row with `fp`; older dumps have none).
+print('built code of the dumps (fp):', sorted(map(str, FINGERPRINTS)))
+if len(FINGERPRINTS) > 1 and not __import__('os').environ.get('ALLOW_MIXED_DUMPS'):
+    sys.exit('dumps of different builds mixed: re-dump them all (or ALLOW_MIXED_DUMPS=1 to read them anyway)')
 ALL = sorted(set(r for (_, r) in sess))
 VAL6 = [r for r in ALL if r < 6]
 print('rooms:', ALL[0], '-', ALL[-1], f'({len(ALL)})')
@@ -380,3 +388,18 @@ if 'grid2' in parts:
     best = ok[0]
     print('  CHOICE:', best[1], best[0], '-> beats the first choice' if best[0]['perDay'] < first['perDay'] else '-> does not beat the first choice: keep it')
     print('  rooms 0-5:', score(best[1], VAL6), '; rooms 30-41:', score(best[1], [r for r in ALL if r >= 30]))
+
+if 'steadyfan' in parts:
+    # After the test run (which lost two sitting rooms in fan rooms): on VALIDATION rooms, how many still-person seconds
+    # the shipped rules hold by a steady keep whose peak is a fan's aliased line, and which the choice loses.
+    print('\n== 7. still sessions: seconds held by the steady keep (shipped), and whose peak sits on a fan line; seconds the choice loses')
+    for (kind, room), (lat, fused, truth) in run({}, ALL).items():
+        if kind != 'still':
+            continue
+        links = sess[(kind, room)]
+        lat2, fused2, _ = run(CHOSEN, [room])[(kind, room)]
+        held = [s for s in range(10, len(fused)) if truth[s] and fused[s] and all(lat[l].get(s, (False, ''))[1] in ('steady', 'none', 'gap') for l in links)]
+        fanpk = [s for s in held if any(lat[l].get(s, (False, ''))[1] == 'steady' and is_fan_line(links[l][s]) for l in links)]
+        lost = [s for s in range(10, len(fused)) if truth[s] and fused[s] and not fused2[s]]
+        if held or lost:
+            print(f"  room {room} {'lying' if room % 2 else 'sitting'} fan {links[next(iter(links))][10]['fr']}: held only by steady {len(held)} s, of them on a fan line {len(fanpk)} s; lost by the choice {len(lost)} s")
