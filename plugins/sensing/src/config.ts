@@ -75,7 +75,9 @@ export const SensingConfigSchema = z.object({
    * rate neither starts nor keeps presence, and the second keeps nothing by the steady line (0 s: off). On 42
    * simulated validation rooms (pilot/presence4-protocol.md, pilot/sim_presence4.py), share of the last 120 s
    * within 0.5 bpm of the second's rate: fan lines median 0.78, a still person 0.16. Chosen there: recall
-   * 0.926 → 0.924, false presence 46.7 → 43.3 per day, after leaving 360 → 296 s (median).
+   * 0.926 → 0.924, false presence 46.7 → 43.3 per day, after leaving 360 → 296 s (median). The 12 test rooms, scored
+   * once after the choice, did not bear it out: recall 0.914 → 0.830 (two sitting rooms with a fan lost when the
+   * hold ran out), false presence 48.4 → 48.4 per day, after leaving 361 → 360 s (docs/sensing.md, round 4).
    */
   presenceMachineLineSeconds: z.number().int().min(0).max(600).default(120),
   presenceMachineLineShare: z.number().min(0.1).max(1).default(0.5),
