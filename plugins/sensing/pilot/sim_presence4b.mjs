@@ -3,7 +3,7 @@
 // with a ceiling fan, half of them breathing with low variability (rateCv 0.05-0.10, sleep/rest). The built sensing
 // end to end (`runSimSession`, scored by `scoreSimRuns`, as `eval-sense-sim` does); the test rooms are not touched.
 // Run from the repository root after a build:
-//   node plugins/sensing/pilot/sim_presence4b.mjs [rooms=24] [from=42]
+//   node plugins/sensing/pilot/sim_presence4b.mjs [rooms=24] [from=42]   (STEADY_OFF=1: also the steady keep off, still sessions)
 // Prints, for the shipped config and for `presenceMachineLineSeconds: 0`: recall, false presence per day, the
 // after-leaving median, and recall per half (low / default breathing CV) and per posture.
 import { Prng } from '@wiflow/plugin-sim';
@@ -34,6 +34,10 @@ const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms: from + ro
   });
 
 const configs = { on: SensingConfigSchema.parse({}), off: SensingConfigSchema.parse({ presenceMachineLineSeconds: 0 }) };
+// STEADY_OFF=1 (descriptive, not part of the rule): also the steady-line keep off with the machine line off, still
+// sessions only, to show how many still seconds the steady keep holds in these rooms (the case the test rooms lost).
+if (process.env.STEADY_OFF) configs['off, steady keep off too'] = SensingConfigSchema.parse({ presenceMachineLineSeconds: 0, presenceSteadyKeepSeconds: 0 });
+const ONLY_STILL = new Set(['off, steady keep off too']);
 console.log(`rooms ${from}-${from + rooms - 1} of the validation split (seeds ${72000 + from}-${72000 + from + rooms - 1}), ${sessions.length} sessions, ${sessions.reduce((a, s) => a + s.seconds, 0)} simulated seconds each way; shipped presenceMachineLineSeconds ${configs.on.presenceMachineLineSeconds}`);
 for (const s of sessions.filter((x) => x.kind === 'still')) {
   const p = s.scenario.people[0];
@@ -42,7 +46,7 @@ for (const s of sessions.filter((x) => x.kind === 'still')) {
 const runs = {};
 for (const [name, config] of Object.entries(configs)) {
   const t0 = Date.now();
-  runs[name] = sessions.map((s) => runSimSession(s, DEFAULT_SENSING_MODELS, config));
+  runs[name] = sessions.filter((s) => !ONLY_STILL.has(name) || s.kind === 'still').map((s) => runSimSession(s, DEFAULT_SENSING_MODELS, config));
   console.log(`${name}: simulated and sensed in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 const pick = (name, rows) => rows.filter((r) => ['still person present: recall', 'empty room with distractors: false presence per day', 'after leaving: present seconds per session (median)'].includes(r.name)).map((r) => `${r.name}: ${r.value} (${r.detail})`);
