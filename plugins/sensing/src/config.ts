@@ -78,6 +78,11 @@ export const SensingConfigSchema = z.object({
    * 0.926 → 0.924, false presence 46.7 → 43.3 per day, after leaving 360 → 296 s (median). The 12 test rooms, scored
    * once after the choice, did not bear it out: recall 0.914 → 0.830 (two sitting rooms with a fan lost when the
    * hold ran out), false presence 48.4 → 48.4 per day, after leaving 361 → 360 s (docs/sensing.md, round 4).
+   * Reconsidered on 24 fresh validation rooms built for that case (a still person with a fan in every room, half
+   * breathing at rateCv 0.05–0.10; protocol addendum B, pilot/sim_presence4b.mjs): off → on recall 0.947 → 0.944
+   * (52 s in one room, under the 0.005 that would have turned it off), false presence 54.5 → 51.4 per day, so it
+   * stays on. Set 0 where a still person in a room with a fan must not be lost once the hold runs out (the test
+   * rooms' case).
    */
   presenceMachineLineSeconds: z.number().int().min(0).max(600).default(120),
   presenceMachineLineShare: z.number().min(0.1).max(1).default(0.5),
