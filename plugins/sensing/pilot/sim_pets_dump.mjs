@@ -11,10 +11,21 @@
 // it; as pilot/sim_static_exit.mjs does), so an entry has a before; KINDS=still,leave picks session kinds.
 // FROM=18 keeps rooms from that index on (rooms 18-29: fresh validation seeds 72018-72029, added for issue 22's
 // presence round 3). Also written per row: br (the frame's breathing reason), ec/ee (the spectrum's comb and
-// edge flags), tb (the person's true breathing rate), fr/fb (the fan's rpm and blades, null without a fan).
+// edge flags), tb (the person's true breathing rate), fr/fb (the fan's rpm and blades, null without a fan), fp (the
+// fingerprint of the code that made the row: the built simulator and sensing, `dist/**/*.js`; a reader can refuse
+// dumps of another build).
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Simulator } from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+const codeFiles = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? codeFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [])).sort();
+const fingerprint = createHash('sha256');
+for (const dir of [path.join(here, '../../sim/dist'), path.join(here, '../dist')]) for (const f of codeFiles(dir)) fingerprint.update(path.relative(here, f)).update(readFileSync(f));
+const fp = fingerprint.digest('hex').slice(0, 16);
 const rooms = Number(process.argv[2] ?? 6);
 const config = SensingConfigSchema.parse(JSON.parse(process.env.CONFIG ?? '{}'));
 const models = DEFAULT_SENSING_MODELS;
@@ -79,7 +90,7 @@ for (const session of sessions) {
         feats.delete(`${key}#${f.second}`);
         const tru = truth[f.second] ?? {};
         const door = swings.some((w) => f.second + 1 >= w.at && f.second - 2 <= w.at + w.durationS);
-        console.log(JSON.stringify({ kind: session.kind, room: session.room, link: key, s: f.second, p: f.presence, mo: f.motion, b: f.breathingBpm !== null || f.breathingReason === 'empty', eb: r4(est?.bpm), eq: r4(est?.quality), ps: r4(m?.pairSpread), pf: r4(m?.pairFloor), sp: r4(m?.spread), gs: r4(m?.groupSpread), pk: r4(m?.packetStep), pp: tru.pp ?? false, v: r4(tru.v ?? 0), cat: tru.cat ?? false, door, br: f.breathingReason, ec: est?.comb ?? null, ee: est?.edge ?? null, tb, fr: fan?.rpm ?? null, fb: fan?.blades ?? null, prof }));
+        console.log(JSON.stringify({ kind: session.kind, room: session.room, link: key, s: f.second, p: f.presence, mo: f.motion, b: f.breathingBpm !== null || f.breathingReason === 'empty', eb: r4(est?.bpm), eq: r4(est?.quality), ps: r4(m?.pairSpread), pf: r4(m?.pairFloor), sp: r4(m?.spread), gs: r4(m?.groupSpread), pk: r4(m?.packetStep), pp: tru.pp ?? false, v: r4(tru.v ?? 0), cat: tru.cat ?? false, door, br: f.breathingReason, ec: est?.comb ?? null, ee: est?.edge ?? null, tb, fr: fan?.rpm ?? null, fb: fan?.blades ?? null, fp, prof }));
       }
     }
   }

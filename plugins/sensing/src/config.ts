@@ -68,6 +68,25 @@ export const SensingConfigSchema = z.object({
   presenceSteadyKeepSeconds: z.number().int().min(0).max(600).default(120),
   presenceSteadyKeepShare: z.number().min(0.1).max(1).default(0.5),
   presenceSteadyToleranceBpm: z.number().min(0).max(5).default(2),
+  /**
+   * Machine line: a second whose breathing spectrum peak had, in at least `presenceMachineLineShare` of the last
+   * `presenceMachineLineSeconds` seconds, a peak within `presenceMachineLineToleranceBpm` of it is a machine's line
+   * (a ceiling fan's blade-pass harmonic aliased by the grid keeps one exact rate for minutes; breath wanders): its
+   * rate neither starts nor keeps presence, and the second keeps nothing by the steady line (0 s: off). On 42
+   * simulated validation rooms (pilot/presence4-protocol.md, pilot/sim_presence4.py), share of the last 120 s
+   * within 0.5 bpm of the second's rate: fan lines median 0.78, a still person 0.16. Chosen there: recall
+   * 0.926 → 0.924, false presence 46.7 → 43.3 per day, after leaving 360 → 296 s (median). The 12 test rooms, scored
+   * once after the choice, did not bear it out: recall 0.914 → 0.830 (two sitting rooms with a fan lost when the
+   * hold ran out), false presence 48.4 → 48.4 per day, after leaving 361 → 360 s (docs/sensing.md, round 4).
+   * Reconsidered on 24 fresh validation rooms built for that case (a still person with a fan in every room, half
+   * breathing at rateCv 0.05–0.10; protocol addendum B, pilot/sim_presence4b.mjs): off → on recall 0.947 → 0.944
+   * (52 s in one room, under the 0.005 that would have turned it off), false presence 54.5 → 51.4 per day, so it
+   * stays on. Set 0 where a still person in a room with a fan must not be lost once the hold runs out (the test
+   * rooms' case).
+   */
+  presenceMachineLineSeconds: z.number().int().min(0).max(600).default(120),
+  presenceMachineLineShare: z.number().min(0.1).max(1).default(0.5),
+  presenceMachineLineToleranceBpm: z.number().min(0).max(5).default(0.5),
   /** Subcarrier groups per stream for the breathing channels. */
   groupsPerStream: z.number().int().min(1).max(64).default(8),
   /** Frames looked at before locking the link's packet kind (the most common shape and PHY mode). */

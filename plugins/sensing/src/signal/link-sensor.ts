@@ -3,7 +3,7 @@ import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '..
 import { pickFeatures, predictLogistic } from '../model/logistic.js';
 import { breathingSpectrumPeak, type BreathingEstimate } from './breathing-spectrum.js';
 import { chainRotation, inChainOrder } from './chain-order.js';
-import { PresenceLatch } from './presence.js';
+import { PresenceLatch, presenceRulesFromConfig } from './presence.js';
 import { periodicImpulses } from './periodic-impulses.js';
 import { ProfileFallDetector, profileFallsApply, type ProfileEvent } from '../falls/profile-falls.js';
 
@@ -183,7 +183,7 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
-    this.#presence = new PresenceLatch({ entryMovingSeconds: config.presenceEntryMovingSeconds, entryWindowSeconds: config.presenceEntryWindowSeconds, holdSeconds: config.presenceHoldSeconds, breathingStartSeconds: config.presenceBreathingStartSeconds, breathingWindowSeconds: config.presenceBreathingWindowSeconds, faintKeepSeconds: config.presenceFaintKeepSeconds, entrySize: config.presenceEntryFloorRatio, keepSize: config.presenceKeepFloorRatio, breathingStartMaxBpm: config.presenceBreathingStartMaxBpm ?? undefined, steadyKeepSeconds: config.presenceSteadyKeepSeconds, steadyKeepShare: config.presenceSteadyKeepShare, steadyToleranceBpm: config.presenceSteadyToleranceBpm });
+    this.#presence = new PresenceLatch(presenceRulesFromConfig(config));
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */

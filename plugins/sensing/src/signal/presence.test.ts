@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SensingConfigSchema } from '../config.js';
-import { PresenceLatch, type PresenceBasis, type PresenceRules } from './presence.js';
+import { PresenceLatch, presenceRulesFromConfig, type PresenceBasis, type PresenceRules } from './presence.js';
 
-const RULES = { entryMovingSeconds: 3, entryWindowSeconds: 10, holdSeconds: 300, breathingStartSeconds: 20, breathingWindowSeconds: 30 };
+/** The shipped rules. */
+const SHIPPED = presenceRulesFromConfig(SensingConfigSchema.parse({}));
+/** The core rules alone: entries, hold and breathing starts, with the size, steady and machine rules off. */
+const RULES: PresenceRules = { ...SHIPPED, entryMovingSeconds: 3, entrySize: 0, keepSize: 0, steadyKeepSeconds: 0, machineLineSeconds: 0, faintKeepSeconds: 0, breathingStartMaxBpm: null };
 
 /** Run a story of seconds ('m' moving, 'b' breathing seen, '.' neither) through a latch. */
 function story(text: string, rules: PresenceRules = RULES): PresenceBasis[] {
@@ -119,8 +122,7 @@ describe('PresenceLatch', () => {
     });
 
     it('with the shipped settings keeps a person whose line wanders as breathing does (±1.5 bpm), and still lets noise go', () => {
-      const config = SensingConfigSchema.parse({});
-      const shipped = { ...RULES, steadyKeepSeconds: config.presenceSteadyKeepSeconds, steadyKeepShare: config.presenceSteadyKeepShare, steadyToleranceBpm: config.presenceSteadyToleranceBpm };
+      const shipped = { ...RULES, steadyKeepSeconds: SHIPPED.steadyKeepSeconds, steadyKeepShare: SHIPPED.steadyKeepShare, steadyToleranceBpm: SHIPPED.steadyToleranceBpm };
       // A rate varying breath to breath: the 30-s window's peak drifts over ±1.5 bpm within a couple of minutes.
       const wandering = (s: number) => 14 + 1.5 * Math.sin(s / 20);
       expect(peaks(stillStory, shipped, wandering).at(-1)).toBe('steady');
@@ -149,5 +151,43 @@ describe('PresenceLatch', () => {
       const sparse = `mmm${'.'.repeat(20)}${'p.'.repeat(300)}`;
       expect(peaks(sparse, STEADY, () => 12.7)[2 + 301]).toBe('none');
     });
+  });
+  describe('machine line (a fan\'s aliased blade rate)', () => {
+    /** 'M' a person-sized moving second, '.' still with no spectrum, 'b' a rate read at `rate(second)` (its peak too), 'p' a peak too weak for a rate. */
+    function lines(text: string, rules: PresenceRules, rate: (second: number) => number): PresenceBasis[] {
+      const latch = new PresenceLatch(rules);
+      return [...text].map((c, second) => latch.update(second, c === 'M', c === 'b', false, false, { size: 3, breathingBpm: c === 'b' ? rate(second) : null, peakBpm: 'bp'.includes(c) ? rate(second) : null }));
+    }
+    const fan = () => 27.5;
+    /** A rate that varies breath by breath: the 30-s window's rate drifts over ±1.5 bpm within minutes. */
+    const breath = (s: number) => 15 + 1.5 * Math.sin(s / 20);
+
+    it('a fan\'s line that started presence in an empty room stops keeping it once it has held one rate for minutes', () => {
+      const out = lines('b'.repeat(600), SHIPPED, fan);
+      expect(out[19]).toBe('breathing'); // too early to tell from breath: 20 s of a rate start presence
+      expect(out.at(-1)).toBe('none');
+      // Without the rule the fan keeps the empty room present for good.
+      expect(lines('b'.repeat(600), { ...SHIPPED, machineLineSeconds: 0 }, fan).at(-1)).toBe('breathing');
+    });
+
+    it('a still person\'s wandering rate keeps them present all along', () => {
+      const out = lines(`MMMM${'.'.repeat(20)}${'b'.repeat(600)}`, SHIPPED, breath);
+      expect(out.slice(3).every((b) => b !== 'none')).toBe(true);
+      expect(out.at(-1)).toBe('breathing');
+    });
+
+    it('after the person walked out, a fan\'s weak line no longer keeps the room by the steady keep once the hold ends', () => {
+      const left = `MMMM${'.'.repeat(20)}${'p'.repeat(400)}`;
+      expect(lines(left, SHIPPED, fan)[3 + 300]).toBe('hold');
+      expect(lines(left, SHIPPED, fan)[3 + 301]).toBe('none');
+      expect(lines(left, { ...SHIPPED, machineLineSeconds: 0 }, fan)[3 + 301]).toBe('steady');
+    });
+  });
+
+  it('takes every default from the sensing config (one place)', () => {
+    const config = SensingConfigSchema.parse({ presenceSteadyToleranceBpm: 1, presenceMachineLineShare: 0.7, presenceBreathingStartMaxBpm: 25 });
+    const rules = presenceRulesFromConfig(config);
+    expect(rules).toMatchObject({ steadyToleranceBpm: 1, machineLineShare: 0.7, breathingStartMaxBpm: 25, holdSeconds: config.presenceHoldSeconds, entrySize: config.presenceEntryFloorRatio });
+    expect(Object.values(rules).every((v) => v !== undefined)).toBe(true);
   });
 });
