@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { RoomImager, type ImagingSettings } from './imager.js';
 import { LiveNoiseFloor } from './live-noise.js';
+import { PoseLocator } from './locator.js';
+import { loadLocatorModel } from './locator-model.js';
 import { simulateReference } from './simulated.js';
 
 const room = {
@@ -60,6 +62,31 @@ describe('drift between the empty-room reference and the recording', () => {
     const after = emptyChangeOverNoise(moved, { ...imaging, backgroundS: 2 }, 12);
     expect(Math.max(...before)).toBeGreaterThan(20);
     for (const ratio of after) expect(ratio).toBeLessThan(2);
+  });
+});
+
+describe('the shipped locator (wiflow-locate-v2 2.3.0) against a reference captured at another noise floor', () => {
+  /**
+   * People reported per estimate in the empty room after its first 2 s (the live floor needs 20
+   * packets of a link; until then the reference's floor is used), through the locator as a user runs it.
+   */
+  function reportedInEmptyRoom(scenario: object, directory?: string): number {
+    const validated = sim.validateScenario(scenario as never);
+    const locator = new PoseLocator(loadLocatorModel(directory), [environmentFromScenario(validated as never)], [simulateReference(sim as never, validated as never)], { densePose: 'none', processingMode: 'job' });
+    let people = 0, estimates = 0;
+    for (const tick of new sim.Simulator(validated).run(8)) {
+      for (const frame of tick.frames) {
+        const pose = locator.push(frame);
+        if (pose && tick.t >= 2) { people += pose.persons.length; estimates++; }
+      }
+    }
+    expect(estimates).toBeGreaterThan(10);
+    return people / estimates;
+  }
+
+  it('measures the noise floor on the recording, so an empty room stays empty when the reference was 10 dB quieter', () => {
+    expect(loadLocatorModel().spec.imaging.liveNoise).toBe(true);
+    expect(reportedInEmptyRoom({ ...room, drift: { reference: { snrDb: 35 } } })).toBe(0);
   });
 });
 
