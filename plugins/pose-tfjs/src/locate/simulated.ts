@@ -149,9 +149,7 @@ export async function evaluateEmptyRooms(model: LocatorModel, selection: SplitSe
 export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 'presenceThreshold' | 'tracker'> = {
   // A point scatterer at 0.9 m, as v1: the body forward model (heights 0.3, 0.9, 1.5 m) helped on
   // training rooms and hurt on validation rooms (pilot in FINDINGS.md), so it is not the default.
-  // The noise floor is measured on the recording (liveNoise): a reference captured at another noise
-  // floor read as people or hid them (2.3.0; drift-protocol.md, FINDINGS.md).
-  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045, liveNoise: true },
+  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045 },
   hopPackets: 5,
   presenceThreshold: 0.5,
   // Births need change energy 0.1 (log ratio) above the room's own empty-room noise energy: chosen
