@@ -1,7 +1,7 @@
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { arrayElements, calibrateLink, SUBCARRIER_SPACING_HZ } from './calibration.js';
-import { alignPacket, type ComplexPacket, type EmptyRoomReference, type LinkReference } from './reference.js';
+import { alignPacket, type ComplexPacket, type EmptyRoomReference, type GainModel, type LinkReference } from './reference.js';
 
 /**
  * One link of a room made ready for coherent processing: its empty-room reference, antenna
@@ -52,17 +52,32 @@ export function calibratedLink(environment: EnvironmentGeometry, reference: Empt
 }
 
 /**
+ * A packet's change against the empty room: aligned to the reference (timing and gain, per
+ * receive chain where the reference chose that or `gain` asks for it), minus the reference.
+ */
+export function referenceChange(link: Pick<CalibratedLink, 'reference' | 'h0' | 'subcarriers' | 'n'>, csi: ComplexPacket, gain: GainModel = link.reference.gain): { re: Float64Array; im: Float64Array } {
+  const aligned = alignPacket(csi, link.h0, link.subcarriers, { nrx: link.reference.nrx, gain });
+  const re = new Float64Array(link.n), im = new Float64Array(link.n);
+  for (let j = 0; j < link.n; j++) { re[j] = aligned.re[j] - link.h0.re[j]; im[j] = aligned.im[j] - link.h0.im[j]; }
+  return { re, im };
+}
+
+/** A change against the empty room rotated by the link's calibration. */
+export function calibrate(link: Pick<CalibratedLink, 'n' | 'calRe' | 'calIm'>, change: { re: ArrayLike<number>; im: ArrayLike<number> }): { re: Float32Array; im: Float32Array } {
+  const re = new Float32Array(link.n), im = new Float32Array(link.n);
+  for (let j = 0; j < link.n; j++) {
+    const dr = change.re[j], di = change.im[j];
+    re[j] = dr * link.calRe[j] - di * link.calIm[j];
+    im[j] = dr * link.calIm[j] + di * link.calRe[j];
+  }
+  return { re, im };
+}
+
+/**
  * A packet's calibrated change against the empty room: aligned to the reference (timing and
  * gain, per receive chain where the reference chose that), minus the reference, then rotated
  * by the link's calibration.
  */
 export function calibratedChange(link: Pick<CalibratedLink, 'reference' | 'h0' | 'subcarriers' | 'n' | 'calRe' | 'calIm'>, csi: ComplexPacket): { re: Float32Array; im: Float32Array } {
-  const aligned = alignPacket(csi, link.h0, link.subcarriers, { nrx: link.reference.nrx, gain: link.reference.gain });
-  const re = new Float32Array(link.n), im = new Float32Array(link.n);
-  for (let j = 0; j < link.n; j++) {
-    const dr = aligned.re[j] - link.h0.re[j], di = aligned.im[j] - link.h0.im[j];
-    re[j] = dr * link.calRe[j] - di * link.calIm[j];
-    im[j] = dr * link.calIm[j] + di * link.calRe[j];
-  }
-  return { re, im };
+  return calibrate(link, referenceChange(link, csi));
 }

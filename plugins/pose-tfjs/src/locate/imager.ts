@@ -1,7 +1,8 @@
 import type { CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
-import { calibratedChange, calibratedLink } from './calibrated-link.js';
+import { calibrate, calibratedLink, referenceChange } from './calibrated-link.js';
+import { LiveNoiseFloor } from './live-noise.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
 import type { EmptyRoomReference, LinkReference } from './reference.js';
 
@@ -34,6 +35,23 @@ export interface ImagingSettings {
    * skipped packets cost nothing (the estimator keeps up with 100 Hz on a fraction of a core).
    */
   minPacketIntervalS?: number;
+  /**
+   * How each packet's complex gain is fitted against the reference: 'reference' (absent) — as the
+   * reference chose (`LinkReference.gain`); 'per-rx-chain' — one gain per receive chain on every
+   * link, so new chain phases (a re-plugged receiver) or a per-chain AGC step are not read as
+   * a body (drift-protocol.md, candidate A).
+   */
+  chainGain?: 'reference' | 'per-rx-chain';
+  /**
+   * Measure each link's noise floor on the recording (`LiveNoiseFloor`) instead of trusting the
+   * reference's, once enough packets came (drift-protocol.md, candidate B).
+   */
+  liveNoise?: boolean;
+  /**
+   * Time constant (s) of a static background of the change that each link follows and
+   * subtracts (a slowly adapting reference); absent: none (drift-protocol.md, candidate C).
+   */
+  backgroundS?: number;
 }
 
 /** One person found in the image, in the order found (strongest first). */
@@ -86,6 +104,11 @@ interface LinkState {
   referenceEnergy: number;
   /** Time (ms) of the last packet kept. */
   lastKeptMs: number;
+  /** Noise power per value the estimates use: the reference's, or the live floor's (`liveNoise`). */
+  noisePower: number;
+  liveNoise: LiveNoiseFloor | null;
+  /** The followed static background of the change (`backgroundS`); null without it. */
+  background: { re: Float64Array; im: Float64Array } | null;
 }
 
 /**
@@ -131,7 +154,12 @@ export class RoomImager {
       }
       let referenceEnergy = 0;
       for (let j = 0; j < n; j++) referenceEnergy += h0.re[j] ** 2 + h0.im[j] ** 2;
-      const state: LinkState = { key, reference: ref, h0, subcarriers, n, calRe, calIm, steerRe, steerIm, history: [], referenceEnergy, lastKeptMs: -Infinity };
+      const state: LinkState = {
+        key, reference: ref, h0, subcarriers, n, calRe, calIm, steerRe, steerIm, history: [], referenceEnergy, lastKeptMs: -Infinity,
+        noisePower: ref.noisePower,
+        liveNoise: settings.liveNoise ? new LiveNoiseFloor(subcarriers, ref.ntx * ref.nrx) : null,
+        background: settings.backgroundS ? { re: new Float64Array(n), im: new Float64Array(n) } : null,
+      };
       this.#byKey.set(key, state);
       return state;
     });
@@ -157,8 +185,24 @@ export class RoomImager {
     const interval = this.settings.minPacketIntervalS;
     // A packet from before the last one kept (a restarted stream) is kept: time went back.
     if (interval !== undefined && frame.time - link.lastKeptMs < interval * 1000 && frame.time >= link.lastKeptMs) return false;
+    const elapsedS = Number.isFinite(link.lastKeptMs) ? Math.max(0, frame.time - link.lastKeptMs) / 1000 : null;
     link.lastKeptMs = frame.time;
-    link.history.push(calibratedChange(link, frame.csi));
+    const change = referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
+    if (link.liveNoise) {
+      link.liveNoise.push(change.re, change.im);
+      link.noisePower = link.liveNoise.power() ?? link.reference.noisePower;
+    }
+    const bg = link.background;
+    if (bg) {
+      // The background starts at the reference (zero change) and follows the change with time constant backgroundS.
+      const alpha = elapsedS === null ? 0 : 1 - Math.exp(-elapsedS / this.settings.backgroundS!);
+      for (let j = 0; j < link.n; j++) {
+        const r = change.re[j], i = change.im[j];
+        change.re[j] = r - bg.re[j]; change.im[j] = i - bg.im[j];
+        bg.re[j] += alpha * (r - bg.re[j]); bg.im[j] += alpha * (i - bg.im[j]);
+      }
+    }
+    link.history.push(calibrate(link, change));
     if (link.history.length > this.settings.packets) link.history.shift();
     return true;
   }
@@ -182,7 +226,7 @@ export class RoomImager {
     const linkEnergies = [linkEnergy()];
     const energy = () => linkEnergies[linkEnergies.length - 1].reduce((a, b) => a + b, 0);
     const referenceEnergy = this.#links.reduce((s, l, i) => s + l.referenceEnergy * histories[i].length, 0);
-    const linkNoiseEnergies = this.#links.map((l, i) => l.reference.noisePower * l.n * histories[i].length);
+    const linkNoiseEnergies = this.#links.map((l, i) => l.noisePower * l.n * histories[i].length);
     const noiseEnergy = linkNoiseEnergies.reduce((a, b) => a + b, 0);
     const rows = cells.length * H;
     // Matched-filter outputs y[row][packet] = a_rowᴴ x_packet, per link: computed once; each removal
@@ -275,7 +319,7 @@ export class RoomImager {
         }
       }
       const values = symmetricEigenvalues(A, N).sort((u, v) => v - u).filter((_, i) => i % 2 === 0);
-      const noise = link.reference.noisePower * link.n;
+      const noise = link.noisePower * link.n;
       for (let i = 0; i < Math.min(P, values.length); i++) total[i] += values[i] / noise / this.#links.length;
     });
     return Array.from(total);

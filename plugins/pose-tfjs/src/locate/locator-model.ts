@@ -39,6 +39,10 @@ export const LocatorModelSchema = z.object({
     maxPersons: z.number().int().min(1).max(6),
     scatterer: z.enum(['point', 'body']).default('point'),
     minPacketIntervalS: z.number().positive().optional(),
+    /** Drift between reference and recording (`ImagingSettings`; drift-protocol.md). Absent: as before. */
+    chainGain: z.enum(['reference', 'per-rx-chain']).optional(),
+    liveNoise: z.boolean().optional(),
+    backgroundS: z.number().positive().optional(),
   }),
   /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
   hopPackets: z.number().int().positive(),

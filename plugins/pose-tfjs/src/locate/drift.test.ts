@@ -1,0 +1,130 @@
+// The imager against drift between the empty-room reference and the recording (issue 21,
+// drift-protocol.md): a re-plugged receiver's new chain phases, a reference captured with
+// another noise floor, and a static change that a slowly adapting background follows.
+import * as sim from '@wiflow/plugin-sim';
+import { describe, expect, it } from 'vitest';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
+import { RoomImager, type ImagingSettings } from './imager.js';
+import { LiveNoiseFloor } from './live-noise.js';
+import { PoseLocator } from './locator.js';
+import { loadLocatorModel } from './locator-model.js';
+import { simulateReference } from './simulated.js';
+
+const room = {
+  name: 'drift',
+  environmentId: 'drift-room',
+  seed: 11,
+  room: { width: 5, depth: 4, height: 2.7 },
+  channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 },
+  radios: [
+    { id: 'tx', role: 'tx', device: 'intel5300', position: [0.5, 2, 1], yawDeg: 0, antennas: 1 },
+    { id: 'rx0', role: 'rx', device: 'intel5300', position: [4.5, 2, 1], yawDeg: 180, antennas: 3 },
+    { id: 'rx1', role: 'rx', device: 'intel5300', position: [2.5, 3.9, 1], yawDeg: 270, antennas: 3 },
+  ],
+  impairments: { snrDb: 25, timingOffsetNs: 20, randomPhase: true, chainPhase: true, agcJitterDb: 0.5, quantisation: 'none', packetLoss: 0, timingJitterUs: 0 },
+  clutter: [{ label: 'sofa', position: [1.5, 3.2, 0.4], rcs: 2 }],
+  people: [],
+};
+
+const imaging: ImagingSettings = { gridStepM: 0.25, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 2, scatterer: 'point' };
+
+/** Run an empty room for `seconds` and return the last image's change energy over its noise energy, per link. */
+function emptyChangeOverNoise(scenario: object, settings: ImagingSettings, seconds = 4): number[] {
+  const validated = sim.validateScenario(scenario as never);
+  const imager = new RoomImager(environmentFromScenario(validated as never), simulateReference(sim as never, validated as never), settings);
+  for (const tick of new sim.Simulator(validated).run(seconds)) for (const frame of tick.frames) imager.push(frame);
+  const image = imager.image();
+  return image.linkEnergies[0].map((e, l) => e / image.linkNoiseEnergies[l]);
+}
+
+describe('drift between the empty-room reference and the recording', () => {
+  it('a re-plugged receiver (new chain phases) reads as a large change unless each receive chain gets its own gain', () => {
+    const replugged = { ...room, drift: { replugged: ['rx0'] } };
+    const before = emptyChangeOverNoise(replugged, imaging);
+    const after = emptyChangeOverNoise(replugged, { ...imaging, chainGain: 'per-rx-chain' });
+    // Link tx->rx0 was re-plugged; tx->rx1 was not.
+    expect(before[0]).toBeGreaterThan(20);
+    expect(after[0]).toBeLessThan(2);
+    expect(after[1]).toBeLessThan(2);
+  });
+
+  it('a reference captured 10 dB quieter than the recording: the live noise floor matches the recording, the reference\'s is several times too low', () => {
+    const quietReference = { ...room, drift: { reference: { snrDb: 35 } } };
+    const before = emptyChangeOverNoise(quietReference, imaging);
+    const after = emptyChangeOverNoise(quietReference, { ...imaging, liveNoise: true });
+    for (const ratio of before) expect(ratio).toBeGreaterThan(3);
+    for (const ratio of after) { expect(ratio).toBeGreaterThan(0.7); expect(ratio).toBeLessThan(1.4); }
+  });
+
+  it('a slowly adapting background takes up a static change the reference does not hold (furniture moved)', () => {
+    const moved = { ...room, drift: { moved: [{ clutter: 'sofa', to: [3.8, 0.6, 0.4] }] } };
+    const before = emptyChangeOverNoise(moved, imaging, 12);
+    const after = emptyChangeOverNoise(moved, { ...imaging, backgroundS: 2 }, 12);
+    expect(Math.max(...before)).toBeGreaterThan(20);
+    for (const ratio of after) expect(ratio).toBeLessThan(2);
+  });
+});
+
+describe('the locator with a live noise floor (imaging.liveNoise, the 2.3.0 draft) against a reference captured at another noise floor', () => {
+  /**
+   * People reported per estimate in the empty room after its first 2 s (the live floor needs 20
+   * packets of a link; until then the reference's floor is used), through the locator as a user runs it.
+   */
+  function reportedInEmptyRoom(scenario: object, liveNoise: boolean): number {
+    const validated = sim.validateScenario(scenario as never);
+    const shipped = loadLocatorModel();
+    const model = { ...shipped, spec: { ...shipped.spec, imaging: { ...shipped.spec.imaging, liveNoise } } };
+    const locator = new PoseLocator(model, [environmentFromScenario(validated as never)], [simulateReference(sim as never, validated as never)], { densePose: 'none', processingMode: 'job' });
+    let people = 0, estimates = 0;
+    for (const tick of new sim.Simulator(validated).run(8)) {
+      for (const frame of tick.frames) {
+        const pose = locator.push(frame);
+        if (pose && tick.t >= 2) { people += pose.persons.length; estimates++; }
+      }
+    }
+    expect(estimates).toBeGreaterThan(10);
+    return people / estimates;
+  }
+
+  it('keeps an empty room empty when the reference was 10 dB quieter (the reference\'s own floor shows people there)', () => {
+    const quiet = { ...room, drift: { reference: { snrDb: 35 } } };
+    expect(reportedInEmptyRoom(quiet, true)).toBe(0);
+    expect(reportedInEmptyRoom(quiet, false)).toBeGreaterThan(1);
+  });
+});
+
+describe('LiveNoiseFloor', () => {
+  // A deterministic stand-in for white noise (a linear congruential generator, Box–Muller).
+  let state = 12345;
+  const uniform = () => ((state = (state * 1103515245 + 12345) % 2147483648) + 0.5) / 2147483648;
+  const gauss = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  const subcarriers = Array.from({ length: 30 }, (_, k) => -28 + 2 * k);
+
+  it('measures white noise of known power, and a strong smooth change (a body\'s path) leaves it nearly unchanged', () => {
+    const floor = new LiveNoiseFloor(subcarriers, 3);
+    const withBody = new LiveNoiseFloor(subcarriers, 3);
+    expect(floor.power()).toBeNull();
+    const power = 0.02, sigma = Math.sqrt(power / 2);
+    for (let p = 0; p < 100; p++) {
+      const re = new Float64Array(90), im = new Float64Array(90), bre = new Float64Array(90), bim = new Float64Array(90);
+      for (let j = 0; j < 90; j++) {
+        re[j] = sigma * gauss(); im[j] = sigma * gauss();
+        // A path 30 ns long with 100 times the noise power per value, its phase turning from packet to packet.
+        const a = 2 * Math.PI * subcarriers[j % 30] * 312.5e3 * 30e-9 + 0.3 * p;
+        bre[j] = re[j] + Math.sqrt(100 * power) * Math.cos(a); bim[j] = im[j] + Math.sqrt(100 * power) * Math.sin(a);
+      }
+      floor.push(re, im);
+      withBody.push(bre, bim);
+    }
+    expect(floor.power()! / power).toBeGreaterThan(0.9);
+    expect(floor.power()! / power).toBeLessThan(1.1);
+    expect(withBody.power()! / power).toBeLessThan(1.3);
+  });
+
+  it('measures nothing on a grid without evenly spaced subcarriers', () => {
+    const floor = new LiveNoiseFloor([1, 2, 4, 7, 11], 1);
+    expect(floor.measurable).toBe(false);
+    for (let p = 0; p < 30; p++) floor.push(new Float64Array(5).fill(1), new Float64Array(5));
+    expect(floor.power()).toBeNull();
+  });
+});
