@@ -57,13 +57,14 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--small', 'a small deterministic subset (4 test rooms, 30 s of crossing in one, the shop, 2 of them emptied): what CI runs', false)
     .option('--profile <name>', `hardware: ${Object.keys(HARDWARE_CHOICES).join(', ')}; add +4rx (a fourth receiver) or +2tx (a second transmitter), then ~clean (the chip without its impairments)`, 'recipe')
     .option('--split <name>', 'rooms of the recipe: test (reported) or val (for choosing settings)', 'test')
+    .option('--model <dir>', 'locator directory for pose.locate (its `model` config) instead of the shipped wiflow-locate-v2, e.g. one `wiflow locate fit --profile` wrote')
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { small: boolean; profile: string; split: string; json: boolean; write?: string }) => {
+    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; json: boolean; write?: string }) => {
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
+        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);
@@ -79,10 +80,11 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--small', 'each profile on the small subset of eval-e2e (what docs/hardware.md shows)', false)
     .option('--tiny', 'seconds of each scenario: checks that the command runs (figures mean nothing)', false)
     .option('--profiles <list>', `comma-separated profiles (default: ${PLANNER_PROFILES.join(',')})`)
+    .option('--model <dir>', 'locator directory for every row instead of the shipped wiflow-locate-v2 (the table names the estimator and hash the frames carried)')
     .option('--json', 'print the planner JSON (every profile\'s eval-e2e report) instead of the table', false)
     .option('--write <file>', 'write the planner JSON to this file after each profile, so a stopped run keeps its rows')
     .option('--table-from <files>', 'print the table of JSONs written by --write (comma-separated: runs of a few profiles each, one table), running nothing')
-    .action(async (opts: { small: boolean; tiny: boolean; profiles?: string; json: boolean; write?: string; tableFrom?: string }) => {
+    .action(async (opts: { small: boolean; tiny: boolean; profiles?: string; model?: string; json: boolean; write?: string; tableFrom?: string }) => {
       if (opts.tableFrom) {
         for (const line of plannerTable(mergePlannerFiles(opts.tableFrom.split(',')))) cli.print(line);
         return;
@@ -93,6 +95,7 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
         const result = await planHardware(runtime, {
           profiles,
           size: opts.tiny ? 'tiny' : opts.small ? 'small' : 'full',
+          model: opts.model,
           onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`),
           onRow: opts.write ? (sofar) => writeFileSync(opts.write!, `${JSON.stringify(sofar, null, 2)}\n`) : undefined,
         });

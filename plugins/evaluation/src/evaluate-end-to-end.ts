@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { PoseFrame, Runtime } from '@wiflow/core';
-import { DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
+import { DatasetRecipeSchema, loadLocatorModel, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
 import { loadScenario, planDataset, type Scenario } from '@wiflow/plugin-sim';
 import { combineScores, scoreTracking } from '@wiflow/plugin-tracker';
 import { DEFAULT_ESTIMATOR, runEndToEnd } from './end-to-end-flow.js';
@@ -47,6 +47,8 @@ export interface EndToEndOptions {
   profile?: string;
   /** Split of the recipe's rooms: `test` (default; reported) or `val` (for choosing settings). */
   split?: 'test' | 'val';
+  /** `--model`: a locator directory for the estimator instead of the shipped wiflow-locate-v2 (the frames name which ran). */
+  model?: string;
   /** Folder holding shop-monitored.yaml. */
   scenariosDir?: string;
   onProgress?(line: string): void;
@@ -90,6 +92,8 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   const split = options.split ?? 'test';
   if (split !== 'test' && split !== 'val') throw EvaluationErrors.optionsInvalid(`split must be test or val, got ${JSON.stringify(split)}`);
   const progress = options.onProgress ?? (() => {});
+  // A model directory that cannot be loaded fails here, naming it, before any room is simulated.
+  const model = options.model === undefined ? undefined : loadLocatorModel(path.resolve(options.model)).directory;
   const dir = options.scenariosDir ?? EXAMPLE_SCENARIOS_DIR;
   let label: { estimator: string; hash: string } | null = null;
   const note = (frames: readonly PoseFrame[]) => { label ??= labelOf(frames); };
@@ -104,7 +108,7 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   for (const [i, session] of sessions.entries()) {
     progress(`room ${i + 1}/${sessions.length}: ${session.sessionId}`);
     const scenario = applyEvaluationProfile(session.scenario, profile);
-    const run = await runEndToEnd(runtime, scenario, roomSeconds);
+    const run = await runEndToEnd(runtime, scenario, roomSeconds, undefined, model);
     note(run.frames);
     scorer.addSession(run.frames);
     rooms.add(scenario.environmentId);
@@ -114,7 +118,7 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   for (const [i, session] of sessions.slice(0, size.crossingRooms).entries()) {
     progress(`three people crossing, room ${i + 1}/${Math.min(size.crossingRooms, sessions.length)} (${size.crossingSeconds} s)`);
     const crossing = applyEvaluationProfile(threePeopleCrossing(session.scenario), profile);
-    const run = await runEndToEnd(runtime, crossing, size.crossingSeconds);
+    const run = await runEndToEnd(runtime, crossing, size.crossingSeconds, undefined, model);
     note(run.frames);
     scores.push(scoreTracking(run.frames.filter((f) => f.truth)));
   }
@@ -122,7 +126,7 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
 
   progress(`shop (${size.shopSeconds} s)`);
   const shop = applyEvaluationProfile(loadScenario(path.join(dir, 'shop-monitored.yaml')), profile);
-  const shopRun = await runEndToEnd(runtime, shop, size.shopSeconds, shop.zones);
+  const shopRun = await runEndToEnd(runtime, shop, size.shopSeconds, shop.zones, model);
   note(shopRun.frames);
 
   const emptySessions = sessions.slice(0, size.emptyRooms);
@@ -131,7 +135,7 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
   for (const [i, session] of emptySessions.entries()) {
     progress(`empty room ${i + 1}/${emptySessions.length}`);
     const empty: Scenario = applyEvaluationProfile({ ...session.scenario, people: [] }, profile);
-    const run = await runEndToEnd(runtime, empty, roomSeconds);
+    const run = await runEndToEnd(runtime, empty, roomSeconds, undefined, model);
     note(run.frames);
     falseTracks += confirmedTracks(run.frames);
     emptySeconds += roomSeconds;

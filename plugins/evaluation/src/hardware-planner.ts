@@ -46,6 +46,8 @@ export interface PlannerOptions {
   profiles?: readonly string[];
   size?: EvaluationSizeName;
   onProgress?(line: string): void;
+  /** A locator directory for every row instead of the shipped one (`--model`). */
+  model?: string;
   /** Called after each row, with every row so far (the command writes them out as it goes). */
   onRow?(result: PlannerResult): void;
 }
@@ -81,7 +83,7 @@ export async function planHardware(runtime: Runtime, options: PlannerOptions = {
     options.onProgress?.(`profile ${i + 1}/${profiles.length}: ${profile}`);
     const load = loadavg()[0];
     const cpu = process.cpuUsage();
-    const report = await evaluateEndToEnd(runtime, { size, profile, onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
+    const report = await evaluateEndToEnd(runtime, { size, profile, model: options.model, onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
     const used = process.cpuUsage(cpu);
     result.rows.push({ profile, hardware: describeProfile(profile), cpuSeconds: round1((used.user + used.system) / 1e6), load: { start: round1(load), end: round1(loadavg()[0]) }, report });
     options.onRow?.(result);

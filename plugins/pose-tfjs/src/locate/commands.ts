@@ -11,11 +11,13 @@ import { loadSim } from '../sim/pose-dataset.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
 import { ReferenceRecorder, writeReference } from './reference.js';
 import { registerCheckCommand, registerRecordCommand } from './record-command.js';
-import { evaluateEmptyRooms, evaluateLocator, fitLocator, simulateReference } from './simulated.js';
+import { DEFAULT_LOCATOR, evaluateEmptyRooms, evaluateLocator, fitLocator, simulateReference } from './simulated.js';
 import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
 import { SHIPPED_MODEL_DIR } from '../model/pose-model.js';
 import { MODEL_SPEC_JSON, type ModelSpec } from '../model/contract.js';
 import type { DatasetRecipe } from '../sim/recipe.js';
+import { fittedProfileName, loadHardwareProfile } from './hardware-profile.js';
+import { PeopleTrackerSettingsSchema } from './people-tracker.js';
 
 /** An environment from a JSON geometry file or a simulator scenario file. */
 async function readEnvironment(file: string): Promise<EnvironmentGeometry> {
@@ -59,20 +61,28 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
 
   locate
     .command('fit')
-    .description('fit the locator on simulated training rooms: image them, train the count head (TF.js), take the mean pose')
-    .option('--out <dir>', 'model directory to write', 'models/wiflow-locate-v2')
+    .description('fit the locator on simulated training rooms (with a hardware profile\'s radios): image them, train the count head (TF.js), take the mean pose')
+    // Required, so a fit never lands on the shipped model by a default path.
+    .requiredOption('--out <dir>', 'model directory to write (locator.json)')
+    .option('--profile <name>', 'hardware of the training rooms, as `wiflow eval-e2e --profile` names it: recipe (3 links, what the shipped locator was fitted on), recipe+4rx (a fourth receiver), recipe+2tx (a second transmitter), a chip…', 'recipe')
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
-    .action(async (opts: { out: string; trainSessions: number; seed: number }) => {
+    .option('--version <v>', 'version written into locator.json', '2.2.0')
+    .option('--birth-above-noise <margin>', `the tracker's birth rule: change energy (log ratio) a new person needs above the room's empty-room noise (shipped: ${String(DEFAULT_LOCATOR.tracker?.birthAboveNoise)}, chosen on 3-link validation rooms)`, (v) => Number(v))
+    .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; version: string; birthAboveNoise?: number }) => {
+      if (!Number.isInteger(opts.trainSessions) || opts.trainSessions < 1) throw new Error(`--train-sessions must be a whole number ≥ 1, got ${String(opts.trainSessions)}`);
+      if (opts.birthAboveNoise !== undefined && !Number.isFinite(opts.birthAboveNoise)) throw new Error('--birth-above-noise must be a number');
+      const profile = await loadHardwareProfile(opts.profile);
       await cli.runtime();
       await setupBackend();
       // The pose network's recipe: the same rooms, so its test rooms stay unseen here too.
       const recipe = (JSON.parse(readFileSync(path.join(SHIPPED_MODEL_DIR, MODEL_SPEC_JSON), 'utf8')) as ModelSpec).training.dataset as Partial<DatasetRecipe>;
-      const spec = await fitLocator({ modelId: path.basename(path.resolve(opts.out)), version: '2.0.0', recipe, trainSessions: opts.trainSessions, seed: opts.seed, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions`); } });
+      const tracker = opts.birthAboveNoise === undefined ? undefined : PeopleTrackerSettingsSchema.parse({ ...DEFAULT_LOCATOR.tracker, birthAboveNoise: opts.birthAboveNoise });
+      const spec = await fitLocator({ modelId: path.basename(path.resolve(opts.out)), version: opts.version, recipe, profile, trainSessions: opts.trainSessions, seed: opts.seed, ...(tracker ? { settings: { tracker } } : {}), onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions (profile ${profile.name})`); } });
       mkdirSync(opts.out, { recursive: true });
       writeLocatorModel(opts.out, spec);
       const model = loadLocatorModel(opts.out);
-      cli.print(`wrote ${opts.out} (sha256 ${model.hash}); count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
+      cli.print(`wrote ${opts.out} (sha256 ${model.hash}); profile ${profile.name}; count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
     });
 
   locate
@@ -82,31 +92,33 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--split <name>', 'dataset split: test, val or train', 'test')
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
     .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v2)')
+    .option('--profile <name>', 'hardware of the rooms, as `wiflow eval-e2e --profile` names it (default: the profile the model was fitted on, its training.profile; recipe for the shipped one)')
     .option('--write <file>', 'also write the JSON report to this file')
     .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift between reference and recording, radios as they are)', 'none')
     .option('--realism-effects <list>', 'with --realism v2: keep only these groups, comma-separated: distractors, drift, radios')
     .option('--empty-room <seconds>', 'instead: run each room of the split with nobody in it for this long and count the people reported (phantoms per hour)', (v) => Number(v))
-    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
+    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; profile?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
       await cli.runtime();
       if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
       if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
       const started = Date.now();
       const model = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
+      const profile = await loadHardwareProfile(opts.profile ?? fittedProfileName(model.spec.training));
       const selection = opts.small ? { split: opts.split as 'test', ...SMALL_SELECTION } : { split: opts.split as 'test' };
       const effects = opts.realismEffects?.split(',').map((e) => e.trim()).filter(Boolean);
       if (effects && opts.realism === 'none') throw new Error('--realism-effects needs --realism v2');
       if (opts.emptyRoom !== undefined) {
         if (!(opts.emptyRoom > 0)) throw new Error(`--empty-room must be a positive number of seconds, got ${String(opts.emptyRoom)}`);
-        const empty = await evaluateEmptyRooms(model, selection, opts.emptyRoom, opts.realism as 'none', effects);
-        const json = JSON.stringify({ modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, ...(opts.realism !== 'none' ? { realism: opts.realism } : {}), emptyRoom: empty, seconds: (Date.now() - started) / 1000 }, null, 2);
+        const empty = await evaluateEmptyRooms(model, selection, opts.emptyRoom, opts.realism as 'none', effects, profile);
+        const json = JSON.stringify({ modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, ...(opts.realism !== 'none' ? { realism: opts.realism } : {}), emptyRoom: empty, seconds: (Date.now() - started) / 1000 }, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);
         else cli.print(`${model.spec.modelId} (${model.hash.slice(0, 12)}): ${empty.phantomPeople} people reported in ${empty.rooms} empty ${opts.split} rooms over ${empty.seconds} simulated s = ${empty.phantomPeoplePerHour.toFixed(1)} per hour; ${(100 * empty.estimatesWithPeople).toFixed(1)} % of estimates reported anyone`);
         return;
       }
-      const { report, samples, rooms, floorErrorM } = await evaluateLocator(model, selection, undefined, opts.realism, effects);
+      const { report, samples, rooms, floorErrorM } = await evaluateLocator(model, selection, undefined, opts.realism, effects, profile);
       const description = {
-        modelId: model.spec.modelId, modelHash: model.hash, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
+        modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
         ...(opts.realism !== 'none' ? { realism: opts.realism } : {}),
         ...(effects ? { realismEffects: effects } : {}),
       };
@@ -114,7 +126,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       if (opts.write) writeFileSync(opts.write, `${json}\n`);
       if (opts.json) cli.print(json);
       else {
-        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}`);
+        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms, profile ${profile.name}${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}`);
         for (const line of formatEvaluation(report)) cli.print(line);
         for (const [key, d] of Object.entries(floorErrorM)) cli.print(`floor error, ${key} ${key === 'all' ? 'people' : 'true people'}: mean ${d.mean?.toFixed(2) ?? '—'} m, median ${d.median?.toFixed(2) ?? '—'} m, p90 ${d.p90?.toFixed(2) ?? '—'} m (${d.people} people matched)`);
       }

@@ -5,6 +5,7 @@ import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
 import { PoseLocator, type LocatedInstant } from './locator.js';
 import { COUNT_FEATURES, countFeatureSize, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
 import { PeopleTrackerSettingsSchema } from './people-tracker.js';
+import { RECIPE_PROFILE, type HardwareProfile } from './hardware-profile.js';
 import { ReferenceRecorder, type EmptyRoomReference } from './reference.js';
 
 /** Seconds of empty room the simulator records as each room's reference (an installer's capture). */
@@ -26,20 +27,22 @@ export function simulateReference(sim: SimModule, scenario: { environmentId: str
 
 /**
  * Locate people in the sessions of one split of a recipe's plan (the same rooms the pose
- * model's recipe splits into train / validation / test), yielding every estimate.
+ * model's recipe splits into train / validation / test), each room with `profile`'s hardware
+ * (default: as drawn), yielding every estimate.
  */
-export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, selection: SplitSelection, onSession?: (done: number, total: number) => void): AsyncGenerator<LocatedInstant & { sessionId: string }> {
+export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, selection: SplitSelection, onSession?: (done: number, total: number) => void, profile: HardwareProfile = RECIPE_PROFILE): AsyncGenerator<LocatedInstant & { sessionId: string }> {
   const sim = await loadSim(selection.sim);
   const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
   const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
   let done = 0;
   for (const session of sessions) {
     onSession?.(done, sessions.length);
-    const environment = environmentFromScenario(session.scenario);
-    const reference = simulateReference(sim, session.scenario as never);
+    const scenario = profile.apply(session.scenario);
+    const environment = environmentFromScenario(scenario);
+    const reference = simulateReference(sim, scenario as never);
     const locator = new PoseLocator(model, [environment], [reference], { densePose: 'none', processingMode: 'job' });
     const seconds = Math.min(recipe.secondsPerSession, selection.maxSeconds ?? Infinity);
-    for (const tick of new sim.Simulator(session.scenario).run(seconds)) {
+    for (const tick of new sim.Simulator(scenario).run(seconds)) {
       for (const frame of tick.frames) {
         const instant = locator.locate(frame);
         if (instant) yield { ...instant, sessionId: session.sessionId };
@@ -81,13 +84,13 @@ export function floorErrorDistribution(errors: Map<string, number[]>): Record<st
   return out;
 }
 
-/** Score a locator on a split, per true person count, next to the two mean-pose baselines. */
-export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<{ report: EvaluationReport; samples: number; rooms: number; floorErrorM: Record<string, FloorErrorDistribution> }> {
+/** Score a locator on a split (with `profile`'s hardware), per true person count, next to the two mean-pose baselines. */
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[], profile: HardwareProfile = RECIPE_PROFILE): Promise<{ report: EvaluationReport; samples: number; rooms: number; floorErrorM: Record<string, FloorErrorDistribution> }> {
   const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const samples: EvaluatedSample[] = [];
   const rooms = new Set<string>();
   const errors = new Map<string, number[]>();
-  for await (const instant of locateSplit(model, recipe, selection, onSession)) {
+  for await (const instant of locateSplit(model, recipe, selection, onSession, profile)) {
     if (!instant.truth) continue;
     rooms.add(instant.environment.id);
     samples.push({ environment: instant.environment, truth: instant.truth.persons, predicted: instant.hypotheses, presenceThreshold: model.spec.presenceThreshold });
@@ -119,14 +122,14 @@ export interface EmptyRoomReport {
  * The split's rooms with nobody in them, `seconds` each, through the locator as a user runs it
  * (people above the presence threshold): how often it invents someone.
  */
-export async function evaluateEmptyRooms(model: LocatorModel, selection: SplitSelection, seconds: number, realism: RealismLevel = 'none', effects?: readonly string[]): Promise<EmptyRoomReport> {
+export async function evaluateEmptyRooms(model: LocatorModel, selection: SplitSelection, seconds: number, realism: RealismLevel = 'none', effects?: readonly string[], profile: HardwareProfile = RECIPE_PROFILE): Promise<EmptyRoomReport> {
   const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const sim = await loadSim(selection.sim);
   const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
   const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
   let phantomPeople = 0, estimates = 0, withPeople = 0;
   for (const session of sessions) {
-    const scenario = { ...session.scenario, people: [] } as typeof session.scenario;
+    const scenario = profile.apply({ ...session.scenario, people: [] } as typeof session.scenario);
     const locator = new PoseLocator(model, [environmentFromScenario(scenario)], [simulateReference(sim, scenario as never)], { densePose: 'none', processingMode: 'job' });
     let previous = 0;
     for (const tick of new sim.Simulator(scenario).run(seconds)) {
@@ -158,10 +161,12 @@ export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 
 };
 
 /**
- * Fit a locator on the training rooms of a recipe: image them, train the count head on the
- * CLEAN energy features against the true counts, and take the training people's mean pose.
+ * Fit a locator on the training rooms of a recipe, each with `profile`'s hardware (default: as
+ * drawn): image them, train the count head on the CLEAN energy features against the true
+ * counts, and take the training people's mean pose. The profile's name is recorded
+ * (`training.profile`), so `wiflow locate eval` scores the model on the hardware it was fitted for.
  */
-export async function fitLocator(options: { modelId: string; version: string; recipe: Partial<DatasetRecipe>; trainSessions?: number; seed?: number; sim?: SimModule; onSession?: (done: number, total: number) => void; settings?: Partial<typeof DEFAULT_LOCATOR> }): Promise<LocatorModelSpec> {
+export async function fitLocator(options: { modelId: string; version: string; recipe: Partial<DatasetRecipe>; trainSessions?: number; seed?: number; sim?: SimModule; onSession?: (done: number, total: number) => void; settings?: Partial<typeof DEFAULT_LOCATOR>; profile?: HardwareProfile }): Promise<LocatorModelSpec> {
   const settings = { ...DEFAULT_LOCATOR, ...options.settings };
   const started = Date.now();
   const recipe = DatasetRecipeSchema.parse(options.recipe);
@@ -179,7 +184,8 @@ export async function fitLocator(options: { modelId: string; version: string; re
   const counts: number[] = [];
   const persons = [];
   const rooms = new Set<string>();
-  for await (const instant of locateSplit(provisional, recipe, { split: 'train', maxSessions: options.trainSessions, sim: options.sim }, options.onSession)) {
+  const profile = options.profile ?? RECIPE_PROFILE;
+  for await (const instant of locateSplit(provisional, recipe, { split: 'train', maxSessions: options.trainSessions, sim: options.sim }, options.onSession, profile)) {
     if (!instant.truth) continue;
     rooms.add(instant.environment.id);
     features.push(instant.features);
@@ -195,6 +201,6 @@ export async function fitLocator(options: { modelId: string; version: string; re
     ...settings,
     countHead,
     meanPose: meanPose(persons),
-    training: { dataset: recipe, split: 'train', rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
+    training: { dataset: recipe, split: 'train', profile: profile.name, rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
   };
 }
