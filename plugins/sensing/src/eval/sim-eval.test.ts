@@ -19,7 +19,7 @@ function run(kind: SimSessionRun['session']['kind'], seconds: number, frames: (s
   const start = 1_000_000;
   return {
     session: { split: 'test', room: 0, kind, detail: kind, scenario: {} as never, seconds, breathingBpm: kind === 'still' ? 15 : null },
-    room: Array.from({ length: seconds }, (_, s) => frame(start, s, frames(s))),
+    room: Array.from({ length: seconds }, (_, s) => frame(start, s, frames(s))), links: [],
     present: Array.from({ length: seconds }, () => kind !== 'empty'), moving: Array.from({ length: seconds }, () => false),
     falls: [], fallLike: [], breathingTruth: Array.from({ length: seconds }, () => (kind === 'still' ? 15 : null)), motionRows: [], candidates: [], ...truth,
   };

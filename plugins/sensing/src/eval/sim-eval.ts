@@ -18,6 +18,8 @@ interface TruthWindow {
 export interface SimSessionRun {
   session: SimSession;
   room: SensingFrame[];
+  /** Every link's frames (pilots read which link gave which line). */
+  links: SensingFrame[];
   /** Per second from the start: someone present, someone moving (mean keypoint speed ≥ 0.2 m/s). */
   present: boolean[];
   moving: boolean[];
@@ -99,7 +101,7 @@ export function runSimSession(session: SimSession, models: SensingModels = DEFAU
   const personId = session.scenario.people[0]?.id;
   const window = config.breathingWindowSeconds;
   const breathingTruth = Array.from({ length: seconds }, (_, s) => (present[s] && personId !== undefined ? sim.breathingRateBetween(personId, Math.max(0, s + 1 - window), s + 1) : null));
-  return { session, room, present: Array.from({ length: seconds }, (_, s) => present[s] ?? false), moving, falls, fallLike, breathingTruth, motionRows, candidates };
+  return { session, room, links, present: Array.from({ length: seconds }, (_, s) => present[s] ?? false), moving, falls, fallLike, breathingTruth, motionRows, candidates };
 }
 
 /** A fall found by the sensing matches a truth fall when its peak is within this window around the truth (s). */
