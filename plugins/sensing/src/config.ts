@@ -17,6 +17,15 @@ export const SensingConfigSchema = z.object({
   breathingMaxBpm: z.number().min(10).max(90).default(40),
   /** Peak-to-median ratio of the breathing spectrum below which no rate is given (`no_periodicity`). */
   breathingMinQuality: z.number().min(1).default(4),
+  /**
+   * Sub-harmonic check (0: off): when the combined spectrum near twice the peak holds at least this share of
+   * the peak's power, that line is the rate (plugins/sensing/pilot/breathrate-protocol.md).
+   */
+  breathingSubharmonicRatio: z.number().min(0).max(1).default(0),
+  /** Read the rate as the power-weighted mean frequency within this many bpm of the peak, not its top bin (0: off). */
+  breathingCentroidBpm: z.number().min(0).max(10).default(0),
+  /** Peak-to-median ratio below which the rate is not reported (`no_periodicity`); presence still sees the line (0: off). */
+  breathingReportQuality: z.number().min(0).default(0),
   /** Packets per second below which breathing is not attempted (`rate_too_low`). */
   minPacketRateHz: z.number().min(0.5).default(2),
   /** A still second counts as present this long after the last moving second (once someone is present). */

@@ -555,7 +555,7 @@ export class LinkSensor {
       if (lost / slots > 0.5) breathingReason = 'too_many_gaps';
       else {
         const channels = this.#breathChannels(slots);
-        const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
+        const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm, { subharmonicRatio: config.breathingSubharmonicRatio, centroidBpm: config.breathingCentroidBpm });
         if (estimate) this.options.onBreathingEstimate?.(second, estimate);
         peakBpm = estimate?.bpm ?? null;
         faintBreathing = estimate !== null && !estimate.edge && estimate.quality >= config.presenceFaintQuality;
@@ -579,6 +579,12 @@ export class LinkSensor {
     // How large the movement is against the link's own quiet level; unknown (any size) while the floor is young.
     const size = this.#pairHistoryCount <= config.presenceFloorWarmupSeconds ? Infinity : features.pairSpread / (features.pairFloor || 1e-9);
     const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm, peakBpm }) !== 'none';
+    // A weak line still counts for presence (above), but is not shown as the person's rate: null is better than a guess.
+    if (breathingBpm !== null && breathingQuality !== null && breathingQuality < config.breathingReportQuality) {
+      breathingBpm = null;
+      breathingQuality = null;
+      breathingReason = 'no_periodicity';
+    }
     const state: SensingState = !presence ? 'empty' : moving ? 'moving' : 'still';
     if (!presence && breathingSeen) {
       // A periodicity nobody was seen arrive for (a fan's aliased blade rate, a resting pet): not a person's.
