@@ -37,15 +37,7 @@ function transformOf(size: number) {
  * fade. Linear trend removed and a Hann window applied per channel; zero-padded to at least twice the length, the peak
  * refined by a parabola through its neighbours.
  */
-/** How the rate is read off the combined spectrum (both off by default: the top bin, parabola-refined). */
-export interface BreathingReadOptions {
-  /** A line near twice the peak with at least this share of its power is the rate (0: off). */
-  subharmonicRatio?: number;
-  /** The rate is the power-weighted mean frequency within this many bpm of the peak (0: off). */
-  centroidBpm?: number;
-}
-
-export function breathingSpectrumPeak(channels: Float64Array[], length: number, rateHz: number, minBpm: number, maxBpm: number, read: BreathingReadOptions = {}): BreathingEstimate | null {
+export function breathingSpectrumPeak(channels: Float64Array[], length: number, rateHz: number, minBpm: number, maxBpm: number): BreathingEstimate | null {
   if (length < 8 || channels.length === 0) return null;
   let size = 256;
   while (size < 2 * length) size *= 2;
@@ -92,16 +84,6 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
   let best = 0;
   for (let k = 1; k < combined.length; k++) if (combined[k] > combined[best]) best = k;
   if (combined[best] <= 0) return null;
-  const binsPerBpm = size / rateHz / 60;
-  // A line at half the breathing rate (sway, or alternate breaths differing) can outgrow the rate itself; the
-  // rate's own line then stands near twice it (pilot: 20 % of wrong lines on validation rooms were at half the truth).
-  if ((read.subharmonicRatio ?? 0) > 0) {
-    const tolerance = Math.max(1, Math.round(0.7 * binsPerBpm));
-    const target = 2 * (lo + best) - lo; // index of twice the peak's frequency
-    let j = -1;
-    for (let k = target - tolerance; k <= target + tolerance; k++) if (k > 0 && k < combined.length - 1 && (j < 0 || combined[k] > combined[j])) j = k;
-    if (j > 0 && combined[j] >= combined[j - 1] && combined[j] >= combined[j + 1] && combined[j] >= read.subharmonicRatio! * combined[best]) best = j;
-  }
   const sorted = Float64Array.from(combined).sort();
   const median = sorted[sorted.length >> 1] || 1e-12;
   let offset = 0;
@@ -112,18 +94,7 @@ export function breathingSpectrumPeak(channels: Float64Array[], length: number, 
     const denom = a - 2 * b + c;
     if (denom < 0) offset = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / denom));
   }
-  let bin = lo + best + offset;
-  // Breathing that varies breath by breath spreads its window's power over a lobe whose top bin is not the mean rate.
-  if ((read.centroidBpm ?? 0) > 0) {
-    const half = read.centroidBpm! * binsPerBpm;
-    let sum = 0;
-    let moment = 0;
-    for (let k = Math.max(0, Math.ceil(best - half)); k <= Math.min(combined.length - 1, Math.floor(best + half)); k++) {
-      sum += combined[k];
-      moment += combined[k] * k;
-    }
-    if (sum > 0) bin = lo + moment / sum;
-  }
+  const bin = lo + best + offset;
   const edge = (best <= 1 && below >= combined[best]) || (best >= combined.length - 2 && above >= combined[best]);
   return { bpm: (bin * rateHz * 60) / size, quality: combined[best] / median, comb: isComb(combined, lo, bin, size, rateHz), edge };
 }

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, sensingConfigHash } from '../index.js';
 import { syntheticLinkFrames, type SyntheticOptions, type SyntheticSegment } from '../testing/synthetic-link.js';
 
-function sense(segments: SyntheticSegment[], options: SyntheticOptions): SensingFrame[] {
-  const config = SensingConfigSchema.parse({});
+function sense(segments: SyntheticSegment[], options: SyntheticOptions, settings: Record<string, unknown> = {}): SensingFrame[] {
+  const config = SensingConfigSchema.parse(settings);
   const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models: DEFAULT_SENSING_MODELS, configHash: sensingConfigHash(config, DEFAULT_SENSING_MODELS) });
   const out: SensingFrame[] = [];
   for (const frame of syntheticLinkFrames(segments, options)) out.push(...sensor.push(frame));
@@ -36,6 +36,22 @@ describe('LinkSensor', () => {
     for (const r of rates) expect(Math.abs(r - 15)).toBeLessThan(1);
     const early = still.find((f) => f.second < 30 && f.breathingBpm === null);
     expect(early?.breathingReason).toBe('too_short');
+  });
+
+  it('shows no rate for a weak breathing line (null, no_periodicity) but still counts it for presence; strong lines keep their rate', () => {
+    const story: SyntheticSegment[] = [{ kind: 'moving', seconds: 10 }, { kind: 'still', seconds: 90, bpm: 15 }];
+    const options: SyntheticOptions = { rateHz: 20, noise: 0.11, seed: 2 };
+    const ungated = sense(story, options, { breathingReportQuality: 0 });
+    const shipped = sense(story, options);
+    const weak = ungated.filter((f) => f.breathingBpm !== null && f.breathingQuality! < 4.5);
+    const strong = ungated.filter((f) => f.breathingBpm !== null && f.breathingQuality! >= 4.5);
+    // The noisy link gives both kinds of line, so the check below cannot pass on an empty set.
+    expect(weak.length).toBeGreaterThan(0);
+    expect(strong.length).toBeGreaterThan(10);
+    const at = new Map(shipped.map((f) => [f.second, f]));
+    for (const f of weak) expect(at.get(f.second)).toMatchObject({ breathingBpm: null, breathingQuality: null, breathingReason: 'no_periodicity', presence: f.presence });
+    for (const f of strong) expect(at.get(f.second)).toMatchObject({ breathingBpm: f.breathingBpm, breathingQuality: f.breathingQuality });
+    expect(shipped.map((f) => f.presence)).toEqual(ungated.map((f) => f.presence));
   });
 
   it('reads breathing on a single-antenna int8-style link at an irregular 10 Hz', () => {

@@ -555,7 +555,7 @@ export class LinkSensor {
       if (lost / slots > 0.5) breathingReason = 'too_many_gaps';
       else {
         const channels = this.#breathChannels(slots);
-        const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm, { subharmonicRatio: config.breathingSubharmonicRatio, centroidBpm: config.breathingCentroidBpm });
+        const estimate = breathingSpectrumPeak(channels, slots, rate, config.breathingMinBpm, config.breathingMaxBpm);
         if (estimate) this.options.onBreathingEstimate?.(second, estimate);
         peakBpm = estimate?.bpm ?? null;
         faintBreathing = estimate !== null && !estimate.edge && estimate.quality >= config.presenceFaintQuality;
