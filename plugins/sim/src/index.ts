@@ -26,7 +26,7 @@ export { simPlugin };
 // Simulation engine
 export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenarioCamera, type SimulatorOptions, type SimTick, type SimLinkInfo } from './engine/simulator.js';
 // Scenarios
-export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
+export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, ImpairmentOverridesSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type ImpairmentOverrides, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
 export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
 export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
 export { hallScenario, type HallScenarioOptions } from './scenario/hall-scenario.js';

@@ -463,8 +463,15 @@ function parseStartTime(v: string | number | undefined): number {
   return ms;
 }
 
+/** The fields of an override that are set (a key present with `undefined` overrides nothing). */
+function defined<T extends object>(o: T | undefined): Partial<T> {
+  return o === undefined ? {} : Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 function resolveImpairments(s: Scenario, rx: RadioSpec, override: SimulatorOptions['impairments'], reference?: Partial<ImpairmentSpec>): ImpairmentSettings {
   if (override === 'off') return { ...IMPAIRMENTS_OFF };
-  const merged = { ...s.impairments, ...(rx.impairments ?? {}), ...(reference ?? {}), ...(override ?? {}) };
+  // Overrides name only the fields they change (ImpairmentOverridesSchema has no defaults), so the
+  // receiver keeps the scenario's other fields and the reference keeps the receiver's.
+  const merged = { ...s.impairments, ...defined(rx.impairments), ...defined(reference), ...(override ?? {}) };
   return { ...merged, snrDb: merged.snrDb ?? Number.POSITIVE_INFINITY } as ImpairmentSettings;
 }

@@ -84,6 +84,19 @@ export const ImpairmentsSchema = z.object({
   rssiStepDb: z.number().min(0.01).max(6).optional().describe('the reported RSSI is rounded to multiples of this step (dB; real cards report whole dB); default 0.01'),
 }).strict();
 
+/**
+ * Overrides of some impairments (a receiver's own, or the reference capture's): the same fields
+ * with no defaults. `ImpairmentsSchema.partial()` would keep each field's `.default()` (zod 4), so
+ * `{ agcOffsetDb: 2 }` would parse to a full set with snrDb 25, packetLoss 0.01, … and those
+ * defaults would be laid over the scenario's own values. Only the fields named are overridden.
+ */
+export const ImpairmentOverridesSchema = z.object(
+  Object.fromEntries(Object.entries(ImpairmentsSchema.shape).map(([key, field]) => {
+    const inner = field instanceof z.ZodDefault ? field.unwrap() : field;
+    return [key, (field.description === undefined ? inner : inner.describe(field.description)).optional()];
+  })) as { [K in keyof typeof ImpairmentsSchema.shape]: z.ZodOptional<typeof ImpairmentsSchema.shape[K] extends z.ZodDefault<infer T> ? T : typeof ImpairmentsSchema.shape[K]> },
+).strict();
+
 /** A radio's antenna pattern (amplitude gain by direction); isotropic when omitted. */
 export const AntennaPatternSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('isotropic') }).strict(),
@@ -106,7 +119,7 @@ export const RadioSchema = z.object({
   spacing: positive().max(1).optional().describe('element spacing (m), default half a wavelength'),
   esp32Field: z.enum(['lltf', 'htltf']).default('htltf'),
   pattern: AntennaPatternSchema.optional().describe('antenna pattern of every element (default isotropic)'),
-  impairments: ImpairmentsSchema.partial().optional().describe('overrides of the scenario impairments for this receiver'),
+  impairments: ImpairmentOverridesSchema.optional().describe('overrides of the scenario impairments for this receiver'),
 }).strict();
 
 /** Mean seconds between small fidgets (an arm, the head, a shift of the trunk) during a still period; omitted: none. */
@@ -228,7 +241,7 @@ export const DistractorSchema = z.discriminatedUnion('kind', [FanSchema, PetSche
  */
 export const DriftSchema = z.object({
   referenceSeed: z.number().int().optional().describe('seed of the reference capture\'s own per-packet draws (noise, timing offsets, AGC, loss)'),
-  reference: ImpairmentsSchema.partial().optional().describe('impairments while the reference was recorded (its own timing-offset statistics, AGC state)'),
+  reference: ImpairmentOverridesSchema.optional().describe('impairments while the reference was recorded (its own timing-offset statistics, AGC state)'),
   moved: z.array(z.object({ clutter: z.union([z.string(), z.number().int().nonnegative()]).describe('label or index'), to: Point3Schema }).strict()).default([]).describe('furniture moved after the reference'),
   replugged: z.array(z.string()).default([]).describe('radios unplugged and plugged in again after the reference: new chain phases, nothing else'),
   staticDrift: z.object({
@@ -285,6 +298,7 @@ export type ScriptStep = z.output<typeof StepSchema>;
 export type RadioSpec = z.output<typeof RadioSchema>;
 /** Validated impairments. */
 export type ImpairmentSpec = z.output<typeof ImpairmentsSchema>;
+export type ImpairmentOverrides = z.output<typeof ImpairmentOverridesSchema>;
 /** A validated virtual camera. */
 export type CameraSpec = z.output<typeof CameraSchema>;
 /** A validated distractor. */
