@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
 import { evaluateEndToEnd, type EndToEndReport } from './evaluate-end-to-end.js';
-import { HARDWARE_CHOICES } from './hardware-profiles.js';
+import { HARDWARE_CHOICES } from '@wiflow/plugin-sim';
 import { parsePlannerProfiles, planHardware, plannerTable, PLANNER_PROFILES, type PlannerResult } from './hardware-planner.js';
 import { EvaluationErrors } from './errors.js';
 

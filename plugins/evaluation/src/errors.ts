@@ -2,7 +2,6 @@ import { defineError } from '@wiflow/core';
 
 /** Every error the evaluation plugin raises, one place (codes are never reused). */
 export const EvaluationErrors = {
-  profileUnknown: defineError('WIFLOW_EVAL_PROFILE_UNKNOWN', 422, (name: string, known: string) => `unknown hardware profile ${JSON.stringify(name)} (known: ${known}; add +4rx or +2tx for a fourth receiver or a second transmitter, ~clean for the chip without its impairments)`),
   optionsInvalid: defineError('WIFLOW_EVAL_OPTIONS_INVALID', 422, (reason: string) => `invalid evaluation options: ${reason}`),
   runFailed: defineError('WIFLOW_EVAL_RUN_FAILED', 500, (what: string, reason: string) => `the end-to-end flow failed on ${what}: ${reason}`),
 } as const;

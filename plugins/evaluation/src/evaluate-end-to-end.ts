@@ -2,12 +2,11 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { PoseFrame, Runtime } from '@wiflow/core';
 import { DatasetRecipeSchema, loadLocatorModel, readModelSpec, SHIPPED_MODEL_DIR } from '@wiflow/plugin-pose-tfjs';
-import { loadScenario, planDataset, type Scenario } from '@wiflow/plugin-sim';
+import { applyEvaluationProfile, loadScenario, parseProfile, planDataset, type Scenario } from '@wiflow/plugin-sim';
 import { combineScores, scoreTracking } from '@wiflow/plugin-tracker';
 import { DEFAULT_ESTIMATOR, runEndToEnd } from './end-to-end-flow.js';
 import { EvaluationErrors } from './errors.js';
 import { threePeopleCrossing } from './crossing-scenario.js';
-import { applyEvaluationProfile, parseProfile } from './hardware-profiles.js';
 import { BucketScorer, confirmedTracks, trueVisits, type BucketFigures } from './scoring.js';
 
 /** The example scenarios folder of the repository (the shop). */

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import type { Runtime } from '@wiflow/core';
 import { evaluateEndToEnd, EVALUATION_SIZES, type EndToEndReport, type EvaluationSizeName } from './evaluate-end-to-end.js';
-import { parseProfile, PLACEMENTS } from './hardware-profiles.js';
+import { parseProfile, PLACEMENTS } from '@wiflow/plugin-sim';
 import { EvaluationErrors } from './errors.js';
 
 /**

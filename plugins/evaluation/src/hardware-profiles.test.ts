@@ -11,9 +11,9 @@ describe('evaluation hardware profiles', () => {
     expect(Object.keys(HARDWARE_CHOICES)).toEqual(expect.arrayContaining(['recipe', 'esp32-ht20', 'intel5300-1x3-ht20', 'intel5300-1x3-ht40', 'intel5300-3x3-ht20', 'intel5300-3x3-ht40', 'nexmon-1x4-80']));
   });
 
-  it('refuses an unknown name or placement with WIFLOW_EVAL_PROFILE_UNKNOWN and the known names', () => {
+  it('refuses an unknown name or placement with WIFLOW_SIM_PROFILE_UNKNOWN and the known names', () => {
     for (const name of ['wifi7', 'recipe+5rx', '', 'esp32-ht20+']) {
-      expect(() => parseProfile(name)).toThrowError(expect.objectContaining({ code: 'WIFLOW_EVAL_PROFILE_UNKNOWN', message: expect.stringContaining('nexmon-1x4-80') }));
+      expect(() => parseProfile(name)).toThrowError(expect.objectContaining({ code: 'WIFLOW_SIM_PROFILE_UNKNOWN', message: expect.stringContaining('nexmon-1x4-80') }));
     }
   });
 

@@ -4,7 +4,7 @@ import { registerEvaluationCommands } from './commands.js';
 
 export { evaluateEndToEnd, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
 export { endToEndFlow, runEndToEnd, DEFAULT_ESTIMATOR, type EndToEndRun } from './end-to-end-flow.js';
-export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from './hardware-profiles.js';
+export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from '@wiflow/plugin-sim';
 export { PLANNER_PROFILES, planHardware, plannerTable, parsePlannerProfiles, describeProfile, type PlannerRow, type PlannerResult, type PlannerOptions } from './hardware-planner.js';
 export { threePeopleCrossing } from './crossing-scenario.js';
 export { BucketScorer, DETECTED_RADIUS_M, floorStatistics, trueVisits, confirmedTracks, reportedPeople, WARM_UP_SECONDS, type BucketFigures, type FloorErrorStats } from './scoring.js';

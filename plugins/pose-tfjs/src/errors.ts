@@ -19,7 +19,7 @@ export const PoseErrors = {
   roomModelConflict: defineError('WIFLOW_POSE_ROOM_MODEL_CONFLICT', 409, (directory: string, owner: string, environmentId: string) =>
     `${directory} holds the room-pose model of environment ${owner}; a calibration of ${environmentId} never overwrites another environment's model (write it to its own directory)`),
   simulatorMissing: defineError('WIFLOW_POSE_SIMULATOR_MISSING', 500, (reason: string) => `the simulator (@wiflow/plugin-sim) is needed here: ${reason}`),
-  profilesMissing: defineError('WIFLOW_POSE_PROFILES_MISSING', 500, (reason: string) => `hardware profiles (--profile) come from @wiflow/plugin-evaluation: ${reason}`),
+  profilesMissing: defineError('WIFLOW_POSE_PROFILES_MISSING', 500, (reason: string) => `hardware profiles (--profile) come from @wiflow/plugin-sim: ${reason}`),
 } as const;
 
 /** The documented error definitions, for docs and tests. */

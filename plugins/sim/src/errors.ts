@@ -10,6 +10,7 @@ export const SimErrors = {
   outsideRoom: defineError('WIFLOW_SIM_OUTSIDE_ROOM', 422, (what: string) => `${what} lies outside the room`),
   scriptInvalid: defineError('WIFLOW_SIM_SCRIPT_INVALID', 422, (person: string, reason: string) => `script of person ${person}: ${reason}`),
   datasetInvalid: defineError('WIFLOW_SIM_DATASET_INVALID', 422, (reason: string) => `invalid dataset options: ${reason}`),
+  profileUnknown: defineError('WIFLOW_SIM_PROFILE_UNKNOWN', 422, (name: string, known: string) => `unknown hardware profile ${JSON.stringify(name)} (known: ${known}; add +4rx or +2tx for a fourth receiver or a second transmitter, ~clean for the chip without its impairments)`),
   outputUnwritable: defineError('WIFLOW_SIM_OUTPUT_UNWRITABLE', 500, (file: string, reason: string) => `cannot write ${file}: ${reason}`),
 } as const;
 

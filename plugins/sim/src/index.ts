@@ -49,6 +49,7 @@ export { antennaPositions, type AntennaArraySpec } from './radio/antennas.js';
 export { antennaPattern, type AntennaPattern } from './radio/patterns.js';
 export { RadioRealism, radioRealismOn, cyclicShiftS, spatialMappingMatrix, type RadioRealismSettings } from './radio/radio-realism.js';
 export { HARDWARE_PROFILES, HARDWARE_PROFILE_NAMES, applyProfile, type HardwareProfile } from './radio/profiles.js';
+export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from './radio/hardware-choices.js';
 export { DistractorScene, type CapturePhase } from './scene/distractors.js';
 export { StaticDrift } from './scene/drift.js';
 export { DEFAULT_IMPAIRMENTS, IMPAIRMENTS_OFF, applyImpairments, drawPacketImpairment, drawChainPhases, type ImpairmentSettings, type PacketImpairment } from './radio/impairments.js';

@@ -42,7 +42,7 @@ describe('hardware profiles of the locator', () => {
 
   it('an unknown profile is refused with the known ones, before anything is fitted or written', async () => {
     const out = path.join(dir, 'never');
-    await expect(cli()('locate', 'fit', '--profile', 'wifi7-magic', '--train-sessions', '1', '--out', out)).rejects.toMatchObject({ code: 'WIFLOW_EVAL_PROFILE_UNKNOWN', message: expect.stringContaining('recipe') });
+    await expect(cli()('locate', 'fit', '--profile', 'wifi7-magic', '--train-sessions', '1', '--out', out)).rejects.toMatchObject({ code: 'WIFLOW_SIM_PROFILE_UNKNOWN', message: expect.stringContaining('recipe') });
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import { PoseErrors } from '../errors.js';
-import type { SimModule } from '../sim/pose-dataset.js';
+import { loadSim, type SimModule } from '../sim/pose-dataset.js';
 
 /** A scenario of the simulator's dataset plan. */
 export type PlanScenario = ReturnType<SimModule['planDataset']>['sessions'][number]['scenario'];
@@ -16,29 +16,21 @@ export interface HardwareProfile {
 /** The rooms as the recipe draws them: 3 links of Intel 5300 1×3 HT20 (what the shipped locator was fitted on). */
 export const RECIPE_PROFILE: HardwareProfile = { name: 'recipe', apply: (scenario) => scenario };
 
-/** The slice of @wiflow/plugin-evaluation a profile needs. */
+/** The slice of @wiflow/plugin-sim a profile needs (beside what the dataset code loads). */
 interface ProfileModule {
   parseProfile(name: string): unknown;
   applyEvaluationProfile(scenario: unknown, profile: unknown): unknown;
 }
 
-// Not a static dependency: @wiflow/plugin-evaluation depends on this package, so the profiles are
-// imported when a command asks for one, as the simulator is (one definition of each profile).
-const EVALUATION_PACKAGE: string = '@wiflow/plugin-evaluation';
-
 /**
  * The hardware profile of that name, as eval-e2e and plan-hardware apply it (same radios, same
- * added receiver or transmitter). `recipe` needs nothing loaded; an unknown name is the
- * evaluation plugin's WIFLOW_EVAL_PROFILE_UNKNOWN, listing the known ones.
+ * added receiver or transmitter): the simulator's one definition, loaded on demand like the rest
+ * of it. `recipe` needs nothing loaded; an unknown name is the simulator's
+ * WIFLOW_SIM_PROFILE_UNKNOWN, listing the known ones.
  */
-export async function loadHardwareProfile(name: string): Promise<HardwareProfile> {
+export async function loadHardwareProfile(name: string, given?: SimModule): Promise<HardwareProfile> {
   if (name === 'recipe') return RECIPE_PROFILE;
-  let module: Partial<ProfileModule>;
-  try {
-    module = (await import(EVALUATION_PACKAGE)) as Partial<ProfileModule>;
-  } catch (error) {
-    throw PoseErrors.profilesMissing(`cannot load it: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const module = (await loadSim(given)) as SimModule & Partial<ProfileModule>;
   if (typeof module.parseProfile !== 'function' || typeof module.applyEvaluationProfile !== 'function') throw PoseErrors.profilesMissing('it does not export parseProfile and applyEvaluationProfile');
   const profile = module.parseProfile(name);
   const applyProfile = module.applyEvaluationProfile;

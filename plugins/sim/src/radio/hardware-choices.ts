@@ -1,5 +1,13 @@
-import { applyProfile, validateScenario, type Scenario, type ScenarioInput } from '@wiflow/plugin-sim';
-import { EvaluationErrors } from './errors.js';
+import { SimErrors } from '../errors.js';
+import { validateScenario } from '../scenario/load.js';
+import type { Scenario, ScenarioInput } from '../scenario/schema.js';
+import { applyProfile } from './profiles.js';
+
+/*
+ * What an installer buys and how they place it, as `wiflow eval-e2e --profile`, `plan-hardware`
+ * and `wiflow locate fit|eval --profile` apply it to a room: one definition, here beside the chip
+ * profiles it names, so the evaluation and the locator's fit read the same radios.
+ */
 
 /** What a user buys: a simulator hardware profile and its transmit antennas, or the rooms as drawn. */
 export interface HardwareChoice {
@@ -46,11 +54,11 @@ export interface EvaluationProfile {
   clean: boolean;
 }
 
-/** Parse `NAME[+4rx|+2tx][~clean]`; unknown names give WIFLOW_EVAL_PROFILE_UNKNOWN with the known ones. */
+/** Parse `NAME[+4rx|+2tx][~clean]`; unknown names give WIFLOW_SIM_PROFILE_UNKNOWN with the known ones. */
 export function parseProfile(name: string): EvaluationProfile {
   const match = /^([a-z0-9-]+)(\+4rx|\+2tx)?(~clean)?$/.exec(name);
   const hardware = match ? HARDWARE_CHOICES[match[1]] : undefined;
-  if (!match || !hardware) throw EvaluationErrors.profileUnknown(name, Object.keys(HARDWARE_CHOICES).join(', '));
+  if (!match || !hardware) throw SimErrors.profileUnknown(name, Object.keys(HARDWARE_CHOICES).join(', '));
   return { name, hardware, placement: (match[2] ?? '') as EvaluationProfile['placement'], clean: match[3] !== undefined };
 }
 
