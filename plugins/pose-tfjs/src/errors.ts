@@ -3,7 +3,8 @@ import { defineError } from '@wiflow/core';
 /** Every error the pose plugin raises, one place (codes are never reused). */
 export const PoseErrors = {
   modelInvalid: defineError('WIFLOW_POSE_MODEL_INVALID', 422, (directory: string, reason: string) => `model directory ${directory} is not a valid wiflow pose model: ${reason}`),
-  modelNotFound: defineError('WIFLOW_POSE_MODEL_NOT_FOUND', 404, (directory: string) => `no model at ${directory} (expected model.json, weights.bin and wiflow-model.json)`),
+  /** `expected`: the files this kind of model needs (the pose network's by default). */
+  modelNotFound: defineError('WIFLOW_POSE_MODEL_NOT_FOUND', 404, (directory: string, expected: string = 'model.json, weights.bin and wiflow-model.json') => `no model at ${directory} (expected ${expected})`),
   windowInvalid: defineError('WIFLOW_POSE_WINDOW_INVALID', 422, (reason: string) => `CSI window rejected: ${reason}`),
   environmentUnknown: defineError('WIFLOW_POSE_ENVIRONMENT_UNKNOWN', 422, (environmentId: string) =>
     `no geometry for environment ${environmentId}: give pose.estimate an environment (room, links, camera) in its config`),

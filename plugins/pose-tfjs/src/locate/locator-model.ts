@@ -74,7 +74,7 @@ export interface LocatorModel {
 /** Load a locator model directory. */
 export function loadLocatorModel(directory: string = SHIPPED_LOCATOR_DIR): LocatorModel {
   const file = path.join(directory, LOCATOR_JSON);
-  if (!existsSync(file)) throw PoseErrors.modelNotFound(`${directory} (expected ${LOCATOR_JSON})`);
+  if (!existsSync(file)) throw PoseErrors.modelNotFound(directory, LOCATOR_JSON);
   const bytes = readFileSync(file);
   let raw: unknown;
   try {

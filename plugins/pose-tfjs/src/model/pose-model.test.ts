@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPoseNetwork, hashModelWeights, PoseEstimator, PoseModel, setupBackend } from '../index.js';
+import { buildPoseNetwork, hashModelWeights, loadLocatorModel, loadRoomPoseModel, PoseEstimator, PoseModel, setupBackend } from '../index.js';
 import { syntheticSamples, tinyEnvironment, tinySpec } from '../testing/synthetic.js';
 
 const dirs: string[] = [];
@@ -56,5 +56,13 @@ describe('model directory (bring-your-own contract)', () => {
     await expect(PoseModel.load(dir)).rejects.toMatchObject({ code: 'WIFLOW_POSE_MODEL_INVALID' });
     writeFileSync(file, JSON.stringify({ ...JSON.parse(good), input: { ...spec.input, subcarriers: 30 } }));
     await expect(PoseModel.load(dir)).rejects.toThrow(/do not match the contract/);
+  });
+
+  it('names the files each kind of model needs when its directory has none', async () => {
+    const empty = tmp();
+    await expect(PoseModel.load(empty)).rejects.toThrow(/expected model\.json, weights\.bin and wiflow-model\.json\)$/);
+    expect(() => loadLocatorModel(empty)).toThrow(/^no model at .* \(expected locator\.json\)$/);
+    expect(() => loadRoomPoseModel(empty)).toThrow(/^no model at .* \(expected room-pose\.json and weights\.bin\)$/);
+    for (const load of [() => loadLocatorModel(empty), () => loadRoomPoseModel(empty)]) expect(load).toThrow(expect.objectContaining({ code: 'WIFLOW_POSE_MODEL_NOT_FOUND' }));
   });
 });

@@ -58,7 +58,7 @@ function checkShapes(spec: RoomPoseSpec, where: string): void {
 /** Read a room-pose model directory; refuses a spec or weight size that does not fit the contract. */
 export function loadRoomPoseModel(directory: string): RoomPoseModel {
   const specFile = path.join(directory, ROOM_POSE_JSON), weightsFile = path.join(directory, ROOM_POSE_WEIGHTS);
-  if (!existsSync(specFile) || !existsSync(weightsFile)) throw PoseErrors.modelNotFound(directory);
+  if (!existsSync(specFile) || !existsSync(weightsFile)) throw PoseErrors.modelNotFound(directory, `${ROOM_POSE_JSON} and ${ROOM_POSE_WEIGHTS}`);
   const specJson = readFileSync(specFile, 'utf8');
   let raw: unknown;
   try { raw = JSON.parse(specJson); } catch (error) { throw PoseErrors.modelInvalid(directory, `${ROOM_POSE_JSON}: ${(error as Error).message}`); }
