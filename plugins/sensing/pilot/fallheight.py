@@ -10,6 +10,8 @@ import numpy as np
 MATCH_BEFORE, MATCH_AFTER = 2.0, 3.0
 MERGE_S = 2.0
 DAY = 86400.0
+# The shipped `sim` fall model's threshold (src/model/defaults.ts, fallByFamily.sim).
+SHIPPED_THRESHOLD = 0.95
 
 
 def load(d):
@@ -172,6 +174,10 @@ def main():
     pos = [r for r in rv if r['label'] == 'fall']
     neg = [r for r in rv if r['label'] != 'fall']
     sec_v = secondary(X(rv))
+    isf_t = np.array([r['label'] == 'fall' for r in rt])
+    for name, score in (('drop', [r['drop'] for r in rt]), ('zAfter (low = fall)', [-r['zafter'] for r in rt]), ("today's p", [r['p'] for r in rt])):
+        sc = np.array(score)
+        print(f"== training AUC {name}: {auc(sc[isf_t], sc[~isf_t]):.3f}")
     print('== validation AUC, falls vs every other candidate (and vs each group)')
     groups = sorted(set(r['label'] for r in neg))
     for name, score in (('drop', [r['drop'] for r in rv]), ('zAfter (low = fall)', [-r['zafter'] for r in rv]), ("today's p", [r['p'] for r in rv]), ('secondary (drop, zAfter, logit p)', list(sec_v))):
@@ -180,8 +186,8 @@ def main():
         per = ', '.join(f"{g} {auc(sc[isf], sc[np.array([r['label'] == g for r in rv])]):.2f}" for g in groups)
         print(f"  {name:36s} all {auc(sc[isf], sc[~isf]):.3f}  ({per})")
     print('== validation end to end (threshold: lowest with (a) <= 1 false alarm per day)')
-    today = end_to_end(val, rv, [r['p'] for r in rv], 0.5)
-    print(f"  today's detector on these candidates (p >= its threshold, ~0.5): {today[0]}/{today[1]} found, {today[2]:.1f}/day (a), {today[3]:.1f}/day (b)")
+    today = end_to_end(val, rv, [r['p'] for r in rv], SHIPPED_THRESHOLD)
+    print(f"  today's detector on these candidates (p >= its shipped threshold {SHIPPED_THRESHOLD}): {today[0]}/{today[1]} found, {today[2]:.1f}/day (a), {today[3]:.1f}/day (b)")
     for name, score in (("today's p", [r['p'] for r in rv]), ('drop', [r['drop'] for r in rv]), ('secondary', list(sec_v))):
         th, f = pick_threshold(val, rv, score)
         print(f"  {name:12s} threshold {th:.3f}: {f[0]}/{f[1]} found, {f[2]:.1f}/day (a), {f[3]:.1f}/day (b)")
