@@ -3,7 +3,8 @@
 // burst candidates through `onFallCandidate`) and to the locator's imager (`RoomImager` of pose-tfjs, heights
 // 0.3/0.9/1.5 m); every 0.5 s writes the room image I(cell, height) = mean over links of each link's power share,
 // as float32 rows [t, I(c0,h0), I(c0,h1), ...]. Plus the truth (falls, fall-like windows) and the CPU the
-// imaging took. Run from the repository root after a build:
+// imaging took. Run from the repository root after a build (imports @wiflow/plugin-pose-tfjs from the workspace:
+// a pilot's import, not a dependency of the sensing package):
 //   node plugins/sensing/pilot/fallheight_dump.mjs DIR --split train --rooms 0-5
 //   node plugins/sensing/pilot/fallheight_dump.mjs DIR --split validation --rooms 78-83
 import { mkdirSync, writeFileSync } from 'node:fs';
