@@ -217,6 +217,24 @@ export class RoomImager {
     for (const l of this.#links) l.history = [];
   }
 
+  /**
+   * Per link, the change power of the packets held matched at every (cell, height) before any person is taken
+   * (`powers[l][cell · heights + h]`): where in height the change sits at a spot (falls pilot, docs/sensing.md).
+   * With `scatterer: 'body'` the rows are an orthonormal basis, not heights; use 'point' to read heights.
+   */
+  powerByHeight(): Float64Array[] {
+    const rows = this.cells.length * this.settings.heightsM.length;
+    return this.#links.map((link) => {
+      const power = new Float64Array(rows);
+      const yr = new Float64Array(rows), yi = new Float64Array(rows);
+      for (const x of link.history) {
+        matchedFilter(link, x.re, x.im, rows, yr, yi, 0, 1);
+        for (let row = 0; row < rows; row++) power[row] += yr[row] * yr[row] + yi[row] * yi[row];
+      }
+      return power;
+    });
+  }
+
   /** Image the packets held and take up to `maxPersons` people from it. */
   image(): RoomImage {
     const H = this.settings.heightsM.length;

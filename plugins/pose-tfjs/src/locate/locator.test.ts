@@ -60,6 +60,37 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
     expect(error / n).toBeLessThan(centre / n);
   });
 
+  it('reads the change power per height at every cell: heights added and scored as the image scores cells, it peaks where the image finds the first person', () => {
+    const { model, sessions } = onePersonTestSessions();
+    const settings = { ...model.spec.imaging, heightsM: [0.3, 0.9, 1.5], scatterer: 'point' as const };
+    const session = sessions[0];
+    const environment = environmentFromScenario(session.scenario);
+    const reference = simulateReference({ Simulator } as never, session.scenario);
+    const imager = new RoomImager(environment, reference, settings);
+    // The same packets imaged at 1.5 m alone: its powers are the third height's rows.
+    const top = new RoomImager(environment, reference, { ...settings, heightsM: [1.5] });
+    let compared = 0;
+    for (const tick of new Simulator(session.scenario).run(4)) {
+      for (const frame of tick.frames) { imager.push(frame); top.push(frame); }
+      if (tick.index % 10 !== 0 || !imager.ready()) continue;
+      const powers = imager.powerByHeight();
+      const H = settings.heightsM.length;
+      expect(powers.every((p) => p.length === imager.cells.length * H)).toBe(true);
+      top.powerByHeight().forEach((p, l) => p.forEach((v, c) => expect(Math.abs(powers[l][c * H + 2] - v)).toBeLessThanOrEqual(1e-9 * v)));
+      const scores = imager.cells.map((_, c) => powers.reduce((sum, p) => {
+        const total = p.reduce((a, b) => a + b, 0);
+        let cell = 0;
+        for (let h = 0; h < H; h++) cell += p[c * H + h];
+        return sum + Math.log(cell / total + 1e-12);
+      }, 0));
+      const best = scores.indexOf(Math.max(...scores));
+      const [peak] = imager.image().peaks;
+      expect(imager.cells[best]).toEqual([peak.x, peak.y]);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(3);
+  });
+
   it('runs in a flow sim.source → pose.locate: frames carry model id, hash and provenance, and their error is within the card', async () => {
     const { sessions } = onePersonTestSessions();
     const session = sessions[0];
