@@ -34,7 +34,7 @@ def source(r):
         return 'cat'
     return 'nothing'
 
-SHIPPED = dict(entryN=4, entryW=10, warm=30, review=False, keepSize=0, startW=0)
+SHIPPED = dict(entryN=4, entryW=10, warm=30, review=False, keepSize=0, startW=0, entrySize=2, reviewSize=2)
 
 def latch(secs, rule):
     """Per second (present, basis) of one link: src/signal/presence.ts with the shipped config (machine line 120 s,
@@ -62,7 +62,7 @@ def latch(secs, rule):
         size = float('inf') if in_warm else r['ps'] / max(r['pf'], 1e-9)
         if in_warm and moving:
             warm_moves.append((s, r['ps']))
-        big = moving and size >= 2
+        big = moving and size >= rule['entrySize']
         keep = moving and size >= rule['keepSize']
         eb = r['eb']
         machine = False
@@ -104,7 +104,7 @@ def latch(secs, rule):
         dropped = False
         if rule['review'] and s == warm and rests_on_warm:
             floor = r['pf']
-            ok = [t for (t, ps) in warm_moves if ps >= 2 * floor]
+            ok = [t for (t, ps) in warm_moves if ps >= rule['reviewSize'] * floor]
             person = any(sum(1 for u in ok if t - rule['entryW'] < u <= t) >= rule['entryN'] for t in ok)
             if not person and basis in ('moving', 'hold', 'steady'):
                 basis = 'none'; dropped = True
@@ -260,11 +260,14 @@ if 'moving' in parts:
     st = sum(1 for (k, _), links in sess.items() if k == 'still' for secs in links.values() for r in secs.values() if source(r) == 'person still')
     print(f'  still person, link seconds reading moving: {sm}/{st}')
 
-if 'grid' in parts:
+if 'grid' in parts or 'grid2' in parts:
     base_pr, base = show('shipped (replay)', SHIPPED)
     grid = []
-    for (en, ew), (warm, review), ks, sw in itertools.product([(4, 10), (6, 10), (6, 15), (8, 15)], [(30, False), (30, True), (60, True)], [0, 2], [0, 30, 60]):
-        rule = dict(entryN=en, entryW=ew, warm=warm, review=review, keepSize=ks, startW=sw)
+    if 'grid2' in parts:  # addendum A of the protocol
+        combos = [dict(SHIPPED, entrySize=es, review=rv, reviewSize=rs, keepSize=ks) for es, (rv, rs), ks in itertools.product([2, 3, 4], [(False, 2), (True, 1.5), (True, 2)], [0, 2])]
+    else:
+        combos = [dict(SHIPPED, entryN=en, entryW=ew, warm=warm, review=review, keepSize=ks, startW=sw) for (en, ew), (warm, review), ks, sw in itertools.product([(4, 10), (6, 10), (6, 15), (8, 15)], [(30, False), (30, True), (60, True)], [0, 2], [0, 30, 60])]
+    for rule in combos:
         pr = per_room(rule); fg = figures(pr, ROOMS)
         changed = sum(1 for k in rule if rule[k] != SHIPPED[k])
         grid.append((rule, pr, fg, changed))
@@ -279,7 +282,14 @@ if 'grid' in parts:
         print(f"  {rule}: recall {fg['recall']:.4f} perDay {fg['perDay']:.1f} ({fg['episodes']}) after {fg['after']}")
     if ok:
         rule, pr, fg, ch = ok[0]
-        win = fg['perDay'] < base['perDay'] or (fg['perDay'] == base['perDay'] and fg['after'] < base['after'])
-        print('\nchosen by the rule:', rule, 'beats the shipped rules' if win and ch else 'does not beat the shipped rules')
-        show('chosen', rule)
-        print('paired bootstrap over rooms, chosen - shipped (95 %):', boot_diff(base_pr, pr, ROOMS))
+        show('\nfirst by rules 1-2', rule)
+        d = boot_diff(base_pr, pr, ROOMS)
+        print('paired bootstrap over rooms, it - shipped (95 %):', d)
+        ships = ch > 0 and fg['perDay'] < base['perDay'] and d['perDay'][1] < 0 and d['recall'][0] > -0.02
+        print('rule 3 (transfer guard):', 'passes: it ships' if ships else 'fails: nothing ships', rule)
+
+if 'confirm' in parts:  # addendum A: the choice against the shipped rules on the fresh confirmation rooms
+    rule = dict(SHIPPED, **json.loads(__import__('os').environ['CHOSEN']))
+    pa, _ = show('shipped (replay)', SHIPPED)
+    pb, _ = show('choice', rule)
+    print('paired bootstrap over rooms, choice - shipped (95 %):', boot_diff(pa, pb, ROOMS))
