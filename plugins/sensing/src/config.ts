@@ -44,7 +44,9 @@ export const SensingConfigSchema = z.object({
    * Person-sized movement: a moving second counts toward an entry only when the link's pair spread is at
    * least this many times its own floor (`floorWindowSeconds`; 0: any moving second). On 18 simulated
    * validation rooms an empty room's moving seconds read a median 1.2 × (a door 2.4 ×, a cat 1.5 ×), a person
-   * walking a median 3 × (10th percentile 1.7 ×), and 4 such seconds in 10 make an entry.
+   * walking a median 3 × (10th percentile 1.7 ×), and 4 such seconds in 10 make an entry. Not raised (presence
+   * round 5, pilot/presence5-protocol.md): 3 or 4 cut false presence 56.5 → 48.4 or 46.4 per day on 36 simulated
+   * validation rooms but missed people who walk in once the floor is trusted (recall from arrival 0.83 → 0.73).
    */
   presenceEntryFloorRatio: z.number().min(0).default(2),
   /**
@@ -52,7 +54,12 @@ export const SensingConfigSchema = z.object({
    * it cost still-person recall (a still person's fidgets are small) for no fewer episodes.
    */
   presenceKeepFloorRatio: z.number().min(0).default(0),
-  /** Seconds of history before the floor is trusted; until then every moving second is person-sized. */
+  /**
+   * Seconds of history before the floor is trusted; until then every moving second is person-sized. Most false
+   * presence starts here (a link whose phase between chains is noisy reads moving from its first second), but
+   * reviewing the warm-up's entries against the floor learned by its end lost still people and split episodes
+   * (presence round 5, pilot/presence5-protocol.md); not shipped.
+   */
   presenceFloorWarmupSeconds: z.number().int().min(0).default(30),
   /**
    * Peak-to-median of the breathing spectrum (below `breathingMinQuality`, so no rate) at which a present

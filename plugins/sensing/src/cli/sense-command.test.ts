@@ -1,11 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SensingFrame } from '@wiflow/core';
 import { encodeRecording } from '@wiflow/plugin-csi';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerSenseCommand } from '../index.js';
 import { syntheticLinkFrames } from '../testing/synthetic-link.js';
+import { summarize } from './sense-command.js';
 
 async function sense(args: string[]): Promise<string[]> {
   const lines: string[] = [];
@@ -78,5 +80,19 @@ describe('wiflow sense', () => {
     expect(lines[0]).toContain('good.wfr');
     expect(lines[1]).toMatch(/t\s+state\s+motion\s+breathing\s+activity\s+fall/);
     expect(lines.at(-1)).toMatch(/summary: empty \d+ s, still \d+ s, moving \d+ s/);
+  });
+});
+
+describe('the per-file summary', () => {
+  it('gives the true median breathing rate of the still seconds: the mean of the two middle rates for an even count', () => {
+    const frame = (second: number, state: SensingFrame['state'], breathingBpm: number | null): SensingFrame => ({
+      time: (second + 1) * 1000, second, scope: 'room', environmentId: 'r', link: null, presence: true, state, motion: 0,
+      breathingBpm, breathingReason: breathingBpm === null ? 'moving' : null, breathingQuality: null, activity: null, falls: [], lostFraction: 0,
+      estimatorId: 'wiflow-sense-v1', configHash: 'x', provenance: 'replay',
+    });
+    // Still seconds rated 12, 14, 16, 30 (a moving second's rate does not count): median (14 + 16) / 2.
+    const room = [frame(0, 'still', 16), frame(1, 'still', 12), frame(2, 'moving', 40), frame(3, 'still', 30), frame(4, 'still', 14)];
+    expect(summarize(room).breathing_bpm).toBe(15);
+    expect(summarize(room.slice(0, 2)).breathing_bpm).toBe(14);
   });
 });

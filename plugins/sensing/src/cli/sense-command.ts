@@ -4,6 +4,7 @@ import { WiflowError } from '@wiflow/core';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { badInputFile } from '../errors.js';
+import { median } from '../eval/median.js';
 import { referenceSpread, senseCapture, type SenseCaptureResult } from '../sense-capture.js';
 
 /** The per-file summary `wiflow sense` prints after a file's seconds. */
@@ -11,7 +12,7 @@ export interface SenseSummary {
   seconds: number;
   falls: number[];
   state_seconds: { empty: number; still: number; moving: number };
-  /** Median over the still seconds that have a rate, or null. */
+  /** Median over the still seconds that have a rate (the mean of the two middle rates for an even count), or null. */
   breathing_bpm: number | null;
   /** Why `breathing_bpm` is null: the most common reason over the still seconds (or 'no_still_seconds'). */
   breathing_reason: string | null;
@@ -37,14 +38,13 @@ export function summarize(room: SensingFrame[]): SenseSummary {
       else if (f.breathingReason) reasons.set(f.breathingReason, (reasons.get(f.breathingReason) ?? 0) + 1);
     }
   }
-  rates.sort((a, b) => a - b);
   let reason: string | null = null;
   if (!rates.length) {
     let most = 0;
     for (const [r, c] of reasons) if (c > most) [reason, most] = [r, c];
     reason ??= 'no_still_seconds';
   }
-  return { seconds: room.length, falls, state_seconds, breathing_bpm: rates.length ? rates[rates.length >> 1] : null, breathing_reason: reason };
+  return { seconds: room.length, falls, state_seconds, breathing_bpm: median(rates), breathing_reason: reason };
 }
 
 /** Environment id from an environment or scenario file (JSON or YAML with `environmentId` or `id`). */

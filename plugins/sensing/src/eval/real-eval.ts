@@ -10,6 +10,7 @@ import { breathingSpectrumPeak } from '../signal/breathing-spectrum.js';
 import { FALL_FEATURES, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
 import { PROFILE_FEATURES } from '../falls/velocity-profile.js';
 import type { ProfileEvent } from '../falls/profile-falls.js';
+import { median } from './median.js';
 
 interface Label { file: string; label: string; person?: string; chip?: string; subject?: string; breaths_per_minute?: number; reference?: string; take?: string }
 
@@ -118,10 +119,6 @@ async function gather(dir: string, entries: Label[], group: (e: Label) => string
   return out;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : NaN;
-};
 
 function fitMotionOn(files: FileFeatures[], positive: (f: FileFeatures) => boolean, names: string[]): LogisticModel {
   const rows: number[][] = [];
@@ -287,7 +284,7 @@ function stillVsMoving(files: FileFeatures[]): ProtocolResult {
   for (const p of people) {
     const model = fitMotion(used.filter((f) => f.group !== p), (f) => moving.has(f.label));
     for (const f of used.filter((g) => g.group === p)) {
-      const score = median(f.motion.map((r) => motionProbability(model, r)));
+      const score = median(f.motion.map((r) => motionProbability(model, r))) ?? NaN;
       const said = score >= model.threshold;
       const truth = moving.has(f.label);
       const cls = truth ? perClass.moving : perClass.still;
@@ -360,7 +357,7 @@ function quietVsMovement(files: FileFeatures[]): ProtocolResult[] {
         else if (!said && truth) fn++;
         if (said !== truth) wrong++;
       }
-      if (median(probs) >= model.threshold === truth) fileCorrect++;
+      if ((median(probs) ?? NaN) >= model.threshold === truth) fileCorrect++;
       if (wrong) misses.push(`${f.file}: ${wrong}/${probs.length} s wrong`);
     }
   }

@@ -72,6 +72,16 @@ describe('simulated evaluation: scoring against the simulator\'s truth', () => {
     expect(results['falls: false alarms per day']).toBeNull();
   });
 
+  it('reports a true median: the mean of the two middle sessions for an even count, not the upper one', () => {
+    const gone = { present: Array.from({ length: 100 }, (_, s) => s < 40) };
+    // Present 10, 20, 30 and 90 s from 45 s on: the median of four is (20 + 30) / 2.
+    const leaves = [10, 20, 30, 90].map((n) => run('leave', 200, (s) => ({ presence: s < 45 + n }), gone));
+    expect(Object.fromEntries(scoreSimRuns(leaves).map((r) => [r.name, r.value]))['after leaving: present seconds per session (median)']).toBe(25);
+    // Two still sessions whose rates are 1 and 2 bpm off: a median error of 1.5 bpm.
+    const stills = [16, 17].map((bpm) => run('still', 100, () => ({ presence: true, state: 'still', breathingBpm: bpm })));
+    expect(Object.fromEntries(scoreSimRuns(stills).map((r) => [r.name, r.value]))['breathing of a still person: median error (bpm)']).toBe(1.5);
+  });
+
   it('keeps the splits apart: no room of the test split is a training or validation room', () => {
     const signature = (s: { scenario: { room: unknown; radios: unknown; clutter: unknown } }) => JSON.stringify([s.scenario.room, s.scenario.radios, s.scenario.clutter]);
     const sizes = { ...SIM_SIZES.small, rooms: 2 };

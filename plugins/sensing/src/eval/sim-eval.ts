@@ -5,6 +5,7 @@ import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../model/logistic.js';
 import { combineRoomSecond } from '../room.js';
 import { FALL_FEATURES, LinkSensor, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
+import { median } from './median.js';
 import { SIM_SIZES, simSessions, type SimSession, type SimSplit } from './sim-sessions.js';
 
 /** A truth fall (or fall-like movement) of a session, in seconds from its start. */
@@ -165,7 +166,7 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
       }
     }
     if (missed) stillMisses.push(`room ${run.session.room} ${run.session.detail}: ${missed} s missed`);
-    if (errors.length) bpmErrors.push(errors.sort((a, b) => a - b)[errors.length >> 1]);
+    if (errors.length) bpmErrors.push(median(errors)!);
   }
   // Empty room with distractors: episodes of presence (a run of present seconds counts once).
   let emptySeconds = 0;
@@ -216,13 +217,13 @@ export function scoreSimRuns(runs: SimSessionRun[]): SimResult[] {
   const perDay = emptySeconds ? (episodes / emptySeconds) * DAY : null;
   const sensitivity = fallsTotal ? fallsFound / fallsTotal : null;
   const alarmsPerDay = totalSeconds ? (falseAlarms / totalSeconds) * DAY : null;
-  const bpmError = bpmErrors.length ? bpmErrors.sort((a, b) => a - b)[bpmErrors.length >> 1] : null;
+  const bpmError = median(bpmErrors);
   const stillRuns = runs.filter((r) => r.session.kind === 'still').length;
   const r3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
   return [
     { name: 'still person present: recall', value: r3(recall), goal: '≥ 0.99', met: recall === null ? null : recall >= 0.99, detail: `${stillFound}/${stillSeconds} s; ${stillMisses.join('; ') || 'no miss'}` },
     { name: 'empty room with distractors: false presence per day', value: r3(perDay), goal: '≤ 1', met: perDay === null ? null : perDay <= 1, detail: `${episodes} episodes (${presentSeconds} present s) in ${emptySeconds} s` },
-    { name: 'after leaving: present seconds per session (median)', value: afterLeaving.length ? afterLeaving[afterLeaving.length >> 1] : null, goal: 'none set', met: null, detail: `from 5 s after the person left, ${afterLeaving.length} sessions: ${afterLeaving.join(', ')} s` },
+    { name: 'after leaving: present seconds per session (median)', value: median(afterLeaving), goal: 'none set', met: null, detail: `from 5 s after the person left, ${afterLeaving.length} sessions: ${afterLeaving.join(', ')} s` },
     { name: 'falls: sensitivity', value: r3(sensitivity), goal: '≥ 0.90', met: sensitivity === null ? null : sensitivity >= 0.9, detail: `${fallsFound}/${fallsTotal}; missed ${missedFalls.join(', ') || 'none'}` },
     { name: 'falls: false alarms per day', value: r3(alarmsPerDay), goal: '≤ 1', met: alarmsPerDay === null ? null : alarmsPerDay <= 1, detail: `${falseAlarms} in ${totalSeconds} s (${[...alarmsBy].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})` },
     { name: 'breathing of a still person: median error (bpm)', value: r3(bpmError), goal: '≤ 1', met: bpmError === null ? null : bpmError <= 1, detail: `against the true mean rate over the estimator's window; median over ${bpmErrors.length}/${stillRuns} still sessions of each one's median error; a rate in ${rated}/${stillOnly} still seconds from 30 s on` },
