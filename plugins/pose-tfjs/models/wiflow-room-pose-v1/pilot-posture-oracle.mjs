@@ -15,10 +15,14 @@
 //   activity oracle      the twin rows' mean pose per true activity (what knowing the posture class would buy; uses the truth).
 // Also per true activity of the test people: root-relative MPJPE, the same with the heading
 // fitted (posture up to which way the person faces), and the joints' height error.
+// --encodings a,b (pilot-encodings.mjs: probe, heightProfile, twinRelative, twinRelativeProfile)
+// fits and scores the network and the ridge on each encoding of the same rows (twinpose-protocol.md);
+// --seed picks the room pair; --skip-loso leaves out the leave-one-session-out part.
 // Usage (after the package is built), in plugins/pose-tfjs:
-//   node models/wiflow-room-pose-v1/pilot-posture-oracle.mjs [--realism v2|none] [--full] > out.json
+//   node models/wiflow-room-pose-v1/pilot-posture-oracle.mjs [--realism v2|none] [--full] [--seed calibrated-1] [--encodings probe] [--skip-loso] > out.json
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
+import { ENCODINGS, twinStanding } from './pilot-encodings.mjs';
 import { drawRoomPair, sessionScenario, protocolSessions, SMALL_PROTOCOL, FULL_PROTOCOL, simulateReference, PersonProbe, DEFAULT_PROBE, fitRoomPose, predictSkeleton, evaluateSamples, placePose, loadLocatorModel, SHIPPED_LOCATOR_DIR, ROOM_POSE_TRAINING, ROOM_POSE_MODEL_ID, BUDGETS } from '../../dist/index.js';
 
 const args = process.argv.slice(2);
@@ -27,7 +31,10 @@ const REALISM = opt('--realism', 'v2');
 const sizes = args.includes('--full') ? FULL_PROTOCOL : SMALL_PROTOCOL;
 const started = process.cpuUsage();
 const loadBefore = os.loadavg();
-const pair = { ...drawRoomPair(sim, 'calibrated-1'), realism: REALISM };
+const SEED = opt('--seed', 'calibrated-1');
+const ENCODING_NAMES = opt('--encodings', 'probe').split(',');
+const LOSO = !args.includes('--skip-loso');
+const pair = { ...drawRoomPair(sim, SEED), realism: REALISM };
 const locator = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 
 /** Rows of one session: probe features at each true position, targets relative to it, every 2nd tick. */
@@ -56,8 +63,8 @@ for (const plan of protocolSessions(sizes)) {
   else if (plan.role === 'labelled') labelled.push(rows);
   else test.push(...rows);
 }
-const width = twinRows[0].features.length;
 const rowsOf = (list) => {
+  const width = list[0].features.length;
   const features = new Float32Array(list.length * width), targets = new Float32Array(list.length * 51);
   list.forEach((r, i) => { features.set(r.features, i * width); targets.set(r.target, i * 51); });
   return { features, targets, count: list.length, width };
@@ -65,10 +72,13 @@ const rowsOf = (list) => {
 const meanOf = (list) => { const m = Array.from({ length: 17 }, () => [0, 0, 0]); for (const r of list) for (let j = 0; j < 17; j++) for (let d = 0; d < 3; d++) m[j][d] += r.target[3 * j + d] / list.length; return m; };
 
 // Test samples: one per test row's instant, people scored at their true positions (count is trivially exact: not a figure here).
-const instants = new Map();
-for (const r of test) { const key = `${r.time}:${r.persons.length}:${r.persons.map((p) => p.id).join(',')}`; if (!instants.has(key)) instants.set(key, []); instants.get(key).push(r); }
-const score = (skeletonOf) => {
-  const samples = [...instants.values()].map((rows) => ({ environment: pair.environment, truth: rows.map((r) => r.person), predicted: rows.map((r) => ({ ...skeletonOf(r), presence: 1 })), presenceThreshold: 0.5 }));
+const instantsOf = (list) => {
+  const instants = new Map();
+  for (const r of list) { const key = `${r.time}:${r.persons.length}:${r.persons.map((p) => p.id).join(',')}`; if (!instants.has(key)) instants.set(key, []); instants.get(key).push(r); }
+  return instants;
+};
+const score = (skeletonOf, list = test) => {
+  const samples = [...instantsOf(list).values()].map((rows) => ({ environment: pair.environment, truth: rows.map((r) => r.person), predicted: rows.map((r) => ({ ...skeletonOf(r), presence: 1 })), presenceThreshold: 0.5 }));
   const report = evaluateSamples(samples, locator.spec.meanPose);
   const out = {};
   for (const k of ['1', '2', '3', 'all']) { const b = report.model[k]; if (b) out[k] = { mpjpeMm: Math.round(b.mpjpeMm), rootRelativeMpjpeMm: Math.round(b.rootRelativeMpjpeMm), pck02: +b.pck02.toFixed(3), persons: b.persons }; }
@@ -104,8 +114,8 @@ const byActivity = (skeletonOf, list = test) => {
 };
 
 // Ridge: standardised features (twin statistics), targets centred, closed form (X'X + λI)⁻¹ X'Y by Cholesky.
-function fitRidge(list, lambda = 100) {
-  const n = list.length, d = width;
+function fitRidge(list, twinRows, lambda = 100) {
+  const n = list.length, d = list[0].features.length;
   const mu = new Float64Array(d), sd = new Float64Array(d);
   for (const r of twinRows) for (let i = 0; i < d; i++) mu[i] += r.features[i] / twinRows.length;
   for (const r of twinRows) for (let i = 0; i < d; i++) sd[i] += (r.features[i] - mu[i]) ** 2 / twinRows.length;
@@ -135,50 +145,63 @@ function fitRidge(list, lambda = 100) {
 }
 
 const base = { format: 'wiflow-room-pose/1', modelId: ROOM_POSE_MODEL_ID, environmentId: pair.environmentId, probe: DEFAULT_PROBE, training: {} };
-const twinFit = await fitRoomPose(rowsOf(twinRows), base, { ...ROOM_POSE_TRAINING.twin, seed: ROOM_POSE_TRAINING.seed });
-const twin = { spec: twinFit.spec, weights: twinFit.weights, hash: '(in memory)', directory: '(in memory)' };
 const network = (model) => (r) => ({ position: r.person.position, keypoints3d: predictSkeleton(model, r.features, r.person.position) });
 const twinMean = meanOf(twinRows);
 const activityMean = {};
 for (const a of new Set(twinRows.map((r) => r.person.activity))) activityMean[a] = meanOf(twinRows.filter((r) => r.person.activity === a));
 const activityOracle = (r) => placePose(activityMean[r.person.activity] ?? twinMean, r.person.position);
-const budgets = {};
-for (const budget of BUDGETS) {
-  const rows = labelled.slice(0, budget).flat();
-  let model = twin;
-  if (budget > 0) { const fit = await fitRoomPose(rowsOf(rows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin }); model = { ...twin, spec: fit.spec, weights: fit.weights }; }
-  const labelledMean = budget > 0 ? meanOf(rows) : twinMean;
-  const ridge = fitRidge([...twinRows, ...rows]);
-  budgets[budget] = {
-    labelledRows: rows.length,
-    network: score(network(model)),
-    labelledMeanPose: score((r) => placePose(labelledMean, r.person.position)),
-    ridge: score(ridge),
-    networkByActivity: byActivity(network(model)),
-    labelledMeanPoseByActivity: byActivity((r) => placePose(labelledMean, r.person.position)),
-    ridgeByActivity: byActivity(ridge),
-  };
-  process.stderr.write(`budget ${budget}: network ${JSON.stringify(budgets[budget].networkByActivity.all)} labelled mean ${JSON.stringify(budgets[budget].labelledMeanPoseByActivity.all)} ridge ${JSON.stringify(budgets[budget].ridgeByActivity.all)}\n`);
+/** The network and the ridge fitted and scored on one encoding of the rows (every budget; the leave-one-session-out part unless --skip-loso). */
+async function runEncoding(name, twinRows, labelled, test) {
+  const twinFit = await fitRoomPose(rowsOf(twinRows), base, { ...ROOM_POSE_TRAINING.twin, seed: ROOM_POSE_TRAINING.seed });
+  const twin = { spec: twinFit.spec, weights: twinFit.weights, hash: '(in memory)', directory: '(in memory)' };
+  const budgets = {};
+  for (const budget of BUDGETS) {
+    const rows = labelled.slice(0, budget).flat();
+    let model = twin;
+    if (budget > 0) { const fit = await fitRoomPose(rowsOf(rows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin }); model = { ...twin, spec: fit.spec, weights: fit.weights }; }
+    const labelledMean = budget > 0 ? meanOf(rows) : twinMean;
+    const ridge = fitRidge([...twinRows, ...rows], twinRows);
+    budgets[budget] = {
+      labelledRows: rows.length,
+      network: score(network(model), test),
+      labelledMeanPose: score((r) => placePose(labelledMean, r.person.position), test),
+      ridge: score(ridge, test),
+      networkByActivity: byActivity(network(model), test),
+      labelledMeanPoseByActivity: byActivity((r) => placePose(labelledMean, r.person.position), test),
+      ridgeByActivity: byActivity(ridge, test),
+    };
+    process.stderr.write(`${name} budget ${budget}: network ${JSON.stringify(budgets[budget].networkByActivity.all)} labelled mean ${JSON.stringify(budgets[budget].labelledMeanPoseByActivity.all)} ridge ${JSON.stringify(budgets[budget].ridgeByActivity.all)}\n`);
+  }
+  // In distribution: each labelled session left out in turn (same room, same statures 1.60–1.80 m,
+  // a new script), the network fine-tuned and the ridge fitted on the other nine; errors pooled.
+  // If the network loses to the mean pose even here, the features carry no posture it can use.
+  const pooled = { network: [], labelledMeanPose: [], ridge: [] };
+  for (let k = 0; LOSO && k < labelled.length; k++) {
+    const rows = labelled.filter((_, i) => i !== k).flat(), held = labelled[k];
+    const fit = await fitRoomPose(rowsOf(rows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
+    const model = { ...twin, spec: fit.spec, weights: fit.weights }, mean = meanOf(rows), ridge = fitRidge([...twinRows, ...rows], twinRows);
+    pooled.network.push(byActivity(network(model), held).all);
+    pooled.labelledMeanPose.push(byActivity((r) => placePose(mean, r.person.position), held).all);
+    pooled.ridge.push(byActivity(ridge, held).all);
+  }
+  const pool = (list) => { const n = list.reduce((a, v) => a + v.persons, 0); const w = (k) => Math.round(list.reduce((a, v) => a + v[k] * v.persons, 0) / n); return { rootRelativeMpjpeMm: w('rootRelativeMpjpeMm'), headingFreeMpjpeMm: w('headingFreeMpjpeMm'), heightErrorMm: w('heightErrorMm'), persons: n }; };
+  const leaveOneSessionOut = LOSO ? Object.fromEntries(Object.entries(pooled).map(([k, v]) => [k, pool(v)])) : null;
+  if (LOSO) process.stderr.write(`labelled sessions left out in turn: ${JSON.stringify(leaveOneSessionOut)}\n`);
+  return { features: twinRows[0].features.length, budgets, leaveOneSessionOut };
 }
-// In distribution: each labelled session left out in turn (same room, same statures 1.60–1.80 m,
-// a new script), the network fine-tuned and the ridge fitted on the other nine; errors pooled.
-// If the network loses to the mean pose even here, the features carry no posture it can use.
-const pooled = { network: [], labelledMeanPose: [], ridge: [] };
-for (let k = 0; k < labelled.length; k++) {
-  const rows = labelled.filter((_, i) => i !== k).flat(), held = labelled[k];
-  const fit = await fitRoomPose(rowsOf(rows), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
-  const model = { ...twin, spec: fit.spec, weights: fit.weights }, mean = meanOf(rows), ridge = fitRidge([...twinRows, ...rows]);
-  pooled.network.push(byActivity(network(model), held).all);
-  pooled.labelledMeanPose.push(byActivity((r) => placePose(mean, r.person.position), held).all);
-  pooled.ridge.push(byActivity(ridge, held).all);
+
+// The twin's standing prediction comes from the pair's twin room only (pilot-encodings.mjs).
+const standing = ENCODING_NAMES.some((n) => n.startsWith('twin')) ? twinStanding(sim, pair, { cacheFile: `/tmp/twinpose-standing-${pair.environmentId}.json` }) : null;
+const encoded = {};
+for (const name of ENCODING_NAMES) {
+  const encode = (r) => ({ ...r, features: ENCODINGS[name](r.features, standing?.(r.person.position.x, r.person.position.y)) });
+  encoded[name] = await runEncoding(name, twinRows.map(encode), labelled.map((rows) => rows.map(encode)), test.map(encode));
 }
-const pool = (list) => { const n = list.reduce((a, v) => a + v.persons, 0); const w = (k) => Math.round(list.reduce((a, v) => a + v[k] * v.persons, 0) / n); return { rootRelativeMpjpeMm: w('rootRelativeMpjpeMm'), headingFreeMpjpeMm: w('headingFreeMpjpeMm'), heightErrorMm: w('heightErrorMm'), persons: n }; };
-const leaveOneSessionOut = Object.fromEntries(Object.entries(pooled).map(([k, v]) => [k, pool(v)]));
-process.stderr.write(`labelled sessions left out in turn: ${JSON.stringify(leaveOneSessionOut)}\n`);
+const { budgets, leaveOneSessionOut } = encoded[ENCODING_NAMES[0]];
 const u = process.cpuUsage(started);
 const activities = {}; for (const r of [...twinRows, ...labelled.flat(), ...test]) { const k = twinRows.includes(r) ? 'twin' : test.includes(r) ? 'test' : 'labelled'; activities[k] ??= {}; activities[k][r.person.activity] = (activities[k][r.person.activity] ?? 0) + 1; }
 console.log(JSON.stringify({
   pilot: 'posture-oracle', realism: REALISM, protocol: sizes, twinRows: twinRows.length, testPersons: test.length, activities,
   baselines: { twinMeanPose: score((r) => placePose(twinMean, r.person.position)), locatorMeanPose: score((r) => placePose(locator.spec.meanPose, r.person.position)), activityOracle: score(activityOracle), twinMeanPoseByActivity: byActivity((r) => placePose(twinMean, r.person.position)), activityOracleByActivity: byActivity(activityOracle) },
-  budgets, leaveOneSessionOut, loadBefore, loadAfter: os.loadavg(), cpuSeconds: +((u.user + u.system) / 1e6).toFixed(1),
+  ...(ENCODING_NAMES.length === 1 && ENCODING_NAMES[0] === 'probe' ? { budgets, leaveOneSessionOut } : { seed: SEED, encodings: encoded }), loadBefore, loadAfter: os.loadavg(), cpuSeconds: +((u.user + u.system) / 1e6).toFixed(1),
 }, null, 1));

@@ -11,22 +11,28 @@
 // distances to the radios. Where a person stands sets how much of each link's change they
 // explain; posture should move that change between heights. Both encodings are scored on the
 // first split and on every split of two spots left out (rotating), in the same run.
-// Usage (after the package is built): node models/wiflow-room-pose-v1/pilot-posture.mjs [--spots 6] [--bout 15]
+// With --twin (twinpose-protocol.md) the rotating splits also score two encodings relative to
+// what the twin predicts for a standing person at the same spot (pilot-encodings.mjs), and says
+// how much of the standing frames' spread the twin's prediction explains (R², a diagnostic).
+// --radio-offset bounds how far each declared radio is from the real one (drawRoomPair).
+// Usage (after the package is built): node models/wiflow-room-pose-v1/pilot-posture.mjs [--spots 6] [--bout 15] [--seed calibrated-1] [--twin] [--radio-offset 0.1]
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
 import { drawRoomPair, PersonProbe, DEFAULT_PROBE, simulateReference, sessionScenario } from '../../dist/index.js';
+import { ENCODINGS, heightProfile, twinStanding } from './pilot-encodings.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : fallback; };
 const SPOTS = arg('--spots', 6), BOUT = arg('--bout', 15);
+const SEED = args.includes('--seed') ? args[args.indexOf('--seed') + 1] : 'calibrated-1', TWIN = args.includes('--twin'), RADIO_OFFSET = arg('--radio-offset', 0.1);
 const CLASSES = ['standing', 'sitting', 'lying'];
 const started = process.cpuUsage();
 const load = os.loadavg()[0];
 
-const pair = { ...drawRoomPair(sim, 'calibrated-1'), realism: 'none' };
+const pair = { ...drawRoomPair(sim, SEED, RADIO_OFFSET), realism: 'none' };
 const { width, depth } = pair.environment.room;
 const prng = new sim.Prng('posture-pilot');
-const rows = []; // { spot, bout, t, x: Float32Array, y }
+const rows = []; // { spot, t, x: Float32Array, y, at: true floor position }
 for (let spot = 0; spot < SPOTS; spot++) {
   const base = sessionScenario(sim, pair, { role: 'labelled', seed: `posture-${spot}`, seconds: 3 * BOUT + 8, people: [1, 1], personHeight: [1.75, 1.75] });
   const start = { x: +prng.uniform(1, width - 1).toFixed(2), y: +prng.uniform(1, depth - 1).toFixed(2), yawDeg: Math.round(prng.uniform(-180, 180)) };
@@ -43,7 +49,7 @@ for (let spot = 0; spot < SPOTS; spot++) {
     const y = CLASSES.indexOf(person.activity);
     // Settling into a posture takes up to 3 s: only still frames of a full bout count (not the 2-s stand between).
     if (y < 0 || tick.truth.time - since < 3000) continue;
-    rows.push({ spot, t: tick.truth.time - since - 3000, x: Float32Array.from(probe.features(person.position.x, person.position.y)), y });
+    rows.push({ spot, t: tick.truth.time - since - 3000, x: Float32Array.from(probe.features(person.position.x, person.position.y)), y, at: person.position });
   }
 }
 
@@ -76,23 +82,6 @@ function score(train, test) {
   return { train: train.length, test: test.length, accuracy: +(right / test.length).toFixed(3), chanceMajority: +(test.filter((r) => r.y === majority).length / test.length).toFixed(3), confusion };
 }
 
-/** Height-profile encoding: per link, offset and quantity, each height's log power minus the mean over heights; no distances. */
-function heightProfile(x) {
-  const H = DEFAULT_PROBE.heightsM.length, O = DEFAULT_PROBE.offsetsM.length, perLink = H * O * 2 + 2;
-  const out = [];
-  for (let base = 0; base + perLink <= x.length; base += perLink) {
-    for (let o = 0; o < O; o++) {
-      for (let q = 0; q < 2; q++) {
-        const at = (h) => x[base + (o * H + h) * 2 + q];
-        let mean = 0;
-        for (let h = 0; h < H; h++) mean += at(h) / H;
-        for (let h = 0; h < H; h++) out.push(at(h) - mean);
-      }
-    }
-  }
-  return Float32Array.from(out);
-}
-
 /** Every split of two spots left out: both encodings, accuracy against always guessing the commonest posture of the training spots. */
 function rotatingSpots(encodings) {
   const folds = [];
@@ -100,7 +89,7 @@ function rotatingSpots(encodings) {
     const out = new Set([a, a + 1]);
     const fold = { testSpots: [a, a + 1] };
     for (const [name, encode] of Object.entries(encodings)) {
-      const encoded = rows.map((r) => ({ ...r, x: encode(r.x) }));
+      const encoded = rows.map((r) => ({ ...r, x: encode(r) }));
       const { accuracy, chanceMajority } = score(encoded.filter((r) => !out.has(r.spot)), encoded.filter((r) => out.has(r.spot)));
       fold[name] = accuracy;
       fold.chanceMajority = chanceMajority;
@@ -111,6 +100,22 @@ function rotatingSpots(encodings) {
   return { folds, mean: Object.fromEntries([...Object.keys(encodings), 'chanceMajority'].map((k) => [k, mean(k)])) };
 }
 
+// The twin's standing prediction comes from the pair's twin room only (pilot-encodings.mjs).
+const standing = TWIN ? twinStanding(sim, pair, { cacheFile: `/tmp/twinpose-standing-${pair.environmentId}${RADIO_OFFSET === 0.1 ? '' : `-offset-${RADIO_OFFSET}`}.json` }) : null;
+const twinEncodings = TWIN ? Object.fromEntries(['twinRelative', 'twinRelativeProfile'].map((name) => [name, (r) => ENCODINGS[name](r.x, standing(r.at.x, r.at.y))])) : {};
+/** Per quantity (change power, packet-to-packet), over the standing frames' power features: 1 − Σ(f − S)² / Σ(f − mean f)². */
+function standingFit() {
+  const standingRows = rows.filter((r) => CLASSES[r.y] === 'standing');
+  const d = standingRows[0].x.length, mean = new Float64Array(d);
+  for (const r of standingRows) for (let i = 0; i < d; i++) mean[i] += r.x[i] / standingRows.length;
+  const residual = [0, 0], spread = [0, 0], perLink = DEFAULT_PROBE.heightsM.length * DEFAULT_PROBE.offsetsM.length * 2 + 2;
+  for (const r of standingRows) {
+    const s = standing(r.at.x, r.at.y);
+    // Per link: offset, height, quantity interleaved, then 2 distances (left out).
+    for (let i = 0; i < d; i++) { const k = i % perLink; if (k >= perLink - 2) continue; residual[k % 2] += (r.x[i] - s[i]) ** 2; spread[k % 2] += (r.x[i] - mean[i]) ** 2; }
+  }
+  return { frames: standingRows.length, r2ChangePower: +(1 - residual[0] / spread[0]).toFixed(3), r2PacketToPacket: +(1 - residual[1] / spread[1]).toFixed(3) };
+}
 const testSpots = new Set([SPOTS - 2, SPOTS - 1]);
 const profiled = rows.map((r) => ({ ...r, x: heightProfile(r.x) }));
 const boutLength = (BOUT - 3) * 1000;
@@ -120,7 +125,8 @@ const report = {
   heldOutSpots: score(rows.filter((r) => !testSpots.has(r.spot)), rows.filter((r) => testSpots.has(r.spot))),
   heldOutTime: score(rows.filter((r) => r.t < 0.7 * boutLength), rows.filter((r) => r.t >= 0.7 * boutLength)),
   heldOutSpotsHeightProfile: { features: profiled[0]?.x.length ?? 0, ...score(profiled.filter((r) => !testSpots.has(r.spot)), profiled.filter((r) => testSpots.has(r.spot))) },
-  rotatingHeldOutSpots: rotatingSpots({ probe: (x) => x, heightProfile }),
+  ...(TWIN ? { radioOffsetM: RADIO_OFFSET, twinStandingFit: standingFit() } : {}),
+  rotatingHeldOutSpots: rotatingSpots({ probe: (r) => r.x, heightProfile: (r) => heightProfile(r.x), ...twinEncodings }),
   cpuSeconds: +((process.cpuUsage(started).user + process.cpuUsage(started).system) / 1e6).toFixed(1),
   loadAverage: `${load.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after`,
 };
