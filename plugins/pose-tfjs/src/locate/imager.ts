@@ -3,6 +3,7 @@ import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { calibrate, calibratedLink, referenceChange } from './calibrated-link.js';
 import { LiveNoiseFloor } from './live-noise.js';
+import { StaticChainGain } from './static-chain-gain.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
 import type { EmptyRoomReference, LinkReference } from './reference.js';
 
@@ -52,6 +53,13 @@ export interface ImagingSettings {
    * subtracts (a slowly adapting reference); absent: none (drift-protocol.md, candidate C).
    */
   backgroundS?: number;
+  /**
+   * A complex gain per receive chain held static over `windowS` seconds and divided out of every
+   * aligned packet (`StaticChainGain`; only while some chain's gain is more than `minDeviation`
+   * from 1): a re-plugged receiver's new chain phases are one complex number per chain; absent:
+   * none (drift2-protocol.md).
+   */
+  staticChainGain?: { windowS: number; minDeviation: number };
 }
 
 /** One person found in the image, in the order found (strongest first). */
@@ -109,6 +117,8 @@ interface LinkState {
   liveNoise: LiveNoiseFloor | null;
   /** The followed static background of the change (`backgroundS`); null without it. */
   background: { re: Float64Array; im: Float64Array } | null;
+  /** The static gain per receive chain (`staticChainGain`); null without it. */
+  staticGain: StaticChainGain | null;
 }
 
 /**
@@ -159,6 +169,7 @@ export class RoomImager {
         noisePower: ref.noisePower,
         liveNoise: settings.liveNoise ? new LiveNoiseFloor(subcarriers, ref.ntx * ref.nrx) : null,
         background: settings.backgroundS ? { re: new Float64Array(n), im: new Float64Array(n) } : null,
+        staticGain: settings.staticChainGain ? new StaticChainGain(h0, nsc, ref.nrx, settings.staticChainGain.windowS, settings.staticChainGain.minDeviation) : null,
       };
       this.#byKey.set(key, state);
       return state;
@@ -188,6 +199,12 @@ export class RoomImager {
     const elapsedS = Number.isFinite(link.lastKeptMs) ? Math.max(0, frame.time - link.lastKeptMs) / 1000 : null;
     link.lastKeptMs = frame.time;
     const change = referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
+    if (link.staticGain) {
+      // Back to the aligned packet, each chain divided by its static gain, and the reference off again.
+      for (let j = 0; j < link.n; j++) { change.re[j] += link.h0.re[j]; change.im[j] += link.h0.im[j]; }
+      link.staticGain.apply(change, frame.time);
+      for (let j = 0; j < link.n; j++) { change.re[j] -= link.h0.re[j]; change.im[j] -= link.h0.im[j]; }
+    }
     if (link.liveNoise) {
       link.liveNoise.push(change.re, change.im);
       link.noisePower = link.liveNoise.power() ?? link.reference.noisePower;
