@@ -169,7 +169,8 @@ export class RoomImager {
         noisePower: ref.noisePower,
         liveNoise: settings.liveNoise ? new LiveNoiseFloor(subcarriers, ref.ntx * ref.nrx) : null,
         background: settings.backgroundS ? { re: new Float64Array(n), im: new Float64Array(n) } : null,
-        staticGain: settings.staticChainGain ? new StaticChainGain(h0, nsc, ref.nrx, settings.staticChainGain.windowS, settings.staticChainGain.minDeviation) : null,
+        // Only for links aligned with one common gain: a reference that chose a gain per chain already has one on every packet.
+        staticGain: settings.staticChainGain && ref.gain === 'common' && settings.chainGain !== 'per-rx-chain' ? new StaticChainGain(h0, subcarriers, ref.nrx, settings.staticChainGain.windowS, settings.staticChainGain.minDeviation) : null,
       };
       this.#byKey.set(key, state);
       return state;
@@ -198,13 +199,8 @@ export class RoomImager {
     if (interval !== undefined && frame.time - link.lastKeptMs < interval * 1000 && frame.time >= link.lastKeptMs) return false;
     const elapsedS = Number.isFinite(link.lastKeptMs) ? Math.max(0, frame.time - link.lastKeptMs) / 1000 : null;
     link.lastKeptMs = frame.time;
-    const change = referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
-    if (link.staticGain) {
-      // Back to the aligned packet, each chain divided by its static gain, and the reference off again.
-      for (let j = 0; j < link.n; j++) { change.re[j] += link.h0.re[j]; change.im[j] += link.h0.im[j]; }
-      link.staticGain.apply(change, frame.time);
-      for (let j = 0; j < link.n; j++) { change.re[j] -= link.h0.re[j]; change.im[j] -= link.h0.im[j]; }
-    }
+    const held = link.staticGain?.align(frame.csi, frame.time);
+    const change = held ? minusReference(held, link.h0) : referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
     if (link.liveNoise) {
       link.liveNoise.push(change.re, change.im);
       link.noisePower = link.liveNoise.power() ?? link.reference.noisePower;
@@ -341,6 +337,12 @@ export class RoomImager {
     });
     return Array.from(total);
   }
+}
+
+/** An aligned packet minus the reference: the change, in place. */
+function minusReference(aligned: { re: Float64Array; im: Float64Array }, h0: { re: Float64Array; im: Float64Array }): { re: Float64Array; im: Float64Array } {
+  for (let j = 0; j < h0.re.length; j++) { aligned.re[j] -= h0.re[j]; aligned.im[j] -= h0.im[j]; }
+  return aligned;
 }
 
 /** Eigenvalues of a real symmetric N×N matrix (cyclic Jacobi; N is small here). */
