@@ -6,7 +6,7 @@
 set -e
 out=${1:?output folder}; mkdir -p "$out"
 shipped=models/wiflow-locate-v2/locator.json
-for c in ${2:-S Dd B DdB}; do
+for c in ${2:-S Dd B}; do
   dir="$out/model-$c"; mkdir -p "$dir"
   node -e '
     const fs = require("fs"); const [src, dst, c] = process.argv.slice(1);
