@@ -22,7 +22,8 @@
 // (b) the room with its people: count exact, people reported for the truth, floor error (the
 // locator's own scoring, evaluateSamples).
 // Usage (package built), in plugins/pose-tfjs:
-//   node models/wiflow-locate-v2/pilot-drift.mjs > models/wiflow-locate-v2/pilot-drift.json
+//   node models/wiflow-locate-v2/pilot-drift.mjs [--sessions N] [--seconds S] [--variants a,b] [--model DIR] > models/wiflow-locate-v2/pilot-drift.json
+// (--model: another locator folder, e.g. a drift2-protocol.md candidate; the link statistics do not depend on it).
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
 import { alignPacket, environmentFromScenario, evaluateSamples, loadLocatorModel, PoseLocator, SHIPPED_LOCATOR_DIR, simulateReference, withRealism } from '../../dist/index.js';
@@ -34,7 +35,7 @@ const SESSIONS = Number(opt('--sessions', '4'));
 const SECONDS = Number(opt('--seconds', '12'));
 const started = process.cpuUsage();
 const loadBefore = os.loadavg();
-const locator = loadLocatorModel(SHIPPED_LOCATOR_DIR);
+const locator = loadLocatorModel(opt('--model', SHIPPED_LOCATOR_DIR));
 const threshold = locator.spec.presenceThreshold;
 const recipe = withRealism(DatasetRecipeSchema.parse(locator.spec.training.dataset ?? {}), 'v2', ['drift']);
 const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });

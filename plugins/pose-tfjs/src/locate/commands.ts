@@ -67,7 +67,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--profile <name>', 'hardware of the training rooms, as `wiflow eval-e2e --profile` names it: recipe (3 links, what the shipped locator was fitted on), recipe+4rx (a fourth receiver), recipe+2tx (a second transmitter), a chip…', 'recipe')
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
-    .option('--version <v>', 'version written into locator.json', '2.2.0')
+    .option('--version <v>', 'version written into locator.json', '2.3.0')
     .option('--birth-above-noise <margin>', `the tracker's birth rule: change energy (log ratio) a new person needs above the room's empty-room noise (shipped: ${String(DEFAULT_LOCATOR.tracker?.birthAboveNoise)}, chosen on 3-link validation rooms)`, (v) => Number(v))
     .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; version: string; birthAboveNoise?: number }) => {
       if (!Number.isInteger(opts.trainSessions) || opts.trainSessions < 1) throw new Error(`--train-sessions must be a whole number ≥ 1, got ${String(opts.trainSessions)}`);

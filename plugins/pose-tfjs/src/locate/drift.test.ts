@@ -9,6 +9,8 @@ import { LiveNoiseFloor } from './live-noise.js';
 import { PoseLocator } from './locator.js';
 import { loadLocatorModel } from './locator-model.js';
 import { simulateReference } from './simulated.js';
+import { alignPacket } from './reference.js';
+import { StaticChainGain } from './static-chain-gain.js';
 
 const room = {
   name: 'drift',
@@ -46,6 +48,15 @@ describe('drift between the empty-room reference and the recording', () => {
     expect(before[0]).toBeGreaterThan(20);
     expect(after[0]).toBeLessThan(2);
     expect(after[1]).toBeLessThan(2);
+  });
+
+  it('a gain per receive chain held over a window takes a re-plug\'s new chain phases too, and with a dead band leaves an unplugged link as it was', () => {
+    const replugged = { ...room, drift: { replugged: ['rx0'] } };
+    const held = emptyChangeOverNoise(replugged, { ...imaging, staticChainGain: { windowS: 30, minDeviation: 0.2 } });
+    expect(held[0]).toBeLessThan(2);
+    expect(held[1]).toBeLessThan(2);
+    // Without drift, the dead band keeps the imager exactly as without the setting.
+    expect(emptyChangeOverNoise(room, { ...imaging, staticChainGain: { windowS: 30, minDeviation: 0.2 } })).toEqual(emptyChangeOverNoise(room, imaging));
   });
 
   it('a reference captured 10 dB quieter than the recording: the live noise floor matches the recording, the reference\'s is several times too low', () => {
@@ -90,6 +101,50 @@ describe('the locator with a live noise floor (imaging.liveNoise, the 2.3.0 draf
     const quiet = { ...room, drift: { reference: { snrDb: 35 } } };
     expect(reportedInEmptyRoom(quiet, true)).toBe(0);
     expect(reportedInEmptyRoom(quiet, false)).toBeGreaterThan(1);
+  });
+});
+
+describe('StaticChainGain', () => {
+  const subcarriers = [-3, -1, 1, 3], nrx = 2;
+  const h0 = { re: Float64Array.from([1, 0.5, -0.3, 0.8, 0.2, -1, 0.7, 0.4]), im: Float64Array.from([0.1, -0.6, 0.9, 0.3, 1.1, 0.2, -0.5, 0.6]) };
+  /** h0 with chain 1 turned by `phase` and scaled by `gain`, the packet's own phase and timing slope, plus `body` on value 0. */
+  const packet = (phase: number, gain: number, p: number, body = 0) => {
+    const re = new Float64Array(8), im = new Float64Array(8);
+    for (let j = 0; j < 8; j++) {
+      const chain = j >= 4, a = 0.7 * p + 0.02 * p * subcarriers[j % 4] + (chain ? phase : 0), g = (chain ? gain : 1) * 0.9;
+      const r = h0.re[j] + (j === 0 ? body : 0), i = h0.im[j];
+      re[j] = g * (r * Math.cos(a) - i * Math.sin(a)); im[j] = g * (r * Math.sin(a) + i * Math.cos(a));
+    }
+    return { re, im };
+  };
+
+  it('aligns a re-plugged chain (a fixed new phase and gain) onto the reference from the first packet on', () => {
+    const held = new StaticChainGain(h0, subcarriers, nrx, 30, 0.2);
+    for (let p = 0; p < 5; p++) {
+      const x = held.align(packet(2.1, 1.4, p), p * 50)!;
+      for (let j = 0; j < 8; j++) { expect(x.re[j]).toBeCloseTo(h0.re[j], 6); expect(x.im[j]).toBeCloseTo(h0.im[j], 6); }
+    }
+  });
+
+  it('inside its dead band leaves the packet to the reference\'s own alignment', () => {
+    const held = new StaticChainGain(h0, subcarriers, nrx, 30, 0.2);
+    expect(held.align(packet(0.05, 1.05, 1), 0)).toBeNull();
+    expect(held.gains()).toBeNull();
+  });
+
+  it('holds the gain over its window: a change on one packet is kept, not eaten as a per-packet gain would', () => {
+    const held = new StaticChainGain(h0, subcarriers, nrx, 30);
+    for (let p = 0; p < 99; p++) held.align(packet(1, 1, p), p * 50);
+    const x = held.align(packet(1, 1, 99, 0.5), 99 * 50)!;
+    const perPacket = alignPacket(packet(1, 1, 99, 0.5), h0, subcarriers, { nrx, gain: 'per-rx-chain' });
+    expect(x.re[0] - h0.re[0]).toBeGreaterThan(perPacket.re[0] - h0.re[0] + 0.05);
+  });
+
+  it('forgets packets older than the window', () => {
+    const held = new StaticChainGain(h0, subcarriers, nrx, 1);
+    for (let p = 0; p < 40; p++) held.align(packet(p < 20 ? 0 : 1.5, 1, p), p * 100);
+    const x = held.align(packet(1.5, 1, 40), 4000)!;
+    for (let j = 0; j < 8; j++) expect(x.re[j]).toBeCloseTo(h0.re[j], 6);
   });
 });
 

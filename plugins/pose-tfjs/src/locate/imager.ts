@@ -3,6 +3,7 @@ import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { calibrate, calibratedLink, referenceChange } from './calibrated-link.js';
 import { LiveNoiseFloor } from './live-noise.js';
+import { StaticChainGain } from './static-chain-gain.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
 import type { EmptyRoomReference, LinkReference } from './reference.js';
 
@@ -52,6 +53,13 @@ export interface ImagingSettings {
    * subtracts (a slowly adapting reference); absent: none (drift-protocol.md, candidate C).
    */
   backgroundS?: number;
+  /**
+   * A complex gain per receive chain held static over `windowS` seconds and divided out of every
+   * aligned packet (`StaticChainGain`; only while some chain's gain is more than `minDeviation`
+   * from 1): a re-plugged receiver's new chain phases are one complex number per chain; absent:
+   * none (drift2-protocol.md).
+   */
+  staticChainGain?: { windowS: number; minDeviation: number };
 }
 
 /** One person found in the image, in the order found (strongest first). */
@@ -109,6 +117,8 @@ interface LinkState {
   liveNoise: LiveNoiseFloor | null;
   /** The followed static background of the change (`backgroundS`); null without it. */
   background: { re: Float64Array; im: Float64Array } | null;
+  /** The static gain per receive chain (`staticChainGain`); null without it. */
+  staticGain: StaticChainGain | null;
 }
 
 /**
@@ -159,6 +169,8 @@ export class RoomImager {
         noisePower: ref.noisePower,
         liveNoise: settings.liveNoise ? new LiveNoiseFloor(subcarriers, ref.ntx * ref.nrx) : null,
         background: settings.backgroundS ? { re: new Float64Array(n), im: new Float64Array(n) } : null,
+        // Only for links aligned with one common gain: a reference that chose a gain per chain already has one on every packet.
+        staticGain: settings.staticChainGain && ref.gain === 'common' && settings.chainGain !== 'per-rx-chain' ? new StaticChainGain(h0, subcarriers, ref.nrx, settings.staticChainGain.windowS, settings.staticChainGain.minDeviation) : null,
       };
       this.#byKey.set(key, state);
       return state;
@@ -187,7 +199,8 @@ export class RoomImager {
     if (interval !== undefined && frame.time - link.lastKeptMs < interval * 1000 && frame.time >= link.lastKeptMs) return false;
     const elapsedS = Number.isFinite(link.lastKeptMs) ? Math.max(0, frame.time - link.lastKeptMs) / 1000 : null;
     link.lastKeptMs = frame.time;
-    const change = referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
+    const held = link.staticGain?.align(frame.csi, frame.time);
+    const change = held ? minusReference(held, link.h0) : referenceChange(link, frame.csi, this.settings.chainGain === 'per-rx-chain' ? 'per-rx-chain' : link.reference.gain);
     if (link.liveNoise) {
       link.liveNoise.push(change.re, change.im);
       link.noisePower = link.liveNoise.power() ?? link.reference.noisePower;
@@ -342,6 +355,12 @@ export class RoomImager {
     });
     return Array.from(total);
   }
+}
+
+/** An aligned packet minus the reference: the change, in place. */
+function minusReference(aligned: { re: Float64Array; im: Float64Array }, h0: { re: Float64Array; im: Float64Array }): { re: Float64Array; im: Float64Array } {
+  for (let j = 0; j < h0.re.length; j++) { aligned.re[j] -= h0.re[j]; aligned.im[j] -= h0.im[j]; }
+  return aligned;
 }
 
 /** Eigenvalues of a real symmetric N×N matrix (cyclic Jacobi; N is small here). */

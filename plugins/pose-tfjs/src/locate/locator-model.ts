@@ -43,6 +43,8 @@ export const LocatorModelSchema = z.object({
     chainGain: z.enum(['reference', 'per-rx-chain']).optional(),
     liveNoise: z.boolean().optional(),
     backgroundS: z.number().positive().optional(),
+    /** A gain per receive chain held static over `windowS` seconds (drift2-protocol.md). Absent: none. */
+    staticChainGain: z.object({ windowS: z.number().positive(), minDeviation: z.number().nonnegative().default(0) }).strict().optional(),
   }),
   /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
   hopPackets: z.number().int().positive(),

@@ -141,7 +141,7 @@ export class PoseLocator {
         provenance: instant.provenance,
         csiQuality: null,
         linkCount: instant.environment.links.length,
-        pipeline: `raw CSI → aligned to the empty-room reference${spec.imaging.liveNoise ? ' (noise floor measured on the recording)' : ''} → coherent back-projection (angle of departure × angle of arrival × delay${spec.imaging.scatterer === 'body' ? `; forward model: a body's scattering at ${spec.imaging.heightsM.join(', ')} m` : ''}) → CLEAN → count head${spec.tracker ? ' → people tracker (confirmed tracks are the people)' : ''} → ${spec.modelId}@${this.model.hash.slice(0, 12)} → skeleton: training mean pose at each position (posture not estimated)${densePose === 'none' ? '' : ' → dense pose derived from skeleton'}`,
+        pipeline: `raw CSI → aligned to the empty-room reference${spec.imaging.staticChainGain ? ` (a gain per receive chain held over ${spec.imaging.staticChainGain.windowS} s)` : ''}${spec.imaging.liveNoise ? ' (noise floor measured on the recording)' : ''} → coherent back-projection (angle of departure × angle of arrival × delay${spec.imaging.scatterer === 'body' ? `; forward model: a body's scattering at ${spec.imaging.heightsM.join(', ')} m` : ''}) → CLEAN → count head${spec.tracker ? ' → people tracker (confirmed tracks are the people)' : ''} → ${spec.modelId}@${this.model.hash.slice(0, 12)} → skeleton: training mean pose at each position (posture not estimated)${densePose === 'none' ? '' : ' → dense pose derived from skeleton'}`,
       },
     };
     if (instant.truth) frame.truth = instant.truth;

@@ -20,6 +20,8 @@ export interface AlignedPacket {
    * phase jumped since the reference); null without `nrx`.
    */
   chainMismatch: number | null;
+  /** The complex gain each receive chain was divided by (all equal with a common gain); one entry without `nrx`. */
+  gains: { re: Float64Array; im: Float64Array };
 }
 
 /**
@@ -155,7 +157,7 @@ export function alignPacket(H: ComplexPacket, H0: ComplexPacket, subcarriers: Ar
     re[j] = (r * gr + i * gi) / g2;
     im[j] = (i * gr - r * gi) / g2;
   }
-  return { re, im, slope: rho, chainMismatch };
+  return { re, im, slope: rho, chainMismatch, gains: { re: gainR, im: gainI } };
 }
 
 /** The empty-room reference of one link. */
