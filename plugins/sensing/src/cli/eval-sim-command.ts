@@ -6,7 +6,7 @@ import { evaluateSim, formatSimEvaluation } from '../eval/sim-eval.js';
 export function registerEvalSimCommand(program: Command, print: (line: string) => void): void {
   program
     .command('eval-sense-sim')
-    .description('score presence of a still person, false presence with a fan, a cat and a door, falls and breathing end to end on unseen simulated rooms (the test split)')
+    .description('score presence of a still person and of a person walking in after the warm-up, false presence with a fan, a cat and a door, falls and breathing end to end on unseen simulated rooms (the test split)')
     .option('--small', 'the CI subset: 3 test rooms, shorter sessions (about a minute)')
     .option('--validation', 'score the validation rooms instead (half as many; the ones --fit chooses on): for choosing, before the test rooms are scored once')
     .option('--json', 'print the results as JSON')

@@ -72,6 +72,39 @@ describe('simulated evaluation: scoring against the simulator\'s truth', () => {
     expect(results['falls: false alarms per day']).toBeNull();
   });
 
+  it('scores a person walking in after the warm-up from arrival: recall after the grace, people never found, time to presence, and false presence before arrival kept apart', () => {
+    // Arrives at 60 s; found from 64 s (4 s to presence), so 60–64 are in the grace and 65–99 are all found.
+    const arrives = { present: Array.from({ length: 100 }, (_, s) => s >= 60) };
+    const found = run('walk-in', 100, (s) => ({ presence: (s >= 20 && s < 30) || s >= 64 }), arrives);
+    // Never present from arrival on; a false episode before it that ends before arrival.
+    const never = run('walk-in', 100, (s) => ({ presence: s >= 40 && s < 50 }), arrives);
+    // Found late: from 75 s, so 65–74 are missed.
+    const late = run('walk-in', 100, (s) => ({ presence: s >= 75 }), arrives);
+    const results = Object.fromEntries(scoreSimRuns([found, never, late]).map((r) => [r.name, r.value]));
+    expect(results['walk-in after the warm-up: recall from arrival']).toBeCloseTo((35 + 0 + 25) / (3 * 35), 3);
+    expect(results['walk-in after the warm-up: people never found (share)']).toBeCloseTo(1 / 3, 3);
+    expect(results['walk-in after the warm-up: seconds from arrival to presence (median)']).toBe((4 + 15) / 2);
+    // Two episodes in 3 × 50 s of empty lead-in (10–59 s); the empty-room row has no sessions of its own here.
+    expect(results['walk-in: empty lead-in before arrival: false presence per day']).toBeCloseTo((2 / 150) * 86_400, 1);
+    expect(results['empty room with distractors: false presence per day']).toBeNull();
+    expect(results['still person present: recall']).toBeNull();
+  });
+
+  it('appends the walk-in sessions after every other session, each after 60–120 s of empty room and longer than the warm-up', () => {
+    const sizes = { ...SIM_SIZES.small, rooms: 2 };
+    const sessions = simSessions('validation', sizes);
+    const firstWalkIn = sessions.findIndex((s) => s.kind === 'walk-in');
+    expect(sessions.slice(firstWalkIn).every((s) => s.kind === 'walk-in')).toBe(true);
+    expect(sessions.length - firstWalkIn).toBe(2);
+    for (const s of sessions.slice(firstWalkIn)) {
+      const lead = s.scenario.people[0].script[0];
+      expect(lead.action).toBe('absent');
+      const duration = (lead as { duration: number }).duration;
+      expect(duration).toBeGreaterThanOrEqual(60);
+      expect(duration).toBeLessThanOrEqual(120);
+    }
+  });
+
   it('reports a true median: the mean of the two middle sessions for an even count, not the upper one', () => {
     const gone = { present: Array.from({ length: 100 }, (_, s) => s < 40) };
     // Present 10, 20, 30 and 90 s from 45 s on: the median of four is (20 + 30) / 2.

@@ -4,7 +4,7 @@ import { Prng, randomScenario, validateScenario, type Scenario, type ScenarioInp
 export type SimSplit = 'train' | 'validation' | 'test';
 
 /** What a simulated session holds for the sensing to find. */
-export type SimSessionKind = 'still' | 'empty' | 'fall' | 'fall-like' | 'leave';
+export type SimSessionKind = 'still' | 'empty' | 'fall' | 'fall-like' | 'leave' | 'walk-in';
 
 /** One simulated session: a scenario in a random room and what it is for. */
 export interface SimSession {
@@ -40,12 +40,17 @@ export interface SimSessionSizes {
   leaveStaySeconds: number;
   /** ...and the empty room after it (what a presence hold costs once someone has left). */
   leaveAbsentSeconds: number;
+  /** A person who walks into the room once its links have warmed up (after `WALK_IN_LEAD_SECONDS` of empty room) and stays still this long. */
+  walkInStillSeconds: number;
 }
+
+/** The empty lead-in of a walk-in session, drawn per room: longer than the presence floor's 30-s warm-up, so the entry is judged against a trusted floor. */
+export const WALK_IN_LEAD_SECONDS: readonly [number, number] = [60, 120];
 
 /** The full evaluation's and the CI subset's sizes. */
 export const SIM_SIZES: Record<'full' | 'small', SimSessionSizes> = {
-  full: { rooms: 12, stillSeconds: 600, emptySeconds: 1200, falls: 3, fallLike: 2, leaveStaySeconds: 60, leaveAbsentSeconds: 360 },
-  small: { rooms: 3, stillSeconds: 240, emptySeconds: 480, falls: 2, fallLike: 1, leaveStaySeconds: 60, leaveAbsentSeconds: 360 },
+  full: { rooms: 12, stillSeconds: 600, emptySeconds: 1200, falls: 3, fallLike: 2, leaveStaySeconds: 60, leaveAbsentSeconds: 360, walkInStillSeconds: 300 },
+  small: { rooms: 3, stillSeconds: 240, emptySeconds: 480, falls: 2, fallLike: 1, leaveStaySeconds: 60, leaveAbsentSeconds: 360, walkInStillSeconds: 180 },
 };
 
 const round = (v: number) => Math.round(v * 100) / 100;
@@ -55,7 +60,8 @@ const round = (v: number) => Math.round(v * 100) / 100;
  * patterns, late detection, AGC steps, loss bursts, drift and its own distractors), Intel 5300-like
  * 1 × 3 links at 20 packets/s, and in each room a still person (sitting or lying with small fidgets,
  * after walking in), an empty room with a running fan, a cat and a door that swings, falls of the
- * six kinds and fall-like movements that are not falls.
+ * six kinds and fall-like movements that are not falls; then (each with its own generator, so the sessions
+ * before keep their seeds) a person who sits and leaves, and a person who walks in after 60–120 s of empty room.
  */
 export function simSessions(split: SimSplit, sizes: SimSessionSizes): SimSession[] {
   const out: SimSession[] = [];
@@ -120,6 +126,29 @@ export function simSessions(split: SimSplit, sizes: SimSessionSizes): SimSession
     const distractors: ScenarioInput['distractors'] = room % 2 === 0 ? [{ kind: 'fan', id: 'fan', position: [round(width / 2), round(depth / 2), round(height - 0.3)], rpm: round(prng.uniform(60, 200)) }] : [];
     const input = { ...base, name: `${split} room ${room} leave`, seed: (base.seed + (before + room) * 7919) & 0x7fffffff, durationS: seconds, people, distractors } as ScenarioInput;
     out.push({ split, room, kind: 'leave', detail: 'sits, then leaves', scenario: validateScenario(input, input.name), seconds, breathingBpm: null });
+  }
+  // Walking in after the warm-up, drawn after the leaving sessions with its own generator (issue 22): the room's
+  // usual distractors (the fan of every other room, as in its still sessions) and nobody for 60–120 s, then a
+  // person comes in at the wall, walks to a spot and sits (even rooms) or lies (odd rooms) still.
+  const beforeWalkIn = out.length;
+  for (let room = 0; room < sizes.rooms; room++) {
+    const seed = SPLIT_SEEDS[split] + room;
+    const prng = new Prng(`sense-sim-walkin:${split}:${room}`);
+    const base = randomScenario({ seed, durationS: 60, ranges: { realism: 'v2', rateHz: 20, txAntennas: 1, rxAntennas: 3, receivers: [1, 2] } });
+    const { width, depth, height } = base.room;
+    const spot = () => [round(prng.uniform(0.9, width - 0.9)), round(prng.uniform(0.9, depth - 0.9))] as [number, number];
+    const lead = Math.round(prng.uniform(WALK_IN_LEAD_SECONDS[0], WALK_IN_LEAD_SECONDS[1]));
+    const door: [number, number] = [0.3, round(prng.uniform(0.3, depth - 0.3))];
+    const lying = room % 2 === 1;
+    // Still for longer than the session lasts, whatever the walk took.
+    const stay = sizes.walkInStillSeconds + 30;
+    const still: Step = lying ? { action: 'lie', duration: stay, surfaceHeight: prng.chance(0.5) ? 0.45 : 0, side: prng.pick(['back', 'left', 'right'] as const), fidgetEveryS: 300 } : { action: 'sit', duration: stay, fidgetEveryS: 120 };
+    const script: Step[] = [{ action: 'absent', duration: lead }, { action: 'enter', at: door, yawDeg: 0 }, { action: 'walk', path: [spot(), spot()], speed: 0.9 }, still];
+    const people = [{ id: 1, height: round(prng.uniform(1.5, 1.95)), breathingRateBpm: round(prng.uniform(10, 22)), breathingDepthM: round(prng.uniform(4, 12)) / 1000, script }];
+    const distractors: ScenarioInput['distractors'] = room % 2 === 0 ? [{ kind: 'fan', id: 'fan', position: [round(width / 2), round(depth / 2), round(height - 0.3)], rpm: round(prng.uniform(60, 200)) }] : [];
+    const seconds = lead + 15 + sizes.walkInStillSeconds;
+    const input = { ...base, name: `${split} room ${room} walk-in`, seed: (base.seed + (beforeWalkIn + room) * 7919) & 0x7fffffff, durationS: seconds, people, distractors } as ScenarioInput;
+    out.push({ split, room, kind: 'walk-in', detail: `${lying ? 'lies' : 'sits'} after ${lead} s empty`, scenario: validateScenario(input, input.name), seconds, breathingBpm: null });
   }
   return out;
 }
