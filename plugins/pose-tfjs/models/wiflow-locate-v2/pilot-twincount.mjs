@@ -7,7 +7,7 @@
 // R needs the training rooms' features (pilot-twincount-train-cache.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readPilotCache } from './pilot-cache-file.mjs';
-import { hypothesesFromEvidence, PeopleTracker, loadLocatorModel, SHIPPED_LOCATOR_DIR, countProbabilities, evaluateSamples, trainCountHead, setupBackend } from '@wiflow/plugin-pose-tfjs';
+import { hypothesesFromEvidence, PeopleTracker, loadLocatorModel, SHIPPED_LOCATOR_DIR, evaluateSamples, trainCountHead, setupBackend, fitCountBias, withCountBias, withBirthMargin, chooseBirthMargin } from '@wiflow/plugin-pose-tfjs';
 
 const [cacheFile, out, candidatesArg, trainCacheFile] = process.argv.slice(2);
 const candidates = (candidatesArg ?? 'S,B,M,BM').split(',');
@@ -16,7 +16,6 @@ const shipped = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 if (cache.hash !== shipped.hash) throw new Error(`${cacheFile} was imaged with locator ${cache.hash.slice(0, 12)}, not the shipped ${shipped.hash.slice(0, 12)}`);
 const base = shipped.spec;
 const maxPersons = base.imaging.maxPersons;
-const MARGINS = [0.05, 0.1, 0.15, 0.2, 0.3];
 const cpuSeconds = (since) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1e6; };
 
 /** Samples of one session's estimates under a locator spec (a fresh tracker per session). */
@@ -32,40 +31,8 @@ function replay(spec, run, estimates) {
 const twinSamples = (spec, run) => run.twin.flatMap((s) => replay(spec, run, s.estimates));
 const countAccuracy = (samples) => evaluateSamples(samples, base.meanPose).model.all.countAccuracy;
 
-/** The head with `b` added to its softmax logits (its last layer's bias). */
-function withBias(spec, b) {
-  const layers = spec.countHead.layers.map((l, i, all) => (i === all.length - 1 ? { ...l, bias: l.bias.map((v, k) => v + b[k]) } : l));
-  return { ...spec, countHead: { ...spec.countHead, layers } };
-}
-const withMargin = (spec, margin) => ({ ...spec, tracker: { ...spec.tracker, birthAboveNoise: margin } });
-
-/** B: the logit bias minimising the twin's mean cross-entropy + 0.01·|b|² (gradient descent from 0). */
-function fitBias(spec, run) {
-  const rows = run.twin.flatMap((s) => s.estimates).map((e) => ({ logp: countProbabilities(spec.countHead, e.features).map((p) => Math.log(Math.max(p, 1e-12))), y: Math.min(e.truth.length, maxPersons) }));
-  const b = new Array(maxPersons + 1).fill(0);
-  for (let step = 0; step < 1000; step++) {
-    const grad = b.map((v) => 2 * 0.01 * v);
-    for (const r of rows) {
-      const z = r.logp.map((v, k) => v + b[k]);
-      const m = Math.max(...z);
-      const ex = z.map((v) => Math.exp(v - m));
-      const s = ex.reduce((a, c) => a + c, 0);
-      for (let k = 0; k < b.length; k++) grad[k] += (ex[k] / s - (k === r.y ? 1 : 0)) / rows.length;
-    }
-    for (let k = 0; k < b.length; k++) b[k] -= 0.5 * grad[k];
-  }
-  return b;
-}
-
-/** M: the birth margin with the best twin count accuracy; a tie goes to the value nearest 0.1. */
-function chooseMargin(spec, run) {
-  let best = null;
-  for (const margin of MARGINS) {
-    const accuracy = countAccuracy(twinSamples(withMargin(spec, margin), run));
-    if (!best || accuracy > best.accuracy + 1e-12 || (Math.abs(accuracy - best.accuracy) <= 1e-12 && Math.abs(margin - 0.1) < Math.abs(best.margin - 0.1))) best = { margin, accuracy };
-  }
-  return best;
-}
+// B and M are the product's own functions (src/locate/twin-count.ts: what `wiflow locate twin-fit` runs).
+const twinEstimates = (run) => run.twin.map((session) => session.estimates.map((e) => ({ timeS: e.t / 1000, peaks: e.peaks, features: e.features, people: e.truth.length })));
 
 const train = candidates.includes('R') ? JSON.parse(readFileSync(trainCacheFile, 'utf8')) : null;
 if (train) await setupBackend();
@@ -77,8 +44,8 @@ for (const run of cache.runs) {
   for (const c of candidates) {
     const cpu = process.cpuUsage();
     let spec = base, detail = {};
-    if (c === 'B' || c === 'BM') { const b = fitBias(base, run); spec = withBias(base, b); detail.bias = b.map((v) => +v.toFixed(3)); }
-    if (c === 'M' || c === 'BM') { const m = chooseMargin(spec, run); spec = withMargin(spec, m.margin); detail.margin = m.margin; }
+    if (c === 'B' || c === 'BM') { const b = fitCountBias(base, twinEstimates(run).flat()); spec = withCountBias(base, b); detail.bias = b.map((v) => +v.toFixed(3)); }
+    if (c === 'M' || c === 'BM') { const m = chooseBirthMargin(spec, twinEstimates(run), run.room); spec = withBirthMargin(spec, m.margin); detail.margin = m.margin; }
     if (c === 'R') {
       const twin = run.twin.flatMap((s) => s.estimates);
       const features = [...train.features, ...Array.from({ length: 5 }, () => twin.map((e) => e.features)).flat()];

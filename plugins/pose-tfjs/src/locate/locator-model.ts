@@ -44,6 +44,8 @@ export const LocatorModelSchema = z.object({
     liveNoise: z.boolean().optional(),
     backgroundS: z.number().positive().optional(),
   }),
+  /** The one environment this locator was fitted for (`wiflow locate twin-fit`); absent: any room. */
+  environmentId: z.string().min(1).optional(),
   /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
   hopPackets: z.number().int().positive(),
   presenceThreshold: z.number().min(0).max(1),

@@ -67,6 +67,8 @@ export class PoseLocator {
 
   constructor(readonly model: LocatorModel, environments: readonly EnvironmentGeometry[], references: readonly EmptyRoomReference[], readonly options: PoseLocatorOptions = {}) {
     for (const environment of environments) {
+      // A locator fitted on one room's twin is that room's only: in another room its correction is wrong.
+      if (model.spec.environmentId && environment.id !== model.spec.environmentId) throw PoseErrors.modelInvalid(model.directory, `it was fitted for environment ${model.spec.environmentId} (wiflow locate twin-fit), not ${environment.id}: give each room its own locator`);
       const reference = references.find((r) => r.environmentId === environment.id);
       if (!reference) throw PoseErrors.datasetInvalid(`no empty-room reference for environment ${environment.id}: record one with \`wiflow locate reference\``);
       const imager = new RoomImager(environment, reference, model.spec.imaging);
