@@ -35,7 +35,8 @@ export { PoseErrors, poseErrorCatalogue } from './errors.js';
 export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
 export { registerPoseCommands } from './cli/commands.js';
 export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
-export { PoseLocator, type LocatedInstant, type PeakEvidence, type PoseLocatorOptions } from './locate/locator.js';
+export { PeopleTracker, PeopleTrackerSettingsSchema, type PeopleTrackerSettings } from './locate/people-tracker.js';
+export { PoseLocator, hypothesesFromEvidence, type LocatedInstant, type PeakEvidence, type PoseLocatorOptions } from './locate/locator.js';
 export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
 export { alignPacket, chooseGainModel, GainModelSchema, type GainModel, type AlignOptions, type AlignedPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';
@@ -45,6 +46,7 @@ export { ReferenceDesk, REFERENCE_DESK, DEFAULT_RECORDING_SECONDS, type RoomBind
 export { calibrateLink, arrayElements, type LinkCalibration } from './locate/calibration.js';
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';
 export { evaluateLocator, fitLocator, locateSplit, simulateReference, withRealism, DEFAULT_LOCATOR, REFERENCE_SECONDS, type RealismLevel } from './locate/simulated.js';
+export { fitTwinCount, twinEvidence, fitCountBias, withCountBias, withBirthMargin, chooseBirthMargin, twinCountAccuracy, TWIN_COUNT, type TwinEstimate, type TwinCountRecord } from './locate/twin-count.js';
 export { loadHardwareProfile, fittedProfileName, RECIPE_PROFILE, type HardwareProfile, type PlanScenario } from './locate/hardware-profile.js';
 export { AntennaArraySchema } from './model/environment.js';
 export { poseRoomNode, PoseRoomConfig } from './room-pose/pose-room-node.js';

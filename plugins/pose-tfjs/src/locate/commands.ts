@@ -9,7 +9,10 @@ import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/en
 import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
 import { loadSim } from '../sim/pose-dataset.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
-import { ReferenceRecorder, writeReference } from './reference.js';
+import { readReference, ReferenceRecorder, writeReference } from './reference.js';
+import { referenceForEnvironment } from './reference-check.js';
+import { fitTwinCount, TWIN_COUNT } from './twin-count.js';
+import { loadSimulator } from '../room-pose/protocol.js';
 import { registerCheckCommand, registerRecordCommand } from './record-command.js';
 import { DEFAULT_LOCATOR, evaluateEmptyRooms, evaluateLocator, fitLocator, simulateReference } from './simulated.js';
 import { writeLocatorCard, type RecordedEvaluation } from './locator-card.js';
@@ -83,6 +86,33 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       writeLocatorModel(opts.out, spec);
       const model = loadLocatorModel(opts.out);
       cli.print(`wrote ${opts.out} (sha256 ${model.hash}); profile ${profile.name}; count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
+    });
+
+  locate
+    .command('twin-fit')
+    .description("installer step: simulate the room's twin (its declared room and radios, guessed materials, no furniture), fit the count head's per-room correction on it, and write a locator for this environment only")
+    .requiredOption('--environment <file>', 'environment geometry (JSON) or simulator scenario (JSON/YAML) of the room')
+    .requiredOption('--reference <file>', "the room's empty-room reference (wiflow-empty-room/1: `wiflow locate record` or `locate reference`)")
+    // Required, so a fit never lands on the shipped model by a default path.
+    .requiredOption('--out <dir>', "model directory to write (locator.json), this environment's own")
+    .option('--model <dir>', 'the general locator to correct (default: the shipped wiflow-locate-v2)')
+    .option('--twin-sessions <n>', `simulated twin sessions (session k holds k mod 4 people; chosen on validation rooms: ${TWIN_COUNT.sessions})`, (v) => Number(v), TWIN_COUNT.sessions)
+    .option('--twin-seconds <s>', `seconds of each twin session (${TWIN_COUNT.seconds})`, (v) => Number(v), TWIN_COUNT.seconds)
+    .action(async (opts: { environment: string; reference: string; out: string; model?: string; twinSessions: number; twinSeconds: number }) => {
+      if (!Number.isInteger(opts.twinSessions) || opts.twinSessions < 1) throw new Error(`--twin-sessions must be a whole number ≥ 1, got ${String(opts.twinSessions)}`);
+      if (!(opts.twinSeconds > 0)) throw new Error(`--twin-seconds must be a positive number, got ${String(opts.twinSeconds)}`);
+      await cli.runtime();
+      const environment = await readEnvironment(opts.environment);
+      // A reference of another room, or one that does not fit a link, fails here naming the link and field.
+      const reference = referenceForEnvironment(environment, [readReference(path.resolve(opts.reference))]);
+      const base = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
+      const sim = await loadSimulator();
+      const { spec, record } = fitTwinCount(sim, environment, reference, base, { sessions: opts.twinSessions, seconds: opts.twinSeconds, onSession: (done, total) => cli.print(`twin session ${done}/${total} simulated and imaged`) });
+      mkdirSync(opts.out, { recursive: true });
+      writeLocatorModel(opts.out, spec);
+      const model = loadLocatorModel(opts.out);
+      cli.print(`count head bias ${record.countBias.map((v) => v.toFixed(2)).join(' / ')} (0 … ${record.countBias.length - 1} people), birth margin ${record.birthAboveNoise}; on the twin count exact ${record.twinCountAccuracy.before.toFixed(3)} → ${record.twinCountAccuracy.after.toFixed(3)}; ${record.cpuSeconds.toFixed(1)} CPU-seconds`);
+      cli.print(`wrote ${opts.out} (${spec.modelId}, sha256 ${model.hash}) for environment ${environment.id} only: give it to that room's pose.locate as \`model\``);
     });
 
   locate

@@ -46,6 +46,8 @@ export const LocatorModelSchema = z.object({
     /** A gain per receive chain held static over `windowS` seconds (drift2-protocol.md). Absent: none. */
     staticChainGain: z.object({ windowS: z.number().positive(), minDeviation: z.number().nonnegative().default(0) }).strict().optional(),
   }),
+  /** The one environment this locator was fitted for (`wiflow locate twin-fit`); absent: any room. */
+  environmentId: z.string().min(1).optional(),
   /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
   hopPackets: z.number().int().positive(),
   presenceThreshold: z.number().min(0).max(1),

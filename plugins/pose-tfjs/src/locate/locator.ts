@@ -67,6 +67,8 @@ export class PoseLocator {
 
   constructor(readonly model: LocatorModel, environments: readonly EnvironmentGeometry[], references: readonly EmptyRoomReference[], readonly options: PoseLocatorOptions = {}) {
     for (const environment of environments) {
+      // A locator fitted on one room's twin is that room's only: in another room its correction is wrong.
+      if (model.spec.environmentId && environment.id !== model.spec.environmentId) throw PoseErrors.modelInvalid(model.directory, `it was fitted for environment ${model.spec.environmentId} (wiflow locate twin-fit), not ${environment.id}: give each room its own locator`);
       const reference = references.find((r) => r.environmentId === environment.id);
       if (!reference) throw PoseErrors.datasetInvalid(`no empty-room reference for environment ${environment.id}: record one with \`wiflow locate reference\``);
       const imager = new RoomImager(environment, reference, model.spec.imaging);
@@ -96,9 +98,6 @@ export class PoseLocator {
     const started = performance.now();
     const image = room.imager.image();
     const features = countFeatures(image, this.model.spec.imaging.maxPersons);
-    const probabilities = countProbabilities(this.model.spec.countHead, features);
-    const presence = presences(probabilities, image.peaks.length);
-    const spec = this.model.spec;
     const { width, depth } = room.imager.environment.room;
     const peaks: PeakEvidence[] = image.peaks.map((p, i) => ({
       x: p.x, y: p.y,
@@ -106,8 +105,7 @@ export class PoseLocator {
       aboveNoise: Math.log((image.energies[i] + 1e-30) / (image.noiseEnergy + 1e-30)),
       linkExplained: image.linkNoiseEnergies.map((noise, l) => (image.linkEnergies[i][l] - image.linkEnergies[i + 1][l]) / (noise + 1e-30)),
     }));
-    const hypotheses = (room.tracker ? tracked(room.tracker, room.lastTime / 1000, peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
-      .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(width, Math.max(0, h.x)), y: Math.min(depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId }));
+    const { hypotheses, countProbabilities: probabilities } = hypothesesFromEvidence(this.model.spec, room.tracker, room.lastTime / 1000, peaks, features, room.imager.environment.room);
     const provenance = worstProvenance(room.provenance);
     room.provenance.clear();
     return { environment: room.imager.environment, time: room.lastTime, hypotheses, countProbabilities: probabilities, features, peaks, provenance, truth: room.truth, processingTimeMs: performance.now() - started };
@@ -147,6 +145,20 @@ export class PoseLocator {
     if (instant.truth) frame.truth = instant.truth;
     return frame;
   }
+}
+
+/**
+ * An estimate's people from its image evidence: the count head turns the features into
+ * presences, the room's tracker (when the model has one) turns peaks and presences into people,
+ * and each gets the training mean pose at its floor position. Apart from `locate` so that a
+ * replay of cached evidence (a count-head correction, a tracker setting) needs no re-imaging.
+ */
+export function hypothesesFromEvidence(spec: LocatorModel['spec'], tracker: PeopleTracker | null, timeS: number, peaks: readonly PeakEvidence[], features: readonly number[], room: { width: number; depth: number }): { hypotheses: LocatedInstant['hypotheses']; countProbabilities: number[] } {
+  const probabilities = countProbabilities(spec.countHead, features);
+  const presence = presences(probabilities, peaks.length);
+  const hypotheses = (tracker ? tracked(tracker, timeS, peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
+    .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(room.width, Math.max(0, h.x)), y: Math.min(room.depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId }));
+  return { hypotheses, countProbabilities: probabilities };
 }
 
 /**
