@@ -97,7 +97,8 @@ const out = [];
 for (const split of ['train', 'validation']) {
   let s = split === 'validation' ? { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) } : sizes;
   if (roomsArg > 0) s = { ...s, rooms: Math.min(s.rooms, Number(process.argv[roomsArg + 1])) };
-  for (const session of simSessions(split, s)) {
+  // walk-in sessions (added 2026-11-27) are left out, so the dump is the one its findings were read from
+  for (const session of simSessions(split, s).filter((x) => x.kind !== 'walk-in')) {
     if (kinds && !kinds.includes(session.kind)) continue;
     if (rate) session.scenario = { ...session.scenario, channel: { ...session.scenario.channel, rateHz: rate } };
     out.push(dump(session.scenario, session.seconds, session.scenario.name, split, session.kind, out.length));
