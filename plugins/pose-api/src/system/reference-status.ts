@@ -5,8 +5,10 @@ import type { ComponentNode } from './system-controller.js';
 export const ReferenceLinkSchema = z.object({
   environment_id: z.string(),
   link: z.string().describe('transmitter->receiver'),
-  status: z.enum(['unchecked', 'fresh', 'stale']).describe('unchecked until the room was still for 20 s; stale: the still room differs from the reference by more than its noise allows'),
+  status: z.enum(['unchecked', 'fresh', 'stale']).describe('unchecked until the room was still for 20 s; stale: the still room differs from the reference by more than its noise allows, even with the locator\'s gain per receive chain; fresh: the reference serves the locator (verdict fine or replugged)'),
+  verdict: z.enum(['unchecked', 'fine', 'replugged', 'stale']).describe('fine: the reference fits; replugged: a receiver was re-plugged (new chain phases), the locator aligns them with its gain per receive chain, no action needed; stale: a static change the locator does not remove, re-record'),
   change_noise_floors: z.number().nullable().describe("the still room's change against the reference, in the reference's noise floors (null while unchecked)"),
+  chain_aligned_change_noise_floors: z.number().nullable().describe("the same change with a gain per receive chain, as the locator aligns packets (null while unchecked, or where the locator has no staticChainGain)"),
   still_seconds: z.number().int().describe('still seconds in a row now'),
   checked_at: z.string().nullable().describe('when the link was last judged (null while unchecked)'),
 });
@@ -15,8 +17,10 @@ export const ReferenceLinkSchema = z.object({
 export const ReferenceStatusSchema = z.object({
   status: z.enum(['not_configured', 'stopped', 'unchecked', 'fresh', 'stale']).describe('stale when any link is; not_configured without a pose.locate node'),
   stale_links: z.array(z.string()).describe('environment_id/link of every stale link'),
+  replugged_links: z.array(z.string()).describe('environment_id/link of every link whose receiver was re-plugged (the locator copes; not stale)'),
   links: z.array(ReferenceLinkSchema),
   message: z.string().nullable().describe('what a stale reference means and how to re-record it (null unless stale)'),
+  notice: z.string().nullable().describe('what a re-plugged receiver means (null unless a link is replugged); no action needed'),
 });
 
 /** The empty-room reference part of the status. */
@@ -27,7 +31,10 @@ const NodeStatesSchema = z.array(z.object({
   environment_id: z.string(),
   link: z.string(),
   status: z.enum(['unchecked', 'fresh', 'stale']),
+  // Absent from a pose.locate before the re-plug verdict: derived from status then.
+  verdict: z.enum(['unchecked', 'fine', 'replugged', 'stale']).optional(),
   changeNoiseFloors: z.number().nullable(),
+  chainAlignedChangeNoiseFloors: z.number().nullable().default(null),
   stillSeconds: z.number().int(),
   checkedAt: z.number().nullable(),
 }));
@@ -51,17 +58,33 @@ export function referenceStatus(nodes: ComponentNode[], running: boolean): Refer
     }
     reporting++;
     for (const l of parsed) {
-      links.push({ environment_id: l.environment_id, link: l.link, status: l.status, change_noise_floors: l.changeNoiseFloors, still_seconds: l.stillSeconds, checked_at: l.checkedAt === null ? null : new Date(l.checkedAt).toISOString() });
+      links.push({
+        environment_id: l.environment_id,
+        link: l.link,
+        status: l.status,
+        verdict: l.verdict ?? (l.status === 'fresh' ? 'fine' : l.status),
+        change_noise_floors: l.changeNoiseFloors,
+        chain_aligned_change_noise_floors: l.chainAlignedChangeNoiseFloors,
+        still_seconds: l.stillSeconds,
+        checked_at: l.checkedAt === null ? null : new Date(l.checkedAt).toISOString(),
+      });
     }
   }
   const stale = links.filter((l) => l.status === 'stale');
+  const replugged = links.filter((l) => l.verdict === 'replugged');
+  // The figure a stale link is judged by: after the locator's gain per chain where it has one.
+  const staleFigure = (l: (typeof links)[number]) => (l.chain_aligned_change_noise_floors ?? l.change_noise_floors)?.toFixed(1);
   const status = !running ? 'stopped' : reporting === 0 ? 'not_configured' : stale.length ? 'stale' : links.some((l) => l.status === 'unchecked') ? 'unchecked' : 'fresh';
   return {
     status,
     stale_links: stale.map((l) => `${l.environment_id}/${l.link}`),
+    replugged_links: replugged.map((l) => `${l.environment_id}/${l.link}`),
     links,
     message: stale.length
-      ? `the empty room changed since its reference was recorded on ${stale.map((l) => `${l.link} (${l.environment_id}, ${l.change_noise_floors?.toFixed(1)} noise floors)`).join(', ')}: furniture moved, a door left open or shut, or a radio re-plugged. If the room was empty, re-record the reference: studio Installer page, POST /api/v1/system/reference, or \`wiflow locate record\``
+      ? `the empty room changed since its reference was recorded on ${stale.map((l) => `${l.link} (${l.environment_id}, ${staleFigure(l)} noise floors)`).join(', ')}: furniture moved, a door left open or shut, slow drift, or a radio re-plugged (for a locator without a gain per receive chain). If the room was empty, re-record the reference: studio Installer page, POST /api/v1/system/reference, or \`wiflow locate record\``
+      : null,
+    notice: replugged.length
+      ? `receiver re-plugged on ${replugged.map((l) => `${l.link} (${l.environment_id}, ${l.change_noise_floors?.toFixed(0)} noise floors as recorded, ${l.chain_aligned_change_noise_floors?.toFixed(1)} with a gain per receive chain)`).join(', ')}: its chain phases changed since the reference was recorded; the locator aligns them (its gain per receive chain), so no action is needed. Re-record the reference when convenient.`
       : null,
   };
 }

@@ -52,7 +52,7 @@ afterAll(() => server?.close());
 
 describe('empty-room references over HTTP', () => {
   it('before the pipeline runs: status says stopped, and a recording is refused as not ready', async () => {
-    expect((await call('get', '/system/status', 'viewer')).body.empty_room_reference).toEqual({ status: 'stopped', stale_links: [], links: [], message: null });
+    expect((await call('get', '/system/status', 'viewer')).body.empty_room_reference).toEqual({ status: 'stopped', stale_links: [], replugged_links: [], links: [], message: null, notice: null });
     const refused = await call('post', '/system/reference', 'operator', { environment_id: 'hall' });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('SYSTEM_NOT_READY');

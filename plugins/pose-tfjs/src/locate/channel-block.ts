@@ -46,6 +46,8 @@ export class ChannelBlockMeter {
     private readonly maxPacketsPerBlock = Infinity,
     /** How packets are aligned to the anchor (the reference's gain model). */
     private readonly alignment: AlignOptions = {},
+    /** Another alignment tried first (a `StaticChainGain`'s); where it answers null, `alignment` is used. */
+    private readonly align: ((csi: ComplexPacket, time: number) => { re: Float64Array; im: Float64Array } | null) | null = null,
   ) {}
 
   /** Add a packet; returns the block it closed: the packets of the `blockMs` before it (a block closes when the first packet past its span arrives). */
@@ -66,7 +68,7 @@ export class ChannelBlockMeter {
     let power = 0;
     for (let j = 0; j < csi.re.length; j++) power += csi.re[j] ** 2 + csi.im[j] ** 2;
     this.#powerDb.push(10 * Math.log10(Math.max(power / csi.re.length, Number.MIN_VALUE)));
-    const aligned = alignPacket(csi, this.anchor, this.subcarriers, this.alignment);
+    const aligned = this.align?.(csi, time) ?? alignPacket(csi, this.anchor, this.subcarriers, this.alignment);
     this.#re.push(aligned.re);
     this.#im.push(aligned.im);
     return closed;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ChannelBlockMeter, changePower } from './channel-block.js';
 import { linkKey } from './reference-check.js';
 import type { EmptyRoomReference, LinkReference } from './reference.js';
+import { StaticChainGain } from './static-chain-gain.js';
 
 /** Thresholds of stale-reference detection. */
 export const StalenessSettingsSchema = z.object({
@@ -28,13 +29,31 @@ export const StalenessSettingsSchema = z.object({
 /** Thresholds of stale-reference detection. */
 export type StalenessSettings = z.output<typeof StalenessSettingsSchema>;
 
+/** The locator's gain per receive chain (`imaging.staticChainGain` of its spec) that the detector judges with too. */
+export interface StalenessChainGain {
+  windowS: number;
+  minDeviation: number;
+}
+
+/**
+ * What a still, empty stretch says of a link's reference: `fine` (it fits), `replugged` (it fits
+ * once each receive chain has its own gain, as the locator's `staticChainGain` gives it: new chain
+ * phases, the locator copes, nothing to do), `stale` (a static change the locator does not remove:
+ * re-record).
+ */
+export type StalenessVerdict = 'unchecked' | 'fine' | 'replugged' | 'stale';
+
 /** What is known about one link's reference. */
 export interface LinkStaleness {
   link: string;
-  /** `unchecked` until the room was still for `stillSeconds`; then `fresh` or `stale`. */
+  /** `unchecked` until the room was still for `stillSeconds`; then `fresh` (verdict fine or replugged: the reference serves the locator) or `stale`. */
   status: 'unchecked' | 'fresh' | 'stale';
-  /** The last judged still stretch's change against the reference, in noise floors (median of its seconds); null while unchecked. */
+  /** The finer verdict behind `status`. */
+  verdict: StalenessVerdict;
+  /** The last judged still stretch's change against the reference, in noise floors (median of its seconds), aligned with the reference's own gain model; null while unchecked. */
   changeNoiseFloors: number | null;
+  /** The same change with the stretch aligned as the locator aligns it with a gain per receive chain; null while unchecked, or where the locator has no `staticChainGain` (or the link's reference fits a gain per chain already). */
+  chainAlignedChangeNoiseFloors: number | null;
   /** Still seconds in a row now. */
   stillSeconds: number;
   /** Time (ms) of the last judgement; null while unchecked. */
@@ -44,8 +63,12 @@ export interface LinkStaleness {
 interface LinkState {
   reference: LinkReference;
   meter: ChannelBlockMeter;
+  /** The same packets aligned with the locator's gain per receive chain; null without it. */
+  chainMeter: ChannelBlockMeter | null;
   /** Change (noise floors) of every second of the current still stretch. */
   stretch: number[];
+  /** The same with the gain per receive chain. */
+  chainStretch: number[];
   judged: LinkStaleness;
 }
 
@@ -63,20 +86,31 @@ const median = (values: number[]): number => {
  * people make seconds that are not still, so they are never judged; a person standing
  * perfectly still for the whole stretch is a static change too (the warning says "if the
  * room was empty").
+ *
+ * With `chainGain` (the locator's `staticChainGain`), each second is also aligned with the
+ * locator's own `StaticChainGain`; a stretch that differs from the reference only until each
+ * receive chain has its own gain is a re-plugged receiver that the locator aligns (`replugged`,
+ * not stale). Without it a re-plug stays stale: it does hurt such a locator.
  */
 export class ReferenceStaleness {
   readonly #links = new Map<string, LinkState>();
   readonly settings: StalenessSettings;
 
-  constructor(readonly reference: EmptyRoomReference, settings: Partial<StalenessSettings> = {}) {
+  constructor(readonly reference: EmptyRoomReference, settings: Partial<StalenessSettings> = {}, readonly chainGain: StalenessChainGain | null = null) {
     this.settings = StalenessSettingsSchema.parse(settings);
     for (const link of reference.links) {
       const key = linkKey(link);
+      const h0 = { re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, subcarriers = Int16Array.from(link.subcarriers);
+      const meter = (align: StaticChainGain | null) => new ChannelBlockMeter(h0, subcarriers, 1000, 5, this.settings.packetsPerSecond, { nrx: link.nrx, gain: link.gain }, align && ((csi, time) => align.align(csi, time)));
+      // As the imager: only links aligned with one common gain get a gain per chain (a per-chain reference has one already).
+      const chains = chainGain && link.gain === 'common' && link.nrx > 1 ? new StaticChainGain(h0, subcarriers, link.nrx, chainGain.windowS, chainGain.minDeviation) : null;
       this.#links.set(key, {
         reference: link,
-        meter: new ChannelBlockMeter({ re: Float64Array.from(link.re), im: Float64Array.from(link.im) }, Int16Array.from(link.subcarriers), 1000, 5, this.settings.packetsPerSecond, { nrx: link.nrx, gain: link.gain }),
+        meter: meter(null),
+        chainMeter: chains && meter(chains),
         stretch: [],
-        judged: { link: key, status: 'unchecked', changeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
+        chainStretch: [],
+        judged: { link: key, status: 'unchecked', verdict: 'unchecked', changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
       });
     }
   }
@@ -86,22 +120,39 @@ export class ReferenceStaleness {
     const state = this.#links.get(linkKey(frame.link));
     if (!state) return;
     const block = state.meter.push(frame.csi, frame.time);
+    // The same packets and times: both meters close their blocks together.
+    const chainBlock = state.chainMeter?.push(frame.csi, frame.time) ?? null;
     if (!block) return;
     const s = this.settings;
     const noise = state.reference.noisePower;
+    // Stillness from the reference's alignment, as before: the chain gain changes no coherence of a still room.
     const still = block.coherence < s.stillCoherence;
     if (!still) {
       state.stretch = [];
+      state.chainStretch = [];
       state.judged.stillSeconds = 0;
       return;
     }
     // The block mean keeps noise / packets of noise power; take it out so an unchanged room reads near 0.
-    state.stretch.push(Math.max(0, changePower(block.mean, state.reference) - block.dynamicPower / block.packets) / noise);
+    const changeOf = (b: NonNullable<typeof block>) => Math.max(0, changePower(b.mean, state.reference) - b.dynamicPower / b.packets) / noise;
+    state.stretch.push(changeOf(block));
+    if (chainBlock) state.chainStretch.push(changeOf(chainBlock));
     state.judged.stillSeconds++;
     if (state.stretch.length > s.stillSeconds) state.stretch.shift();
+    if (state.chainStretch.length > s.stillSeconds) state.chainStretch.shift();
     if (state.stretch.length < s.stillSeconds) return;
     const change = median(state.stretch);
-    state.judged = { link: state.judged.link, status: change > s.staleNoiseFloors ? 'stale' : 'fresh', changeNoiseFloors: change, stillSeconds: state.judged.stillSeconds, checkedAt: block.time };
+    const chainChange = state.chainMeter && state.chainStretch.length ? median(state.chainStretch) : null;
+    const verdict: StalenessVerdict = change <= s.staleNoiseFloors ? 'fine' : chainChange !== null && chainChange <= s.staleNoiseFloors ? 'replugged' : 'stale';
+    state.judged = {
+      link: state.judged.link,
+      status: verdict === 'stale' ? 'stale' : 'fresh',
+      verdict,
+      changeNoiseFloors: change,
+      chainAlignedChangeNoiseFloors: chainChange,
+      stillSeconds: state.judged.stillSeconds,
+      checkedAt: block.time,
+    };
   }
 
   /** Every link's state, in the reference's order. */

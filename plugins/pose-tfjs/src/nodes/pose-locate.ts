@@ -76,10 +76,13 @@ export const poseLocateNode = defineNode({
     const inUse = environments.map((environment) => referenceForEnvironment(environment, references));
     const options = { densePose: ctx.config.densePose, presenceThreshold: ctx.config.presenceThreshold, processingMode: ctx.mode === 'stream' ? ('realtime' as const) : ('job' as const) };
     let locator = new PoseLocator(model, environments, inUse, options);
+    // The detector judges a re-plug as this locator copes with it: with its gain per receive chain, if it has one.
+    const imaging = model.spec.imaging;
+    const chainGain = imaging.staticChainGain && imaging.chainGain !== 'per-rx-chain' ? imaging.staticChainGain : null;
     const rooms = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
     const byLink = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
     const useReference = (reference: EmptyRoomReference) => {
-      const room = { environmentId: reference.environmentId, reference, staleness: new ReferenceStaleness(reference) };
+      const room = { environmentId: reference.environmentId, reference, staleness: new ReferenceStaleness(reference, {}, chainGain) };
       rooms.set(reference.environmentId, room);
       for (const link of reference.links) byLink.set(linkKey(link), room);
     };
@@ -128,6 +131,7 @@ export const poseLocateNode = defineNode({
           modelId: model.spec.modelId,
           modelHash: model.hash.slice(0, 12),
           staleReferenceLinks: states.filter((l) => l.status === 'stale').map((l) => l.link).join(', '),
+          repluggedReferenceLinks: states.filter((l) => l.verdict === 'replugged').map((l) => l.link).join(', '),
           referenceStates: JSON.stringify(states),
         };
       },

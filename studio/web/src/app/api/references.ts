@@ -6,7 +6,11 @@ export interface ReferenceLink {
   environment_id: string;
   link: string;
   status: 'unchecked' | 'fresh' | 'stale';
+  /** fine, replugged (the locator aligns the new chain phases: no action) or stale; absent from servers before it. */
+  verdict?: 'unchecked' | 'fine' | 'replugged' | 'stale';
   change_noise_floors: number | null;
+  /** The change with a gain per receive chain, as the locator aligns packets (null without it). */
+  chain_aligned_change_noise_floors?: number | null;
   still_seconds: number;
   checked_at: string | null;
 }

@@ -72,6 +72,7 @@ export function InstallerView() {
 
   const room = rooms?.find((r) => r.environment_id === selected) ?? rooms?.[0] ?? null;
   const stale = rooms?.flatMap((r) => r.links.filter((l) => l.status === 'stale')) ?? [];
+  const replugged = rooms?.flatMap((r) => r.links.filter((l) => l.verdict === 'replugged')) ?? [];
 
   const record = () => {
     if (!room) return;
@@ -88,7 +89,12 @@ export function InstallerView() {
       {error ? <p className="error">{error}</p> : null}
       {stale.map((l) => (
         <p key={`${l.environment_id}/${l.link}`} className="wf-warning" data-testid="installer-stale">
-          Link <strong>{l.link}</strong> of {l.environment_id}: the empty room changed since its reference was recorded ({figure(l.change_noise_floors, 1, 'noise floors')}): furniture moved, a door left open or shut, or a radio re-plugged. If the room was empty, record the reference again below.
+          Link <strong>{l.link}</strong> of {l.environment_id}: the empty room changed since its reference was recorded ({figure(l.chain_aligned_change_noise_floors ?? l.change_noise_floors, 1, 'noise floors')}): furniture moved, a door left open or shut, slow drift, or a radio re-plugged. If the room was empty, record the reference again below.
+        </p>
+      ))}
+      {replugged.map((l) => (
+        <p key={`${l.environment_id}/${l.link}`} className="muted" data-testid="installer-replugged">
+          Link <strong>{l.link}</strong> of {l.environment_id}: receiver re-plugged (its chain phases changed since the reference: {figure(l.change_noise_floors, 0, 'noise floors')}, {figure(l.chain_aligned_change_noise_floors ?? null, 1, 'noise floors')} with a gain per receive chain). The locator aligns them; no action is needed. Re-record the reference when convenient.
         </p>
       ))}
       {rooms?.length === 0 ? <p className="muted" data-testid="installer-none">No running pipeline senses a room with pose.locate. Start the system pipeline, then come back.</p> : null}
@@ -112,7 +118,7 @@ export function InstallerView() {
             {room.links.map((l) => (
               <tr key={l.link}>
                 <td>{l.link}</td>
-                <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? 'not checked yet (needs 20 still seconds)' : l.status}</td>
+                <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? 'not checked yet (needs 20 still seconds)' : l.verdict === 'replugged' ? 'receiver re-plugged (locator copes)' : l.status}</td>
                 <td>{figure(l.change_noise_floors, 1, 'noise floors')}</td>
                 <td>{l.still_seconds} s</td>
               </tr>
