@@ -3,6 +3,7 @@ import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
 import { evaluateEndToEnd, type EndToEndReport } from './evaluate-end-to-end.js';
 import { HARDWARE_CHOICES } from '@wiflow/plugin-sim';
+import { TWIN_COUNT } from '@wiflow/plugin-pose-tfjs';
 import { parsePlannerProfiles, planHardware, plannerTable, PLANNER_PROFILES, type PlannerResult } from './hardware-planner.js';
 import { EvaluationErrors } from './errors.js';
 
@@ -22,6 +23,10 @@ export function formatEndToEnd(r: EndToEndReport): string[] {
   lines.push(`tracking, three people crossing ${r.tracking.rooms} room(s) (${r.tracking.simulatedSeconds} s): IDF1 ${share(r.tracking.idf1)}, MOTA ${share(r.tracking.mota)}, ${r.tracking.trackIds} track ids, ${r.tracking.idSwitches} identity switches`);
   lines.push(`retail, shop (${r.retail.simulatedSeconds} s): ${r.retail.visitorsCounted} visitors counted, ${r.retail.visitorsTrue} true`);
   lines.push(`empty rooms (${r.emptyRoom.simulatedSeconds} s): ${r.emptyRoom.falseTracks} false people, ${r.emptyRoom.falsePeoplePerHour} per hour`);
+  if (r.twinFit) {
+    lines.push(`twin-fit: each room's own locator, correcting ${r.twinFit.base}, ${r.twinFit.sessions} twin sessions per room, ${r.twinFit.cpuSeconds} CPU-s (${r.twinFit.wallSeconds} s wall) for ${r.twinFit.rooms.length} rooms`);
+    for (const room of r.twinFit.rooms) lines.push(`  ${room.environmentId}: ${room.framesCarried} (bias ${room.countBias.map((v) => v.toFixed(2)).join(' / ')}, birth margin ${room.birthAboveNoise}, twin count ${room.twinCountAccuracy.before} → ${room.twinCountAccuracy.after}, ${room.cpuSeconds} CPU-s)`);
+  }
   return lines;
 }
 
@@ -58,13 +63,15 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--profile <name>', `hardware: ${Object.keys(HARDWARE_CHOICES).join(', ')}; add +4rx (a fourth receiver) or +2tx (a second transmitter), then ~clean (the chip without its impairments)`, 'recipe')
     .option('--split <name>', 'rooms of the recipe: test (reported) or val (for choosing settings)', 'test')
     .option('--model <dir>', 'locator directory for pose.locate (its `model` config) instead of the shipped wiflow-locate-v2, e.g. one `wiflow locate fit --profile` wrote')
+    .option('--twin-fit', "give each room its own locator, fitted on the room's simulated twin as `wiflow locate twin-fit` fits it (correcting --model or the shipped locator); the report names each room's locator and the twin's CPU time", false)
+    .option('--twin-sessions <n>', `with --twin-fit: twin sessions per room (${TWIN_COUNT.sessions}, as twin-fit)`, (v) => Number(v), TWIN_COUNT.sessions)
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; json: boolean; write?: string }) => {
+    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; json: boolean; write?: string }) => {
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
+        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);

@@ -7,6 +7,7 @@ export { endToEndFlow, runEndToEnd, DEFAULT_ESTIMATOR, type EndToEndRun } from '
 export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from '@wiflow/plugin-sim';
 export { PLANNER_PROFILES, planHardware, plannerTable, parsePlannerProfiles, describeProfile, type PlannerRow, type PlannerResult, type PlannerOptions } from './hardware-planner.js';
 export { threePeopleCrossing } from './crossing-scenario.js';
+export { RoomTwinLocators, type RoomTwinLocator } from './room-twin-locators.js';
 export { BucketScorer, DETECTED_RADIUS_M, floorStatistics, trueVisits, confirmedTracks, reportedPeople, WARM_UP_SECONDS, type BucketFigures, type FloorErrorStats } from './scoring.js';
 export { formatEndToEnd, mergePlannerFiles, registerEvaluationCommands } from './commands.js';
 export { EvaluationErrors, evaluationErrorCatalogue } from './errors.js';
