@@ -133,6 +133,7 @@ export interface TwinCountRecord {
   birthAboveNoise: number;
   /** Count accuracy on the twin's own sessions, before → after (what was fitted; not a measurement of the room). */
   twinCountAccuracy: { before: number; after: number };
+  /** CPU time of the fit; returned, not written into the locator (its hash must name the fit, not the machine's speed). */
   cpuSeconds: number;
 }
 
@@ -167,7 +168,8 @@ export function fitTwinCount(sim: Sim, environment: EnvironmentGeometry, referen
     version: `${base.spec.version}+twin`,
     description: `${base.spec.description} Count head and birth margin corrected for environment ${environment.id} on its simulated twin (wiflow locate twin-fit).`,
     environmentId: environment.id,
-    training: { ...base.spec.training, twinCount: record },
+    // Everything but the CPU time: two fits of the same room and reference write the same bytes, so the same hash.
+    training: { ...base.spec.training, twinCount: { ...record, cpuSeconds: undefined } },
   };
   return { spec, record };
 }

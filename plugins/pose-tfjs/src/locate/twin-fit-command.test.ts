@@ -65,6 +65,13 @@ describe('wiflow locate twin-fit', () => {
     expect(() => new PoseLocator(model, [other.environment], [simulateReference(sim as never, other.scenario as never)])).toThrow(expect.objectContaining({ code: 'WIFLOW_POSE_MODEL_INVALID', message: expect.stringContaining(`fitted for environment ${room.environment.id}`) }));
   }, 60_000);
 
+  it('a second fit of the same room and reference writes the same locator (the same hash), whatever the CPU time', async () => {
+    const again = path.join(dir, 'room-0-again');
+    await cli()('locate', 'twin-fit', '--environment', path.join(dir, 'environment-0.json'), '--reference', path.join(dir, 'reference-0.json'), '--twin-sessions', '4', '--twin-seconds', '3', '--out', again);
+    expect(loadLocatorModel(again).hash).toBe(loadLocatorModel(out()).hash);
+    expect(loadLocatorModel(again).spec.training.twinCount).not.toHaveProperty('cpuSeconds');
+  }, 120_000);
+
   it("a reference of another room is refused before anything is simulated or written", async () => {
     const never = path.join(dir, 'never');
     await expect(cli()('locate', 'twin-fit', '--environment', path.join(dir, 'environment-0.json'), '--reference', path.join(dir, 'reference-1.json'), '--out', never)).rejects.toMatchObject({ code: 'WIFLOW_POSE_REFERENCE_MISSING' });
