@@ -4,7 +4,7 @@ import { WiflowError } from '@wiflow/core';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { badInputFile } from '../errors.js';
-import { median } from '../eval/median.js';
+import { median } from '../median.js';
 import { referenceSpread, senseCapture, type SenseCaptureResult } from '../sense-capture.js';
 
 /** The per-file summary `wiflow sense` prints after a file's seconds. */

@@ -10,7 +10,7 @@ import { breathingSpectrumPeak } from '../signal/breathing-spectrum.js';
 import { FALL_FEATURES, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
 import { PROFILE_FEATURES } from '../falls/velocity-profile.js';
 import type { ProfileEvent } from '../falls/profile-falls.js';
-import { median } from './median.js';
+import { median } from '../median.js';
 
 interface Label { file: string; label: string; person?: string; chip?: string; subject?: string; breaths_per_minute?: number; reference?: string; take?: string }
 

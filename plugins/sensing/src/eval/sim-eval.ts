@@ -5,7 +5,7 @@ import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../model/logistic.js';
 import { combineRoomSecond } from '../room.js';
 import { FALL_FEATURES, LinkSensor, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
-import { median } from './median.js';
+import { median } from '../median.js';
 import { SIM_SIZES, simSessions, type SimSession, type SimSplit } from './sim-sessions.js';
 
 /** A truth fall (or fall-like movement) of a session, in seconds from its start. */

@@ -1,6 +1,6 @@
 /**
  * The median of `values`: the middle value, or the mean of the two middle values when there is an even number of
- * them (not the upper one of the two); null for none. The evaluations report this as "median".
+ * them (not the upper one of the two); null for none. The evaluations and `wiflow sense` report this as "median".
  */
 export function median(values: readonly number[]): number | null {
   if (!values.length) return null;
