@@ -1,13 +1,12 @@
 // A receiver re-plugged since the empty-room reference, over real HTTP: the shipped locator
 // aligns the new chain phases (its gain per receive chain), so /system/status and
 // /health/detailed say "re-plugged, no action needed", not stale, and the system is not degraded.
-import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import csiPlugin from '@wiflow/plugin-csi';
-import posePlugin, { environmentFromScenario, simulateReference, writeReference } from '@wiflow/plugin-pose-tfjs';
+import posePlugin from '@wiflow/plugin-pose-tfjs';
 import simPlugin, * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
+import { writeHallPipeline } from './hall-pipeline.test-support.js';
 
 /** The furnished hall of the stale-reference test, nothing moved: the laptop was unplugged and plugged in again since the reference. */
 const furnished = sim.hallScenario({ movedBench: true });
@@ -18,25 +17,7 @@ const call = async (url: string) => server.http.get(`/api/v1${url}`).set('Author
 
 beforeAll(async () => {
   server = await startTestServer({ plugins: [simPlugin, csiPlugin, posePlugin] });
-  const validated = sim.validateScenario(scenario);
-  const referenceFile = path.join(server.dataDir, 'hall-reference.json');
-  writeReference(referenceFile, simulateReference(sim as never, validated as never, 10));
-  writeFileSync(path.join(server.dataDir, 'pipeline.json'), JSON.stringify({
-    id: 'hall-pipeline',
-    name: 'hall',
-    data: {
-      nodes: [
-        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: false, durationS: 3600 } } },
-        // The shipped locator (wiflow-locate-v2 2.3.0, imaging.staticChainGain).
-        { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environmentFromScenario(validated as never)], references: [referenceFile], densePose: 'none' } } },
-        { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
-      ],
-      edges: [
-        { id: 'e1', source: 'sim', sourceHandle: 'frames', target: 'locate', targetHandle: 'frames' },
-        { id: 'e2', source: 'locate', sourceHandle: 'poses', target: 'publish', targetHandle: 'poses' },
-      ],
-    },
-  }));
+  writeHallPipeline(server.dataDir, scenario);
 }, 60_000);
 afterAll(() => server?.close());
 

@@ -8,10 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import csiPlugin from '@wiflow/plugin-csi';
-import posePlugin, { DEFAULT_PROBE, environmentFromScenario, readReference, saveRoomPoseModel, simulateReference, writeCalibrationRecord, writeReference } from '@wiflow/plugin-pose-tfjs';
+import posePlugin, { DEFAULT_PROBE, readReference, saveRoomPoseModel, writeCalibrationRecord, writeReference } from '@wiflow/plugin-pose-tfjs';
 import simPlugin, * as sim from '@wiflow/plugin-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, waitFor, type TestServer } from '../fixtures.test-support.js';
+import { writeHallPipeline } from './hall-pipeline.test-support.js';
 
 /** A hall whose bench was moved after the reference was recorded; nobody in it. */
 const scenario = sim.hallScenario({ movedBench: true });
@@ -26,27 +27,8 @@ const call = async (method: 'get' | 'post', url: string, role: 'viewer' | 'opera
 
 beforeAll(async () => {
   server = await startTestServer({ plugins: [simPlugin, csiPlugin, posePlugin] });
-  const validated = sim.validateScenario(scenario);
-  referenceFile = path.join(server.dataDir, 'hall-reference.json');
   // Recorded at installation: the bench where it stood.
-  writeReference(referenceFile, simulateReference(sim as never, validated as never, 10));
-  const environment = environmentFromScenario(validated as never);
-  writeFileSync(path.join(server.dataDir, 'pipeline.json'), JSON.stringify({
-    id: 'hall-pipeline',
-    name: 'hall',
-    data: {
-      nodes: [
-        // Faster than real time: the test waits for tens of simulated seconds.
-        { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: false, durationS: 3600 } } },
-        { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environment], references: [referenceFile], densePose: 'none' } } },
-        { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
-      ],
-      edges: [
-        { id: 'e1', source: 'sim', sourceHandle: 'frames', target: 'locate', targetHandle: 'frames' },
-        { id: 'e2', source: 'locate', sourceHandle: 'poses', target: 'publish', targetHandle: 'poses' },
-      ],
-    },
-  }));
+  referenceFile = writeHallPipeline(server.dataDir, scenario);
 }, 60_000);
 afterAll(() => server?.close());
 
