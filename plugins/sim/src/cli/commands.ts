@@ -48,6 +48,17 @@ function format(value: string): RecordingFormat {
   return value;
 }
 
+function propagationJson(value: string): PropagationOverrides {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`--propagation expects a JSON object of propagation settings, got ${JSON.stringify(value)}`);
+  return parsed as PropagationOverrides;
+}
+
 /** `wiflow simulate <scenario> --out <file>`: run a scenario and write a recording with ground truth. */
 export function registerSimulateCommand(program: Command, cli: CliContext): void {
   program
@@ -176,13 +187,12 @@ export function registerRealismCommand(program: Command, cli: CliContext): void 
     .description('compare simulated and real CSI: amplitude spread and autocorrelation when still, walking spectrum, breathing depth, how a fall looks')
     .option('--real <dir>', 'folder of real captures (evaluation only; nothing is copied)', '../shared/data/real')
     .option('--json', 'print the rows as JSON')
-    .option('--propagation <json>', 'propagation settings merged into every simulated scenario (a what-if), e.g. \'{"reverberation":{"decayNs":13}}\'')
-    .action(async (options: { real: string; json?: boolean; propagation?: string }) => {
+    .option('--propagation <json>', 'propagation settings merged into every simulated scenario (a what-if), e.g. \'{"reverberation":{"decayNs":13}}\'', propagationJson)
+    .action(async (options: { real: string; json?: boolean; propagation?: PropagationOverrides }) => {
       const dir = path.resolve(options.real);
       const present = existsSync(dir);
       if (!present) cli.print(`real captures not found at ${dir}: printing the simulated column only`);
-      const propagation = options.propagation ? (JSON.parse(options.propagation) as PropagationOverrides) : {};
-      const rows = await realismReport(present ? dir : null, (file) => readCapture(file), propagation);
+      const rows = await realismReport(present ? dir : null, (file) => readCapture(file), options.propagation ?? {});
       if (options.json) {
         cli.print(JSON.stringify(rows, null, 2));
         return;
