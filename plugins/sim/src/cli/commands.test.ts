@@ -63,6 +63,11 @@ describe('wiflow simulate / dataset', () => {
     await expect(cli('simulate', 'random', '--out', real, '--realism', 'v3', '--quiet')).rejects.toThrow(/--realism expects one of none, v2/);
   });
 
+  it('realism --propagation takes a JSON object of propagation settings and says so when it gets anything else', async () => {
+    await expect(cli('realism', '--real', dir, '--propagation', '{"reverberation":')).rejects.toThrow(/--propagation expects a JSON object of propagation settings/);
+    await expect(cli('realism', '--real', dir, '--propagation', '[1]')).rejects.toThrow(/--propagation expects a JSON object/);
+  });
+
   it('simulate --bench --json prints the real-time factor, frames per CPU-second and the baseline of the same run', async () => {
     const lines = await cli('simulate', '--bench', '--json', '--duration', '0.3');
     const result = JSON.parse(lines[0]) as Record<string, number>;

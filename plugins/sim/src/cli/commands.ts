@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { runSimBench } from '../bench/sim-bench.js';
-import { realismReport } from '../realism/realism-report.js';
+import { realismReport, type PropagationOverrides } from '../realism/realism-report.js';
 import { readCapture } from '@wiflow/plugin-csi';
 import { existsSync } from 'node:fs';
 import { SingleBar, Presets } from 'cli-progress';
@@ -46,6 +46,17 @@ function progressBar(unit: string): SingleBar {
 function format(value: string): RecordingFormat {
   if (value !== 'wfr' && value !== 'jsonl') throw new Error(`--format expects wfr or jsonl, got ${JSON.stringify(value)}`);
   return value;
+}
+
+function propagationJson(value: string): PropagationOverrides {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`--propagation expects a JSON object of propagation settings, got ${JSON.stringify(value)}`);
+  return parsed as PropagationOverrides;
 }
 
 /** `wiflow simulate <scenario> --out <file>`: run a scenario and write a recording with ground truth. */
@@ -176,11 +187,12 @@ export function registerRealismCommand(program: Command, cli: CliContext): void 
     .description('compare simulated and real CSI: amplitude spread and autocorrelation when still, walking spectrum, breathing depth, how a fall looks')
     .option('--real <dir>', 'folder of real captures (evaluation only; nothing is copied)', '../shared/data/real')
     .option('--json', 'print the rows as JSON')
-    .action(async (options: { real: string; json?: boolean }) => {
+    .option('--propagation <json>', 'propagation settings merged into every simulated scenario (a what-if), e.g. \'{"reverberation":{"decayNs":13}}\'', propagationJson)
+    .action(async (options: { real: string; json?: boolean; propagation?: PropagationOverrides }) => {
       const dir = path.resolve(options.real);
       const present = existsSync(dir);
       if (!present) cli.print(`real captures not found at ${dir}: printing the simulated column only`);
-      const rows = await realismReport(present ? dir : null, (file) => readCapture(file));
+      const rows = await realismReport(present ? dir : null, (file) => readCapture(file), options.propagation ?? {});
       if (options.json) {
         cli.print(JSON.stringify(rows, null, 2));
         return;

@@ -5,6 +5,7 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
+import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -63,6 +64,8 @@ export interface LinkGeometry {
   /** Element patterns (amplitude by direction); omitted or null = isotropic. */
   txPattern?: AntennaPattern | null;
   rxPattern?: AntennaPattern | null;
+  /** The room's reverberant field (static tail, body paths through it); omitted or null = none. */
+  reverberation?: ReverberationSettings | null;
 }
 
 /** One propagation path as the channel sums it (for inspection and tests). */
@@ -136,6 +139,11 @@ export class LinkChannel {
   readonly #r0i: Float64Array;
   readonly #rsr: Float64Array;
   readonly #rsi: Float64Array;
+  /** Reverberant power gain of the room (0 without a reverberant field) and each person's diffuse paths. */
+  readonly #reverberantGain: number;
+  readonly #bodyDiffuse = new Map<number, DiffusePaths>();
+  #diffusePoints: Float64Array | null = null;
+  #segmentAreas: Float64Array | null = null;
 
   constructor(geometry: LinkGeometry) {
     this.geometry = geometry;
@@ -183,6 +191,7 @@ export class LinkChannel {
           rxCentre: mirror(this.rxCentre, surface),
         }))
       : [];
+    this.#reverberantGain = geometry.reverberation ? reverberantGain(geometry.room, this.lambda, geometry.reverberation.decayS) : 0;
     const size = this.ntx * this.nrx * this.nsc;
     this.#staticRe = new Float64Array(size);
     this.#staticIm = new Float64Array(size);
@@ -291,12 +300,83 @@ export class LinkChannel {
       }
       byKey.set(`clutter:${byKey.size}`, path);
     }
+    if (g.reverberation?.staticTail) {
+      const tail = this.#staticTail(g.reverberation, [...byKey.values()]);
+      if (tail) byKey.set('diffuse tail', tail);
+    }
     for (const path of byKey.values()) {
       this.#static.push(path);
       for (let i = 0; i < path.re.length; i++) {
         this.#staticRe[i] += path.re[i];
         this.#staticIm[i] += path.im[i];
       }
+    }
+  }
+
+  /**
+   * The empty room's diffuse tail: the reverberant power G_rev less what the explicit reflections already carry,
+   * over `STATIC_TAIL_PATHS` paths from the line-of-sight delay on, with excess delays exponential in T and
+   * isotropic directions at both arrays (element patterns are not applied: the field is diffuse). Bodies do not
+   * shadow it. As a static path its order is 3, past the image method's two (drift scales with the order).
+   */
+  #staticTail(settings: ReverberationSettings, paths: readonly StaticPath[]): StaticPath | null {
+    let explicit = 0;
+    for (const p of paths) if (p.record.kind === 'reflection') explicit += p.record.amplitude * p.record.amplitude;
+    const power = this.#reverberantGain - explicit;
+    if (power <= 0) return null;
+    const draws = staticTailPaths(settings);
+    const pairs = this.ntx * this.nrx;
+    const base = distance(this.txCentre, this.rxCentre);
+    const re = new Float64Array(pairs * this.nsc);
+    const im = new Float64Array(pairs * this.nsc);
+    const each = Math.sqrt(power / draws.count);
+    for (let m = 0; m < draws.count; m++) {
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, 0);
+      this.#addSeparablePath(re, im, each * draws.gainRe[m], each * draws.gainIm[m], this.#dtx, this.#drx);
+    }
+    return {
+      record: { kind: 'reflection', label: 'diffuse tail', order: 3, length: base, delayS: base / SPEED_OF_LIGHT, amplitude: Math.sqrt(power), shadowLossDb: 0, points: [this.txCentre, this.rxCentre] },
+      legs: [],
+      re,
+      im,
+    };
+  }
+
+  /** Per-antenna lengths of diffuse path m: half its length at each end, plus each antenna's offset along the path's direction there. */
+  #diffuseLengths(draws: DiffusePaths, m: number, half: number, bodyShift: number): void {
+    const g = this.geometry;
+    for (let i = 0; i < this.ntx; i++) this.#dtx[i] = half + bodyShift + alongDirection(draws.txDir, m, g.txAntennas[i], this.txCentre);
+    for (let j = 0; j < this.nrx; j++) this.#drx[j] = half + alongDirection(draws.rxDir, m, g.rxAntennas[j], this.rxCentre);
+  }
+
+  /**
+   * A person's paths through the diffuse field (reverberation.ts): per path, the power
+   * G_rev·ρ²·(A/M)·(c·T/(4V) + 1/(16π d_tx²) + 1/(16π d_rx²)) with d the distances of its scattering point,
+   * the delay of the line of sight plus its excess, and the length change (k̂_in − k̂_out)·p of its point p.
+   */
+  #addBodyDiffuse(body: BodyState, settings: ReverberationSettings, outRe: Float64Array, outIm: Float64Array): void {
+    let draws = this.#bodyDiffuse.get(body.personId);
+    if (!draws) this.#bodyDiffuse.set(body.personId, (draws = bodyDiffusePaths(settings, body.personId)));
+    const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
+    const areas = this.#segmentAreas === null || this.#segmentAreas.length < body.segments.length ? (this.#segmentAreas = new Float64Array(body.segments.length)) : this.#segmentAreas;
+    const area = bodyScatteringPoints(body.segments, draws, points, areas);
+    const room = this.geometry.room;
+    const diffuseShare = (SPEED_OF_LIGHT * settings.decayS) / (4 * room.width * room.depth * room.height);
+    const rho = this.geometry.bodyReflectivity;
+    const scale = (this.#reverberantGain * rho * rho * area) / draws.count;
+    const base = distance(this.txCentre, this.rxCentre);
+    const t = this.txCentre;
+    const r = this.rxCentre;
+    for (let m = 0; m < draws.count; m++) {
+      const px = points[3 * m];
+      const py = points[3 * m + 1];
+      const pz = points[3 * m + 2];
+      const d1 = (px - t.x) ** 2 + (py - t.y) ** 2 + (pz - t.z) ** 2;
+      const d2 = (px - r.x) ** 2 + (py - r.y) ** 2 + (pz - r.z) ** 2;
+      const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
+      const shift = draws.bodyDir[3 * m] * px + draws.bodyDir[3 * m + 1] * py + draws.bodyDir[3 * m + 2] * pz;
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, shift);
+      this.#addSeparablePath(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], this.#dtx, this.#drx);
     }
   }
 
@@ -439,6 +519,8 @@ export class LinkChannel {
     }
     if (this.geometry.bodyScattering) {
       for (const body of bodies) for (const seg of body.segments) this.#addBodySegment(seg, body, bodies, outRe, outIm, null);
+      const reverberation = this.geometry.reverberation;
+      if (reverberation?.bodyDiffuse) for (const body of bodies) this.#addBodyDiffuse(body, reverberation, outRe, outIm);
     }
   }
 

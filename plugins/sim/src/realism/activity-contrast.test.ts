@@ -13,7 +13,10 @@ if (!GOAL_TESTS) console.log('activity-contrast: the real-like motion contrast t
 
 /** The realism table's simulated radio: Intel 5300 HT20, 1 × 3, 20 packets/s at 5.32 GHz. */
 function intel(input: ScenarioInput): ScenarioInput {
-  return { ...applyProfile(input, 'intel5300-ht20', { txAntennas: 1 }), channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 } };
+  const s: ScenarioInput = { ...applyProfile(input, 'intel5300-ht20', { txAntennas: 1 }), channel: { centerFrequencyHz: 5.32e9, bandwidthMHz: 20, rateHz: 20, txPowerDbm: 20 } };
+  // A what-if (e.g. the reverberant field, docs/simulator.md §7): WIFLOW_SIM_PROPAGATION is merged into the propagation.
+  if (process.env.WIFLOW_SIM_PROPAGATION) s.propagation = { ...(s.propagation ?? {}), ...JSON.parse(process.env.WIFLOW_SIM_PROPAGATION) };
+  return s;
 }
 
 function frames(input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {

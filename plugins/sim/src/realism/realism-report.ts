@@ -33,8 +33,11 @@ function esp32(input: ScenarioInput, rateHz: number): ScenarioInput {
   return { ...s, channel: { ...(s.channel ?? {}), centerFrequencyHz: 2.437e9, bandwidthMHz: 20, rateHz, txPowerDbm: 20 }, radios: s.radios.map((r) => ({ ...r, esp32Field: 'lltf' as const })) };
 }
 
-function simulate(input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {
-  const sim = new Simulator(validateScenario(input), { attachTruth: false });
+/** Propagation settings merged into every simulated scenario of the table (a what-if, e.g. the reverberant field). */
+export type PropagationOverrides = NonNullable<ScenarioInput['propagation']>;
+
+function simulate(propagation: PropagationOverrides, input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {
+  const sim = new Simulator(validateScenario({ ...input, propagation: { ...(input.propagation ?? {}), ...propagation } }), { attachTruth: false });
   const out: CsiFrame[] = [];
   for (const tick of sim.run(seconds)) if (tick.t >= fromS) out.push(...tick.frames);
   return out;
@@ -50,24 +53,24 @@ const SPECS: {
   statistic: string;
   radio: string;
   real: { folder: string; labels: string[]; files: number; maxSeconds?: number };
-  simulate: () => CsiFrame[];
+  simulate: (propagation: PropagationOverrides) => CsiFrame[];
   measure: (frames: CsiFrame[]) => number;
 }[] = [
-  { statistic: 'still person: amplitude std / mean', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).amplitudeCv },
-  { statistic: 'still person: amplitude autocorrelation at 1 packet', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
-  { statistic: 'still person: amplitude autocorrelation at 1 s', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelation1s },
-  { statistic: 'quiet room: amplitude std / mean', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: () => simulate(esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).amplitudeCv },
-  { statistic: 'quiet room: amplitude autocorrelation at 1 packet', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: () => simulate(esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
-  { statistic: 'walking: median frequency of amplitude fluctuation (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).medianHz },
-  { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
-  { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
-  { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: () => simulate(esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
-  { statistic: 'still person: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: () => simulate(intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => bandShapeMotion(f).median },
-  { statistic: 'walking: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: () => simulate(intel(walkingScenario()), 15), measure: (f) => bandShapeMotion(f).median },
-  { statistic: 'fall: band-shape motion, peak second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => bandShapeMotion(f).peak },
-  { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
-  { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
-  { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: () => simulate(intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
+  { statistic: 'still person: amplitude std / mean', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'still person: amplitude autocorrelation at 1 packet', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'still person: amplitude autocorrelation at 1 s', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelation1s },
+  { statistic: 'quiet room: amplitude std / mean', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (p) => simulate(p, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'quiet room: amplitude autocorrelation at 1 packet', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (p) => simulate(p, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'walking: median frequency of amplitude fluctuation (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).medianHz },
+  { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (p) => simulate(p, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (p) => simulate(p, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
+  { statistic: 'still person: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'walking: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'fall: band-shape motion, peak second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => bandShapeMotion(f).peak },
+  { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
+  { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
+  { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
 ];
 
 /** A person walking back and forth across the sensing room for 15 s. */
@@ -79,9 +82,9 @@ function walkingScenario(): ScenarioInput {
 /**
  * The "simulated vs real" table: each statistic on the real captures in `realDir` (medians over
  * files; evaluation only, nothing is copied) and on a simulated capture of the same radio
- * profile. Without `realDir` the real column is null.
+ * profile. Without `realDir` the real column is null. `propagation` is merged into every simulated scenario.
  */
-export async function realismReport(realDir: string | null, read: CaptureReader): Promise<RealismRow[]> {
+export async function realismReport(realDir: string | null, read: CaptureReader, propagation: PropagationOverrides = {}): Promise<RealismRow[]> {
   const rows: RealismRow[] = [];
   const cache = new Map<string, CsiFrame[]>();
   for (const spec of SPECS) {
@@ -116,7 +119,7 @@ export async function realismReport(realDir: string | null, read: CaptureReader)
     const key = `sim:${spec.simulate.toString()}`;
     let simulated = cache.get(key);
     if (!simulated) {
-      simulated = spec.simulate();
+      simulated = spec.simulate(propagation);
       cache.set(key, simulated);
     }
     rows.push({ statistic: spec.statistic, radio: spec.radio, real, realFiles, simulated: spec.measure(simulated) });

@@ -280,6 +280,11 @@ export const ScenarioSchema = z.object({
     shadowing: z.boolean().default(true),
     bodyReflectivity: z.number().min(0).max(1).default(0.6).describe('|Γ| of skin at WiFi frequencies'),
     bodyBounces: z.boolean().default(false).describe('add body paths with one wall/floor/ceiling bounce before or after the body (12 more paths per segment)'),
+    reverberation: z.object({
+      decayNs: z.number().min(1).max(200).describe('decay time T of the room\'s power-delay tail, ns (indoor rooms at 5 GHz: about 10–40)'),
+      staticTail: z.boolean().default(true).describe('add the empty room\'s diffuse tail (reverberant power c·λ²·T/(8πV) less the explicit reflections)'),
+      bodyDiffuse: z.boolean().default(true).describe('add the paths a body scatters into and out of the diffuse field (40 per person)'),
+    }).strict().optional().describe('the room\'s reverberant (diffuse) field, after room electromagnetics; absent = none (default)'),
   }).strict().default({ maxReflectionOrder: 2, bodyScattering: true, shadowing: true, bodyReflectivity: 0.6, bodyBounces: false }),
   people: z.array(PersonSchema).default([]),
   distractors: z.array(DistractorSchema).optional().describe('fans, pets, doors, curtains, plants, activity next door'),
