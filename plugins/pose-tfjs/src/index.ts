@@ -31,6 +31,7 @@ export { readCocoLabels, CocoLabelsSchema, type LabelledInstant } from './calibr
 export { environmentFromScenario, environmentFromScenarioFile, type ScenarioGeometry } from './sim/environment-from-scenario.js';
 export { DatasetRecipeSchema, type DatasetRecipe } from './sim/recipe.js';
 export { simulatorFingerprint } from './sim/simulator-fingerprint.js';
+export { splitSessions, SPLIT_NAMES, SECOND_VALIDATION_SEED_SUFFIX, type SplitName } from './sim/pose-dataset.js';
 export { PoseErrors, poseErrorCatalogue } from './errors.js';
 export { poseEstimateNode, PoseEstimateConfig } from './nodes/pose-estimate.js';
 export { registerPoseCommands } from './cli/commands.js';

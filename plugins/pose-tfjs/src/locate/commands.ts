@@ -7,7 +7,7 @@ import { formatEvaluation } from '../eval/format.js';
 import { SMALL_SELECTION } from '../eval/evaluate-split.js';
 import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
-import { loadSim } from '../sim/pose-dataset.js';
+import { loadSim, SECOND_VALIDATION_SEED_SUFFIX, SPLIT_NAMES, type SplitName } from '../sim/pose-dataset.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
 import { readReference, ReferenceRecorder, writeReference } from './reference.js';
 import { referenceForEnvironment } from './reference-check.js';
@@ -119,7 +119,8 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .command('eval')
     .description('evaluate a locator on simulated rooms never used to fit it, per person-count bucket, next to two mean-pose baselines')
     .option('--json', 'print the figures as JSON (the keys of `wiflow eval --json`)', false)
-    .option('--split <name>', 'dataset split: test, val or train', 'test')
+    .option('--split <name>', `dataset split: ${SPLIT_NAMES.join(', ')} (val2: a second validation split of fresh rooms, drawn like test with the seed <recipe seed>${SECOND_VALIDATION_SEED_SUFFIX})`, 'test')
+    .option('--per-room', 'with --json: add each room\'s count exact and floor error (perRoom), for a bootstrap over rooms', false)
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
     .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v2)')
     .option('--profile <name>', 'hardware of the rooms, as `wiflow eval-e2e --profile` names it (default: the profile the model was fitted on, its training.profile; recipe for the shipped one)')
@@ -127,14 +128,14 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift between reference and recording, radios as they are)', 'none')
     .option('--realism-effects <list>', 'with --realism v2: keep only these groups, comma-separated: distractors, drift, radios')
     .option('--empty-room <seconds>', 'instead: run each room of the split with nobody in it for this long and count the people reported (phantoms per hour)', (v) => Number(v))
-    .action(async (opts: { json: boolean; split: string; small: boolean; model?: string; profile?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
+    .action(async (opts: { json: boolean; split: string; small: boolean; perRoom: boolean; model?: string; profile?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
       await cli.runtime();
-      if (!['test', 'val', 'train'].includes(opts.split)) throw new Error(`--split must be test, val or train, got ${opts.split}`);
+      if (!(SPLIT_NAMES as readonly string[]).includes(opts.split)) throw new Error(`--split must be one of ${SPLIT_NAMES.join(', ')}, got ${opts.split}`);
       if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
       const started = Date.now();
       const model = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
       const profile = await loadHardwareProfile(opts.profile ?? fittedProfileName(model.spec.training));
-      const selection = opts.small ? { split: opts.split as 'test', ...SMALL_SELECTION } : { split: opts.split as 'test' };
+      const selection = opts.small ? { split: opts.split as SplitName, ...SMALL_SELECTION } : { split: opts.split as SplitName };
       const effects = opts.realismEffects?.split(',').map((e) => e.trim()).filter(Boolean);
       if (effects && opts.realism === 'none') throw new Error('--realism-effects needs --realism v2');
       if (opts.emptyRoom !== undefined) {
@@ -146,13 +147,13 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
         else cli.print(`${model.spec.modelId} (${model.hash.slice(0, 12)}): ${empty.phantomPeople} people reported in ${empty.rooms} empty ${opts.split} rooms over ${empty.seconds} simulated s = ${empty.phantomPeoplePerHour.toFixed(1)} per hour; ${(100 * empty.estimatesWithPeople).toFixed(1)} % of estimates reported anyone`);
         return;
       }
-      const { report, samples, rooms, floorErrorM } = await evaluateLocator(model, selection, undefined, opts.realism, effects, profile);
+      const { report, samples, rooms, floorErrorM, perRoom } = await evaluateLocator(model, selection, undefined, opts.realism, effects, profile);
       const description = {
         modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
         ...(opts.realism !== 'none' ? { realism: opts.realism } : {}),
         ...(effects ? { realismEffects: effects } : {}),
       };
-      const json = JSON.stringify({ ...description, ...report, floorErrorM }, null, 2);
+      const json = JSON.stringify({ ...description, ...report, floorErrorM, ...(opts.perRoom ? { perRoom } : {}) }, null, 2);
       if (opts.write) writeFileSync(opts.write, `${json}\n`);
       if (opts.json) cli.print(json);
       else {

@@ -81,6 +81,9 @@ Simulated only (@wiflow/plugin-sim). The rooms and their train / validation / te
 network's recipe (\`${JSON.stringify(t.dataset)}\`), so the test rooms are the same unseen rooms. Each room's
 reference is ${String(t.referenceSeconds)} s of the same room with nobody in it (same radios, hardware draws and noise
 process), as an installer would record. The count head was fitted on the first ${String(t.rooms)} training rooms.
+Locator choices are made on the validation rooms (\`--split val\`) and checked on a second
+validation split of fresh rooms (\`--split val2\`: as many rooms as test, drawn by the same recipe with the
+seed \`<seed>:val2\`, none of them in train, validation or test) before the choice goes to the test rooms.
 
 ## Test rooms (unseen), full split
 

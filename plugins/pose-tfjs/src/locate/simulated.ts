@@ -1,6 +1,6 @@
 import { evaluateSamples, meanPose, scoredPairs, type EvaluatedSample, type EvaluationReport } from '../eval/metrics.js';
 import { environmentFromScenario } from '../sim/environment-from-scenario.js';
-import { loadSim, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
+import { loadSim, splitSessions, type SimModule, type SplitSelection } from '../sim/pose-dataset.js';
 import { DatasetRecipeSchema, type DatasetRecipe } from '../sim/recipe.js';
 import { PoseLocator, type LocatedInstant } from './locator.js';
 import { COUNT_FEATURES, countFeatureSize, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locator-model.js';
@@ -32,8 +32,7 @@ export function simulateReference(sim: SimModule, scenario: { environmentId: str
  */
 export async function* locateSplit(model: LocatorModel, recipe: DatasetRecipe, selection: SplitSelection, onSession?: (done: number, total: number) => void, profile: HardwareProfile = RECIPE_PROFILE): AsyncGenerator<LocatedInstant & { sessionId: string }> {
   const sim = await loadSim(selection.sim);
-  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
-  const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
+  const sessions = splitSessions(sim, recipe, selection);
   let done = 0;
   for (const session of sessions) {
     onSession?.(done, sessions.length);
@@ -85,15 +84,16 @@ export function floorErrorDistribution(errors: Map<string, number[]>): Record<st
 }
 
 /** Score a locator on a split (with `profile`'s hardware), per true person count, next to the two mean-pose baselines. */
-export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[], profile: HardwareProfile = RECIPE_PROFILE): Promise<{ report: EvaluationReport; samples: number; rooms: number; floorErrorM: Record<string, FloorErrorDistribution> }> {
+export async function evaluateLocator(model: LocatorModel, selection: SplitSelection, onSession?: (done: number, total: number) => void, realism: RealismLevel = 'none', effects?: readonly string[], profile: HardwareProfile = RECIPE_PROFILE): Promise<{ report: EvaluationReport; samples: number; rooms: number; floorErrorM: Record<string, FloorErrorDistribution>; perRoom: RoomFigures[] }> {
   const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const samples: EvaluatedSample[] = [];
-  const rooms = new Set<string>();
+  const rooms = new Map<string, EvaluatedSample[]>();
   const errors = new Map<string, number[]>();
   for await (const instant of locateSplit(model, recipe, selection, onSession, profile)) {
     if (!instant.truth) continue;
-    rooms.add(instant.environment.id);
     samples.push({ environment: instant.environment, truth: instant.truth.persons, predicted: instant.hypotheses, presenceThreshold: model.spec.presenceThreshold });
+    if (!rooms.has(instant.environment.id)) rooms.set(instant.environment.id, []);
+    rooms.get(instant.environment.id)!.push(samples[samples.length - 1]);
     // The same pairs as the report's floor error.
     for (const [truth, hypothesis] of scoredPairs(samples[samples.length - 1])) {
       const error = Math.hypot(truth.position.x - hypothesis.position.x, truth.position.y - hypothesis.position.y);
@@ -103,7 +103,24 @@ export async function evaluateLocator(model: LocatorModel, selection: SplitSelec
       }
     }
   }
-  return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size, floorErrorM: floorErrorDistribution(errors) };
+  const perRoom = [...rooms.entries()].map(([room, own]) => {
+    const all = evaluateSamples(own, model.spec.meanPose).model.all;
+    return { room, samples: all.samples, countExact: all.countAccuracy, people: all.persons, floorErrorM: all.floorErrorM };
+  });
+  return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size, floorErrorM: floorErrorDistribution(errors), perRoom };
+}
+
+/**
+ * One room's share of an evaluation (all people counts): what a bootstrap over rooms resamples.
+ * The split's figures are these pooled: count exact weighted by samples, floor error by people.
+ */
+export interface RoomFigures {
+  room: string;
+  samples: number;
+  countExact: number;
+  /** True people paired with a hypothesis (the floor error's mean is over them). */
+  people: number;
+  floorErrorM: number | null;
 }
 
 /** People reported in rooms with nobody in them (`wiflow locate eval --empty-room <seconds>`). */
@@ -125,8 +142,7 @@ export interface EmptyRoomReport {
 export async function evaluateEmptyRooms(model: LocatorModel, selection: SplitSelection, seconds: number, realism: RealismLevel = 'none', effects?: readonly string[], profile: HardwareProfile = RECIPE_PROFILE): Promise<EmptyRoomReport> {
   const recipe = withRealism(DatasetRecipeSchema.parse(model.spec.training.dataset ?? {}), realism, effects);
   const sim = await loadSim(selection.sim);
-  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
-  const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
+  const sessions = splitSessions(sim, recipe, selection);
   let phantomPeople = 0, estimates = 0, withPeople = 0;
   for (const session of sessions) {
     const scenario = profile.apply({ ...session.scenario, people: [] } as typeof session.scenario);

@@ -32,9 +32,33 @@ export async function loadSim(given?: SimModule): Promise<SimModule> {
   return sim as SimModule;
 }
 
+/**
+ * A split of a recipe's rooms. `train`, `val` and `test` are the recipe's own plan; `val2` is a
+ * second validation split of fresh rooms: the `test` share of the plan the same generator draws
+ * with the seed `<recipe seed>:val2` (same room count, ranges and session kinds as `test`, no room
+ * or scenario seed shared with train/val/test). It is a second opinion on a choice made on `val`,
+ * before the choice goes to the test rooms.
+ */
+export type SplitName = 'train' | 'val' | 'test' | 'val2';
+
+/** Every split name `--split` accepts, in the order help texts list them. */
+export const SPLIT_NAMES: readonly SplitName[] = ['test', 'val', 'train', 'val2'];
+
+/** The seed suffix of the plan `val2` is drawn from (never a seed of train/val/test). */
+export const SECOND_VALIDATION_SEED_SUFFIX = ':val2';
+
+/** The recipe's plan for a split (for `val2`, the fresh plan) and the sessions of the selection, in plan order. */
+export function splitSessions(sim: SimModule, recipe: DatasetRecipe, selection: Omit<SplitSelection, 'sim'>): ReturnType<SimModule['planDataset']>['sessions'] {
+  const fresh = selection.split === 'val2';
+  const seed = fresh ? `${String(recipe.seed)}${SECOND_VALIDATION_SEED_SUFFIX}` : recipe.seed;
+  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed, ranges: recipe.ranges });
+  const split = fresh ? 'test' : selection.split;
+  return plan.sessions.filter((s) => s.split === split).slice(0, selection.maxSessions ?? Infinity);
+}
+
 /** Which sessions of a split to simulate. */
 export interface SplitSelection {
-  split: 'train' | 'val' | 'test';
+  split: SplitName;
   /** Only the first n sessions of the split (in plan order). */
   maxSessions?: number;
   /** Simulate at most this many seconds per session. */
@@ -58,8 +82,7 @@ export interface SplitInfo {
  */
 export async function* simulateSplit(recipe: DatasetRecipe, selection: SplitSelection, onSession?: (done: number, total: number, sessionId: string) => void): AsyncGenerator<PoseSample & { sessionId: string }> {
   const sim = await loadSim(selection.sim);
-  const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed: recipe.seed, ranges: recipe.ranges });
-  const sessions = plan.sessions.filter((s) => s.split === selection.split).slice(0, selection.maxSessions ?? Infinity);
+  const sessions = splitSessions(sim, recipe, selection);
   let done = 0;
   for (const session of sessions) {
     onSession?.(done, sessions.length, session.sessionId);
