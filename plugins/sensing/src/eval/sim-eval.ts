@@ -358,15 +358,16 @@ function runAll(sessions: SimSession[], models: SensingModels, log?: SimLog): Si
  * Fit the simulated radios' motion and fall models on the training rooms and choose the motion feature set
  * and the fall threshold on the validation rooms (balanced per-second accuracy; the lowest threshold
  * whose false alarms stay within 1 per simulated day, else the highest tried). The test rooms are not seen.
+ * `whatIf`, when given, changes every session before it is simulated (a pilot's simulator what-if, e.g. a propagation option).
  */
-export function fitSimModels(log?: SimLog, small = false): SensingModels {
+export function fitSimModels(log?: SimLog, small = false, whatIf: (session: SimSession) => SimSession = (s) => s): SensingModels {
   const sizes = small ? SIM_SIZES.small : SIM_SIZES.full;
   // Fall candidates of the simulated radios come from the phase between chains (see `fallSignalByFamily`).
   const gather: SensingModels = { ...DEFAULT_SENSING_MODELS, fallSignalByFamily: { ...(DEFAULT_SENSING_MODELS.fallSignalByFamily ?? {}), sim: 'pairSpread' } };
   // The walk-in sessions (added after the models were fitted, for presence) are left out, so a refit sees the same data.
   const fitting = (s: SimSession) => s.kind !== 'walk-in';
-  const train = runAll(simSessions('train', sizes).filter(fitting), gather, log);
-  const validation = runAll(simSessions('validation', { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) }).filter(fitting), gather, log);
+  const train = runAll(simSessions('train', sizes).filter(fitting).map(whatIf), gather, log);
+  const validation = runAll(simSessions('validation', { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) }).filter(fitting).map(whatIf), gather, log);
   let motion: LogisticModel | null = null;
   let best = -1;
   for (const names of SIM_MOTION_SETS) {

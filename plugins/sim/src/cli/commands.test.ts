@@ -68,6 +68,10 @@ describe('wiflow simulate / dataset', () => {
     await expect(cli('realism', '--real', dir, '--propagation', '[1]')).rejects.toThrow(/--propagation expects a JSON object/);
   });
 
+  it('realism --seed takes an integer (the seed of every simulated scenario) and says so when it gets anything else', async () => {
+    await expect(cli('realism', '--real', dir, '--seed', '2.5')).rejects.toThrow(/--seed expects an integer, got "2.5"/);
+  });
+
   it('simulate --bench --json prints the real-time factor, frames per CPU-second and the baseline of the same run', async () => {
     const lines = await cli('simulate', '--bench', '--json', '--duration', '0.3');
     const result = JSON.parse(lines[0]) as Record<string, number>;

@@ -188,11 +188,12 @@ export function registerRealismCommand(program: Command, cli: CliContext): void 
     .option('--real <dir>', 'folder of real captures (evaluation only; nothing is copied)', '../shared/data/real')
     .option('--json', 'print the rows as JSON')
     .option('--propagation <json>', 'propagation settings merged into every simulated scenario (a what-if), e.g. \'{"reverberation":{"decayNs":13}}\'', propagationJson)
-    .action(async (options: { real: string; json?: boolean; propagation?: PropagationOverrides }) => {
+    .option('--seed <n>', 'seed of every simulated scenario (default: each scenario\'s own, 1); other seeds give the rows\' run-to-run spread', number('seed', true))
+    .action(async (options: { real: string; json?: boolean; propagation?: PropagationOverrides; seed?: number }) => {
       const dir = path.resolve(options.real);
       const present = existsSync(dir);
       if (!present) cli.print(`real captures not found at ${dir}: printing the simulated column only`);
-      const rows = await realismReport(present ? dir : null, (file) => readCapture(file), options.propagation ?? {});
+      const rows = await realismReport(present ? dir : null, (file) => readCapture(file), options.propagation ?? {}, options.seed);
       if (options.json) {
         cli.print(JSON.stringify(rows, null, 2));
         return;

@@ -231,7 +231,7 @@ export class Simulator {
         bodyScattering: s.propagation.bodyScattering,
         bodyBounces: s.propagation.bodyBounces,
         reverberation: s.propagation.reverberation
-          ? { decayS: s.propagation.reverberation.decayNs * 1e-9, staticTail: s.propagation.reverberation.staticTail, bodyDiffuse: s.propagation.reverberation.bodyDiffuse, seed: `${installSeed}:reverberation:${l.tx}->${l.rx}` }
+          ? { decayS: s.propagation.reverberation.decayNs * 1e-9, staticTail: s.propagation.reverberation.staticTail, bodyDiffuse: s.propagation.reverberation.bodyDiffuse, bodyDirections: s.propagation.reverberation.bodyDirections, seed: `${installSeed}:reverberation:${l.tx}->${l.rx}` }
           : null,
         bodyReflectivity: s.propagation.bodyReflectivity,
         txPattern: antennaPattern(tx.pattern, deg(tx.yawDeg)),

@@ -5,7 +5,7 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
-import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
+import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -142,6 +142,8 @@ export class LinkChannel {
   /** Reverberant power gain of the room (0 without a reverberant field) and each person's diffuse paths. */
   readonly #reverberantGain: number;
   readonly #bodyDiffuse = new Map<number, DiffusePaths>();
+  /** Per person, one diffuse direction per body segment (`bodyDirections: 'segment'`). */
+  readonly #bodySegmentDirections = new Map<number, Float64Array>();
   #diffusePoints: Float64Array | null = null;
   #segmentAreas: Float64Array | null = null;
 
@@ -360,6 +362,14 @@ export class LinkChannel {
     const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
     const areas = this.#segmentAreas === null || this.#segmentAreas.length < body.segments.length ? (this.#segmentAreas = new Float64Array(body.segments.length)) : this.#segmentAreas;
     const area = bodyScatteringPoints(body.segments, draws, points, areas);
+    let directions = draws.bodyDir;
+    let directionOf: Int32Array | null = null;
+    if (settings.bodyDirections === 'segment') {
+      let segmentDirections = this.#bodySegmentDirections.get(body.personId);
+      if (!segmentDirections) this.#bodySegmentDirections.set(body.personId, (segmentDirections = bodySegmentDirections(settings, body.personId)));
+      directions = segmentDirections;
+      directionOf = draws.segmentOf;
+    }
     const room = this.geometry.room;
     const diffuseShare = (SPEED_OF_LIGHT * settings.decayS) / (4 * room.width * room.depth * room.height);
     const rho = this.geometry.bodyReflectivity;
@@ -374,7 +384,8 @@ export class LinkChannel {
       const d1 = (px - t.x) ** 2 + (py - t.y) ** 2 + (pz - t.z) ** 2;
       const d2 = (px - r.x) ** 2 + (py - r.y) ** 2 + (pz - r.z) ** 2;
       const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
-      const shift = draws.bodyDir[3 * m] * px + draws.bodyDir[3 * m + 1] * py + draws.bodyDir[3 * m + 2] * pz;
+      const d = directionOf ? directionOf[m] % BODY_SEGMENT_DIRECTIONS : m;
+      const shift = directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
       this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, shift);
       this.#addSeparablePath(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], this.#dtx, this.#drx);
     }

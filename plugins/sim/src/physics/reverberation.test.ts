@@ -79,4 +79,29 @@ describe('the reverberant field (propagation.reverberation)', () => {
     expect(changeOn).toBeGreaterThan(3 * changeOff);
     expect(bandShapeChange(on, 1.1, 1.1)).toBe(0);
   });
+
+  it('bodyDirections: "path" is the default (round 1\'s channel); "segment" is its own, deterministic channel', () => {
+    const body = { decayNs: 25, staticTail: false, bodyDiffuse: true };
+    const byDefault = new Simulator(walking(body)).cleanChannel(0, 1.3);
+    const perPath = new Simulator(walking({ ...body, bodyDirections: 'path' })).cleanChannel(0, 1.3);
+    const perSegment = new Simulator(walking({ ...body, bodyDirections: 'segment' })).cleanChannel(0, 1.3);
+    const again = new Simulator(walking({ ...body, bodyDirections: 'segment' })).cleanChannel(0, 1.3);
+    expect(Array.from(perPath.re)).toEqual(Array.from(byDefault.re));
+    expect(Array.from(again.re)).toEqual(Array.from(perSegment.re));
+    expect(Array.from(perSegment.re)).not.toEqual(Array.from(perPath.re));
+    expect(new Simulator(walking(body)).scenario.propagation.reverberation?.bodyDirections).toBe('path');
+  });
+
+  it('bodyDirections: "segment" still makes a moving body change the band shape, and a body that does not move none', () => {
+    const off = new Simulator(walking());
+    const on = new Simulator(walking({ decayNs: 25, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' }));
+    let changeOff = 0;
+    let changeOn = 0;
+    for (const t of [0.6, 1.1, 1.6, 2.1]) {
+      changeOff += bandShapeChange(off, t, t + 0.1);
+      changeOn += bandShapeChange(on, t, t + 0.1);
+    }
+    expect(changeOn).toBeGreaterThan(3 * changeOff);
+    expect(bandShapeChange(on, 1.1, 1.1)).toBe(0);
+  });
 });

@@ -28,6 +28,12 @@ export interface ReverberationSettings {
   staticTail: boolean;
   /** Add the paths a body scatters into and out of the diffuse field. */
   bodyDiffuse: boolean;
+  /**
+   * Directions of a body's diffuse paths: 'path' (each its own, isotropic draw) or 'segment' (the paths leaving
+   * one body segment share one draw: the segment re-radiates coherently, so a body has as many independent
+   * directions as segments, not as paths).
+   */
+  bodyDirections: 'path' | 'segment';
   /** Seed of the field's draws (delays, directions, gains): the room's, fixed per link. */
   seed: string;
 }
@@ -36,6 +42,8 @@ export interface ReverberationSettings {
 export const STATIC_TAIL_PATHS = 64;
 /** Diffuse paths drawn per person and link. */
 export const BODY_DIFFUSE_PATHS = 40;
+/** Per-segment direction draws kept for `bodyDirections: 'segment'` (more than a body has segments). */
+export const BODY_SEGMENT_DIRECTIONS = 32;
 
 /** Reverberant power gain c·λ²·T / (8π·V) of a room (isotropic antennas). */
 export function reverberantGain(room: Pick<RoomGeometry, 'width' | 'depth' | 'height'>, wavelengthM: number, decayS: number): number {
@@ -69,6 +77,8 @@ export class DiffusePaths {
   readonly bodyDir: Float64Array;
   readonly surfacePoint: Float64Array;
   readonly segmentDraw: Float64Array;
+  /** The body segment each path left from at the last `bodyScatteringPoints` call. */
+  readonly segmentOf: Int32Array;
 
   constructor(count: number, decayS: number, prng: Prng) {
     this.count = count;
@@ -80,6 +90,7 @@ export class DiffusePaths {
     this.bodyDir = new Float64Array(3 * count);
     this.surfacePoint = new Float64Array(3 * count);
     this.segmentDraw = new Float64Array(count);
+    this.segmentOf = new Int32Array(count);
     const s = Math.SQRT1_2;
     for (let m = 0; m < count; m++) {
       this.excess[m] = -SPEED_OF_LIGHT * decayS * Math.log(1 - prng.next());
@@ -87,18 +98,31 @@ export class DiffusePaths {
       unitVector(prng, this.rxDir, m);
       this.gainRe[m] = prng.normal(0, s);
       this.gainIm[m] = prng.normal(0, s);
-      unitVector(prng, this.bodyDir, m);
-      const ix = prng.normal();
-      const iy = prng.normal();
-      const iz = prng.normal();
-      const il = Math.hypot(ix, iy, iz) || 1;
-      this.bodyDir[3 * m] -= ix / il;
-      this.bodyDir[3 * m + 1] -= iy / il;
-      this.bodyDir[3 * m + 2] -= iz / il;
+      directionDifference(prng, this.bodyDir, m);
       unitVector(prng, this.surfacePoint, m);
       this.segmentDraw[m] = prng.next();
     }
   }
+}
+
+/** k̂_in − k̂_out for two isotropic unit vectors, into `out` at m. */
+function directionDifference(prng: Prng, out: Float64Array, m: number): void {
+  unitVector(prng, out, m);
+  const ix = prng.normal();
+  const iy = prng.normal();
+  const iz = prng.normal();
+  const il = Math.hypot(ix, iy, iz) || 1;
+  out[3 * m] -= ix / il;
+  out[3 * m + 1] -= iy / il;
+  out[3 * m + 2] -= iz / il;
+}
+
+/** One direction difference k̂_in − k̂_out per body segment (`bodyDirections: 'segment'`), from its own stream. */
+export function bodySegmentDirections(settings: ReverberationSettings, personId: number): Float64Array {
+  const prng = new Prng(`${settings.seed}:body:${personId}:segments`);
+  const out = new Float64Array(3 * BODY_SEGMENT_DIRECTIONS);
+  for (let s = 0; s < BODY_SEGMENT_DIRECTIONS; s++) directionDifference(prng, out, s);
+  return out;
 }
 
 function unitVector(prng: Prng, out: Float64Array, m: number): void {
@@ -137,6 +161,7 @@ export function bodyScatteringPoints(segments: readonly BodySegment[], paths: Di
     const target = paths.segmentDraw[m] * total;
     let s = 0;
     while (s < segments.length - 1 && areas[s] < target) s++;
+    paths.segmentOf[m] = s;
     const g = segments[s];
     const f = g.frame;
     const x = g.a * paths.surfacePoint[3 * m];

@@ -36,8 +36,16 @@ function esp32(input: ScenarioInput, rateHz: number): ScenarioInput {
 /** Propagation settings merged into every simulated scenario of the table (a what-if, e.g. the reverberant field). */
 export type PropagationOverrides = NonNullable<ScenarioInput['propagation']>;
 
-function simulate(propagation: PropagationOverrides, input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {
-  const sim = new Simulator(validateScenario({ ...input, propagation: { ...(input.propagation ?? {}), ...propagation } }), { attachTruth: false });
+/** What every simulated capture of the table shares: propagation overrides and, when given, the scenarios' seed. */
+interface SimulationOverrides {
+  propagation: PropagationOverrides;
+  /** Seed of every simulated scenario (its draws of noise, phases, fidgets and the diffuse field); absent = each scenario's own (1). */
+  seed?: number;
+}
+
+function simulate(overrides: SimulationOverrides, input: ScenarioInput, seconds: number, fromS = 0): CsiFrame[] {
+  const seeded = overrides.seed === undefined ? input : { ...input, seed: overrides.seed };
+  const sim = new Simulator(validateScenario({ ...seeded, propagation: { ...(input.propagation ?? {}), ...overrides.propagation } }), { attachTruth: false });
   const out: CsiFrame[] = [];
   for (const tick of sim.run(seconds)) if (tick.t >= fromS) out.push(...tick.frames);
   return out;
@@ -53,24 +61,24 @@ const SPECS: {
   statistic: string;
   radio: string;
   real: { folder: string; labels: string[]; files: number; maxSeconds?: number };
-  simulate: (propagation: PropagationOverrides) => CsiFrame[];
+  simulate: (overrides: SimulationOverrides) => CsiFrame[];
   measure: (frames: CsiFrame[]) => number;
 }[] = [
-  { statistic: 'still person: amplitude std / mean', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).amplitudeCv },
-  { statistic: 'still person: amplitude autocorrelation at 1 packet', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
-  { statistic: 'still person: amplitude autocorrelation at 1 s', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelation1s },
-  { statistic: 'quiet room: amplitude std / mean', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (p) => simulate(p, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).amplitudeCv },
-  { statistic: 'quiet room: amplitude autocorrelation at 1 packet', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (p) => simulate(p, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
-  { statistic: 'walking: median frequency of amplitude fluctuation (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).medianHz },
-  { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
-  { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (p) => simulate(p, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
-  { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (p) => simulate(p, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
-  { statistic: 'still person: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (p) => simulate(p, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => bandShapeMotion(f).median },
-  { statistic: 'walking: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (p) => simulate(p, intel(walkingScenario()), 15), measure: (f) => bandShapeMotion(f).median },
-  { statistic: 'fall: band-shape motion, peak second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => bandShapeMotion(f).peak },
-  { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
-  { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
-  { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (p) => simulate(p, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
+  { statistic: 'still person: amplitude std / mean', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (o) => simulate(o, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'still person: amplitude autocorrelation at 1 packet', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (o) => simulate(o, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'still person: amplitude autocorrelation at 1 s', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (o) => simulate(o, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => stillSceneStatistics(f).autocorrelation1s },
+  { statistic: 'quiet room: amplitude std / mean', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (o) => simulate(o, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).amplitudeCv },
+  { statistic: 'quiet room: amplitude autocorrelation at 1 packet', radio: ESP32, real: { folder: 'presence-esp32', labels: ['baseline'], files: 10 }, simulate: (o) => simulate(o, esp32(emptyRoomScenario({ durationS: 10 }), 100), 10), measure: (f) => stillSceneStatistics(f).autocorrelationLag1 },
+  { statistic: 'walking: median frequency of amplitude fluctuation (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (o) => simulate(o, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).medianHz },
+  { statistic: 'walking: 90 % of fluctuation power below (Hz)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (o) => simulate(o, intel(walkingScenario()), 15), measure: (f) => dopplerStatistics(f).p90Hz },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, median stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (o) => simulate(o, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).medianDepth },
+  { statistic: 'breathing, seated 1–2 m: modulation depth, best stream', radio: `${ESP32}, ~10 Hz`, real: { folder: 'breathing-esp32', labels: ['normal'], files: 10 }, simulate: (o) => simulate(o, esp32(stillPersonScenario({ posture: 'sit', distanceM: 1.5, durationS: 70, breathingRateBpm: 15 }), 10), 70, 5), measure: (f) => breathingDepth(f).bestDepth },
+  { statistic: 'still person: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['lying', 'sitting'], files: 6, maxSeconds: 120 }, simulate: (o) => simulate(o, intel(stillPersonScenario({ posture: 'lie', durationS: 120, fidgetEveryS: 60 })), 120, 5), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'walking: band-shape motion per second, median', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['walking'], files: 12 }, simulate: (o) => simulate(o, intel(walkingScenario()), 15), measure: (f) => bandShapeMotion(f).median },
+  { statistic: 'fall: band-shape motion, peak second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (o) => simulate(o, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => bandShapeMotion(f).peak },
+  { statistic: 'fall: peak motion per second (std / mean)', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (o) => simulate(o, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakMotion },
+  { statistic: 'fall: peak over median second', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (o) => simulate(o, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).peakOverMedian },
+  { statistic: 'fall: seconds above half the peak', radio: INTEL, real: { folder: 'activities-intel5300', labels: ['fall'], files: 12 }, simulate: (o) => simulate(o, intel(fallScenario({ type: 'forward', lieDurationS: 6 })), 12), measure: (f) => fallStatistics(f).secondsAboveHalf },
 ];
 
 /** A person walking back and forth across the sensing room for 15 s. */
@@ -82,9 +90,10 @@ function walkingScenario(): ScenarioInput {
 /**
  * The "simulated vs real" table: each statistic on the real captures in `realDir` (medians over
  * files; evaluation only, nothing is copied) and on a simulated capture of the same radio
- * profile. Without `realDir` the real column is null. `propagation` is merged into every simulated scenario.
+ * profile. Without `realDir` the real column is null. `propagation` is merged into every simulated scenario;
+ * `seed`, when given, replaces every simulated scenario's seed (the run-to-run spread of a row across seeds).
  */
-export async function realismReport(realDir: string | null, read: CaptureReader, propagation: PropagationOverrides = {}): Promise<RealismRow[]> {
+export async function realismReport(realDir: string | null, read: CaptureReader, propagation: PropagationOverrides = {}, seed?: number): Promise<RealismRow[]> {
   const rows: RealismRow[] = [];
   const cache = new Map<string, CsiFrame[]>();
   for (const spec of SPECS) {
@@ -119,7 +128,7 @@ export async function realismReport(realDir: string | null, read: CaptureReader,
     const key = `sim:${spec.simulate.toString()}`;
     let simulated = cache.get(key);
     if (!simulated) {
-      simulated = spec.simulate(propagation);
+      simulated = spec.simulate({ propagation, seed });
       cache.set(key, simulated);
     }
     rows.push({ statistic: spec.statistic, radio: spec.radio, real, realFiles, simulated: spec.measure(simulated) });
