@@ -88,16 +88,17 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--twin-sessions <n>', `with --twin-fit: twin sessions per room (${TWIN_COUNT.sessions}, as twin-fit)`, (v) => Number(v), TWIN_COUNT.sessions)
     .option('--empty-seconds <n>', 'seconds each emptied test room is simulated (default 480 in the full run: 3.07 h per condition; the room length with --small)', (v) => Number(v))
     .option('--installer-seconds <n>', "seconds each emptied room is simulated under the installer's conditions (default --empty-seconds)", (v) => Number(v))
-    .option('--empty-conditions <list>', `the installer's conditions measured besides the rooms as drawn: ${EMPTY_ROOM_CONDITIONS.slice(1).join(',')} (the default), or a subset`)
+    .option('--empty-rooms <n>', 'how many of the test rooms are emptied (default all 23; 2 with --small)', (v) => Number(v))
+    .option('--empty-conditions <list>', `empty-room conditions measured: ${EMPTY_ROOM_CONDITIONS.join(',')} (the default), or a subset`)
     .option('--empty-only', 'only the empty-room part (phantoms per simulated hour), not the rooms with people, the crossing or the shop', false)
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; emptySeconds?: number; installerSeconds?: number; emptyConditions?: string; emptyOnly: boolean; json: boolean; write?: string }) => {
+    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; emptySeconds?: number; installerSeconds?: number; emptyRooms?: number; emptyConditions?: string; emptyOnly: boolean; json: boolean; write?: string }) => {
       const emptyConditions = opts.emptyConditions === undefined ? undefined : parseEmptyConditions(opts.emptyConditions);
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
+        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
         const report = opts.emptyOnly ? await evaluateEmptyRooms(runtime, options) : await evaluateEndToEnd(runtime, options);
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);

@@ -53,13 +53,14 @@ describe('eval-e2e --empty-only', () => {
   });
 
   it('refuses unknown conditions and seconds that are not > 0, naming what it takes', async () => {
-    expect(parseEmptyConditions('drift')).toEqual(['drift']);
-    expect(parseEmptyConditions('none')).toEqual([]);
-    expect(() => parseEmptyConditions('fan,dog')).toThrow(/among fan-cat-door, drift \(or none\)/);
+    expect(parseEmptyConditions('drift,as-drawn')).toEqual(['drift', 'as-drawn']);
+    expect(() => parseEmptyConditions('fan,dog')).toThrow(/among as-drawn, fan-cat-door, drift/);
+    expect(() => parseEmptyConditions('')).toThrow(/among as-drawn, fan-cat-door, drift/);
     const runtime = await createTestRuntime({ plugins: [simPlugin, posePlugin, trackerPlugin, retailPlugin] });
     try {
       await expect(evaluateEmptyRooms(runtime, { size: 'tiny', emptySeconds: 0 })).rejects.toThrow(/empty seconds must be a number > 0/);
-      await expect(evaluateEmptyRooms(runtime, { size: 'tiny', emptyConditions: ['as-drawn'] })).rejects.toThrow(/besides as-drawn/);
+      await expect(evaluateEmptyRooms(runtime, { size: 'tiny', emptyConditions: [] })).rejects.toThrow(/among as-drawn, fan-cat-door, drift/);
+      await expect(evaluateEmptyRooms(runtime, { size: 'tiny', emptyRooms: 1.5 })).rejects.toThrow(/empty rooms must be a whole number > 0/);
     } finally {
       await runtime.stop();
     }

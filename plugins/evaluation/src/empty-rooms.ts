@@ -57,14 +57,12 @@ export interface EmptyRoomRow {
   phantoms: Phantom[];
 }
 
-/** The installer's conditions the CLI names, comma-separated (`none`: only the rooms as drawn); an unknown one is an error listing the known. */
+/** Conditions the CLI names, comma-separated; an unknown one (or none) is an error listing the known. */
 export function parseEmptyConditions(list: string): EmptyRoomCondition[] {
-  if (list.trim() === 'none') return [];
   const names = list.split(',').map((s) => s.trim()).filter(Boolean);
-  const installer: readonly string[] = EMPTY_ROOM_CONDITIONS.slice(1);
-  const unknown = names.filter((n) => !installer.includes(n));
-  if (unknown.length || !names.length) throw EvaluationErrors.optionsInvalid(`empty-room conditions besides as-drawn must be among ${installer.join(', ')} (or none), got ${JSON.stringify(list)}`);
-  return names as EmptyRoomCondition[];
+  const unknown = names.filter((n) => !(EMPTY_ROOM_CONDITIONS as readonly string[]).includes(n));
+  if (unknown.length || !names.length) throw EvaluationErrors.optionsInvalid(`empty-room conditions must be among ${EMPTY_ROOM_CONDITIONS.join(', ')}, got ${JSON.stringify(list)}`);
+  return [...new Set(names)] as EmptyRoomCondition[];
 }
 
 /**

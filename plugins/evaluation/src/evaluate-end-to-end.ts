@@ -65,7 +65,9 @@ export interface EndToEndOptions {
   emptySeconds?: number;
   /** `--installer-seconds`: seconds each room is simulated under the installer's conditions (default `emptySeconds`). */
   installerSeconds?: number;
-  /** `--empty-conditions`: the installer's conditions measured besides `as-drawn` (default `fan-cat-door` and `drift`). */
+  /** `--empty-rooms`: how many of the test rooms are emptied (default the size's: all 23 full, 2 small). */
+  emptyRooms?: number;
+  /** `--empty-conditions`: the conditions measured (default all of `EMPTY_ROOM_CONDITIONS`); a row not measured reports 0 rooms and a null bound. */
   emptyConditions?: readonly EmptyRoomCondition[];
   /** Folder holding shop-monitored.yaml. */
   scenariosDir?: string;
@@ -221,8 +223,9 @@ async function withContext<T>(runtime: Runtime, options: EndToEndOptions, body: 
   for (const [what, value] of [['empty', options.emptySeconds], ['installer', options.installerSeconds]] as const) {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw EvaluationErrors.optionsInvalid(`${what} seconds must be a number > 0, got ${String(value)}`);
   }
-  const unknown = (options.emptyConditions ?? []).filter((c) => c === 'as-drawn' || !EMPTY_ROOM_CONDITIONS.includes(c));
-  if (unknown.length) throw EvaluationErrors.optionsInvalid(`empty-room conditions besides as-drawn must be among ${EMPTY_ROOM_CONDITIONS.slice(1).join(', ')}, got ${JSON.stringify(unknown)}`);
+  const unknown = (options.emptyConditions ?? []).filter((c) => !EMPTY_ROOM_CONDITIONS.includes(c));
+  if (unknown.length || options.emptyConditions?.length === 0) throw EvaluationErrors.optionsInvalid(`empty-room conditions must be among ${EMPTY_ROOM_CONDITIONS.join(', ')}, got ${JSON.stringify(options.emptyConditions)}`);
+  if (options.emptyRooms !== undefined && !(Number.isInteger(options.emptyRooms) && options.emptyRooms > 0)) throw EvaluationErrors.optionsInvalid(`empty rooms must be a whole number > 0, got ${String(options.emptyRooms)}`);
   // A model directory that cannot be loaded fails here, naming it, before any room is simulated.
   const general = options.model === undefined ? undefined : loadLocatorModel(path.resolve(options.model)).directory;
   const twinSessions = options.twinSessions ?? TWIN_COUNT.sessions;
@@ -282,10 +285,11 @@ async function measureEmptyRooms(context: EvaluationContext): Promise<EmptyRoomR
   const { size, options, profile, progress } = context;
   const emptySeconds = options.emptySeconds ?? size.emptySeconds ?? size.roomSeconds ?? context.recipeSeconds;
   const installerSeconds = options.installerSeconds ?? emptySeconds;
-  const conditions: EmptyRoomCondition[] = [...(options.emptyConditions ?? EMPTY_ROOM_CONDITIONS.slice(1)), 'as-drawn'];
-  const sessions = context.sessions.slice(0, size.emptyRooms);
-  const rows: EmptyRoomRow[] = [];
-  for (const condition of conditions) {
+  const chosen = new Set(options.emptyConditions ?? EMPTY_ROOM_CONDITIONS);
+  const sessions = context.sessions.slice(0, options.emptyRooms ?? size.emptyRooms);
+  const rows = new Map<EmptyRoomCondition, EmptyRoomRow>();
+  for (const condition of [...EMPTY_ROOM_CONDITIONS.slice(1), 'as-drawn'] as const) {
+    if (!chosen.has(condition)) continue;
     const seconds = condition === 'as-drawn' ? emptySeconds : installerSeconds;
     const tally = new EmptyRoomTally(condition, seconds);
     for (const [i, session] of sessions.entries()) {
@@ -296,9 +300,10 @@ async function measureEmptyRooms(context: EvaluationContext): Promise<EmptyRoomR
       const row = tally.row();
       progress(`empty room ${i + 1}/${sessions.length} (${condition}, ${seconds} s): ${session.sessionId}: ${phantoms.length} phantom(s)${where.length ? ` [${where.join('; ')}]` : ''}; so far ${row.falseTracks} in ${row.simulatedSeconds} s`);
     }
-    rows.push(tally.row());
+    rows.set(condition, tally.row());
   }
-  return { ...rows[rows.length - 1], installer: rows.slice(0, -1) };
+  const asDrawn = rows.get('as-drawn') ?? new EmptyRoomTally('as-drawn', emptySeconds).row();
+  return { ...asDrawn, installer: EMPTY_ROOM_CONDITIONS.slice(1).flatMap((c) => rows.get(c) ?? []) };
 }
 
 /** What `--twin-fit` fitted: per environment, the locator written and the one its frames carried (they must agree). */

@@ -84,7 +84,7 @@ export async function planHardware(runtime: Runtime, options: PlannerOptions = {
     const load = loadavg()[0];
     const cpu = process.cpuUsage();
     // The table shows the rooms as drawn; the installer's empty-room rows are eval-e2e's, not per profile.
-    const report = await evaluateEndToEnd(runtime, { size, profile, model: options.model, emptyConditions: [], onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
+    const report = await evaluateEndToEnd(runtime, { size, profile, model: options.model, emptyConditions: ['as-drawn'], onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
     const used = process.cpuUsage(cpu);
     result.rows.push({ profile, hardware: describeProfile(profile), cpuSeconds: round1((used.user + used.system) / 1e6), load: { start: round1(load), end: round1(loadavg()[0]) }, report });
     options.onRow?.(result);
