@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { CliContext } from '@wiflow/core';
 import type { Command } from 'commander';
-import { evaluateEndToEnd, type EndToEndReport } from './evaluate-end-to-end.js';
+import { evaluateEmptyRooms, evaluateEndToEnd, type EmptyRoomReport, type EndToEndReport } from './evaluate-end-to-end.js';
+import { EMPTY_ROOM_CONDITIONS, parseEmptyConditions, type EmptyRoomRow } from './empty-rooms.js';
 import { HARDWARE_CHOICES } from '@wiflow/plugin-sim';
 import { TWIN_COUNT } from '@wiflow/plugin-pose-tfjs';
 import { parsePlannerProfiles, planHardware, plannerTable, PLANNER_PROFILES, type PlannerResult } from './hardware-planner.js';
@@ -22,10 +23,30 @@ export function formatEndToEnd(r: EndToEndReport): string[] {
   }
   lines.push(`tracking, three people crossing ${r.tracking.rooms} room(s) (${r.tracking.simulatedSeconds} s): IDF1 ${share(r.tracking.idf1)}, MOTA ${share(r.tracking.mota)}, ${r.tracking.trackIds} track ids, ${r.tracking.idSwitches} identity switches`);
   lines.push(`retail, shop (${r.retail.simulatedSeconds} s): ${r.retail.visitorsCounted} visitors counted, ${r.retail.visitorsTrue} true`);
-  lines.push(`empty rooms (${r.emptyRoom.simulatedSeconds} s): ${r.emptyRoom.falseTracks} false people, ${r.emptyRoom.falsePeoplePerHour} per hour`);
+  lines.push(...formatEmptyRooms(r.emptyRoom));
   if (r.twinFit) {
     lines.push(`twin-fit: each room's own locator, correcting ${r.twinFit.base}, ${r.twinFit.sessions} twin sessions per room, ${r.twinFit.cpuSeconds} CPU-s (${r.twinFit.wallSeconds} s wall) for ${r.twinFit.rooms.length} rooms`);
     for (const room of r.twinFit.rooms) lines.push(`  ${room.environmentId}: ${room.framesCarried} (bias ${room.countBias.map((v) => v.toFixed(2)).join(' / ')}, birth margin ${room.birthAboveNoise}, twin count ${room.twinCountAccuracy.before} → ${room.twinCountAccuracy.after}, ${room.cpuSeconds} CPU-s)`);
+  }
+  return lines;
+}
+
+/** One empty-room row as a line: phantoms, hours, rate and its bound. */
+function emptyRowLine(row: EmptyRoomRow): string {
+  const hours = (row.simulatedSeconds / 3600).toFixed(2);
+  const bound = row.upper95PerHour === null ? '—' : row.upper95PerHour.toFixed(2);
+  return `empty rooms, ${row.condition} (${row.rooms} × ${row.secondsPerRoom} s = ${hours} h): ${row.falseTracks} false people, ${row.falsePeoplePerHour} per hour (95 % upper bound ${bound} per hour)`;
+}
+
+/** The empty-room rows as plain-text lines, each phantom under its row: room, when, where, the nearest distractor. */
+export function formatEmptyRooms(e: EmptyRoomReport): string[] {
+  const lines: string[] = [];
+  for (const row of [e, ...e.installer]) {
+    lines.push(emptyRowLine(row));
+    for (const p of row.phantoms) {
+      const near = p.distractors[0];
+      lines.push(`  ${p.room} (${p.environmentId}): track ${p.trackId} shown at ${p.atSeconds} s for ${p.shownSeconds} s at (${p.position.x}, ${p.position.y})${near ? `, nearest ${near.id} ${near.distanceM} m${near.active ? ' (moving)' : ''}` : ''}`);
+    }
   }
   return lines;
 }
@@ -65,17 +86,25 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--model <dir>', 'locator directory for pose.locate (its `model` config) instead of the shipped wiflow-locate-v2, e.g. one `wiflow locate fit --profile` wrote')
     .option('--twin-fit', "give each room its own locator, fitted on the room's simulated twin as `wiflow locate twin-fit` fits it (correcting --model or the shipped locator); the report names each room's locator and the twin's CPU time", false)
     .option('--twin-sessions <n>', `with --twin-fit: twin sessions per room (${TWIN_COUNT.sessions}, as twin-fit)`, (v) => Number(v), TWIN_COUNT.sessions)
+    .option('--empty-seconds <n>', 'seconds each emptied test room is simulated (default 480 in the full run: 3.07 h per condition; the room length with --small)', (v) => Number(v))
+    .option('--installer-seconds <n>', "seconds each emptied room is simulated under the installer's conditions (default --empty-seconds)", (v) => Number(v))
+    .option('--empty-rooms <n>', 'how many of the test rooms are emptied (default all 23; 2 with --small)', (v) => Number(v))
+    .option('--empty-conditions <list>', `empty-room conditions measured: ${EMPTY_ROOM_CONDITIONS.join(',')} (the default), or a subset`)
+    .option('--empty-only', 'only the empty-room part (phantoms per simulated hour), not the rooms with people, the crossing or the shop', false)
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; json: boolean; write?: string }) => {
+    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; emptySeconds?: number; installerSeconds?: number; emptyRooms?: number; emptyConditions?: string; emptyOnly: boolean; json: boolean; write?: string }) => {
+      const emptyConditions = opts.emptyConditions === undefined ? undefined : parseEmptyConditions(opts.emptyConditions);
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const report = await evaluateEndToEnd(runtime, { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, onProgress: opts.json ? undefined : (line) => cli.print(`… ${line}`) });
+        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
+        const report = opts.emptyOnly ? await evaluateEmptyRooms(runtime, options) : await evaluateEndToEnd(runtime, options);
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);
-        else for (const line of formatEndToEnd(report)) cli.print(line);
+        else if ('people' in report) for (const line of formatEndToEnd(report)) cli.print(line);
+        else for (const line of [`${report.estimator} (${report.hash.slice(0, 12)}), profile ${report.profile}, ${report.emptyRoom.rooms} ${report.split} rooms emptied, ${report.seconds} s`, ...formatEmptyRooms(report.emptyRoom)]) cli.print(line);
       } finally {
         await runtime.stop();
       }

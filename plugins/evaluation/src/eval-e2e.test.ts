@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { EndToEndReport } from './index.js';
+import { poissonUpper95, type EndToEndReport } from './index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const expected = JSON.parse(readFileSync(path.join(import.meta.dirname, 'e2e-small.expected.json'), 'utf8')) as {
@@ -46,6 +46,13 @@ describe('wiflow eval-e2e', () => {
     expect(got.retail.visitorsTrue).toBe(want.retail.visitorsTrue);
     near(got.retail.visitorsCounted, want.retail.visitorsCounted, tol.visitors, 'retail.visitorsCounted');
     near(got.emptyRoom.falsePeoplePerHour, want.emptyRoom.falsePeoplePerHour, tol.falsePeoplePerHour, 'emptyRoom.falsePeoplePerHour');
+    // The installer's empty rooms (fan, cat, door; drift) beside the rooms as drawn, each with its bound.
+    const rows = (e: EndToEndReport['emptyRoom']) => [e, ...e.installer];
+    expect(rows(got.emptyRoom).map((r) => [r.condition, r.rooms, r.secondsPerRoom])).toEqual(rows(want.emptyRoom).map((r) => [r.condition, r.rooms, r.secondsPerRoom]));
+    for (const [i, row] of rows(got.emptyRoom).entries()) {
+      near(row.falsePeoplePerHour, rows(want.emptyRoom)[i].falsePeoplePerHour, tol.falsePeoplePerHour, `emptyRoom ${row.condition}: falsePeoplePerHour`);
+      expect(row.upper95PerHour, row.condition).toBeCloseTo((poissonUpper95(row.falseTracks) * 3600) / row.simulatedSeconds, 2);
+    }
   });
 
   it('refuses an unknown profile with the known ones, and exits non-zero', { timeout: 120_000 }, async () => {

@@ -83,7 +83,8 @@ export async function planHardware(runtime: Runtime, options: PlannerOptions = {
     options.onProgress?.(`profile ${i + 1}/${profiles.length}: ${profile}`);
     const load = loadavg()[0];
     const cpu = process.cpuUsage();
-    const report = await evaluateEndToEnd(runtime, { size, profile, model: options.model, onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
+    // The table shows the rooms as drawn; the installer's empty-room rows are eval-e2e's, not per profile.
+    const report = await evaluateEndToEnd(runtime, { size, profile, model: options.model, emptyConditions: ['as-drawn'], onProgress: (line) => options.onProgress?.(`${profile}: ${line}`) });
     const used = process.cpuUsage(cpu);
     result.rows.push({ profile, hardware: describeProfile(profile), cpuSeconds: round1((used.user + used.system) / 1e6), load: { start: round1(load), end: round1(loadavg()[0]) }, report });
     options.onRow?.(result);
@@ -98,7 +99,7 @@ const share = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 function sizeInWords(size: EvaluationSizeName): string {
   const s = EVALUATION_SIZES[size];
   const rooms = Number.isFinite(s.rooms) ? `${s.rooms} test room${s.rooms === 1 ? '' : 's'}` : 'every test room';
-  const empty = Number.isFinite(s.emptyRooms) ? `${s.emptyRooms} of them emptied` : 'each emptied';
+  const empty = `${Number.isFinite(s.emptyRooms) ? `${s.emptyRooms} of them emptied` : 'each emptied'}${'emptySeconds' in s ? ` for ${s.emptySeconds} s` : ''}`;
   const flag = size === 'full' ? 'full run' : `\`--${size}\``;
   return `${flag}: ${rooms} scored after 5 s of track, three people crossing ${s.crossingRooms} of them for ${s.crossingSeconds} s, the shop for ${s.shopSeconds} s, ${empty}${size === 'tiny' ? ' (seconds each: checks the command, figures mean nothing)' : ''}`;
 }

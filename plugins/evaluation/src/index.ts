@@ -2,14 +2,16 @@
 import { definePlugin } from '@wiflow/core';
 import { registerEvaluationCommands } from './commands.js';
 
-export { evaluateEndToEnd, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
+export { evaluateEndToEnd, evaluateEmptyRooms, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EmptyRoomReport, type EmptyRoomsOnlyReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
+export { EMPTY_ROOM_CONDITIONS, emptiedScenario, phantomsIn, parseEmptyConditions, EmptyRoomTally, type EmptyRoomCondition, type EmptyRoomRow, type Phantom, type PhantomDistractor } from './empty-rooms.js';
+export { poissonUpper95, ratePerHour } from './poisson-bound.js';
 export { endToEndFlow, runEndToEnd, DEFAULT_ESTIMATOR, type EndToEndRun } from './end-to-end-flow.js';
 export { HARDWARE_CHOICES, PLACEMENTS, parseProfile, applyEvaluationProfile, type HardwareChoice, type EvaluationProfile } from '@wiflow/plugin-sim';
 export { PLANNER_PROFILES, planHardware, plannerTable, parsePlannerProfiles, describeProfile, type PlannerRow, type PlannerResult, type PlannerOptions } from './hardware-planner.js';
 export { threePeopleCrossing } from './crossing-scenario.js';
 export { RoomTwinLocators, type RoomTwinLocator } from './room-twin-locators.js';
 export { BucketScorer, DETECTED_RADIUS_M, floorStatistics, trueVisits, confirmedTracks, reportedPeople, WARM_UP_SECONDS, type BucketFigures, type FloorErrorStats } from './scoring.js';
-export { formatEndToEnd, mergePlannerFiles, registerEvaluationCommands } from './commands.js';
+export { formatEndToEnd, formatEmptyRooms, mergePlannerFiles, registerEvaluationCommands } from './commands.js';
 export { EvaluationErrors, evaluationErrorCatalogue } from './errors.js';
 
 /** Plugin name, the tap name of its hooks. */

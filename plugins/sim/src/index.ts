@@ -29,6 +29,7 @@ export { Simulator, DEFAULT_START_TIME_MS, pointInPolygon, roomGeometry, scenari
 export { ScenarioSchema, RoomSchema, RadioSchema, PersonSchema, StepSchema, ZoneSchema, ClutterSchema, CameraSchema, ImpairmentsSchema, ImpairmentOverridesSchema, DistractorSchema, DriftSchema, AntennaPatternSchema, type DistractorSpec, type DriftSpec, type AntennaPatternSpec, type Scenario, type ScenarioInput, type PersonSpec, type ScriptStep, type RadioSpec, type ImpairmentSpec, type ImpairmentOverrides, type CameraSpec, type ZoneSpec } from './scenario/schema.js';
 export { loadScenario, parseScenario, validateScenario, resolveScenario } from './scenario/load.js';
 export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
+export { emptyRoomDistractors } from './scenario/empty-room-distractors.js';
 export { hallScenario, type HallScenarioOptions } from './scenario/hall-scenario.js';
 export { realismReport, type RealismRow, type CaptureReader } from './realism/realism-report.js';
 export { stillSceneStatistics, dopplerStatistics, breathingDepth, fallStatistics, bandShapeMotion, amplitudeSpectrum, captureRateHz } from './realism/capture-stats.js';

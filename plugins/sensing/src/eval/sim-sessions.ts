@@ -1,4 +1,4 @@
-import { Prng, randomScenario, validateScenario, type Scenario, type ScenarioInput } from '@wiflow/plugin-sim';
+import { emptyRoomDistractors, Prng, randomScenario, validateScenario, type Scenario, type ScenarioInput } from '@wiflow/plugin-sim';
 
 /** Which rooms a session belongs to: fitting, choosing (thresholds, feature sets), or the one final score. */
 export type SimSplit = 'train' | 'validation' | 'test';
@@ -87,14 +87,7 @@ export function simSessions(split: SimSplit, sizes: SimSessionSizes): SimSession
     const roomFan: ScenarioInput['distractors'] = room % 2 === 0 ? [{ kind: 'fan', id: 'fan', position: [round(width / 2), round(depth / 2), round(height - 0.3)], rpm: round(prng.uniform(60, 200)) }] : [];
     make('still', lying ? 'lying' : 'sitting', sizes.stillSeconds + 15, [person([{ action: 'walk', path: [spot(), spot(), spot()], speed: 0.9 }, still], spot(), bpm)], roomFan, bpm);
     // Empty room: a ceiling fan running, a cat walking and resting, a door swung now and then.
-    const swings = [];
-    for (let t = 20 + prng.uniform(0, 40); t < sizes.emptySeconds - 10; t += prng.uniform(60, 180)) swings.push({ at: round(t), toDeg: swings.length % 2 === 0 ? 80 : 0, durationS: 1.5 });
-    const hingeY = round(prng.uniform(0.3, Math.max(0.4, depth - 1.3)));
-    const distractors: ScenarioInput['distractors'] = [
-      { kind: 'fan', id: 'fan', position: [round(width / 2), round(depth / 2), round(height - 0.3)], rpm: round(prng.uniform(60, 200)) },
-      { kind: 'pet', id: 'cat', species: 'cat', path: [spot(), spot(), spot()], speed: 0.4, restS: round(prng.uniform(20, 120)) },
-      { kind: 'door', id: 'door', hinge: [0, hingeY], closedYawDeg: 90, swings },
-    ];
+    const distractors = emptyRoomDistractors(prng, { width, depth, height }, sizes.emptySeconds);
     make('empty', 'fan, cat, door', sizes.emptySeconds, [], distractors, null);
     // Falls: walk to a spot, fall, lie 15 s, get up, stand a while.
     for (let i = 0; i < sizes.falls; i++) {
