@@ -60,6 +60,19 @@ export interface LinkStaleness {
   checkedAt: number | null;
 }
 
+/** What one second of one link said, as the detector judged it (what `ReferenceRefresh` builds its stretches from). */
+export interface StillSecond {
+  link: string;
+  /** Time (ms) of the second's last packet. */
+  time: number;
+  /** Nothing moved on the link in it (coherence under `stillCoherence`). */
+  still: boolean;
+  /** Its change against the reference in noise floors (null when not still: not measured). */
+  changeNoiseFloors: number | null;
+  /** The same after the locator's gain per receive chain (null without one). */
+  chainAlignedChangeNoiseFloors: number | null;
+}
+
 interface LinkState {
   reference: LinkReference;
   meter: ChannelBlockMeter;
@@ -115,14 +128,17 @@ export class ReferenceStaleness {
     }
   }
 
-  /** Add one frame (links the reference lacks are ignored: the reference check refuses them elsewhere). */
-  push(frame: CsiFrame): void {
+  /**
+   * Add one frame (links the reference lacks are ignored: the reference check refuses them
+   * elsewhere); returns the link's second it closed, if it closed one.
+   */
+  push(frame: CsiFrame): StillSecond | null {
     const state = this.#links.get(linkKey(frame.link));
-    if (!state) return;
+    if (!state) return null;
     const block = state.meter.push(frame.csi, frame.time);
     // The same packets and times: both meters close their blocks together.
     const chainBlock = state.chainMeter?.push(frame.csi, frame.time) ?? null;
-    if (!block) return;
+    if (!block) return null;
     const s = this.settings;
     const noise = state.reference.noisePower;
     // Stillness from the reference's alignment, as before: the chain gain changes no coherence of a still room.
@@ -131,16 +147,17 @@ export class ReferenceStaleness {
       state.stretch = [];
       state.chainStretch = [];
       state.judged.stillSeconds = 0;
-      return;
+      return { link: state.judged.link, time: block.time, still: false, changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null };
     }
     // The block mean keeps noise / packets of noise power; take it out so an unchanged room reads near 0.
     const changeOf = (b: NonNullable<typeof block>) => Math.max(0, changePower(b.mean, state.reference) - b.dynamicPower / b.packets) / noise;
-    state.stretch.push(changeOf(block));
-    if (chainBlock) state.chainStretch.push(changeOf(chainBlock));
+    const second: StillSecond = { link: state.judged.link, time: block.time, still: true, changeNoiseFloors: changeOf(block), chainAlignedChangeNoiseFloors: chainBlock ? changeOf(chainBlock) : null };
+    state.stretch.push(second.changeNoiseFloors!);
+    if (chainBlock) state.chainStretch.push(second.chainAlignedChangeNoiseFloors!);
     state.judged.stillSeconds++;
     if (state.stretch.length > s.stillSeconds) state.stretch.shift();
     if (state.chainStretch.length > s.stillSeconds) state.chainStretch.shift();
-    if (state.stretch.length < s.stillSeconds) return;
+    if (state.stretch.length < s.stillSeconds) return second;
     const change = median(state.stretch);
     const chainChange = state.chainMeter && state.chainStretch.length ? median(state.chainStretch) : null;
     const verdict: StalenessVerdict = change <= s.staleNoiseFloors ? 'fine' : chainChange !== null && chainChange <= s.staleNoiseFloors ? 'replugged' : 'stale';
@@ -153,6 +170,7 @@ export class ReferenceStaleness {
       stillSeconds: state.judged.stillSeconds,
       checkedAt: block.time,
     };
+    return second;
   }
 
   /** Every link's state, in the reference's order. */
