@@ -56,6 +56,14 @@ export interface LinkStaleness {
   chainAlignedChangeNoiseFloors: number | null;
   /** Still seconds in a row now. */
   stillSeconds: number;
+  /** Seconds of the link measured so far, still or not. */
+  secondsMeasured: number;
+  /**
+   * The longest run of still seconds so far. Under `stillSeconds` after a long watch, the link
+   * was never judged because it never looked still: someone moving all the time, or packets that
+   * vary as motion does (a re-plugged receiver aligned with one common gain: FINDINGS.md, room-0041).
+   */
+  longestStillSeconds: number;
   /** Time (ms) of the last judgement; null while unchecked. */
   checkedAt: number | null;
 }
@@ -123,7 +131,7 @@ export class ReferenceStaleness {
         chainMeter: chains && meter(chains),
         stretch: [],
         chainStretch: [],
-        judged: { link: key, status: 'unchecked', verdict: 'unchecked', changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
+        judged: { link: key, status: 'unchecked', verdict: 'unchecked', changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null, stillSeconds: 0, secondsMeasured: 0, longestStillSeconds: 0, checkedAt: null },
       });
     }
   }
@@ -143,6 +151,7 @@ export class ReferenceStaleness {
     const noise = state.reference.noisePower;
     // Stillness from the reference's alignment, as before: the chain gain changes no coherence of a still room.
     const still = block.coherence < s.stillCoherence;
+    state.judged.secondsMeasured++;
     if (!still) {
       state.stretch = [];
       state.chainStretch = [];
@@ -155,6 +164,7 @@ export class ReferenceStaleness {
     state.stretch.push(second.changeNoiseFloors!);
     if (chainBlock) state.chainStretch.push(second.chainAlignedChangeNoiseFloors!);
     state.judged.stillSeconds++;
+    state.judged.longestStillSeconds = Math.max(state.judged.longestStillSeconds, state.judged.stillSeconds);
     if (state.stretch.length > s.stillSeconds) state.stretch.shift();
     if (state.chainStretch.length > s.stillSeconds) state.chainStretch.shift();
     if (state.stretch.length < s.stillSeconds) return second;
@@ -168,6 +178,8 @@ export class ReferenceStaleness {
       changeNoiseFloors: change,
       chainAlignedChangeNoiseFloors: chainChange,
       stillSeconds: state.judged.stillSeconds,
+      secondsMeasured: state.judged.secondsMeasured,
+      longestStillSeconds: state.judged.longestStillSeconds,
       checkedAt: block.time,
     };
     return second;
