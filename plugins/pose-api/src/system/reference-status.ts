@@ -16,7 +16,7 @@ export const ReferenceLinkSchema = z.object({
   chain_aligned_change_noise_floors: z.number().nullable().describe("the same change with a gain per receive chain, as the locator aligns packets (null while unchecked, or where the locator has no staticChainGain)"),
   still_seconds: z.number().int().describe('still seconds in a row now'),
   checked_at: z.string().nullable().describe('when the link was last judged (null while unchecked)'),
-  unchecked_reason: z.string().nullable().describe(`why an unchecked link is not judged yet: "never still" after ${NEVER_STILL_AFTER_S} s measured without ${STILL_SECONDS} still seconds in a row (someone moving all the time, or packets that vary as motion does: a re-plugged receiver can); "not still long enough yet" before; null once judged`),
+  unchecked_reason: z.string().nullable().describe(`why an unchecked link is not judged yet: "never still" after ${NEVER_STILL_AFTER_S} s measured without ${STILL_SECONDS} still seconds in a row (someone moving all the time, or packets that vary as motion does: a re-plugged receiver can); null otherwise`),
 });
 
 /** One room's automatic reference refresh (extension). */
@@ -75,12 +75,12 @@ const NodeRefreshSchema = z.array(z.object({
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** Why a link is not judged yet (null once it is). */
+/** Why a link is not judged yet when it has been watched long enough to say (null otherwise: judged, or not still for 20 s yet). */
 function uncheckedReason(l: { status: string; secondsMeasured?: number; longestStillSeconds?: number }): string | null {
   if (l.status !== 'unchecked' || l.secondsMeasured === undefined || l.longestStillSeconds === undefined) return null;
   return l.secondsMeasured >= NEVER_STILL_AFTER_S && l.longestStillSeconds < STILL_SECONDS
     ? `not judged yet: never still (${l.secondsMeasured} s measured, at most ${l.longestStillSeconds} still seconds in a row of the ${STILL_SECONDS} needed): someone moving all the time, or packets that vary as motion does (a re-plugged receiver can)`
-    : 'not judged yet: not still long enough yet';
+    : null;
 }
 
 /**

@@ -6,7 +6,7 @@
 // lies (even) / sits (odd) at the centre from 0 s). Arms on the same frames: off (no refresh),
 // LS (judges: locator and sensing), S (judge: sensing only).
 // Usage (package built), from the repository root:
-//   nice node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-autoref.mjs [--rooms 8] [--seed wiflow-autoref-val-1] [--empty 150] [--total 210] > /tmp/autoref-pilot.json
+//   nice node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-autoref.mjs [--rooms 8] [--seed wiflow-autoref-val-1] [--empty 150] [--total 210] [--only A|B] [--from 0] > /tmp/autoref-pilot.json
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, combineRoomSecond, sensingConfigHash } from '@wiflow/plugin-sensing';
@@ -19,6 +19,8 @@ const SEED = opt('--seed', 'wiflow-autoref-val-1');
 const EMPTY = Number(opt('--empty', '150'));
 const TOTAL = Number(opt('--total', '210'));
 const ONLY = opt('--only', 'AB');
+// --from: start at that room of the seed (its index keeps deciding sit or lie), to split a run over two processes.
+const FROM = Number(opt('--from', '0'));
 const started = process.cpuUsage();
 const wallStart = Date.now();
 const loadBefore = os.loadavg();
@@ -133,6 +135,7 @@ function run(scenario, kind, arms, sensed) {
 const mean = (v) => (v.length ? +(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3) : null);
 const rows = [];
 for (const [i, session] of fresh.entries()) {
+  if (i < FROM) continue;
   for (const kind of ['A', 'B']) {
     if (!ONLY.includes(kind)) continue;
     const { scenario, posture, staticDrift } = build(session, i, kind);

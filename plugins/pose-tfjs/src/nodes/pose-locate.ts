@@ -120,7 +120,8 @@ export const poseLocateNode = defineNode({
       async receive(port, value) {
         if (port === 'room') {
           const sensed = value as SensingFrame;
-          const room = sensed.environmentId ? rooms.get(sensed.environmentId) : undefined;
+          // Only a room's word (sense.room): one link's "empty" says nothing of the others.
+          const room = sensed.scope === 'room' ? rooms.get(sensed.environmentId) : undefined;
           if (!room) return;
           if (!sensing) {
             sensing = true;
