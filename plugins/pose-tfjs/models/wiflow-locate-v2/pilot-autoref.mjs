@@ -72,6 +72,12 @@ function run(scenario, kind, arms, sensed) {
   const sensors = new Map();
   const seconds = new Map();
   let start = null, present = false, sensingEmpty = 0, sensingSeconds = 0;
+  /** A refresh made a new reference: the arm's locator and detector use it from now on. */
+  const swap = (a, next, frame, link) => {
+    a.refreshes.push({ at: (frame.time - start) / 1000, link: link ?? a.refresh.state().version, version: a.refresh.state().version, present });
+    a.locator.useReference(next);
+    a.staleness = new ReferenceStaleness(next, {}, chainGain);
+  };
   for (const tick of new sim.Simulator(scenario).run(TOTAL)) {
     start ??= tick.time;
     for (const frame of tick.frames) {
@@ -89,7 +95,7 @@ function run(scenario, kind, arms, sensed) {
             seconds.delete(f.second);
             sensingSeconds++;
             if (room.state === 'empty') sensingEmpty++;
-            for (const a of list) a.refresh?.judge('sensing', room.time, room.state === 'empty');
+            for (const a of list) { const next = a.refresh?.judge('sensing', room.time, room.state === 'empty'); if (next) swap(a, next, frame, null); }
           }
         }
       }
@@ -98,30 +104,28 @@ function run(scenario, kind, arms, sensed) {
           a.refresh.push(frame);
           const second = a.staleness.push(frame);
           const next = second && a.refresh.second(second);
-          if (next) {
-            a.refreshes.push({ at: (frame.time - start) / 1000, link: second.link, present });
-            a.locator.useReference(next);
-            a.staleness = new ReferenceStaleness(next, {}, chainGain);
-          }
+          if (next) swap(a, next, frame, second.link);
+          if (second) a.longestStretch = Math.max(a.longestStretch ?? 0, ...a.refresh.state().links.map((l) => l.stretchSeconds));
         }
         if (!a.locate) continue;
         const instant = a.locator.locate(frame);
         if (!instant) continue;
         const reported = instant.hypotheses.filter((h) => h.presence > threshold).length;
-        a.refresh?.judge('locator', instant.time, reported === 0);
+        const judged = a.refresh?.judge('locator', instant.time, reported === 0);
+        if (judged) swap(a, judged, frame, null);
         a.estimates.push({ t: (instant.time - start) / 1000, reported, truth: instant.truth?.persons ?? [], predicted: instant.hypotheses });
       }
     }
   }
   return list.map((a) => {
     const absorbed = a.refreshes.some((r) => r.present);
-    if (kind === 'B' || !a.locate) return { arm: a.name, refreshes: a.refreshes, absorbed, meanReported: a.locate ? mean(a.estimates.map((e) => e.reported)) : null };
+    if (kind === 'B' || !a.locate) return { arm: a.name, refreshes: a.refreshes, absorbed, longestStretch: a.longestStretch ?? 0, meanReported: a.locate ? mean(a.estimates.map((e) => e.reported)) : null };
     const after = a.estimates.filter((e) => e.truth.length > 0);
     const emptyStretch = a.estimates.filter((e) => e.t >= 60 && e.truth.length === 0);
     const samples = after.map((e) => ({ environment, truth: e.truth, predicted: e.predicted, presenceThreshold: threshold }));
     const scored = samples.length ? evaluateSamples(samples, model.spec.meanPose).model['1'] : null;
     return {
-      arm: a.name, refreshes: a.refreshes, absorbed,
+      arm: a.name, refreshes: a.refreshes, absorbed, longestStretch: a.longestStretch ?? null,
       emptyReported: mean(emptyStretch.map((e) => e.reported)),
       afterPhantoms: mean(after.map((e) => Math.max(0, e.reported - e.truth.length))),
       afterCountExact: mean(after.map((e) => (e.reported === e.truth.length ? 1 : 0))),
@@ -141,10 +145,11 @@ for (const [i, session] of fresh.entries()) {
     const { scenario, posture, staticDrift } = build(session, i, kind);
     const t0 = Date.now();
     // B: the off arm is not needed (nothing to compare before a refresh) and S's locator is not asked.
-    const arms = kind === 'A' ? [['off', null, true], ['LS', ['locator', 'sensing'], true], ['S', ['sensing'], true]] : [['LS', ['locator', 'sensing'], true], ['S', ['sensing'], false]];
+    // B: S alone is enough to show absorption (LS needs sensing's "empty" for every second too, so it counts no second S does not); --b-locator adds LS.
+    const arms = kind === 'A' ? [['off', null, true], ['LS', ['locator', 'sensing'], true], ['S', ['sensing'], true]] : [...(args.includes('--b-locator') ? [['LS', ['locator', 'sensing'], true]] : []), ['S', ['sensing'], false]];
     const result = run(scenario, kind, arms, true);
     rows.push({ session: session.sessionId, kind, posture, staticDrift, wallSeconds: (Date.now() - t0) / 1000, arms: result });
-    process.stderr.write(`${session.sessionId} ${kind} ${posture}: ${result.map((r) => `${r.arm} refreshes ${r.refreshes.length}${r.absorbed ? ' ABSORBED' : ''} empty ${r.emptyReported ?? r.meanReported} phantoms ${r.afterPhantoms} count ${r.afterCountExact} floor ${r.afterFloorErrorM?.toFixed?.(2)}`).join(' | ')} (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    process.stderr.write(`${session.sessionId} ${kind} ${posture}: ${result.map((r) => `${r.arm} refreshes ${r.refreshes.length}${r.refreshes.length ? ` (first ${r.refreshes[0].at.toFixed(0)} s)` : ''}${r.absorbed ? ' ABSORBED' : ''} longest ${r.longestStretch} empty ${r.emptyReported ?? r.meanReported} phantoms ${r.afterPhantoms} count ${r.afterCountExact} floor ${r.afterFloorErrorM?.toFixed?.(2)}`).join(' | ')} (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
 }
 const summary = {};

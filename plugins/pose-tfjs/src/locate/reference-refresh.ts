@@ -52,6 +52,8 @@ interface LinkStretch {
   seconds: number;
   /** Time (ms) of the last second counted. */
   endMs: number;
+  /** Its change against the reference (noise floors). */
+  lastChange: number;
   refreshedAt: number | null;
 }
 
@@ -89,7 +91,7 @@ export class ReferenceRefresh {
   constructor(reference: EmptyRoomReference, settings: Partial<RefreshSettings> = {}, readonly judges: readonly EmptinessJudge[] = ['locator']) {
     this.settings = RefreshSettingsSchema.parse(settings);
     this.#reference = reference;
-    for (const link of reference.links) this.#links.set(linkKey(link), { recorder: null, lastRecordedMs: -Infinity, seconds: 0, endMs: 0, refreshedAt: null });
+    for (const link of reference.links) this.#links.set(linkKey(link), { recorder: null, lastRecordedMs: -Infinity, seconds: 0, endMs: 0, lastChange: 0, refreshedAt: null });
   }
 
   /** The reference in use now. */
@@ -97,17 +99,22 @@ export class ReferenceRefresh {
     return this.#reference;
   }
 
-  /** A judge's word on the room at `time` (ms): empty or not. */
-  judge(judge: EmptinessJudge, time: number, empty: boolean): void {
+  /**
+   * A judge's word on the room at `time` (ms): empty or not. Returns the room's new reference when
+   * it completed a refresh: a stretch long enough that waited for this judge to speak past its end
+   * (sensing closes its seconds after the detector does).
+   */
+  judge(judge: EmptinessJudge, time: number, empty: boolean): EmptyRoomReference | null {
     const state = this.#judges.get(judge) ?? { emptySince: null, lastMs: -Infinity };
     state.lastMs = Math.max(state.lastMs, time);
+    this.#judges.set(judge, state);
     if (!empty) {
       state.emptySince = null;
       for (const link of this.#links.values()) this.#restart(link);
-    } else {
-      state.emptySince ??= time;
+      return null;
     }
-    this.#judges.set(judge, state);
+    state.emptySince ??= time;
+    return this.#commitReady();
   }
 
   /** Add a frame of one of the room's links: kept for the new reference while its link's stretch runs. */
@@ -138,10 +145,23 @@ export class ReferenceRefresh {
     }
     link.seconds++;
     link.endMs = evidence.time;
-    if (link.seconds < this.settings.emptySeconds) return null;
-    // The judges must have spoken past the stretch's end: one that lags (sensing closes its seconds later) could still say "someone".
-    if (!this.judges.every((j) => (this.#judges.get(j)?.lastMs ?? -Infinity) >= link.endMs)) return null;
-    return this.#commit(evidence.link, link, evidence.time, change);
+    link.lastChange = change;
+    return this.#commitReady();
+  }
+
+  /**
+   * Commit every link whose stretch is long enough and that every judge has spoken past: one that
+   * lags (sensing closes its seconds later) could still say "someone" about its last second.
+   * Returns the new reference when any link was refreshed.
+   */
+  #commitReady(): EmptyRoomReference | null {
+    let made: EmptyRoomReference | null = null;
+    for (const [key, link] of this.#links) {
+      if (link.seconds < this.settings.emptySeconds) continue;
+      if (!this.judges.every((j) => (this.#judges.get(j)?.lastMs ?? -Infinity) >= link.endMs)) continue;
+      made = this.#commit(key, link, link.endMs, link.lastChange) ?? made;
+    }
+    return made;
   }
 
   /** Go back to the version before the current one; null when there is none. */

@@ -127,7 +127,8 @@ export const poseLocateNode = defineNode({
             sensing = true;
             for (const r of rooms.values()) r.refresh = new ReferenceRefresh(r.reference, ctx.config.referenceRefresh, ['locator', 'sensing']);
           }
-          room.refresh.judge('sensing', sensed.time, sensed.state === 'empty');
+          const next = room.refresh.judge('sensing', sensed.time, sensed.state === 'empty');
+          if (next) refreshed(room, next);
           return;
         }
         const csi = value as CsiFrame;
@@ -147,7 +148,8 @@ export const poseLocateNode = defineNode({
         if (next) refreshed(room, next);
         const frame = locator.push(csi);
         if (!frame) return;
-        room.refresh.judge('locator', frame.timestamp, frame.persons.length === 0);
+        const judged = room.refresh.judge('locator', frame.timestamp, frame.persons.length === 0);
+        if (judged) refreshed(room, judged);
         frames++;
         await ctx.emit('poses', frame);
       },
