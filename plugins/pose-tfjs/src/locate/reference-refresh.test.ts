@@ -34,15 +34,17 @@ function run(scenario: Record<string, unknown>, seconds: number, judges: Emptine
   let start: number | null = null;
   for (const tick of new sim.Simulator(validated).run(seconds)) {
     start ??= tick.time;
-    if ((tick.time - start) % 1000 === 0) for (const j of judges) refresh.judge(j, tick.time, says(j, (tick.time - start) / 1000));
+    const use = (next: EmptyRoomReference | null) => {
+      if (!next) return;
+      made.push(next);
+      staleness = new ReferenceStaleness(next);
+    };
+    // A judge speaks once a second, about the second that just ended: after the detector closed its own second, as sensing does.
+    if ((tick.time - start) % 1000 === 0) for (const j of judges) use(refresh.judge(j, tick.time, says(j, (tick.time - start) / 1000)));
     for (const frame of tick.frames) {
       refresh.push(frame);
       const second = staleness.push(frame);
-      const next = second && refresh.second(second);
-      if (next) {
-        made.push(next);
-        staleness = new ReferenceStaleness(next);
-      }
+      use(second && refresh.second(second));
     }
   }
   return { reference, refresh, made, last: staleness.status()[0] };
