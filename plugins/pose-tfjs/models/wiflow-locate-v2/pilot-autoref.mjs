@@ -6,7 +6,7 @@
 // lies (even) / sits (odd) at the centre from 0 s). Arms on the same frames: off (no refresh),
 // LS (judges: locator and sensing), S (judge: sensing only).
 // Usage (package built), from the repository root:
-//   nice node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-autoref.mjs [--rooms 8] [--seed wiflow-autoref-val-1] [--empty 150] [--total 210] [--only A|B] [--from 0] > /tmp/autoref-pilot.json
+//   nice node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-autoref.mjs [--rooms 8] [--seed wiflow-autoref-val-1] [--empty 150] [--total 210] [--only A|B] [--from 0] [--arms off,LS,S] > /tmp/autoref-pilot.json
 import os from 'node:os';
 import * as sim from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, LinkSensor, SensingConfigSchema, combineRoomSecond, sensingConfigHash } from '@wiflow/plugin-sensing';
@@ -146,7 +146,8 @@ for (const [i, session] of fresh.entries()) {
     const t0 = Date.now();
     // B: the off arm is not needed (nothing to compare before a refresh) and S's locator is not asked.
     // B: S alone is enough to show absorption (LS needs sensing's "empty" for every second too, so it counts no second S does not); --b-locator adds LS.
-    const arms = kind === 'A' ? [['off', null, true], ['LS', ['locator', 'sensing'], true], ['S', ['sensing'], true]] : [...(args.includes('--b-locator') ? [['LS', ['locator', 'sensing'], true]] : []), ['S', ['sensing'], false]];
+    const armsA = [['off', null, true], ['LS', ['locator', 'sensing'], true], ['S', ['sensing'], true]].filter(([name]) => opt('--arms', 'off,LS,S').split(',').includes(name));
+    const arms = kind === 'A' ? armsA : [...(args.includes('--b-locator') ? [['LS', ['locator', 'sensing'], true]] : []), ['S', ['sensing'], false]];
     const result = run(scenario, kind, arms, true);
     rows.push({ session: session.sessionId, kind, posture, staticDrift, wallSeconds: (Date.now() - t0) / 1000, arms: result });
     process.stderr.write(`${session.sessionId} ${kind} ${posture}: ${result.map((r) => `${r.arm} refreshes ${r.refreshes.length}${r.refreshes.length ? ` (first ${r.refreshes[0].at.toFixed(0)} s)` : ''}${r.absorbed ? ' ABSORBED' : ''} longest ${r.longestStretch} empty ${r.emptyReported ?? r.meanReported} phantoms ${r.afterPhantoms} count ${r.afterCountExact} floor ${r.afterFloorErrorM?.toFixed?.(2)}`).join(' | ')} (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);

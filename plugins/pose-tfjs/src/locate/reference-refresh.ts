@@ -100,11 +100,13 @@ export class ReferenceRefresh {
   }
 
   /**
-   * A judge's word on the room at `time` (ms): empty or not. Returns the room's new reference when
+   * A judge's word on the room at `time` (ms): empty or not (ignored from a judge not in `judges`). Returns the room's new reference when
    * it completed a refresh: a stretch long enough that waited for this judge to speak past its end
    * (sensing closes its seconds after the detector does).
    */
   judge(judge: EmptinessJudge, time: number, empty: boolean): EmptyRoomReference | null {
+    // Only the judges this room asks: a word from another is not evidence it weighs.
+    if (!this.judges.includes(judge)) return null;
     const state = this.#judges.get(judge) ?? { emptySince: null, lastMs: -Infinity };
     state.lastMs = Math.max(state.lastMs, time);
     this.#judges.set(judge, state);
