@@ -102,6 +102,9 @@ describe('automatic empty-room reference refresh', () => {
     capped.judge('locator', 0, true);
     for (let t = 2; t < 12; t++) capped.second(second(t, 1));
     expect(capped.state().links[0].stretchSeconds).toBe(10);
+    // A judge the room was not told to weigh changes nothing.
+    capped.judge('sensing', 11_500, false);
+    expect(capped.state().links[0].stretchSeconds).toBe(10);
     // A body-sized static change (over the cap) ends the stretch.
     capped.second(second(12, 80));
     expect(capped.state().links[0].stretchSeconds).toBe(0);
