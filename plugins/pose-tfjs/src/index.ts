@@ -42,7 +42,8 @@ export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from
 export { alignPacket, chooseGainModel, GainModelSchema, type GainModel, type AlignOptions, type AlignedPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';
 export { EmptyRoomRecording, RecordingQualitySchema, type RecordingQuality, type RecordingReport, type LinkQuality } from './locate/reference-recording.js';
-export { ReferenceStaleness, StalenessSettingsSchema, type StalenessSettings, type StalenessChainGain, type StalenessVerdict, type LinkStaleness } from './locate/reference-staleness.js';
+export { ReferenceStaleness, StalenessSettingsSchema, type StalenessSettings, type StalenessChainGain, type StalenessVerdict, type LinkStaleness, type StillSecond } from './locate/reference-staleness.js';
+export { ReferenceRefresh, RefreshSettingsSchema, type RefreshSettings, type RefreshState, type ReferenceVersion, type EmptinessJudge } from './locate/reference-refresh.js';
 export { ReferenceDesk, REFERENCE_DESK, DEFAULT_RECORDING_SECONDS, type RoomBinding, type RecordingView } from './locate/reference-desk.js';
 export { calibrateLink, arrayElements, type LinkCalibration } from './locate/calibration.js';
 export { loadLocatorModel, writeLocatorModel, LocatorModelSchema, SHIPPED_LOCATOR_DIR, LOCATOR_JSON, countFeatures, countProbabilities, trainCountHead, type LocatorModel, type LocatorModelSpec } from './locate/locator-model.js';

@@ -4,7 +4,7 @@ import type { PoseApiHost } from '../host.js';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
 import { ApiErrors } from '../errors.js';
-import { ReferenceLinkSchema, referenceStatus } from '../system/reference-status.js';
+import { ReferenceLinkSchema, ReferenceRefreshSchema, referenceStatus } from '../system/reference-status.js';
 
 
 /** The pose plugin's reference desk (core's token); without that plugin the routes answer 503. */
@@ -62,6 +62,7 @@ const Room = z.object({
   environment_id: z.string(),
   node_id: z.string(),
   links: z.array(ReferenceLinkSchema),
+  refresh: ReferenceRefreshSchema.nullable().describe("the room's automatic reference refresh (null from a pose.locate that does not report it)"),
   reference_source: z.string(),
   reference_file: z.string().nullable().describe('the file a new recording replaces (null: none, or not writable: the new reference is used until the pipeline stops)'),
   recording: Recording.nullable(),
@@ -126,11 +127,12 @@ export function referenceRoutes(services: ApiServices): RouteDefinition[] {
     success: { status: 200, description: 'Rooms and their references', A: z.object({ rooms: z.array(Room) }), B: z.object({ rooms: z.array(Room) }) },
     errors: [503],
     async handler() {
-      const links = referenceStatus(services.system.components(), services.system.running).links;
+      const { links, refresh } = referenceStatus(services.system.components(), services.system.running);
       const rooms = desk(services.host).rooms().map((r) => ({
         environment_id: r.environmentId,
         node_id: r.nodeId,
         links: links.filter((l) => l.environment_id === r.environmentId),
+        refresh: refresh.find((x) => x.environment_id === r.environmentId) ?? null,
         reference_source: r.referenceSource,
         reference_file: r.referenceFile,
         recording: r.recording && recordingBody(r.recording),

@@ -8,10 +8,10 @@ import * as sim from '@wiflow/plugin-sim';
 
 /**
  * Record `scenario`'s empty-room reference (10 s) into `dataDir`, and write a pipeline that runs
- * `scenario` faster than real time through the shipped locator with that reference. Returns the
- * reference file.
+ * `scenario` faster than real time through the shipped locator with that reference (and
+ * `locateConfig` merged into pose.locate's config). Returns the reference file.
  */
-export function writeHallPipeline(dataDir: string, scenario: object): string {
+export function writeHallPipeline(dataDir: string, scenario: object, locateConfig: Record<string, unknown> = {}): string {
   const validated = sim.validateScenario(scenario);
   const referenceFile = path.join(dataDir, 'hall-reference.json');
   writeReference(referenceFile, simulateReference(sim as never, validated as never, 10));
@@ -22,7 +22,7 @@ export function writeHallPipeline(dataDir: string, scenario: object): string {
       nodes: [
         // Faster than real time: the tests wait for tens of simulated seconds.
         { id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario, realtime: false, durationS: 3600 } } },
-        { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environmentFromScenario(validated as never)], references: [referenceFile], densePose: 'none' } } },
+        { id: 'locate', position: { x: 200, y: 0 }, data: { nodeType: 'pose.locate', config: { environments: [environmentFromScenario(validated as never)], references: [referenceFile], densePose: 'none', ...locateConfig } } },
         { id: 'publish', position: { x: 400, y: 0 }, data: { nodeType: 'pose.publish', config: {} } },
       ],
       edges: [

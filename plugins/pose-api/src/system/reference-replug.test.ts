@@ -32,6 +32,8 @@ describe('a re-plugged receiver over HTTP', () => {
     expect(status.links[0].change_noise_floors).toBeGreaterThan(20);
     expect(status.links[0].chain_aligned_change_noise_floors).toBeLessThan(2);
     expect(status.notice).toMatch(/^receiver re-plugged on router->laptop \(hall, .*\): its chain phases changed .* the locator aligns them .* no action is needed/);
+    // The automatic refresh is off unless the flow turns it on: the recorded reference, never refreshed.
+    expect(status.refresh).toEqual([expect.objectContaining({ environment_id: 'hall', enabled: false, version: 1, refreshed_at: null, judges: ['locator'], history: [] })]);
     const health = (await call('/health/detailed')).body;
     expect(health.components.empty_room_reference).toMatchObject({ status: 'fresh', replugged_links: ['hall/router->laptop'] });
     expect(health.overall_status).not.toBe('degraded');

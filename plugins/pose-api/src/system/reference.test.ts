@@ -34,7 +34,7 @@ afterAll(() => server?.close());
 
 describe('empty-room references over HTTP', () => {
   it('before the pipeline runs: status says stopped, and a recording is refused as not ready', async () => {
-    expect((await call('get', '/system/status', 'viewer')).body.empty_room_reference).toEqual({ status: 'stopped', stale_links: [], replugged_links: [], links: [], message: null, notice: null });
+    expect((await call('get', '/system/status', 'viewer')).body.empty_room_reference).toEqual({ status: 'stopped', stale_links: [], replugged_links: [], links: [], refresh: [], message: null, notice: null });
     const refused = await call('post', '/system/reference', 'operator', { environment_id: 'hall' });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('SYSTEM_NOT_READY');
@@ -48,7 +48,7 @@ describe('empty-room references over HTTP', () => {
     expect(status.stale_links).toEqual(['hall/router->laptop']);
     expect(status.links[0]).toMatchObject({ environment_id: 'hall', link: 'router->laptop', status: 'stale' });
     expect(status.links[0].change_noise_floors).toBeGreaterThan(2);
-    expect(status.message).toMatch(/router->laptop \(hall, .* noise floors\): furniture moved.*re-record the reference: studio Installer page, POST \/api\/v1\/system\/reference/);
+    expect(status.message).toMatch(/router->laptop \(hall, [\d.]+ noise floors as recorded(, [\d.]+ with the locator's gain per receive chain)?\): furniture moved.*re-record the reference: studio Installer page, POST \/api\/v1\/system\/reference/);
     const health = (await call('get', '/health/detailed', 'viewer')).body;
     expect(health.components.empty_room_reference.status).toBe('stale');
     expect(health.overall_status).toBe('degraded');

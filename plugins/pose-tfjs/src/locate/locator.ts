@@ -82,6 +82,17 @@ export class PoseLocator {
     }
   }
 
+  /**
+   * Locate a room against another empty-room reference from now on (an automatic refresh): its
+   * imager starts again (its packet history fills anew), its tracker and frame numbers go on.
+   */
+  useReference(reference: EmptyRoomReference): void {
+    const room = this.#rooms.get(reference.environmentId);
+    if (!room) throw PoseErrors.environmentUnknown(`${reference.environmentId} (no environment of this locator has it)`);
+    room.imager = new RoomImager(room.imager.environment, reference, this.model.spec.imaging);
+    room.sinceLast = 0;
+  }
+
   /** Add a frame; returns the room's estimate when one is due. */
   locate(frame: CsiFrame): LocatedInstant | null {
     const key = `${frame.link.tx}->${frame.link.rx}`;

@@ -56,8 +56,29 @@ export interface LinkStaleness {
   chainAlignedChangeNoiseFloors: number | null;
   /** Still seconds in a row now. */
   stillSeconds: number;
+  /** Seconds of the link measured so far, still or not. */
+  secondsMeasured: number;
+  /**
+   * The longest run of still seconds so far. Under `stillSeconds` after a long watch, the link
+   * was never judged because it never looked still: someone moving all the time, or packets that
+   * vary as motion does (a re-plugged receiver aligned with one common gain: FINDINGS.md, room-0041).
+   */
+  longestStillSeconds: number;
   /** Time (ms) of the last judgement; null while unchecked. */
   checkedAt: number | null;
+}
+
+/** What one second of one link said, as the detector judged it (what `ReferenceRefresh` builds its stretches from). */
+export interface StillSecond {
+  link: string;
+  /** Time (ms) of the second's last packet. */
+  time: number;
+  /** Nothing moved on the link in it (coherence under `stillCoherence`). */
+  still: boolean;
+  /** Its change against the reference in noise floors (null when not still: not measured). */
+  changeNoiseFloors: number | null;
+  /** The same after the locator's gain per receive chain (null without one). */
+  chainAlignedChangeNoiseFloors: number | null;
 }
 
 interface LinkState {
@@ -110,37 +131,43 @@ export class ReferenceStaleness {
         chainMeter: chains && meter(chains),
         stretch: [],
         chainStretch: [],
-        judged: { link: key, status: 'unchecked', verdict: 'unchecked', changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null, stillSeconds: 0, checkedAt: null },
+        judged: { link: key, status: 'unchecked', verdict: 'unchecked', changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null, stillSeconds: 0, secondsMeasured: 0, longestStillSeconds: 0, checkedAt: null },
       });
     }
   }
 
-  /** Add one frame (links the reference lacks are ignored: the reference check refuses them elsewhere). */
-  push(frame: CsiFrame): void {
+  /**
+   * Add one frame (links the reference lacks are ignored: the reference check refuses them
+   * elsewhere); returns the link's second it closed, if it closed one.
+   */
+  push(frame: CsiFrame): StillSecond | null {
     const state = this.#links.get(linkKey(frame.link));
-    if (!state) return;
+    if (!state) return null;
     const block = state.meter.push(frame.csi, frame.time);
     // The same packets and times: both meters close their blocks together.
     const chainBlock = state.chainMeter?.push(frame.csi, frame.time) ?? null;
-    if (!block) return;
+    if (!block) return null;
     const s = this.settings;
     const noise = state.reference.noisePower;
     // Stillness from the reference's alignment, as before: the chain gain changes no coherence of a still room.
     const still = block.coherence < s.stillCoherence;
+    state.judged.secondsMeasured++;
     if (!still) {
       state.stretch = [];
       state.chainStretch = [];
       state.judged.stillSeconds = 0;
-      return;
+      return { link: state.judged.link, time: block.time, still: false, changeNoiseFloors: null, chainAlignedChangeNoiseFloors: null };
     }
     // The block mean keeps noise / packets of noise power; take it out so an unchanged room reads near 0.
     const changeOf = (b: NonNullable<typeof block>) => Math.max(0, changePower(b.mean, state.reference) - b.dynamicPower / b.packets) / noise;
-    state.stretch.push(changeOf(block));
-    if (chainBlock) state.chainStretch.push(changeOf(chainBlock));
+    const second: StillSecond = { link: state.judged.link, time: block.time, still: true, changeNoiseFloors: changeOf(block), chainAlignedChangeNoiseFloors: chainBlock ? changeOf(chainBlock) : null };
+    state.stretch.push(second.changeNoiseFloors!);
+    if (chainBlock) state.chainStretch.push(second.chainAlignedChangeNoiseFloors!);
     state.judged.stillSeconds++;
+    state.judged.longestStillSeconds = Math.max(state.judged.longestStillSeconds, state.judged.stillSeconds);
     if (state.stretch.length > s.stillSeconds) state.stretch.shift();
     if (state.chainStretch.length > s.stillSeconds) state.chainStretch.shift();
-    if (state.stretch.length < s.stillSeconds) return;
+    if (state.stretch.length < s.stillSeconds) return second;
     const change = median(state.stretch);
     const chainChange = state.chainMeter && state.chainStretch.length ? median(state.chainStretch) : null;
     const verdict: StalenessVerdict = change <= s.staleNoiseFloors ? 'fine' : chainChange !== null && chainChange <= s.staleNoiseFloors ? 'replugged' : 'stale';
@@ -151,8 +178,11 @@ export class ReferenceStaleness {
       changeNoiseFloors: change,
       chainAlignedChangeNoiseFloors: chainChange,
       stillSeconds: state.judged.stillSeconds,
+      secondsMeasured: state.judged.secondsMeasured,
+      longestStillSeconds: state.judged.longestStillSeconds,
       checkedAt: block.time,
     };
+    return second;
   }
 
   /** Every link's state, in the reference's order. */

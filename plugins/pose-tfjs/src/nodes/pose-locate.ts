@@ -1,4 +1,4 @@
-import { DataTypes, defineNode, WiflowError, type CsiFrame, type ServiceReader } from '@wiflow/core';
+import { DataTypes, defineNode, WiflowError, type CsiFrame, type SensingFrame, type ServiceReader } from '@wiflow/core';
 import { z } from 'zod';
 import { PoseErrors } from '../errors.js';
 import { PoseLocator } from '../locate/locator.js';
@@ -6,6 +6,7 @@ import { loadLocatorModel, SHIPPED_LOCATOR_DIR } from '../locate/locator-model.j
 import { readReference, type EmptyRoomReference } from '../locate/reference.js';
 import { checkFrameFitsReference, linkKey, referenceForEnvironment } from '../locate/reference-check.js';
 import { REFERENCE_DESK, type ReferenceDesk } from '../locate/reference-desk.js';
+import { ReferenceRefresh, RefreshSettingsSchema } from '../locate/reference-refresh.js';
 import { ReferenceStaleness } from '../locate/reference-staleness.js';
 import { simulateReference } from '../locate/simulated.js';
 import { resolveLocatorModelFolder } from './model-files.js';
@@ -26,6 +27,7 @@ export const PoseLocateConfig = z.object({
   scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('a simulator scenario (file or object) to take an environment from, with its empty-room reference simulated'),
   densePose: z.enum(['none', 'parts', 'parts+iuv']).default('parts').describe('derived dense pose: none, convention A (parts with UV), or A plus convention B IUV images'),
   presenceThreshold: z.number().min(0).max(1).optional().describe("override the model's presence threshold"),
+  referenceRefresh: RefreshSettingsSchema.prefault({}).describe('automatic empty-room reference refresh (off by default: autoref-protocol.md); judged by the locator, and by sense.room where its frames come in on the room port'),
 });
 
 /**
@@ -38,7 +40,10 @@ export const poseLocateNode = defineNode({
   title: 'Pose locate (empty-room reference)',
   category: 'models',
   description: 'Locates people on the floor from raw CSI of every link against an empty-room reference (coherent back-projection over antennas and subcarriers), counts them with a learned head, and places the training mean pose at each: position and count are estimated, posture is not.',
-  inputs: { frames: { type: DataTypes.CsiFrame, required: true, description: 'raw CSI frames of every link (not through the signal chain)' } },
+  inputs: {
+    frames: { type: DataTypes.CsiFrame, required: true, description: 'raw CSI frames of every link (not through the signal chain)' },
+    room: { type: DataTypes.SensingFrame, description: "sense.room's frames: once any came, the reference refresh also needs sensing's `empty` for every second" },
+  },
   outputs: { poses: { type: DataTypes.PoseFrame } },
   config: PoseLocateConfig,
   capabilities: ['fs.read'],
@@ -79,12 +84,21 @@ export const poseLocateNode = defineNode({
     // The detector judges a re-plug as this locator copes with it: with its gain per receive chain, if it has one.
     const imaging = model.spec.imaging;
     const chainGain = imaging.staticChainGain && imaging.chainGain !== 'per-rx-chain' ? imaging.staticChainGain : null;
-    const rooms = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
-    const byLink = new Map<string, { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness }>();
+    type Room = { environmentId: string; reference: EmptyRoomReference; staleness: ReferenceStaleness; refresh: ReferenceRefresh };
+    const rooms = new Map<string, Room>();
+    const byLink = new Map<string, Room>();
+    // Sensing judges too once sense.room has spoken on the room port (a pipeline without sensing never sends).
+    let sensing = false;
     const useReference = (reference: EmptyRoomReference) => {
-      const room = { environmentId: reference.environmentId, reference, staleness: new ReferenceStaleness(reference, {}, chainGain) };
+      const room = { environmentId: reference.environmentId, reference, staleness: new ReferenceStaleness(reference, {}, chainGain), refresh: new ReferenceRefresh(reference, ctx.config.referenceRefresh, sensing ? ['locator', 'sensing'] : ['locator']) };
       rooms.set(reference.environmentId, room);
       for (const link of reference.links) byLink.set(linkKey(link), room);
+    };
+    /** A refresh's new reference: the detector starts on it, the locator images against it; the refresh keeps its versions. */
+    const refreshed = (room: Room, reference: EmptyRoomReference) => {
+      room.reference = reference;
+      room.staleness = new ReferenceStaleness(reference, {}, chainGain);
+      locator.useReference(reference);
     };
     inUse.forEach(useReference);
     // Live pipelines offer their rooms to the installer's desk (recording, staleness); jobs do not.
@@ -103,7 +117,20 @@ export const poseLocateNode = defineNode({
     })) : [];
     let frames = 0;
     return {
-      async receive(_port, value) {
+      async receive(port, value) {
+        if (port === 'room') {
+          const sensed = value as SensingFrame;
+          // Only a room's word (sense.room): one link's "empty" says nothing of the others.
+          const room = sensed.scope === 'room' ? rooms.get(sensed.environmentId) : undefined;
+          if (!room) return;
+          if (!sensing) {
+            sensing = true;
+            for (const r of rooms.values()) r.refresh = new ReferenceRefresh(r.reference, ctx.config.referenceRefresh, ['locator', 'sensing']);
+          }
+          const next = room.refresh.judge('sensing', sensed.time, sensed.state === 'empty');
+          if (next) refreshed(room, next);
+          return;
+        }
         const csi = value as CsiFrame;
         const room = byLink.get(linkKey(csi.link));
         if (!room) {
@@ -115,9 +142,14 @@ export const poseLocateNode = defineNode({
         // A recording takes the frames before they are checked against the old reference: new radios (another channel, bandwidth) are recorded to fit them.
         desk?.offer(room.environmentId, csi);
         checkFrameFitsReference(csi, room.reference.links.find((l) => l.tx === csi.link.tx && l.rx === csi.link.rx)!);
-        room.staleness.push(csi);
+        room.refresh.push(csi);
+        const second = room.staleness.push(csi);
+        const next = second && room.refresh.second(second);
+        if (next) refreshed(room, next);
         const frame = locator.push(csi);
         if (!frame) return;
+        const judged = room.refresh.judge('locator', frame.timestamp, frame.persons.length === 0);
+        if (judged) refreshed(room, judged);
         frames++;
         await ctx.emit('poses', frame);
       },
@@ -133,6 +165,7 @@ export const poseLocateNode = defineNode({
           staleReferenceLinks: states.filter((l) => l.status === 'stale').map((l) => l.link).join(', '),
           repluggedReferenceLinks: states.filter((l) => l.verdict === 'replugged').map((l) => l.link).join(', '),
           referenceStates: JSON.stringify(states),
+          referenceRefresh: JSON.stringify([...rooms.values()].map((r) => ({ environment_id: r.environmentId, ...r.refresh.state() }))),
         };
       },
     };

@@ -13,6 +13,19 @@ export interface ReferenceLink {
   chain_aligned_change_noise_floors?: number | null;
   still_seconds: number;
   checked_at: string | null;
+  /** Why an unchecked link is not judged yet ("not judged yet: never still ..."); absent from servers before it. */
+  unchecked_reason?: string | null;
+}
+
+/** A room's automatic reference refresh. */
+export interface ReferenceRefresh {
+  enabled: boolean;
+  version: number;
+  refreshed_at: string | null;
+  reason: string;
+  judges: ('locator' | 'sensing')[];
+  links: { link: string; stretch_seconds: number; refreshed_at: string | null }[];
+  history: { version: number; at: string | null; links: string[]; reason: string }[];
 }
 
 /** The quality check of one link of a recording. */
@@ -68,6 +81,8 @@ export interface ReferenceRoom {
   environment_id: string;
   node_id: string;
   links: ReferenceLink[];
+  /** Absent (or null) from servers before the automatic refresh. */
+  refresh?: ReferenceRefresh | null;
   reference_source: string;
   reference_file: string | null;
   recording: ReferenceRecording | null;

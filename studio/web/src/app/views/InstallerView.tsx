@@ -89,7 +89,7 @@ export function InstallerView() {
       {error ? <p className="error">{error}</p> : null}
       {stale.map((l) => (
         <p key={`${l.environment_id}/${l.link}`} className="wf-warning" data-testid="installer-stale">
-          Link <strong>{l.link}</strong> of {l.environment_id}: the empty room changed since its reference was recorded ({figure(l.chain_aligned_change_noise_floors ?? l.change_noise_floors, 1, 'noise floors')}): furniture moved, a door left open or shut, slow drift, or a radio re-plugged. If the room was empty, record the reference again below.
+          Link <strong>{l.link}</strong> of {l.environment_id}: the empty room changed since its reference was recorded ({figure(l.change_noise_floors, 1, 'noise floors')} as recorded{l.chain_aligned_change_noise_floors == null ? '' : `, ${figure(l.chain_aligned_change_noise_floors, 1, 'noise floors')} with the locator's gain per receive chain`}): furniture moved, a door left open or shut, slow drift, or a radio re-plugged. If the room was empty, record the reference again below.
         </p>
       ))}
       {replugged.map((l) => (
@@ -114,16 +114,24 @@ export function InstallerView() {
             Reference: {room.reference_source}
             {room.reference_file ? '' : ' (a new recording is used until the pipeline stops: the flow names no file it may replace)'}
           </p>
-          <DataTable testId="installer-links" columns={['Link', 'Reference', 'Change', 'Still for']}>
+          <DataTable testId="installer-links" columns={['Link', 'Reference', 'Change as recorded', "With the locator's gain per chain", 'Still for']}>
             {room.links.map((l) => (
               <tr key={l.link}>
                 <td>{l.link}</td>
-                <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? 'not checked yet (needs 20 still seconds)' : l.verdict === 'replugged' ? 'receiver re-plugged (locator copes)' : l.status}</td>
+                <td className={l.status === 'stale' ? 'error' : ''}>{l.status === 'unchecked' ? (l.unchecked_reason ?? 'not checked yet (needs 20 still seconds)') : l.verdict === 'replugged' ? 'receiver re-plugged (locator copes)' : l.status}</td>
                 <td>{figure(l.change_noise_floors, 1, 'noise floors')}</td>
+                <td>{figure(l.chain_aligned_change_noise_floors ?? null, 1, 'noise floors')}</td>
                 <td>{l.still_seconds} s</td>
               </tr>
             ))}
           </DataTable>
+          {room.refresh ? (
+            <p className="muted" data-testid="installer-refresh">
+              Automatic refresh: {room.refresh.enabled ? `on (the room judged empty by ${room.refresh.judges.join(' and ')} and still)` : "off (pose.locate's referenceRefresh.enabled)"}; reference version {room.refresh.version}
+              {room.refresh.refreshed_at ? `, last refreshed ${new Date(room.refresh.refreshed_at).toLocaleString()}: ${room.refresh.reason}` : ', never refreshed'}
+              {room.refresh.history.length ? ` (${room.refresh.history.length} older version${room.refresh.history.length > 1 ? 's' : ''} kept)` : ''}.
+            </p>
+          ) : null}
           <p>
             <label>
               Seconds{' '}
