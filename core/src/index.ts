@@ -7,7 +7,7 @@ export type { GroundTruthPerson, GroundTruthEvent, GroundTruthFrame, GroundTruth
 export type { Severity, AnalyticsEvent, Alert } from './types/analytics.js';
 export { toActivityEventRecord, toAlertRecord, type ActivityEventRecord, type AlertRecord } from './types/spec-records.js';
 export { DataTypes, type DataTypeId } from './types/data-types.js';
-export { EMPTY_ROOM_REFERENCES, type EmptyRoomLinkQuality, type EmptyRoomRecordingReport, type EmptyRoomRecordingView, type EmptyRoomDeskRoom, type RoomCalibrationStatus, type RoomPoseHeldOutFigures, type EmptyRoomReferenceDesk } from './types/empty-room.js';
+export { EMPTY_ROOM_REFERENCES, type EmptyRoomLinkQuality, type EmptyRoomRecordingReport, type EmptyRoomRecordingView, type EmptyRoomDeskRoom, type RoomCalibrationStatus, type RoomPoseChoiceView, type RoomPoseHeldOutFigures, type EmptyRoomReferenceDesk } from './types/empty-room.js';
 export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErrorEvent, type StorageRequest, type AuthRequest, type Principal, type CliContext } from './hooks/hooks.js';
 export { defineNode, NODE_CAPABILITIES, type NodeCapability, nodeConfigJsonSchema, redactSecrets, mergeSecrets, SECRET_MASK, type NodeDefinition, type NodeContext, type NodeInstance } from './nodes/define-node.js';
 export { arePortsCompatible, portTypes, type PortSpec } from './nodes/ports.js';

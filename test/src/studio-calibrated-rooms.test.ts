@@ -72,6 +72,9 @@ describe.skipIf(!hasChromium)('studio Installer page: calibrated rooms', () => {
     expect(text).toContain(`MPJPE ${mm(result.heldOut!.roomModel.mpjpeMm)}, posture ${mm(result.heldOut!.roomModel.rootRelativeMpjpeMm)}`);
     expect(text).toContain(`located mean pose: MPJPE ${mm(result.heldOut!.locatedMeanPose.mpjpeMm)}`);
     expect(text).toMatch(/trained \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // What the room emits, chosen on the held-out recording, with each candidate's figure.
+    expect(await row.getByTestId('installer-calibration-choice').getAttribute('data-uses')).toBe(result.choice.use);
+    expect(text).toContain(`uses ${result.choice.use} (held-out MPJPE on ${result.choice.heldOutCount}: located mean posture ${mm(result.choice.figures['located-mean-posture'])}, network posture ${mm(result.choice.figures['network-posture'])}, network ${mm(result.choice.figures.network)})`);
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'studio-installer-calibrated-1024.png') });
     expect(errors).toEqual([]);

@@ -57,6 +57,17 @@ export interface RoomPoseHeldOutFigures {
   floorErrorM: number | null;
 }
 
+/** A calibrated room's choice of what it emits (`wiflow calibrate`, fallback-protocol.md). */
+export interface RoomPoseChoiceView {
+  use: 'located-mean-posture' | 'network-posture' | 'network';
+  postureSource: 'labelled' | 'locator';
+  metric: 'mpjpeMm' | 'reprojectionPx';
+  heldOutSet: string;
+  heldOutCount: number;
+  figures: { 'located-mean-posture': number | null; 'network-posture': number | null; network: number | null };
+  reason: string;
+}
+
 /**
  * Whether a room has its own trained pose model (`wiflow calibrate`), read from the room's model
  * directory: the installer sees which rooms are calibrated and how well, or how to calibrate.
@@ -76,6 +87,13 @@ export interface RoomCalibrationStatus {
   heldOut: { roomModel: RoomPoseHeldOutFigures; locatedMeanPose: RoomPoseHeldOutFigures } | null;
   /** Why `heldOut` is null (null when it is given). */
   heldOutReason: string | null;
+  /**
+   * What the room's pipeline emits, chosen by `wiflow calibrate` on held-out labelled minutes:
+   * `use` (`network`, `network-posture` or `located-mean-posture`), each candidate's held-out figure
+   * (`metric`: MPJPE mm with 3D labels, reprojection px with 2D) and why. Null when not calibrated
+   * or for a model written before the choice (it uses the network).
+   */
+  choice: RoomPoseChoiceView | null;
   /** The command that calibrates the room (null when calibrated). */
   command: string | null;
   /** One sentence for people: calibrated with what, or why not. */

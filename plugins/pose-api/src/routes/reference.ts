@@ -55,6 +55,14 @@ const Calibration = z.object({
   labelled_minutes: z.number().nullable(),
   held_out: z.object({ room_model: HeldOutFigures, located_mean_pose: HeldOutFigures }).nullable().describe('a later labelled recording with other people: the room model beside the located mean pose'),
   held_out_reason: z.string().nullable().describe('why held_out is null'),
+  choice: z.object({
+    uses: z.enum(['located-mean-posture', 'network-posture', 'network']).describe('what the room emits: the located labelled mean posture, the network\'s posture at the located position, or the network'),
+    metric: z.enum(['mpjpe_mm', 'reprojection_px']),
+    held_out_set: z.string(),
+    held_out_count: z.number().int(),
+    figures: z.object({ located_mean_posture: z.number().nullable(), network_posture: z.number().nullable(), network: z.number().nullable() }),
+    reason: z.string(),
+  }).nullable().describe('chosen by `wiflow calibrate` on held-out labelled minutes; null when not calibrated or written before the choice (the network is used)'),
   command: z.string().nullable().describe('the command that calibrates the room (null when calibrated)'),
   message: z.string(),
 });
@@ -102,6 +110,14 @@ function calibrationBody(c: RoomCalibrationStatus): z.output<typeof Calibration>
     labelled_minutes: c.labelledMinutes,
     held_out: c.heldOut && { room_model: figuresBody(c.heldOut.roomModel), located_mean_pose: figuresBody(c.heldOut.locatedMeanPose) },
     held_out_reason: c.heldOutReason,
+    choice: c.choice && {
+      uses: c.choice.use,
+      metric: c.choice.metric === 'mpjpeMm' ? 'mpjpe_mm' : 'reprojection_px',
+      held_out_set: c.choice.heldOutSet,
+      held_out_count: c.choice.heldOutCount,
+      figures: { located_mean_posture: c.choice.figures['located-mean-posture'], network_posture: c.choice.figures['network-posture'], network: c.choice.figures.network },
+      reason: c.choice.reason,
+    },
     command: c.command,
     message: c.message,
   };

@@ -62,7 +62,8 @@ describe('empty-room references over HTTP', () => {
     expect(before).toMatchObject({ calibrated: false, model_id: null, model_hash: null, trained_at: null, held_out: null, model_dir: path.join(modelsDir, 'hall') });
     expect(before.command).toBe(`wiflow calibrate --recording <labelled recording dir> --held-out <later labelled recording dir> --models ${modelsDir}`);
     // A room model in the pose plugin's directory, as `wiflow calibrate` leaves it (files and record); the figures are the record's.
-    const spec = { format: 'wiflow-room-pose/1' as const, modelId: 'wiflow-room-pose-v1', environmentId: 'hall', probe: DEFAULT_PROBE, layers: [2, 51], featureMean: [0, 0], featureStd: [1, 1], meanPose: Array.from({ length: 17 }, () => [0, 0, 1] as [number, number, number]), training: {} };
+    const spec = { format: 'wiflow-room-pose/1' as const, modelId: 'wiflow-room-pose-v1', environmentId: 'hall', probe: DEFAULT_PROBE, layers: [2, 51], featureMean: [0, 0], featureStd: [1, 1], meanPose: Array.from({ length: 17 }, () => [0, 0, 1] as [number, number, number]), training: {},
+      choice: { use: 'network' as const, posture: Array.from({ length: 17 }, () => [0, 0, 1] as [number, number, number]), postureSource: 'labelled' as const, metric: 'mpjpeMm' as const, heldOutSet: 'the --held-out recording later', heldOutCount: 80, figures: { 'located-mean-posture': 3054, 'network-posture': 2900, network: 2779.4 }, reason: 'lowest' } };
     const model = saveRoomPoseModel(path.join(modelsDir, 'hall'), spec, [{ w: new Float32Array(102), b: new Float32Array(51) }]);
     const figures = { estimates: 80, mpjpeMm: 2779.4, rootRelativeMpjpeMm: 328.2, pck02: 0.001, countExact: 0, floorErrorM: 3.02 };
     writeCalibrationRecord(model.directory, { format: 'wiflow-room-calibration/1', environmentId: 'hall', modelId: 'wiflow-room-pose-v1', modelHash: model.hash, trainedAt: '2026-11-26T22:00:00.000Z', labelledSeconds: 180, labels: '3d', heldOut: { roomModel: figures, locatedMeanPose: { ...figures, mpjpeMm: 3054 } }, heldOutReason: null });
@@ -73,7 +74,10 @@ describe('empty-room references over HTTP', () => {
         room_model: { estimates: 80, mpjpe_mm: 2779.4, root_relative_mpjpe_mm: 328.2, pck02: 0.001, count_exact: 0, floor_error_m: 3.02 },
         located_mean_pose: { estimates: 80, mpjpe_mm: 3054, root_relative_mpjpe_mm: 328.2, pck02: 0.001, count_exact: 0, floor_error_m: 3.02 },
       },
-      held_out_reason: null, command: null, message: expect.stringMatching(/^calibrated: wiflow-room-pose-v1 \(sha256 [0-9a-f]{12}\), 3\.0 labelled minutes/),
+      held_out_reason: null,
+      // What the room emits, read from the model itself (its hash covers the choice).
+      choice: { uses: 'network', metric: 'mpjpe_mm', held_out_set: 'the --held-out recording later', held_out_count: 80, figures: { located_mean_posture: 3054, network_posture: 2900, network: 2779.4 }, reason: 'lowest' },
+      command: null, message: expect.stringMatching(/^calibrated: wiflow-room-pose-v1 \(sha256 [0-9a-f]{12}\), 3\.0 labelled minutes.*; uses wiflow-room-pose-v1\/network \(lowest\)$/),
     });
     // A damaged model is not shown as calibrated; the answer says why, and the server keeps serving.
     writeFileSync(path.join(model.directory, 'weights.bin'), Buffer.alloc(7));

@@ -92,7 +92,7 @@ export class ReferenceDesk implements EmptyRoomReferenceDesk {
   /** Read from the model directory on each call: `wiflow calibrate` runs in another process, and the page must see its model without a restart (files are a few hundred kB). */
   #calibration(environmentId: string): RoomCalibrationStatus {
     if (this.roomModelsDir) return roomCalibrationStatus(this.roomModelsDir, environmentId);
-    return { calibrated: false, modelDir: '', modelId: null, modelHash: null, trainedAt: null, labelledMinutes: null, heldOut: null, heldOutReason: null, command: null, message: 'not known: this desk has no room-model directory to look in' };
+    return { calibrated: false, modelDir: '', modelId: null, modelHash: null, trainedAt: null, labelledMinutes: null, heldOut: null, heldOutReason: null, choice: null, command: null, message: 'not known: this desk has no room-model directory to look in' };
   }
 
   /** Start recording an environment's empty room from the frames its node sees. */

@@ -11,9 +11,11 @@ import type { LabelledInstant } from '../calibrate/coco-labels.js';
 import { readLabelledRoomRecording, type LabelledRoomRecording } from './labelled-room-recording.js';
 import { DEFAULT_PROBE } from './person-probe.js';
 import { loadSimulator, runSession, type RoomPair } from './protocol.js';
-import { labelledPosition, locatedMeanPose, RoomPoseEstimator, trainingRows, type RoomPoseInstant } from './room-pose-estimator.js';
-import { packReprojectionRows, reprojectionRows } from './reprojection.js';
-import { fitRoomPose, predictSkeleton, ROOM_POSE_JSON, ROOM_POSE_MODEL_ID, saveRoomPoseModel, type RoomPoseModel, type RoomPoseSpec } from './room-pose-model.js';
+import { labelledPosition, locatedMeanPose, productHypotheses, productSkeleton, RoomPoseEstimator, trainingRows, type RoomPoseInstant } from './room-pose-estimator.js';
+import { chooseProduct, HELD_OUT_FRACTION, labelledMeanPosture, ROOM_POSE_PRODUCTS, splitByTime, type RoomPoseChoice } from './room-pose-choice.js';
+import { chooseOnHeldOut3d } from './room-pose-candidates.js';
+import { meanReprojectionError, packReprojectionRows, reprojectionRows } from './reprojection.js';
+import { fitRoomPose, ROOM_POSE_JSON, ROOM_POSE_MODEL_ID, saveRoomPoseModel, type RoomPoseModel, type RoomPoseSpec } from './room-pose-model.js';
 import { ROOM_POSE_TRAINING } from './eval-calibrated.js';
 import { roomModelDirectory } from './room-model-directory.js';
 import { writeCalibrationRecord } from './calibration-record.js';
@@ -55,6 +57,8 @@ export interface RoomCalibrationResult {
   /** Null (with `heldOutReason`) when no held-out recording was given. */
   heldOut: { locatedMeanPose: HeldOutFigures; roomModel: HeldOutFigures } | null;
   heldOutReason: string | null;
+  /** What the room's pipeline emits and why: each candidate's held-out figure (fallback-protocol.md). */
+  choice: Omit<RoomPoseChoice, 'posture'>;
 }
 
 /** Rows for another trainer: `features.bin` and `targets.bin` (float32 little-endian, row-major) and `rows.json` ({count, width}). */
@@ -98,8 +102,14 @@ export function twinFromEnvironment(environment: EnvironmentGeometry, reference:
   } as SimPackage.RandomRoom;
 }
 
+/** An estimate of a labelled recording with the label nearest in time, if any. */
+interface LabelledEstimate {
+  instant: RoomPoseInstant;
+  label: LabelledInstant | null;
+}
+
 /** Estimates of a labelled recording, each with the label nearest in time (within `toleranceMs`), or none. */
-function labelledEstimates(recording: LabelledRoomRecording, locator: LocatorModel, model: RoomPoseModel | null, toleranceMs = 100): { instant: RoomPoseInstant; label: LabelledInstant | null }[] {
+function labelledEstimates(recording: LabelledRoomRecording, locator: LocatorModel, model: RoomPoseModel | null, toleranceMs = 100): LabelledEstimate[] {
   const estimator = new RoomPoseEstimator(locator, recording.environment, recording.reference, model);
   const frames = [...recording.frames].sort((a, b) => a.time - b.time);
   const out: { instant: RoomPoseInstant; label: LabelledInstant | null }[] = [];
@@ -115,10 +125,21 @@ function labelledEstimates(recording: LabelledRoomRecording, locator: LocatorMod
   return out;
 }
 
+/** The choice as the calibration record and the report give it (the posture stays in room-pose.json). */
+function withoutPosture(choice: RoomPoseChoice): Omit<RoomPoseChoice, 'posture'> {
+  const { posture: _posture, ...rest } = choice;
+  return rest;
+}
+
+/** A labelled instant's people as evaluation takes them (3D keypoints, placed at their hips). */
+function labelTruth(label: LabelledInstant): GroundTruthPerson[] {
+  return label.persons.map((p, id): GroundTruthPerson => ({ id, keypoints3d: p.keypoints3d!, position: labelledPosition(p.keypoints3d!), activity: 'standing' }));
+}
+
 function heldOutFigures(estimates: { instant: RoomPoseInstant; label: LabelledInstant | null }[], environment: EnvironmentGeometry, hypotheses: (i: RoomPoseInstant) => EvaluatedSample['predicted'], threshold: number, meanPose: number[][]): HeldOutFigures {
   const samples: EvaluatedSample[] = estimates.filter((e) => e.label).map((e) => ({
     environment,
-    truth: e.label!.persons.map((p, id): GroundTruthPerson => ({ id, keypoints3d: p.keypoints3d!, position: labelledPosition(p.keypoints3d!), activity: 'standing' })),
+    truth: labelTruth(e.label!),
     predicted: hypotheses(e.instant),
     presenceThreshold: threshold,
   }));
@@ -169,8 +190,10 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
   // 3D labels when every labelled person has them; otherwise the 2D keypoints, through the declared camera.
   const labels: '2d' | '3d' = recording.has3d ? '3d' : '2d';
   const estimates = labelledEstimates(recording, locator, null);
-  const labelledRows = labels === '3d' ? estimates.flatMap((e) => (e.label ? trainingRows(e.instant, e.label.persons.map((p) => ({ keypoints3d: p.keypoints3d! }))) : [])) : [];
-  const labelled2d = labels === '2d' ? estimates.flatMap((e) => (e.label ? reprojectionRows(e.instant, environment.camera, e.label.persons) : [])) : [];
+  const rows3d = (list: LabelledEstimate[]) => (labels === '3d' ? list.flatMap((e) => (e.label ? trainingRows(e.instant, e.label.persons.map((p) => ({ keypoints3d: p.keypoints3d! }))) : [])) : []);
+  const rows2d = (list: LabelledEstimate[]) => list.flatMap((e) => (e.label ? reprojectionRows(e.instant, environment.camera, e.label.persons) : []));
+  const labelledRows = rows3d(estimates);
+  const labelled2d = labels === '2d' ? rows2d(estimates) : [];
   const rowCount = labelledRows.length + labelled2d.length;
   if (rowCount < 10) throw PoseErrors.labelsInvalid(`${path.join(options.recordingDir, 'labels.json')}: only ${rowCount} labelled people matched a located person within 1 m${labels === '2d' ? ' (2D labels: placed on the floor from their ankles)' : ''}; at least 10 are needed (is the empty-room reference of this room, and are the labels in its camera?)`);
   const times = recording.frames.map((f) => f.time);
@@ -181,35 +204,58 @@ export async function calibrateRoom(options: CalibrateRoomOptions): Promise<Room
     if (labels === '3d') writeRows(path.join(options.exportRowsDir, 'labelled'), pack(labelledRows));
     writeFileSync(path.join(options.exportRowsDir, 'spec-base.json'), JSON.stringify({ ...base, training: ROOM_POSE_TRAINING }, null, 2));
   }
+  const fineTune = (list: LabelledEstimate[]) => fitRoomPose(labels === '3d' ? pack(rows3d(list)) : packReprojectionRows(rows2d(list), width, environment.camera), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twinModel });
+  // With 2D labels only there is no 3D posture to average: the locator's mean pose stands in.
+  const postureOf = (list: LabelledEstimate[]) => {
+    if (labels === '2d') return locator.spec.meanPose.map((k) => [k[0], k[1], k[2]] as [number, number, number]);
+    const rows = pack(rows3d(list));
+    return labelledMeanPosture(rows.targets, rows.count);
+  };
   const cpu = process.cpuUsage();
-  const fit = await fitRoomPose(labels === '3d' ? pack(labelledRows) : packReprojectionRows(labelled2d, width, environment.camera), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twinModel });
+  const fit = await fineTune(estimates);
   const used = process.cpuUsage(cpu);
-  const spec: RoomPoseSpec = { ...fit.spec, training: { twin: { seconds: twinSeconds, rows: twinRows.length, ...ROOM_POSE_TRAINING.twin }, fineTune: { recording: path.basename(options.recordingDir), labelledSeconds, labels, rows: rowCount, ...ROOM_POSE_TRAINING.fineTune }, locator: `${locator.spec.modelId}@${locator.hash}` } };
+  const network = (f: typeof fit): RoomPoseModel => ({ spec: f.spec, weights: f.weights, hash: '', directory: '(in memory)' });
 
-  step(4, total, heldOut ? `held-out report on ${options.heldOutDir}; writing ${modelDir}` : `no held-out recording given; writing ${modelDir}`);
+  // The choice (fallback-protocol.md): on the --held-out recording, else on the labelled recording's last 20 %, with candidates fitted on the first 80 %.
+  step(4, total, heldOut ? `choosing on the held-out recording ${options.heldOutDir}; writing ${modelDir}` : `choosing on the last ${HELD_OUT_FRACTION * 100} % of the labelled recording; writing ${modelDir}`);
+  const split = heldOut ? null : splitByTime(estimates, HELD_OUT_FRACTION);
+  const choiceEstimates = heldOut ? labelledEstimates(heldOut, locator, null) : split!.heldOut;
+  const candidateModel = split ? network(await fineTune(split.fitted)) : network(fit);
+  const candidatePosture = split ? postureOf(split.fitted) : postureOf(estimates);
+  const choiceIn3d = heldOut ? heldOut.has3d : labels === '3d';
+  const threshold = locator.spec.presenceThreshold;
+  let chosen: { use: RoomPoseChoice['use']; reason: string; figures: RoomPoseChoice['figures']; count: number };
+  if (choiceIn3d) {
+    chosen = chooseOnHeldOut3d(choiceEstimates.filter((e) => e.label).map((e) => ({ instant: e.instant, truth: labelTruth(e.label!) })), environment, candidatePosture, candidateModel, threshold);
+  } else {
+    const rows = rows2d(choiceEstimates);
+    const figures = Object.fromEntries(ROOM_POSE_PRODUCTS.map((c) => [c, meanReprojectionError(rows, environment.camera, (r) => productSkeleton(c, candidatePosture, candidateModel, r.features, r.position)).meanPx])) as RoomPoseChoice['figures'];
+    chosen = { ...chooseProduct(figures, rows.length, 'reprojectionPx'), figures, count: rows.length };
+  }
+  const metric = choiceIn3d ? 'mpjpeMm' : 'reprojectionPx';
+  const heldOutSet = heldOut ? `the --held-out recording ${path.basename(heldOut.directory)}` : `the last ${HELD_OUT_FRACTION * 100} % of ${path.basename(options.recordingDir)} (candidates fitted on the first ${100 - HELD_OUT_FRACTION * 100} %)`;
+  const choice: RoomPoseChoice = { use: chosen.use, reason: chosen.reason, posture: postureOf(estimates), postureSource: labels === '3d' ? 'labelled' : 'locator', metric, heldOutSet, heldOutCount: chosen.count, figures: chosen.figures };
+  const spec: RoomPoseSpec = { ...fit.spec, training: { twin: { seconds: twinSeconds, rows: twinRows.length, ...ROOM_POSE_TRAINING.twin }, fineTune: { recording: path.basename(options.recordingDir), labelledSeconds, labels, rows: rowCount, ...ROOM_POSE_TRAINING.fineTune }, locator: `${locator.spec.modelId}@${locator.hash}` }, choice };
+
   checkOwner(modelDir, environment.id);
   const model = saveRoomPoseModel(modelDir, spec, fit.weights);
   const trainedAt = new Date().toISOString();
-  const record = (report: RoomCalibrationResult['heldOut'], heldOutReason: string | null) => writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt, labelledSeconds, labels, heldOut: report, heldOutReason });
-  // The model is in place from here (the studio's Installer page reads this record); the held-out report can take a while.
-  if (heldOut) record(null, `the held-out report on ${options.heldOutDir} is being made`);
   let report: RoomCalibrationResult['heldOut'] = null;
   if (heldOut?.has3d) {
-    const estimates = labelledEstimates(heldOut, locator, model);
-    const threshold = locator.spec.presenceThreshold;
     report = {
-      locatedMeanPose: heldOutFigures(estimates, environment, (i) => locatedMeanPose(i, locator.spec.meanPose), threshold, locator.spec.meanPose),
-      roomModel: heldOutFigures(estimates, environment, (i) => i.located.hypotheses.map((h, k) => ({ position: h.position, keypoints3d: predictSkeleton(model, i.features[k], h.position), presence: h.presence })), threshold, model.spec.meanPose.map((m) => [...m])),
+      locatedMeanPose: heldOutFigures(choiceEstimates, environment, (i) => locatedMeanPose(i, locator.spec.meanPose), threshold, locator.spec.meanPose),
+      roomModel: heldOutFigures(choiceEstimates, environment, (i) => productHypotheses('network', choice.posture, model, i.located, i.features), threshold, model.spec.meanPose.map((m) => [...m])),
     };
   }
   const heldOutReason = heldOut?.has3d ? null : heldOut ? `${path.join(heldOut.directory, 'labels.json')} has no keypoints_3d: the held-out figures (MPJPE, PCK) need 3D labels` : 'no --held-out recording: give a later labelled recording of this room with other people; the end of the labelled recording is not a fair test';
-  record(report, heldOutReason);
+  writeCalibrationRecord(modelDir, { format: 'wiflow-room-calibration/1', environmentId: environment.id, modelId: spec.modelId, modelHash: model.hash, trainedAt, labelledSeconds, labels, heldOut: report, heldOutReason, choice: withoutPosture(choice) });
   return {
     environmentId: environment.id, modelDir, modelId: spec.modelId, modelHash: model.hash,
     twinRows: twinRows.length, labelledRows: rowCount, labels, labelledSeconds,
     fineTuneCpuSeconds: (used.user + used.system) / 1e6,
     heldOut: report,
     heldOutReason,
+    choice: withoutPosture(choice),
   };
 }
 
@@ -219,7 +265,8 @@ export function formatRoomCalibration(r: RoomCalibrationResult): string[] {
   const row = (name: string, m: HeldOutFigures) => `${name.padEnd(18)} MPJPE ${f(m.mpjpeMm, 0)} mm  root-relative ${f(m.rootRelativeMpjpeMm, 0)} mm  PCK@0.2 ${f(m.pck02, 3)}  count exact ${f(m.countExact, 3)}  floor ${f(m.floorErrorM, 2)} m  (${m.estimates} estimates)`;
   return [
     `calibrated ${r.environmentId}: ${r.twinRows} twin rows, ${r.labelledRows} labelled rows (${r.labelledSeconds.toFixed(0)} s, ${r.labels} labels), fine-tuning ${r.fineTuneCpuSeconds.toFixed(1)} CPU-seconds`,
-    ...(r.heldOut ? [row('located mean pose', r.heldOut.locatedMeanPose), row(r.modelId, r.heldOut.roomModel)] : [`held-out report: none (${r.heldOutReason})`]),
+    ...(r.heldOut ? [row('located mean pose', r.heldOut.locatedMeanPose), row(`${r.modelId} network`, r.heldOut.roomModel)] : [`held-out report: none (${r.heldOutReason})`]),
+    `uses ${r.modelId}/${r.choice.use}: ${r.choice.reason}, on ${r.choice.heldOutSet}`,
     `wrote ${r.modelDir} (${r.modelId}, sha256 ${r.modelHash})`,
   ];
 }

@@ -37,7 +37,9 @@ describe('roomCalibrationStatus', () => {
     const status = roomCalibrationStatus(modelsDir, 'hall');
     expect(status).toMatchObject({ calibrated: true, modelId: 'wiflow-room-pose-v1', modelHash: model.hash, trainedAt: Date.parse('2026-11-26T23:00:00.000Z'), labelledMinutes: 3, heldOutReason: null, command: null });
     expect(status.heldOut!.roomModel.mpjpeMm).toBe(2800);
-    expect(status.message).toBe(`calibrated: wiflow-room-pose-v1 (sha256 ${model.hash.slice(0, 12)}), 3.0 labelled minutes (3d labels), held-out MPJPE 2800 mm (located mean pose 3050 mm)`);
+    // A model written before the calibration chose what the room emits: it uses the network, and says so.
+    expect(status.choice).toBeNull();
+    expect(status.message).toBe(`calibrated: wiflow-room-pose-v1 (sha256 ${model.hash.slice(0, 12)}), 3.0 labelled minutes (3d labels), held-out MPJPE network 2800 mm (located mean pose 3050 mm); uses the network (written before the calibration chose what the room emits)`);
   });
 
   it('never shows another model\'s figures, and says why each unknown is unknown', () => {

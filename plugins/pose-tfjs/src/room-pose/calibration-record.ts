@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { RoomCalibrationStatus } from '@wiflow/core';
 import { z } from 'zod';
 import { ROOM_POSE_JSON, loadRoomPoseModel } from './room-pose-model.js';
+import { RoomPoseChoiceSchema } from './room-pose-choice.js';
 import { roomModelDirectory } from './room-model-directory.js';
 
 /**
@@ -35,13 +36,15 @@ export const CalibrationRecordSchema = z.object({
   labels: z.enum(['3d', '2d']),
   heldOut: z.object({ roomModel: FiguresSchema, locatedMeanPose: FiguresSchema }).nullable(),
   heldOutReason: z.string().nullable(),
+  /** What the pipeline emits in this room and why (fallback-protocol.md); null in records written before the choice (they use the network). */
+  choice: RoomPoseChoiceSchema.omit({ posture: true }).nullable().default(null),
 });
 
 /** A calibration record. */
 export type CalibrationRecord = z.output<typeof CalibrationRecordSchema>;
 
 /** Write a model directory's calibration record (atomically). */
-export function writeCalibrationRecord(modelDir: string, record: CalibrationRecord): void {
+export function writeCalibrationRecord(modelDir: string, record: z.input<typeof CalibrationRecordSchema>): void {
   const file = path.join(modelDir, CALIBRATION_RECORD);
   writeFileSync(`${file}.tmp`, `${JSON.stringify(CalibrationRecordSchema.parse(record), null, 2)}\n`);
   renameSync(`${file}.tmp`, file);
@@ -61,7 +64,7 @@ export function roomCalibrationStatus(modelsDir: string, environmentId: string):
   const modelDir = roomModelDirectory(modelsDir, environmentId);
   const none = (message: string): RoomCalibrationStatus => ({
     calibrated: false, modelDir, modelId: null, modelHash: null, trainedAt: null, labelledMinutes: null,
-    heldOut: null, heldOutReason: null, command: calibrateCommand(modelsDir), message,
+    heldOut: null, heldOutReason: null, choice: null, command: calibrateCommand(modelsDir), message,
   });
   if (!existsSync(path.join(modelDir, ROOM_POSE_JSON))) return none(`not calibrated: no room model in ${modelDir}`);
   let model;
@@ -72,7 +75,10 @@ export function roomCalibrationStatus(modelsDir: string, environmentId: string):
   }
   if (model.spec.environmentId !== environmentId) return none(`not calibrated: ${modelDir} holds the model of environment ${model.spec.environmentId}`);
   const fineTune = model.spec.training.fineTune as { labelledSeconds?: unknown } | undefined;
-  const base = { calibrated: true, modelDir, modelId: model.spec.modelId, modelHash: model.hash, command: null };
+  // The choice is read from room-pose.json (its hash covers it), not from the record beside it.
+  const { posture: _posture, ...choice } = model.spec.choice ?? { posture: null };
+  const uses = model.spec.choice ? `uses ${model.spec.modelId}/${model.spec.choice.use} (${model.spec.choice.reason})` : 'uses the network (written before the calibration chose what the room emits)';
+  const base = { calibrated: true, modelDir, modelId: model.spec.modelId, modelHash: model.hash, command: null, choice: model.spec.choice ? (choice as NonNullable<RoomCalibrationStatus['choice']>) : null };
   const recordFile = path.join(modelDir, CALIBRATION_RECORD);
   const withoutRecord = (why: string): RoomCalibrationStatus => ({
     ...base,
@@ -80,7 +86,7 @@ export function roomCalibrationStatus(modelsDir: string, environmentId: string):
     labelledMinutes: typeof fineTune?.labelledSeconds === 'number' ? fineTune.labelledSeconds / 60 : null,
     heldOut: null,
     heldOutReason: why,
-    message: `calibrated: ${model.spec.modelId} (sha256 ${model.hash.slice(0, 12)}); ${why}`,
+    message: `calibrated: ${model.spec.modelId} (sha256 ${model.hash.slice(0, 12)}); ${uses}; ${why}`,
   });
   if (!existsSync(recordFile)) return withoutRecord(`no ${CALIBRATION_RECORD} beside the model (not written by wiflow calibrate): when it was trained and its held-out figures are unknown`);
   let record: CalibrationRecord;
@@ -92,7 +98,7 @@ export function roomCalibrationStatus(modelsDir: string, environmentId: string):
   if (record.modelHash !== model.hash) return withoutRecord(`${recordFile} describes model sha256 ${record.modelHash.slice(0, 12)}, not this one: its figures are not this model's`);
   const minutes = record.labelledSeconds / 60;
   const figures = record.heldOut
-    ? `held-out MPJPE ${record.heldOut.roomModel.mpjpeMm === null ? '—' : Math.round(record.heldOut.roomModel.mpjpeMm)} mm (located mean pose ${record.heldOut.locatedMeanPose.mpjpeMm === null ? '—' : Math.round(record.heldOut.locatedMeanPose.mpjpeMm)} mm)`
+    ? `held-out MPJPE network ${record.heldOut.roomModel.mpjpeMm === null ? '—' : Math.round(record.heldOut.roomModel.mpjpeMm)} mm (located mean pose ${record.heldOut.locatedMeanPose.mpjpeMm === null ? '—' : Math.round(record.heldOut.locatedMeanPose.mpjpeMm)} mm)`
     : `no held-out figures (${record.heldOutReason})`;
   return {
     ...base,
@@ -100,6 +106,6 @@ export function roomCalibrationStatus(modelsDir: string, environmentId: string):
     labelledMinutes: minutes,
     heldOut: record.heldOut,
     heldOutReason: record.heldOut ? null : record.heldOutReason,
-    message: `calibrated: ${model.spec.modelId} (sha256 ${model.hash.slice(0, 12)}), ${minutes.toFixed(1)} labelled minutes (${record.labels} labels), ${figures}`,
+    message: `calibrated: ${model.spec.modelId} (sha256 ${model.hash.slice(0, 12)}), ${minutes.toFixed(1)} labelled minutes (${record.labels} labels), ${figures}; ${uses}`,
   };
 }

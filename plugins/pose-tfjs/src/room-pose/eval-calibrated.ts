@@ -1,8 +1,11 @@
 import { evaluateSamples, type EvaluatedSample } from '../eval/metrics.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, type LocatorModel } from '../locate/locator-model.js';
 import { drawRoomPair, FULL_PROTOCOL, loadSimulator, protocolSessions, runSession, SMALL_PROTOCOL, type ProtocolInstant, type ProtocolSizes } from './protocol.js';
-import { trainingRows, locatedMeanPose } from './room-pose-estimator.js';
-import { fitRoomPose, predictSkeleton, ROOM_POSE_MODEL_ID, type RoomPoseModel, type RoomPoseRows, type RoomPoseSpec } from './room-pose-model.js';
+import type { GroundTruthPerson } from '@wiflow/core';
+import { labelledPosition, locatedMeanPose, productHypotheses, trainingRows } from './room-pose-estimator.js';
+import { HELD_OUT_FRACTION, labelledMeanPosture, ROOM_POSE_PRODUCTS, splitAtEnd, type RoomPoseProduct } from './room-pose-choice.js';
+import { chooseOnHeldOut3d } from './room-pose-candidates.js';
+import { fitRoomPose, ROOM_POSE_MODEL_ID, type RoomPoseModel, type RoomPoseRows, type RoomPoseSpec } from './room-pose-model.js';
 import { DEFAULT_PROBE } from './person-probe.js';
 import { createHash } from 'node:crypto';
 
@@ -24,6 +27,14 @@ export interface CalibratedFigures {
   samples: number;
 }
 
+/** The choice of one budget: the candidate used, each candidate's MPJPE on the held-out end of the labelled minutes, and why. */
+export interface CalibratedChoice {
+  use: RoomPoseProduct;
+  heldOutEstimates: number;
+  heldOutMpjpeMm: Record<RoomPoseProduct, number | null>;
+  reason: string;
+}
+
 /** What `wiflow eval-calibrated --json` prints. */
 export interface CalibratedReport {
   modelId: string;
@@ -35,7 +46,12 @@ export interface CalibratedReport {
   /** Seconds of labelled recording per budget "minute" (60; 12 in --small). */
   labelledSecondsPerMinute: number;
   protocol: ProtocolSizes;
-  minutes: Record<string, { people: Record<string, CalibratedFigures>; trainRows: number; fineTuneCpuSeconds: number | null; modelHash: string }>;
+  /**
+   * Per budget: `people` is what the product emits (what `wiflow calibrate` would ship from those
+   * minutes: the candidate chosen on the last 20 % of them, fallback-protocol.md); `network` is
+   * the network alone (what shipped before the choice); `choice` says which candidate and why.
+   */
+  minutes: Record<string, { people: Record<string, CalibratedFigures>; network: Record<string, CalibratedFigures>; choice: CalibratedChoice; trainRows: number; fineTuneCpuSeconds: number | null; modelHash: string }>;
   /** The locator's own skeletons (its training mean pose at each located position) on the same test estimates. */
   baselineLocatedMeanPose: { people: Record<string, CalibratedFigures> };
   cpuSeconds: number;
@@ -50,6 +66,11 @@ function rowsOf(list: { features: Float32Array; target: Float32Array }[], width:
 function cpuSeconds(since: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(since);
   return (u.user + u.system) / 1e6;
+}
+
+/** A labelled instant's people as evaluation takes them (the labels' 3D keypoints, placed at their hips). */
+function labelTruth(p: ProtocolInstant): GroundTruthPerson[] {
+  return p.label!.persons.map((q, id) => ({ id, keypoints3d: q.keypoints3d!, position: labelledPosition(q.keypoints3d!), activity: 'standing' }));
 }
 
 function figures(test: readonly ProtocolInstant[], environment: ProtocolInstant['instant']['located']['environment'], hypothesesOf: (p: ProtocolInstant) => EvaluatedSample['predicted'], threshold: number, meanPose: number[][]): Record<string, CalibratedFigures> {
@@ -77,16 +98,16 @@ export async function evaluateCalibrated(options: { small?: boolean; seed?: stri
   const pair = { ...drawRoomPair(sim, options.seed ?? 'calibrated-1', options.radioOffsetM), realism: options.realism ?? 'v2' };
   const say = options.onProgress ?? (() => {});
   const twinRows: { features: Float32Array; target: Float32Array }[] = [];
-  const labelled: { features: Float32Array; target: Float32Array }[][] = [];
+  const labelled: ProtocolInstant[][] = [];
   const test: ProtocolInstant[] = [];
   let width = 0;
   for (const plan of protocolSessions(sizes)) {
     say(`simulating ${plan.role} session ${plan.seed} (${plan.seconds} s, ${plan.people[0]}–${plan.people[1]} people)`);
-    const session: { features: Float32Array; target: Float32Array }[] = [];
+    const session: ProtocolInstant[] = [];
     for (const p of runSession(sim, pair, plan, locator)) {
       width = p.instant.features[0]?.length ?? width;
       if (plan.role === 'twin') twinRows.push(...trainingRows(p.instant, p.truth));
-      else if (plan.role === 'labelled') { if (p.label) session.push(...trainingRows(p.instant, p.label.persons.map((q) => ({ keypoints3d: q.keypoints3d! })))); }
+      else if (plan.role === 'labelled') session.push(p);
       else test.push(p);
     }
     if (plan.role === 'labelled') labelled.push(session);
@@ -100,16 +121,35 @@ export async function evaluateCalibrated(options: { small?: boolean; seed?: stri
   const twinFit = await fitRoomPose(rowsOf(twinRows, width), base, { ...ROOM_POSE_TRAINING.twin, seed: ROOM_POSE_TRAINING.seed });
   const twin: RoomPoseModel = { spec: twinFit.spec, weights: twinFit.weights, hash: hashOf(twinFit), directory: '(in memory)' };
   const threshold = locator.spec.presenceThreshold;
-  const score = (model: RoomPoseModel) => figures(test, pair.environment, (p) => p.instant.located.hypotheses.map((h, i) => ({ position: h.position, keypoints3d: predictSkeleton(model, p.instant.features[i], h.position), presence: h.presence })), threshold, model.spec.meanPose.map((m) => [...m]));
-  const minutes: CalibratedReport['minutes'] = { '0': { people: score(twin), trainRows: twinRows.length, fineTuneCpuSeconds: null, modelHash: twin.hash } };
+  const locatorPosture = locator.spec.meanPose.map((k) => [k[0], k[1], k[2]] as [number, number, number]);
+  const score = (use: RoomPoseProduct, posture: readonly (readonly number[])[], model: RoomPoseModel) => figures(test, pair.environment, (p) => productHypotheses(use, posture, model, p.instant.located, p.instant.features), threshold, model.spec.meanPose.map((m) => [...m]));
+  const labelRows = (list: readonly ProtocolInstant[]) => list.flatMap((p) => (p.label ? trainingRows(p.instant, p.label.persons.map((q) => ({ keypoints3d: q.keypoints3d! }))) : []));
+  const fineTune = async (rows: { features: Float32Array; target: Float32Array }[]) => {
+    const fit = await fitRoomPose(rowsOf(rows, width), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
+    return { spec: fit.spec, weights: fit.weights, hash: hashOf(fit), directory: '(in memory)' } as RoomPoseModel;
+  };
+  const postureOf = (rows: { target: Float32Array }[]) => labelledMeanPosture(rowsOf(rows.map((r) => ({ features: new Float32Array(0), target: r.target })), 0).targets, rows.length);
+  // Budget 0 has no labels: the product is the locator's mean pose (not calibrating).
+  const none = Object.fromEntries(ROOM_POSE_PRODUCTS.map((c) => [c, null])) as Record<RoomPoseProduct, null>;
+  const minutes: CalibratedReport['minutes'] = {
+    '0': { people: score('located-mean-posture', locatorPosture, twin), network: score('network', locatorPosture, twin), choice: { use: 'located-mean-posture', heldOutEstimates: 0, heldOutMpjpeMm: none, reason: 'no labelled minutes: the locator\'s mean pose (not calibrating)' }, trainRows: twinRows.length, fineTuneCpuSeconds: null, modelHash: twin.hash },
+  };
   for (const budget of BUDGETS.filter((b) => b > 0)) {
-    const rows = labelled.slice(0, budget).flat();
+    const instants = labelled.slice(0, budget).flat();
+    const rows = labelRows(instants);
     say(`fine-tuning on ${budget} labelled minute(s): ${rows.length} rows`);
     const cpu = process.cpuUsage();
-    const fit = await fitRoomPose(rowsOf(rows, width), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
+    const model = await fineTune(rows);
     const fineTuneCpuSeconds = cpuSeconds(cpu);
-    const model: RoomPoseModel = { spec: fit.spec, weights: fit.weights, hash: hashOf(fit), directory: '(in memory)' };
-    minutes[String(budget)] = { people: score(model), trainRows: rows.length, fineTuneCpuSeconds, modelHash: model.hash };
+    // The choice, as `wiflow calibrate` makes it without --held-out: candidates fitted on the first 80 % of the minutes, scored on the rest.
+    const split = splitAtEnd(instants, HELD_OUT_FRACTION);
+    const fittedRows = labelRows(split.fitted);
+    const candidate = fittedRows.length ? await fineTune(fittedRows) : model;
+    const candidatePosture = fittedRows.length ? postureOf(fittedRows) : locatorPosture;
+    const heldOut = split.heldOut.filter((p) => p.label).map((p) => ({ instant: p.instant, truth: labelTruth(p) }));
+    const chosen = chooseOnHeldOut3d(heldOut, pair.environment, candidatePosture, candidate, threshold);
+    const posture = postureOf(rows);
+    minutes[String(budget)] = { people: score(chosen.use, posture, model), network: score('network', posture, model), choice: { use: chosen.use, heldOutEstimates: chosen.count, heldOutMpjpeMm: chosen.figures, reason: chosen.reason }, trainRows: rows.length, fineTuneCpuSeconds, modelHash: model.hash };
   }
   const baselineLocatedMeanPose = { people: figures(test, pair.environment, (p) => locatedMeanPose(p.instant, locator.spec.meanPose), threshold, locator.spec.meanPose) };
   return {
@@ -134,7 +174,11 @@ export function formatCalibratedReport(r: CalibratedReport): string[] {
     for (const [k, v] of Object.entries(people)) lines.push(`${name.padEnd(8)} ${k.padEnd(7)} ${f(v.mpjpeMm, 0).padStart(8)}  ${f(v.rootRelativeMpjpeMm, 0).padStart(11)}  ${f(v.pck02, 3).padStart(7)}  ${f(v.countExact, 3).padStart(11)}  ${f(v.floorErrorM, 2).padStart(7)}  ${String(v.samples).padStart(7)}`);
   };
   row('located', r.baselineLocatedMeanPose.people);
+  lines.push('the product (what the pipeline emits after the calibration\'s choice):');
   for (const [m, v] of Object.entries(r.minutes)) row(m, v.people);
+  lines.push('the network alone:');
+  for (const [m, v] of Object.entries(r.minutes)) row(m, v.network);
+  for (const [m, v] of Object.entries(r.minutes)) lines.push(`${m} minute(s): uses ${v.choice.use}: ${v.choice.reason}`);
   const ft = r.minutes['10']?.fineTuneCpuSeconds;
   if (ft !== undefined && ft !== null) lines.push(`fine-tuning on the 10-minute budget: ${ft.toFixed(1)} CPU-seconds (${r.minutes['10'].trainRows} rows)`);
   lines.push(`whole run: ${r.cpuSeconds.toFixed(0)} CPU-seconds`);

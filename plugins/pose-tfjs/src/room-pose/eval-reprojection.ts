@@ -3,16 +3,12 @@ import { placePose } from '../eval/metrics.js';
 import { ROOM_POSE_TRAINING } from './eval-calibrated.js';
 import { DEFAULT_PROBE } from './person-probe.js';
 import { cameraLabel, drawRoomPair, loadSimulator, protocolSessions, runSession, SMALL_PROTOCOL, type ProtocolSizes } from './protocol.js';
-import { packReprojectionRows, reprojectionErrorPx, reprojectionRows, type ReprojectionRow } from './reprojection.js';
-import { trainingRows } from './room-pose-estimator.js';
-import { fitRoomPose, predictSkeleton, ROOM_POSE_MODEL_ID, type RoomPoseModel, type RoomPoseRows, type RoomPoseSpec } from './room-pose-model.js';
+import { meanReprojectionError, packReprojectionRows, reprojectionRows, type ReprojectionFigure, type ReprojectionRow } from './reprojection.js';
 
-/** Mean reprojection error of one skeleton source on the held-out rows. */
-export interface ReprojectionFigure {
-  /** Mean pixel distance over labelled joints (640 × 480 camera); null with no rows. */
-  meanPx: number | null;
-  joints: number;
-}
+export type { ReprojectionFigure } from './reprojection.js';
+import { productSkeleton, trainingRows } from './room-pose-estimator.js';
+import { chooseProduct, HELD_OUT_FRACTION, ROOM_POSE_PRODUCTS, splitAtEnd, type RoomPoseProduct } from './room-pose-choice.js';
+import { fitRoomPose, predictSkeleton, ROOM_POSE_MODEL_ID, type RoomPoseModel, type RoomPoseRows, type RoomPoseSpec } from './room-pose-model.js';
 
 /** What `wiflow eval-calibrated --labels 2d --json` prints. */
 export interface ReprojectionReport {
@@ -23,7 +19,9 @@ export interface ReprojectionReport {
   /** Rows (located people within 1 m of a labelled person, placed from its ankles). */
   rows: { twin: number; labelled2d: number; heldOut: number };
   /** Held-out sessions (new people, new scripts), labels from the room's camera. */
-  heldOut: { locatedMeanPose: ReprojectionFigure; twinOnly: ReprojectionFigure; fineTuned2d: ReprojectionFigure };
+  heldOut: { locatedMeanPose: ReprojectionFigure; twinOnly: ReprojectionFigure; fineTuned2d: ReprojectionFigure; product: ReprojectionFigure };
+  /** What `wiflow calibrate` would ship from these 2D-labelled minutes (fallback-protocol.md): chosen on the last 20 % of their rows, candidates fitted on the first 80 %; `heldOut.product` scores it on the test sessions. */
+  choice: { use: RoomPoseProduct; heldOutRows: number; heldOutPx: Record<RoomPoseProduct, number | null>; reason: string };
   /** The labelled sessions the fine-tuning fitted (not a generalisation figure): what the reprojection loss reached. */
   labelled: { twinOnly: ReprojectionFigure; fineTuned2d: ReprojectionFigure };
   /** Whether fine-tuning on 2D labels beat the twin-only model on held-out reprojection. */
@@ -35,17 +33,6 @@ function rowsOf(list: { features: Float32Array; target: Float32Array }[], width:
   const features = new Float32Array(list.length * width), targets = new Float32Array(list.length * 51);
   list.forEach((r, i) => { features.set(r.features, i * width); targets.set(r.target, i * 51); });
   return { features, targets, count: list.length, width };
-}
-
-function meanError(rows: readonly ReprojectionRow[], camera: Parameters<typeof reprojectionErrorPx>[0], skeletonOf: (row: ReprojectionRow) => number[][]): ReprojectionFigure {
-  let sum = 0, joints = 0;
-  for (const row of rows) {
-    const labelled = Array.from({ length: 17 }, (_, j) => [row.keypoints[2 * j], row.keypoints[2 * j + 1], row.visible[j]]);
-    const e = reprojectionErrorPx(camera, skeletonOf(row), labelled);
-    sum += e.sumPx;
-    joints += e.joints;
-  }
-  return { meanPx: joints ? sum / joints : null, joints };
 }
 
 /**
@@ -83,14 +70,23 @@ export async function evaluateReprojection(options: { sizes?: ProtocolSizes; see
   say(`fine-tuning on ${labelled.length} 2D-labelled rows`);
   const fit = await fitRoomPose(packReprojectionRows(labelled, width, camera), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
   const tuned: RoomPoseModel = { spec: fit.spec, weights: fit.weights, hash: '', directory: '(in memory)' };
+  // The choice, as `wiflow calibrate` makes it from 2D labels without --held-out (no 3D posture to average: the locator's mean pose is the simple candidate).
+  const posture = locator.spec.meanPose;
+  const split = splitAtEnd(labelled, HELD_OUT_FRACTION);
+  say(`choosing on the last ${split.heldOut.length} 2D-labelled rows`);
+  const candidateFit = await fitRoomPose(packReprojectionRows(split.fitted, width, camera), base, { ...ROOM_POSE_TRAINING.fineTune, seed: ROOM_POSE_TRAINING.seed, from: twin });
+  const candidate: RoomPoseModel = { spec: candidateFit.spec, weights: candidateFit.weights, hash: '', directory: '(in memory)' };
+  const heldOutPx = Object.fromEntries(ROOM_POSE_PRODUCTS.map((c) => [c, meanReprojectionError(split.heldOut, camera, (r) => productSkeleton(c, posture, candidate, r.features, r.position)).meanPx])) as Record<RoomPoseProduct, number | null>;
+  const chosen = chooseProduct(heldOutPx, split.heldOut.length, 'reprojectionPx');
   const figures = {
-    locatedMeanPose: meanError(heldOut, camera, (r) => placePose(locator.spec.meanPose, r.position).keypoints3d),
-    twinOnly: meanError(heldOut, camera, (r) => predictSkeleton(twin, r.features, r.position)),
-    fineTuned2d: meanError(heldOut, camera, (r) => predictSkeleton(tuned, r.features, r.position)),
+    product: meanReprojectionError(heldOut, camera, (r) => productSkeleton(chosen.use, posture, tuned, r.features, r.position)),
+    locatedMeanPose: meanReprojectionError(heldOut, camera, (r) => placePose(locator.spec.meanPose, r.position).keypoints3d),
+    twinOnly: meanReprojectionError(heldOut, camera, (r) => predictSkeleton(twin, r.features, r.position)),
+    fineTuned2d: meanReprojectionError(heldOut, camera, (r) => predictSkeleton(tuned, r.features, r.position)),
   };
   const fitted = {
-    twinOnly: meanError(labelled, camera, (r) => predictSkeleton(twin, r.features, r.position)),
-    fineTuned2d: meanError(labelled, camera, (r) => predictSkeleton(tuned, r.features, r.position)),
+    twinOnly: meanReprojectionError(labelled, camera, (r) => predictSkeleton(twin, r.features, r.position)),
+    fineTuned2d: meanReprojectionError(labelled, camera, (r) => predictSkeleton(tuned, r.features, r.position)),
   };
   const u = process.cpuUsage(started);
   return {
@@ -100,6 +96,7 @@ export async function evaluateReprojection(options: { sizes?: ProtocolSizes; see
     protocol: sizes,
     rows: { twin: twinRows.length, labelled2d: labelled.length, heldOut: heldOut.length },
     heldOut: figures,
+    choice: { use: chosen.use, heldOutRows: split.heldOut.length, heldOutPx, reason: chosen.reason },
     labelled: fitted,
     fineTunedBeatsTwin: figures.fineTuned2d.meanPx === null || figures.twinOnly.meanPx === null ? null : figures.fineTuned2d.meanPx < figures.twinOnly.meanPx,
     cpuSeconds: (u.user + u.system) / 1e6,
@@ -112,6 +109,7 @@ export function formatReprojectionReport(r: ReprojectionReport): string[] {
   return [
     `${r.modelId} in ${r.environmentId}, fine-tuned on 2D labels only (realism ${r.realism}): ${r.rows.twin} twin rows, ${r.rows.labelled2d} 2D-labelled rows, ${r.rows.heldOut} held-out rows`,
     `held-out reprojection error (mean over ${r.heldOut.twinOnly.joints} labelled joints): located mean pose ${px(r.heldOut.locatedMeanPose)}, twin only ${px(r.heldOut.twinOnly)}, fine-tuned on 2D ${px(r.heldOut.fineTuned2d)}`,
+    `the product (uses ${r.choice.use}: ${r.choice.reason}): held-out ${px(r.heldOut.product)}`,
     `labelled sessions the fine-tuning fitted: twin only ${px(r.labelled.twinOnly)}, fine-tuned on 2D ${px(r.labelled.fineTuned2d)}`,
     r.fineTunedBeatsTwin === null ? 'no held-out rows: nothing to compare' : r.fineTunedBeatsTwin ? 'fine-tuning on 2D labels beats the twin-only model' : 'fine-tuning on 2D labels does NOT beat the twin-only model',
     `whole run: ${r.cpuSeconds.toFixed(0)} CPU-seconds`,

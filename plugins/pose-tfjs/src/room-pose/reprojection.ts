@@ -96,3 +96,23 @@ export function packReprojectionRows(rows: readonly ReprojectionRow[], width: nu
   });
   return { features, targets: new Float32Array(n * 51), count: n, width, labels2d: { camera, positions, keypoints, visible } };
 }
+
+/** Mean reprojection error of one skeleton source on the held-out rows. */
+export interface ReprojectionFigure {
+  /** Mean pixel distance over labelled joints (640 × 480 camera); null with no rows. */
+  meanPx: number | null;
+  joints: number;
+}
+
+/** Mean reprojection error of a skeleton source over rows: pixels per labelled joint. */
+export function meanReprojectionError(rows: readonly ReprojectionRow[], camera: VirtualCamera, skeletonOf: (row: ReprojectionRow) => number[][]): ReprojectionFigure {
+  let sum = 0, joints = 0;
+  for (const row of rows) {
+    const labelled = Array.from({ length: 17 }, (_, j) => [row.keypoints[2 * j], row.keypoints[2 * j + 1], row.visible[j]]);
+    const e = reprojectionErrorPx(camera, skeletonOf(row), labelled);
+    sum += e.sumPx;
+    joints += e.joints;
+  }
+  return { meanPx: joints ? sum / joints : null, joints };
+}
+

@@ -8,6 +8,7 @@ import { toPersons } from '../model/persons.js';
 import { PoseErrors } from '../errors.js';
 import { DEFAULT_PROBE, PersonProbe } from './person-probe.js';
 import { predictSkeleton, type RoomPoseModel } from './room-pose-model.js';
+import { centreOnHips, type RoomPoseProduct } from './room-pose-choice.js';
 
 /** One estimate: the locator's instant, each hypothesis with its probe features and (with a model) its skeleton. */
 export interface RoomPoseInstant {
@@ -48,7 +49,8 @@ export class RoomPoseEstimator {
     const located = this.#locator.locate(frame);
     if (!located) return null;
     const features = located.hypotheses.map((h) => this.#probe.features(h.position.x, h.position.y));
-    const hypotheses = located.hypotheses.map((h, i) => (this.roomModel ? { position: h.position, keypoints3d: predictSkeleton(this.roomModel, features[i], h.position), presence: h.presence, trackId: h.trackId } : h));
+    const model = this.roomModel;
+    const hypotheses = located.hypotheses.map((h, i) => (model ? { position: h.position, keypoints3d: productSkeleton(roomModelProduct(model), model.spec.choice?.posture ?? [], model, features[i], h.position), presence: h.presence, trackId: h.trackId } : h));
     return { located, features, hypotheses, presenceThreshold: this.locatorModel.spec.presenceThreshold };
   }
 
@@ -58,12 +60,15 @@ export class RoomPoseEstimator {
     if (!this.roomModel) return frame;
     const threshold = this.locatorModel.spec.presenceThreshold;
     frame.persons = toPersons(instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId })), this.environment, threshold, 'none');
-    frame.metadata = {
-      ...frame.metadata,
-      modelId: this.roomModel.spec.modelId,
-      modelHash: this.roomModel.hash,
-      pipeline: `${frame.metadata.pipeline.replace(/ → skeleton: training mean pose at each position \(posture not estimated\)/, '')} → person probe (change power at ${this.roomModel.spec.probe.heightsM.length} heights around each person) → ${this.roomModel.spec.modelId}@${this.roomModel.hash.slice(0, 12)} (room ${this.roomModel.spec.environmentId}) → skeleton`,
-    };
+    const model = this.roomModel, use = roomModelProduct(model);
+    const located = frame.metadata.pipeline.replace(/ → skeleton: training mean pose at each position \(posture not estimated\)/, '');
+    const tag = `${model.spec.modelId}@${model.hash.slice(0, 12)} (room ${model.spec.environmentId})`;
+    const network = `person probe (change power at ${model.spec.probe.heightsM.length} heights around each person) → ${tag} network`;
+    const skeleton = use === 'network' ? `${network} → skeleton`
+      : use === 'network-posture' ? `${network} → skeleton moved so its hips are at the located position`
+      : `skeleton: ${tag} ${model.spec.choice?.postureSource === 'locator' ? 'the locator\'s mean pose' : 'the room\'s labelled mean posture'} at each position (posture not estimated; the network lost on held-out labelled minutes)`;
+    // Frames name what made them: the network only when it ran (`wiflow-room-pose-v1/located-mean-posture` otherwise).
+    frame.metadata = { ...frame.metadata, modelId: roomModelEstimatorId(model), modelHash: model.hash, pipeline: `${located} → ${skeleton}` };
     return frame;
   }
 }
@@ -101,3 +106,27 @@ export function trainingRows(instant: RoomPoseInstant, labelled: readonly Labell
 export function locatedMeanPose(instant: RoomPoseInstant, meanPose: readonly number[][]): (PoseHypothesis & { presence: number })[] {
   return instant.located.hypotheses.map((h) => ({ ...placePose(meanPose, h.position), presence: h.presence }));
 }
+
+/** What a room model's pipeline emits: its recorded choice, or the network for models written before the choice. */
+export function roomModelProduct(model: RoomPoseModel): RoomPoseProduct {
+  return model.spec.choice?.use ?? 'network';
+}
+
+/** The estimator id a room model's frames carry: the model id when its network made them, else `<model id>/<what did>` (e.g. `wiflow-room-pose-v1/located-mean-posture`). */
+export function roomModelEstimatorId(model: RoomPoseModel): string {
+  const use = roomModelProduct(model);
+  return use === 'network' ? model.spec.modelId : `${model.spec.modelId}/${use}`;
+}
+
+/** One person's skeleton as a candidate makes it. */
+export function productSkeleton(use: RoomPoseProduct, posture: readonly (readonly number[])[], model: RoomPoseModel, features: ArrayLike<number>, position: { x: number; y: number }): number[][] {
+  if (use === 'located-mean-posture') return placePose(posture as number[][], position).keypoints3d;
+  const skeleton = predictSkeleton(model, features, position);
+  return use === 'network-posture' ? centreOnHips(skeleton, position) : skeleton;
+}
+
+/** Hypotheses of one estimate as a candidate makes them (position and presence the locator's). */
+export function productHypotheses(use: RoomPoseProduct, posture: readonly (readonly number[])[], model: RoomPoseModel, located: { hypotheses: readonly { position: { x: number; y: number }; presence: number }[] }, features: readonly Float32Array[]): (PoseHypothesis & { presence: number })[] {
+  return located.hypotheses.map((h, k) => ({ position: h.position, keypoints3d: productSkeleton(use, posture, model, features[k], h.position), presence: h.presence }));
+}
+

@@ -8,6 +8,7 @@ import { PoseErrors } from '../errors.js';
 import { mulberry32 } from '@wiflow/core';
 import { shuffledIndices } from '../training/prng.js';
 import { cameraFrame, type VirtualCamera } from '../model/environment.js';
+import { RoomPoseChoiceSchema } from './room-pose-choice.js';
 
 /** File names of a room-pose model directory. */
 export const ROOM_POSE_JSON = 'room-pose.json';
@@ -31,6 +32,8 @@ export const RoomPoseSpecSchema = z.object({
   meanPose: z.array(z.tuple([z.number(), z.number(), z.number()])).length(17),
   /** How it was made: twin pre-training, fine-tuning (labelled seconds), locator used. */
   training: z.record(z.string(), z.unknown()).default({}),
+  /** What the room's pipeline emits, chosen on held-out labelled minutes (fallback-protocol.md); absent in models written before the choice: the network. */
+  choice: RoomPoseChoiceSchema.optional(),
 });
 
 /** A room-pose model's contract. */

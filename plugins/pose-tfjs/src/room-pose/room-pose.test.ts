@@ -81,7 +81,13 @@ describe('room models are per environment', () => {
     const estimator = new RoomPoseEstimator(locator, r.environment, r.reference, model);
     let frame = null;
     for (const f of r.frames) { const instant = estimator.locate(f); if (instant) { frame = estimator.toPoseFrame(instant); break; } }
-    expect(frame!.metadata.modelId).toBe('wiflow-room-pose-v1');
+    // The calibration chose what the room emits (12 s of labels: too few held out, so the labelled mean posture) and recorded it in the model.
+    expect(result.choice.use).toBe('located-mean-posture');
+    expect(result.choice.reason).toMatch(/fewer than 30/);
+    expect(model.spec.choice).toMatchObject({ use: result.choice.use, postureSource: 'labelled', metric: 'mpjpeMm' });
+    expect(status.choice).toMatchObject({ use: result.choice.use, heldOutCount: result.choice.heldOutCount });
+    expect(status.message).toContain(`uses wiflow-room-pose-v1/${result.choice.use}`);
+    expect(frame!.metadata.modelId).toBe('wiflow-room-pose-v1/located-mean-posture');
     expect(frame!.metadata.modelHash).toBe(model.hash);
     expect(frame!.metadata.pipeline).toContain(`room ${pair.environmentId}`);
 

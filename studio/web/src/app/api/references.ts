@@ -72,6 +72,8 @@ export interface RoomCalibration {
   labelled_minutes: number | null;
   held_out: { room_model: HeldOutFigures; located_mean_pose: HeldOutFigures } | null;
   held_out_reason: string | null;
+  /** What the room emits, chosen on held-out labelled minutes; null: not calibrated, or written before the choice (the network). */
+  choice: { uses: 'located-mean-posture' | 'network-posture' | 'network'; metric: 'mpjpe_mm' | 'reprojection_px'; held_out_set: string; held_out_count: number; figures: { located_mean_posture: number | null; network_posture: number | null; network: number | null }; reason: string } | null;
   command: string | null;
   message: string;
 }

@@ -10,7 +10,19 @@ function HeldOut({ room }: { room: ReferenceRoom }) {
   const line = (f: HeldOutFigures) => `MPJPE ${mm(f.mpjpe_mm)}, posture ${mm(f.root_relative_mpjpe_mm)}, PCK@0.2 ${f.pck02 === null ? '—' : f.pck02.toFixed(3)}`;
   return (
     <span>
-      {line(held.room_model)} <span className="muted">(located mean pose: {line(held.located_mean_pose)}; {held.room_model.estimates} estimates)</span>
+      network {line(held.room_model)} <span className="muted">(located mean pose: {line(held.located_mean_pose)}; {held.room_model.estimates} estimates)</span>
+    </span>
+  );
+}
+
+/** What the room emits and the held-out figure of each candidate it was chosen from. */
+function Choice({ room }: { room: ReferenceRoom }) {
+  const choice = room.calibration.choice;
+  if (!choice) return <span data-testid="installer-calibration-choice">uses the network <span className="muted">(written before the calibration chose what the room emits)</span></span>;
+  const unit = choice.metric === 'mpjpe_mm' ? (v: number | null) => mm(v) : (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} px`);
+  return (
+    <span data-testid="installer-calibration-choice" data-uses={choice.uses}>
+      uses {choice.uses} <span className="muted">(held-out {choice.metric === 'mpjpe_mm' ? 'MPJPE' : 'reprojection'} on {choice.held_out_count}: located mean posture {unit(choice.figures.located_mean_posture)}, network posture {unit(choice.figures.network_posture)}, network {unit(choice.figures.network)})</span>
     </span>
   );
 }
@@ -38,6 +50,8 @@ export function RoomCalibrationTable({ rooms }: { rooms: ReferenceRoom[] }) {
                   </span>
                 </td>
                 <td>
+                  <Choice room={r} />
+                  <br />
                   <HeldOut room={r} />
                 </td>
               </>
