@@ -1,7 +1,7 @@
 import type { PoseFrame } from '@wiflow/core';
 import { drawRealism, emptyRoomDistractors, Prng, validateScenario, type Scenario } from '@wiflow/plugin-sim';
 import { EvaluationErrors } from './errors.js';
-import { ratePerHour } from './poisson-bound.js';
+import { ratePerHour } from '@wiflow/plugin-pose-tfjs';
 import { reportedPeople } from './scoring.js';
 
 /**

@@ -26,6 +26,7 @@ export { trainPoseModel, type TrainOptions, type TrainProgress, type TrainResult
 export { evaluateSamples, matchPeople, meanPose, placePose, scoredHypotheses, scoredPairs, type EvaluationReport, type BucketMetrics, type BaselineMetrics, type EvaluatedSample, type PoseHypothesis } from './eval/metrics.js';
 export { evaluateModel } from './eval/evaluate.js';
 export { formatEvaluation } from './eval/format.js';
+export { poissonUpper95, ratePerHour } from './eval/poisson-bound.js';
 export { calibrateModel, scoreOnLabels, formatCalibration, type CalibrationOptions, type CalibrationResult, type CalibrationMetrics, type LabelledSample } from './calibrate/calibrate.js';
 export { readCocoLabels, CocoLabelsSchema, type LabelledInstant } from './calibrate/coco-labels.js';
 export { environmentFromScenario, environmentFromScenarioFile, type ScenarioGeometry } from './sim/environment-from-scenario.js';

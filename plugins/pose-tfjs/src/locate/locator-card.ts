@@ -4,6 +4,7 @@ import { checkGoals, evaluationTable, FINDINGS_FILE } from '../eval/model-card.j
 import type { EvaluationReport } from '../eval/metrics.js';
 import { loadLocatorModel } from './locator-model.js';
 import type { EmptyRoomReport, FloorErrorDistribution } from './simulated.js';
+import { ratePerHour } from '../eval/poisson-bound.js';
 
 /** An evaluation report as `wiflow locate eval --write` records it (the floor error distribution from wiflow-locate-v2 on). */
 export type RecordedEvaluation = EvaluationReport & { modelId: string; modelHash: string; samples: number; rooms: number; seconds: number; floorErrorM?: Record<string, FloorErrorDistribution> };
@@ -25,7 +26,7 @@ ${row('one person floor error mean ≤ 0.40 m', f2(d['1']?.mean), (d['1']?.mean 
 ${row('one person floor error median ≤ 0.30 m', f2(d['1']?.median), (d['1']?.median ?? Infinity) <= 0.3)}
 ${row('two / three people mean floor error ≤ 0.60 m', `${f2(two)} / ${f2(three)}`, (two ?? Infinity) <= 0.6 && (three ?? Infinity) <= 0.6)}
 ${row('person count exact ≥ 0.85 (here: every estimate, from the room\'s first; "after 5 s of track" is `wiflow eval-e2e`\'s)', f3(full.model.all?.countAccuracy), (full.model.all?.countAccuracy ?? 0) >= 0.85)}
-${row('phantom people in an empty room ≤ 1 per simulated hour', empty ? `${empty.emptyRoom.phantomPeoplePerHour.toFixed(1)} (${empty.emptyRoom.phantomPeople} in ${empty.emptyRoom.rooms} ${empty.small ? 'rooms of the small subset' : 'rooms'} × ${empty.emptyRoom.seconds / empty.emptyRoom.rooms} s, \`eval-test-empty-room.json\`)` : 'not recorded', empty ? empty.emptyRoom.phantomPeoplePerHour <= 1 : null)}
+${row('phantom people in an empty room ≤ 1 per simulated hour', empty ? `${empty.emptyRoom.phantomPeoplePerHour.toFixed(1)} (${empty.emptyRoom.phantomPeople} in ${empty.emptyRoom.rooms} ${empty.small ? 'rooms of the small subset' : 'rooms'} × ${empty.emptyRoom.seconds / empty.emptyRoom.rooms} s, \`eval-test-empty-room.json\`; 95 % upper bound ${f1(ratePerHour(empty.emptyRoom.phantomPeople, empty.emptyRoom.seconds).upper95PerHour)} per hour: met only when the bound is ≤ 1)` : 'not recorded', empty ? (ratePerHour(empty.emptyRoom.phantomPeople, empty.emptyRoom.seconds).upper95PerHour ?? Infinity) <= 1 : null)}
 
 Floor error over matched people (metres): ${Object.entries(d).map(([k, v]) => `${k === 'all' ? 'all' : `${k} true`}: mean ${f2(v.mean)}, median ${f2(v.median)}, p90 ${f2(v.p90)}`).join('; ')}.
 
@@ -33,6 +34,7 @@ Floor error over matched people (metres): ${Object.entries(d).map(([k, v]) => `$
 }
 
 const f0 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(0));
+const f1 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(1));
 const f2 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(2));
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(3));
 

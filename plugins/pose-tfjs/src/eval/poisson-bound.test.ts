@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poissonUpper95, ratePerHour } from './index.js';
+import { poissonUpper95, ratePerHour } from './poisson-bound.js';
 
 describe('poissonUpper95', () => {
   // Exact one-sided 95 % upper limits of a Poisson mean, χ²(0.95; 2k + 2) / 2, from scipy.stats.chi2.ppf (an independent implementation).
