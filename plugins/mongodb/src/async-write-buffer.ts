@@ -1,12 +1,8 @@
 import type { AnalyticsEvent, MetricSample, PoseFrame, SensingFrame } from '@wiflow/core';
+import { PendingRecords, type PendingWrites } from '@wiflow/storage-kit';
 
 /** What a flush writes. */
-export interface PendingWrites {
-  frames: PoseFrame[];
-  events: AnalyticsEvent[];
-  metrics: MetricSample[];
-  sensing: SensingFrame[];
-}
+export type { PendingWrites };
 
 /** Options of the buffer. */
 export interface AsyncWriteBufferOptions {
@@ -18,10 +14,6 @@ export interface AsyncWriteBufferOptions {
   onError(error: unknown): void;
 }
 
-function weightOf(frame: PoseFrame): number {
-  return 1 + frame.persons.length;
-}
-
 /**
  * Time-series records wait in memory and are written in batches (every `flushIntervalMs` or
  * at `flushMaxRecords`), one batch at a time, in order. A failed batch is put back in front
@@ -29,8 +21,7 @@ function weightOf(frame: PoseFrame): number {
  */
 export class AsyncWriteBuffer {
   readonly #options: AsyncWriteBufferOptions;
-  #pending: PendingWrites = { frames: [], events: [], metrics: [], sensing: [] };
-  #records = 0;
+  readonly #pending = new PendingRecords();
   #timer: NodeJS.Timeout | null = null;
   #chain: Promise<void> = Promise.resolve();
   #queued = false;
@@ -46,32 +37,26 @@ export class AsyncWriteBuffer {
   }
 
   get buffered(): number {
-    return this.#records;
+    return this.#pending.records;
   }
 
   addFrames(frames: PoseFrame[]): void {
-    for (const frame of frames) {
-      this.#pending.frames.push(frame);
-      this.#records += weightOf(frame);
-    }
+    this.#pending.addFrames(frames);
     this.#schedule();
   }
 
   addEvents(events: AnalyticsEvent[]): void {
-    this.#pending.events.push(...events);
-    this.#records += events.length;
+    this.#pending.addEvents(events);
     this.#schedule();
   }
 
   addMetrics(samples: MetricSample[]): void {
-    this.#pending.metrics.push(...samples);
-    this.#records += samples.length;
+    this.#pending.addMetrics(samples);
     this.#schedule();
   }
 
   addSensing(frames: SensingFrame[]): void {
-    this.#pending.sensing.push(...frames);
-    this.#records += frames.length;
+    this.#pending.addSensing(frames);
     this.#schedule();
   }
 
@@ -89,27 +74,13 @@ export class AsyncWriteBuffer {
 
   async #writeNow(): Promise<void> {
     this.#queued = false;
-    if (this.#records === 0) return;
-    const batch = this.#pending;
-    const count = this.#records;
-    this.#pending = { frames: [], events: [], metrics: [], sensing: [] };
-    this.#records = 0;
+    if (this.#pending.records === 0) return;
+    const { batch, count } = this.#pending.take();
     const started = performance.now();
     try {
       await this.#options.write(batch);
     } catch (error) {
-      this.#pending = {
-        frames: [...batch.frames, ...this.#pending.frames],
-        events: [...batch.events, ...this.#pending.events],
-        metrics: [...batch.metrics, ...this.#pending.metrics],
-        sensing: [...batch.sensing, ...this.#pending.sensing],
-      };
-      this.#records += count;
-      while (this.#records > this.#options.maxBufferedRecords && this.#pending.frames.length > 0) {
-        const frame = this.#pending.frames.shift()!;
-        this.#records -= weightOf(frame);
-        this.dropped += weightOf(frame);
-      }
+      this.dropped += this.#pending.putBack(batch, count, this.#options.maxBufferedRecords);
       this.lastError = error instanceof Error ? error.message : String(error);
       this.#retryLater();
       throw error;
@@ -121,14 +92,14 @@ export class AsyncWriteBuffer {
   }
 
   #schedule(): void {
-    if (this.#records >= this.#options.flushMaxRecords) {
+    if (this.#pending.records >= this.#options.flushMaxRecords) {
       if (!this.#queued) {
         this.#queued = true;
         this.#background();
       }
       return;
     }
-    if (!this.#timer && this.#records > 0) {
+    if (!this.#timer && this.#pending.records > 0) {
       this.#timer = setTimeout(() => this.#background(), this.#options.flushIntervalMs);
       this.#timer.unref();
     }

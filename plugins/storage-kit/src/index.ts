@@ -10,3 +10,4 @@ export { encodePersonBody, decodePersonBody, isPersonBody, isPlainBox, isPlainVe
 export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFile, anonymizePerson, checkEvent, checkPoseFrame, hasPersonFilter, personMatches } from './record-builders.js';
 export { personColumns, type PersonColumns } from './person-columns.js';
 export { checkSensingFrame, checkSensingQuery, sensingLinkKey } from './sensing-records.js';
+export { PendingRecords, type PendingWrites } from './pending-writes.js';

@@ -1,12 +1,8 @@
 import type { AnalyticsEvent, MetricSample, PoseFrame, SensingFrame } from '@wiflow/core';
+import { PendingRecords, type PendingWrites } from '@wiflow/storage-kit';
 
 /** What a flush writes in one transaction. */
-export interface PendingWrites {
-  frames: PoseFrame[];
-  events: AnalyticsEvent[];
-  metrics: MetricSample[];
-  sensing: SensingFrame[];
-}
+export type { PendingWrites };
 
 /** Options of the write buffer. */
 export interface WriteBufferOptions {
@@ -26,10 +22,6 @@ export interface WriteBufferOptions {
   onError(error: unknown): void;
 }
 
-function weightOf(frame: PoseFrame): number {
-  return 1 + frame.persons.length;
-}
-
 /**
  * Keeps appended time-series records in memory and hands them to the writer every
  * `flushIntervalMs` or once `flushMaxRecords` are waiting, so the hot path (a pipeline
@@ -39,8 +31,7 @@ function weightOf(frame: PoseFrame): number {
  */
 export class WriteBuffer {
   readonly #options: WriteBufferOptions;
-  #pending: PendingWrites = { frames: [], events: [], metrics: [], sensing: [] };
-  #records = 0;
+  readonly #pending = new PendingRecords();
   #inFlightRecords = 0;
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | null = null;
@@ -62,32 +53,26 @@ export class WriteBuffer {
 
   /** Records not yet committed: waiting in memory or posted to the writer. */
   get buffered(): number {
-    return this.#records + this.#inFlightRecords;
+    return this.#pending.records + this.#inFlightRecords;
   }
 
   addFrames(frames: PoseFrame[]): void {
-    for (const frame of frames) {
-      this.#pending.frames.push(frame);
-      this.#records += weightOf(frame);
-    }
+    this.#pending.addFrames(frames);
     this.#schedule();
   }
 
   addEvents(events: AnalyticsEvent[]): void {
-    this.#pending.events.push(...events);
-    this.#records += events.length;
+    this.#pending.addEvents(events);
     this.#schedule();
   }
 
   addMetrics(samples: MetricSample[]): void {
-    this.#pending.metrics.push(...samples);
-    this.#records += samples.length;
+    this.#pending.addMetrics(samples);
     this.#schedule();
   }
 
   addSensing(frames: SensingFrame[]): void {
-    this.#pending.sensing.push(...frames);
-    this.#records += frames.length;
+    this.#pending.addSensing(frames);
     this.#schedule();
   }
 
@@ -97,7 +82,7 @@ export class WriteBuffer {
    */
   async flush(): Promise<void> {
     this.#cancel();
-    if (this.#records > 0) this.#post();
+    if (this.#pending.records > 0) this.#post();
     if (this.#inFlight.size === 0) return;
     const results = await Promise.allSettled([...this.#inFlight]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -110,10 +95,7 @@ export class WriteBuffer {
   }
 
   #post(): Promise<void> {
-    const batch = this.#pending;
-    const count = this.#records;
-    this.#pending = { frames: [], events: [], metrics: [], sensing: [] };
-    this.#records = 0;
+    const { batch, count } = this.#pending.take();
     let written: Promise<number>;
     try {
       written = this.#options.write(batch);
@@ -144,18 +126,7 @@ export class WriteBuffer {
   }
 
   #restore(batch: PendingWrites, count: number): void {
-    this.#pending = {
-      frames: [...batch.frames, ...this.#pending.frames],
-      events: [...batch.events, ...this.#pending.events],
-      metrics: [...batch.metrics, ...this.#pending.metrics],
-      sensing: [...batch.sensing, ...this.#pending.sensing],
-    };
-    this.#records += count;
-    while (this.#records > this.#options.maxBufferedRecords && this.#pending.frames.length > 0) {
-      const frame = this.#pending.frames.shift()!;
-      this.#records -= weightOf(frame);
-      this.dropped += weightOf(frame);
-    }
+    this.dropped += this.#pending.putBack(batch, count, this.#options.maxBufferedRecords);
     // Retry after the interval, not at once: a failing disk should not spin the event loop.
     if (!this.#timer) {
       this.#timer = setTimeout(() => this.#background(), this.#options.flushIntervalMs);
@@ -164,11 +135,11 @@ export class WriteBuffer {
   }
 
   #schedule(): void {
-    if (this.#records >= this.#options.flushMaxRecords) {
+    if (this.#pending.records >= this.#options.flushMaxRecords) {
       if (!this.#immediate) this.#immediate = setImmediate(() => this.#background());
       return;
     }
-    if (!this.#timer && this.#records > 0) {
+    if (!this.#timer && this.#pending.records > 0) {
       this.#timer = setTimeout(() => this.#background(), this.#options.flushIntervalMs);
       this.#timer.unref();
     }
@@ -177,7 +148,7 @@ export class WriteBuffer {
   #background(): void {
     this.#immediate = null;
     this.#timer = null;
-    if (this.#records === 0) return;
+    if (this.#pending.records === 0) return;
     this.#post().catch((error: unknown) => this.#options.onError(error));
   }
 
