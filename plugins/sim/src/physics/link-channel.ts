@@ -5,7 +5,7 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
-import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, bodySegmentImages, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
+import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -144,10 +144,6 @@ export class LinkChannel {
   readonly #bodyDiffuse = new Map<number, DiffusePaths>();
   /** Per person, one diffuse direction per body segment (`bodyDirections: 'segment'`). */
   readonly #bodySegmentDirections = new Map<number, Float64Array>();
-  /** Per person, one (transmitter image, receiver image) pair per body segment (`bodyDirections: 'images'`). */
-  readonly #bodySegmentImages = new Map<number, Int32Array>();
-  /** The transmit and receive array centres and their first-order images (`bodyDirections: 'images'`), built on first use. */
-  #firstOrderImages: { tx: Vec3[]; rx: Vec3[]; reference: Vec3 } | null = null;
   #diffusePoints: Float64Array | null = null;
   #segmentAreas: Float64Array | null = null;
 
@@ -374,12 +370,6 @@ export class LinkChannel {
       directions = segmentDirections;
       directionOf = draws.segmentOf;
     }
-    let images: Int32Array | null = null;
-    if (settings.bodyDirections === 'images') {
-      images = this.#bodySegmentImages.get(body.personId) ?? null;
-      if (!images) this.#bodySegmentImages.set(body.personId, (images = bodySegmentImages(settings, body.personId)));
-      directionOf = draws.segmentOf;
-    }
     const room = this.geometry.room;
     const diffuseShare = (SPEED_OF_LIGHT * settings.decayS) / (4 * room.width * room.depth * room.height);
     const rho = this.geometry.bodyReflectivity;
@@ -395,32 +385,10 @@ export class LinkChannel {
       const d2 = (px - r.x) ** 2 + (py - r.y) ** 2 + (pz - r.z) ** 2;
       const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
       const d = directionOf ? directionOf[m] % BODY_SEGMENT_DIRECTIONS : m;
-      const shift = images ? this.#imageShift(images[2 * d], images[2 * d + 1], px, py, pz) : directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
+      const shift = directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
       this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, shift);
       this.#addSeparablePath(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], this.#dtx, this.#drx);
     }
-  }
-
-  /**
-   * Length of the path transmitter image i → p → receiver image j, less its length through the link's midpoint
-   * (so the path keeps its drawn excess delay there, and its length changes with p as that image path's does).
-   */
-  #imageShift(i: number, j: number, px: number, py: number, pz: number): number {
-    if (!this.#firstOrderImages) {
-      const surfaces = surfacesOf(this.geometry.room);
-      const t = this.txCentre;
-      const r = this.rxCentre;
-      this.#firstOrderImages = {
-        tx: [t, ...surfaces.map((s) => mirror(t, s))],
-        rx: [r, ...surfaces.map((s) => mirror(r, s))],
-        reference: { x: (t.x + r.x) / 2, y: (t.y + r.y) / 2, z: (t.z + r.z) / 2 },
-      };
-    }
-    const { tx, rx, reference: c } = this.#firstOrderImages;
-    const a = tx[i];
-    const b = rx[j];
-    const here = Math.hypot(px - a.x, py - a.y, pz - a.z) + Math.hypot(px - b.x, py - b.y, pz - b.z);
-    return here - distance(c, a) - distance(c, b);
   }
 
   /** Product of the element patterns along a path's first and last legs (1 when both are isotropic). */

@@ -70,7 +70,6 @@ describe('the reverberant field (propagation.reverberation)', () => {
   it.each([
     ['with the static tail, one direction per path', { decayNs: 13, staticTail: true, bodyDiffuse: true }],
     ['body paths only, one direction per body segment (bodyDirections: "segment")', { decayNs: 25, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' as const }],
-    ['body paths only, one pair of first-order images per body segment (bodyDirections: "images")', { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'images' as const }],
   ])('makes a moving body change the band shape, and leaves a body that does not move alone: %s', (_name, settings) => {
     const off = new Simulator(walking());
     const on = new Simulator(walking(settings));
@@ -84,7 +83,7 @@ describe('the reverberant field (propagation.reverberation)', () => {
     expect(bandShapeChange(on, 1.1, 1.1)).toBe(0);
   });
 
-  it('bodyDirections: "path" is the default (round 1\'s channel); "segment" and "images" are their own, deterministic channels', () => {
+  it('bodyDirections: "path" is the default (round 1\'s channel); "segment" is its own, deterministic channel', () => {
     const body = { decayNs: 25, staticTail: false, bodyDiffuse: true };
     const byDefault = new Simulator(walking(body)).cleanChannel(0, 1.3);
     const perPath = new Simulator(walking({ ...body, bodyDirections: 'path' })).cleanChannel(0, 1.3);
@@ -93,9 +92,6 @@ describe('the reverberant field (propagation.reverberation)', () => {
     expect(Array.from(perPath.re)).toEqual(Array.from(byDefault.re));
     expect(Array.from(again.re)).toEqual(Array.from(perSegment.re));
     expect(Array.from(perSegment.re)).not.toEqual(Array.from(perPath.re));
-    const byImages = new Simulator(walking({ ...body, bodyDirections: 'images' })).cleanChannel(0, 1.3);
-    expect(Array.from(new Simulator(walking({ ...body, bodyDirections: 'images' })).cleanChannel(0, 1.3).re)).toEqual(Array.from(byImages.re));
-    expect(Array.from(byImages.re)).not.toEqual(Array.from(perSegment.re));
     expect(new Simulator(walking(body)).scenario.propagation.reverberation?.bodyDirections).toBe('path');
   });
 });

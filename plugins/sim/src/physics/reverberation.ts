@@ -31,11 +31,9 @@ export interface ReverberationSettings {
   /**
    * Directions of a body's diffuse paths: 'path' (each its own, isotropic draw) or 'segment' (the paths leaving
    * one body segment share one draw: the segment re-radiates coherently, so a body has as many independent
-   * directions as segments, not as paths) or 'images' (the paths leaving one segment share one pair of the
-   * room's first-order images, of the transmitter and of the receiver: their length changes as the
-   * segment → image path's does, so the body's Doppler is the geometric one of the room's strongest directions).
+   * directions as segments, not as paths).
    */
-  bodyDirections: 'path' | 'segment' | 'images';
+  bodyDirections: 'path' | 'segment';
   /** Seed of the field's draws (delays, directions, gains): the room's, fixed per link. */
   seed: string;
 }
@@ -124,20 +122,6 @@ export function bodySegmentDirections(settings: ReverberationSettings, personId:
   const prng = new Prng(`${settings.seed}:body:${personId}:segments`);
   const out = new Float64Array(3 * BODY_SEGMENT_DIRECTIONS);
   for (let s = 0; s < BODY_SEGMENT_DIRECTIONS; s++) directionDifference(prng, out, s);
-  return out;
-}
-
-/** Images per end for `bodyDirections: 'images'`: the antenna itself and its mirror in each of the six room surfaces. */
-export const FIRST_ORDER_IMAGES = 7;
-
-/**
- * One (transmitter image, receiver image) pair per body segment (`bodyDirections: 'images'`), indices into the
- * antenna and its six first-order images, uniform, from their own stream.
- */
-export function bodySegmentImages(settings: ReverberationSettings, personId: number): Int32Array {
-  const prng = new Prng(`${settings.seed}:body:${personId}:images`);
-  const out = new Int32Array(2 * BODY_SEGMENT_DIRECTIONS);
-  for (let i = 0; i < out.length; i++) out[i] = Math.min(FIRST_ORDER_IMAGES - 1, Math.floor(prng.next() * FIRST_ORDER_IMAGES));
   return out;
 }
 

@@ -284,7 +284,7 @@ export const ScenarioSchema = z.object({
       decayNs: z.number().min(1).max(200).describe('decay time T of the room\'s power-delay tail, ns (indoor rooms at 5 GHz: about 10–40)'),
       staticTail: z.boolean().default(true).describe('add the empty room\'s diffuse tail (reverberant power c·λ²·T/(8πV) less the explicit reflections)'),
       bodyDiffuse: z.boolean().default(true).describe('add the paths a body scatters into and out of the diffuse field (40 per person)'),
-      bodyDirections: z.enum(['path', 'segment', 'images']).default('path').describe('directions of the body\'s diffuse paths: each its own isotropic draw (path), one draw shared by the paths leaving a body segment (segment: it re-radiates coherently), or one pair of the room\'s first-order images of the transmitter and receiver per segment (images: the geometric Doppler of the room\'s strongest directions)'),
+      bodyDirections: z.enum(['path', 'segment']).default('path').describe('directions of the body\'s diffuse paths: each its own isotropic draw (path), or one draw shared by the paths leaving a body segment (segment: it re-radiates coherently)'),
     }).strict().optional().describe('the room\'s reverberant (diffuse) field, after room electromagnetics; absent = none (default)'),
   }).strict().default({ maxReflectionOrder: 2, bodyScattering: true, shadowing: true, bodyReflectivity: 0.6, bodyBounces: false }),
   people: z.array(PersonSchema).default([]),
