@@ -4,7 +4,9 @@
 // the static channel and read by the realism code's `dopplerStatistics` (the same row as `wiflow realism`):
 //   static + shadowing      the empty room with the body's knife-edge loss only (no body paths);
 //   static + <segments>     the specular tx → segment → rx paths of one group (torso, head, arms, legs);
-//   static + diffuse        the body's paths through the diffuse field (C2's term: full − specular);
+//   static + diffuse        the body's paths through the diffuse field (C2's term: full − specular), all of them and
+//                           per group (torso and head, arms, legs) moving alone, the other segments held where they
+//                           were at the start (their diffuse paths then add to the static channel);
 //   clean off / clean C2    every part; captured off / C2: with the radio's noise and impairments (the table's row).
 // For each part: the median and 90 % frequencies and its fluctuation power (mean over streams of var / mean²), so
 // the parts' weights in the sum are visible. The gait: cadence and stride of the simulated walk, each segment's
@@ -19,6 +21,8 @@ import { Simulator, LinkChannel, validateScenario, applyProfile, emptyRoomScenar
 
 /** motions.ts `strideLength` (not exported): two steps, m. */
 const strideLengthOf = (dim, v) => 0.8 * dim.height * Math.sqrt(Math.max(0.2, v) / 1.2);
+/** reverberation.ts `ellipsoidSurface` (not exported): what decides each segment's share of the diffuse paths. */
+const ellipsoidSurface = (a, b, c, p = 1.6075) => 4 * Math.PI * Math.pow((a ** p * b ** p + a ** p * c ** p + b ** p * c ** p) / 3, 1 / p);
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -88,7 +92,10 @@ const channels = {
 };
 const GROUPS = { torso: ['torso'], head: ['head'], arms: ['left_upper_arm', 'right_upper_arm', 'left_forearm', 'right_forearm'], thighs: ['left_thigh', 'right_thigh'], shanks: ['left_shank', 'right_shank'] };
 const size = 90;
-const parts = { 'static + shadowing': [], ...Object.fromEntries(Object.keys(GROUPS).map((k) => [`static + ${k} (specular)`, []])), 'static + diffuse (C2)': [], 'clean, off': [], 'clean, C2': [] };
+/** Groups for the diffuse part: each moves alone while the other segments stay where they were at the capture's start. */
+const DIFFUSE_GROUPS = { 'torso and head': ['torso', 'head'], arms: GROUPS.arms, legs: [...GROUPS.thighs, ...GROUPS.shanks] };
+const parts = { 'static + shadowing': [], ...Object.fromEntries(Object.keys(GROUPS).map((k) => [`static + ${k} (specular)`, []])), 'static + diffuse (C2)': [], ...Object.fromEntries(Object.keys(DIFFUSE_GROUPS).map((k) => [`static + diffuse, ${k} moving alone`, []])), 'clean, off': [], 'clean, C2': [] };
+const startBodies = simOn.bodiesAt(0);
 const staticRe = new Float64Array(size);
 const staticIm = new Float64Array(size);
 channels.bodyNoShadow.compute([], staticRe, staticIm);
@@ -113,6 +120,14 @@ for (let k = 0; k < SECONDS * RATE; k++) {
   const dr = Float64Array.from(staticRe, (v, i) => v + fr[i] - sr[i]);
   const di = Float64Array.from(staticIm, (v, i) => v + fi[i] - si[i]);
   parts['static + diffuse (C2)'].push(asFrame(t, dr, di));
+  for (const [name, segs] of Object.entries(DIFFUSE_GROUPS)) {
+    const held = bodies.map((b, i) => bodyStateOf(b.personId, b.segments.map((seg, k) => (segs.includes(seg.name) ? seg : startBodies[i].segments[k]))));
+    const [ar, ai] = buf();
+    const [cr, ci] = buf();
+    channels.full.compute(held, ar, ai);
+    channels.specular.compute(held, cr, ci);
+    parts[`static + diffuse, ${name} moving alone`].push(asFrame(t, Float64Array.from(staticRe, (v, i) => v + ar[i] - cr[i]), Float64Array.from(staticIm, (v, i) => v + ai[i] - ci[i])));
+  }
   for (const [name, segs] of Object.entries(GROUPS)) {
     const [br, bi] = buf();
     channels.bodyNoShadow.compute(bodies.map((b) => bodyStateOf(b.personId, b.segments.filter((s) => segs.includes(s.name)))), br, bi);
@@ -147,6 +162,12 @@ const person = validateScenario(walkingInput({})).people[0];
 const dim = bodyDimensions({ height: person.height, girth: person.girth });
 const stride = strideLengthOf(dim, speed);
 result.gait = { heightM: dim.height, speedMs: speed, strideM: stride, cadenceStepsPerMin: (120 * speed) / stride, stepM: stride / 2, walkRatio: stride / 2 / ((120 * speed) / stride) };
+{
+  const segs = startBodies[0].segments;
+  const total = segs.reduce((sum, g) => sum + ellipsoidSurface(g.a, g.b, g.c), 0);
+  result.gait.surfaceM2 = total;
+  result.gait.diffuseShare = Object.fromEntries(Object.entries(DIFFUSE_GROUPS).map(([k, names]) => [k, segs.filter((g) => names.includes(g.name)).reduce((sum, g) => sum + ellipsoidSurface(g.a, g.b, g.c), 0) / total]));
+}
 for (const [name, d] of Object.entries(segmentDoppler)) result.segments[name] = { speedMedian: median(d.speed), speedP90: d.speed.slice().sort((a, b) => a - b)[Math.floor(0.9 * d.speed.length)], dopplerMedianHz: median(d.doppler), foldedMedianHz: median(d.folded) };
 result.simCpuS = (process.cpuUsage(started).user + process.cpuUsage(started).system) / 1e6;
 result.simWallS = (Date.now() - wall) / 1000;
