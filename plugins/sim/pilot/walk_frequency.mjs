@@ -19,10 +19,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Simulator, LinkChannel, validateScenario, applyProfile, emptyRoomScenario, dopplerStatistics, captureRateHz, bodyStateOf, bodyDimensions } from '@wiflow/plugin-sim';
 
-/** motions.ts `strideLength` (not exported): two steps, m. */
-const strideLengthOf = (dim, v) => 0.8 * dim.height * Math.sqrt(Math.max(0.2, v) / 1.2);
-/** reverberation.ts `ellipsoidSurface` (not exported): what decides each segment's share of the diffuse paths. */
-const ellipsoidSurface = (a, b, c, p = 1.6075) => 4 * Math.PI * Math.pow((a ** p * b ** p + a ** p * c ** p + b ** p * c ** p) / 3, 1 / p);
+// Not in the package's entry: the walk's stride (two steps, m) and what decides each segment's share of the diffuse paths.
+import { strideLength as strideLengthOf } from '../dist/people/motions.js';
+import { ellipsoidSurface } from '../dist/physics/reverberation.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
