@@ -62,6 +62,18 @@ export const SensingConfigSchema = z.object({
    */
   presenceFloorWarmupSeconds: z.number().int().min(0).default(30),
   /**
+   * With an empty-room reference (`--reference`): the link's floor starts from the reference's seconds, so it is
+   * trusted from the first second (no warm-up). Without a reference it changes nothing.
+   */
+  presenceReferenceFloor: z.boolean().default(false),
+  /**
+   * With an empty-room reference: what a spread above `presenceReferenceLevelRatio` × the empty room's does.
+   * 'start' starts and keeps presence (basis `level`); 'keep' only keeps a present link present past the hold;
+   * 'off' ignores the level. Without a reference it changes nothing.
+   */
+  presenceReferenceLevel: z.enum(['start', 'keep', 'off']).default('start'),
+  presenceReferenceLevelRatio: z.number().min(1).default(2),
+  /**
    * Peak-to-median of the breathing spectrum (below `breathingMinQuality`, so no rate) at which a present
    * link's faint breathing line keeps it present `presenceFaintKeepSeconds` past the hold. Off by default
    * (0 s): on the simulated test rooms it kept 10 of 12 rooms present for the whole 6 min after their person
