@@ -63,13 +63,19 @@ export const SensingConfigSchema = z.object({
   presenceFloorWarmupSeconds: z.number().int().min(0).default(30),
   /**
    * With an empty-room reference (`--reference`): the link's floor starts from the reference's seconds, so it is
-   * trusted from the first second (no warm-up). Without a reference it changes nothing.
+   * trusted from the first second (no warm-up). Without a reference it changes nothing. Off (presence round 6,
+   * pilot/refloor-protocol.md): on 12 simulated validation rooms false presence 54.5 → 48.4 per day (9 → 8
+   * episodes, interval reaching 0), on 12 fresh ones 48.4 → 48.4 with walk-in recall 0.891 → 0.819: the reference
+   * is taken with the room's fan off, so the running fan reads person-sized against it.
    */
   presenceReferenceFloor: z.boolean().default(false),
   /**
    * With an empty-room reference: what a spread above `presenceReferenceLevelRatio` × the empty room's does.
    * 'start' starts and keeps presence (basis `level`); 'keep' only keeps a present link present past the hold;
-   * 'off' ignores the level. Without a reference it changes nothing.
+   * 'off' ignores the level. Without a reference it changes nothing. On 12 simulated validation rooms neither
+   * 'start' nor 'keep' found one more still second (presence round 6): a still person the breathing does not show
+   * leaves the spread at 1.02 × the reference's, the empty room at 1.00 ×; 'start' raised the false presence
+   * before a walk-in 163.5 → 490.4 per day. 'start' stays the default so `--reference` behaves as before.
    */
   presenceReferenceLevel: z.enum(['start', 'keep', 'off']).default('start'),
   presenceReferenceLevelRatio: z.number().min(1).default(2),
