@@ -65,8 +65,9 @@ export const SensingConfigSchema = z.object({
    * With an empty-room reference (`--reference`): the link's floor starts from the reference's seconds, so it is
    * trusted from the first second (no warm-up). Without a reference it changes nothing. Off (presence round 6,
    * pilot/refloor-protocol.md): on 12 simulated validation rooms false presence 54.5 → 48.4 per day (9 → 8
-   * episodes, interval reaching 0), on 12 fresh ones 48.4 → 48.4 with walk-in recall 0.891 → 0.819: the reference
-   * is taken with the room's fan off, so the running fan reads person-sized against it.
+   * episodes, interval reaching 0), on 12 fresh ones 48.4 → 48.4 with walk-in recall 0.891 → 0.819. The simulated
+   * reference (fan off, cat away, door at rest) is quieter than the running room, whose links then still start
+   * presence in their first seconds.
    */
   presenceReferenceFloor: z.boolean().default(false),
   /**
