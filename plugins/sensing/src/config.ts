@@ -62,6 +62,25 @@ export const SensingConfigSchema = z.object({
    */
   presenceFloorWarmupSeconds: z.number().int().min(0).default(30),
   /**
+   * With an empty-room reference (`--reference`): the link's floor starts from the reference's seconds, so it is
+   * trusted from the first second (no warm-up). Without a reference it changes nothing. Off (presence round 6,
+   * pilot/refloor-protocol.md): on 12 simulated validation rooms false presence 54.5 → 48.4 per day (9 → 8
+   * episodes, interval reaching 0), on 12 fresh ones 48.4 → 48.4 with walk-in recall 0.891 → 0.819. The simulated
+   * reference (fan off, cat away, door at rest) is quieter than the running room, whose links then still start
+   * presence in their first seconds.
+   */
+  presenceReferenceFloor: z.boolean().default(false),
+  /**
+   * With an empty-room reference: what a spread above `presenceReferenceLevelRatio` × the empty room's does.
+   * 'start' starts and keeps presence (basis `level`); 'keep' only keeps a present link present past the hold;
+   * 'off' ignores the level. Without a reference it changes nothing. On 12 simulated validation rooms neither
+   * 'start' nor 'keep' found one more still second (presence round 6): a still person the breathing does not show
+   * leaves the spread at 1.02 × the reference's, the empty room at 1.00 ×; 'start' raised the false presence
+   * before a walk-in 163.5 → 490.4 per day. 'start' stays the default so `--reference` behaves as before.
+   */
+  presenceReferenceLevel: z.enum(['start', 'keep', 'off']).default('start'),
+  presenceReferenceLevelRatio: z.number().min(1).default(2),
+  /**
    * Peak-to-median of the breathing spectrum (below `breathingMinQuality`, so no rate) at which a present
    * link's faint breathing line keeps it present `presenceFaintKeepSeconds` past the hold. Off by default
    * (0 s): on the simulated test rooms it kept 10 of 12 rooms present for the whole 6 min after their person

@@ -16,7 +16,8 @@ export { PROFILE_FALL_MODEL, PROFILE_FALL_MODEL_HASH } from './falls/profile-fal
 export { breathingSpectrumPeak, type BreathingEstimate } from './signal/breathing-spectrum.js';
 export { periodicImpulses, type PeriodicImpulses, type PeriodicImpulseOptions } from './signal/periodic-impulses.js';
 export { combineRoomSecond } from './room.js';
-export { senseCapture, referenceSpread, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
+export { EmptyRoomReferenceRecorder, referenceLinkKey, type LinkReference } from './signal/empty-room-reference.js';
+export { senseCapture, readEmptyRoomReference, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
 export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';
 export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, withoutCopies, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
 export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig } from './nodes/sensing-nodes.js';
@@ -38,5 +39,5 @@ export default definePlugin({
   },
 });
 export { registerEvalSimCommand } from './cli/eval-sim-command.js';
-export { evaluateSim, fitSimModels, runSimSession, scoreSimRuns, formatSimEvaluation, type SimEvaluation, type SimEvalOptions, type SimResult, type SimSessionRun } from './eval/sim-eval.js';
+export { evaluateSim, fitSimModels, runSimSession, scoreSimRuns, formatSimEvaluation, simulateSensingReference, SIM_REFERENCE_SECONDS, type SimEvaluation, type SimEvalOptions, type SimResult, type SimSessionRun, type SimSessionOptions } from './eval/sim-eval.js';
 export { simSessions, SIM_SIZES, type SimSession, type SimSessionKind, type SimSplit, type SimSessionSizes } from './eval/sim-sessions.js';

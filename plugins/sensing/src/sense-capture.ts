@@ -3,6 +3,7 @@ import type { CsiFrame, SensingFrame } from '@wiflow/core';
 import { SensingConfigSchema, sensingConfigHash, type SensingConfig, type SensingModels } from './config.js';
 import { DEFAULT_SENSING_MODELS } from './model/defaults.js';
 import { combineRoomSecond } from './room.js';
+import { EmptyRoomReferenceRecorder, referenceLinkKey, type LinkReference } from './signal/empty-room-reference.js';
 import { LinkSensor, type LinkSensorOptions } from './signal/link-sensor.js';
 
 /** Options of `senseCapture`. */
@@ -10,8 +11,8 @@ export interface SenseCaptureOptions {
   environmentId?: string;
   config?: Partial<SensingConfig>;
   models?: SensingModels;
-  /** Empty-room spread per link key (`tx>rx`), from `referenceSpread`. */
-  emptySpread?: Map<string, number>;
+  /** The empty-room reference per link key (`tx>rx`), from `readEmptyRoomReference`: links without one are sensed as without `--reference`. */
+  reference?: Map<string, LinkReference>;
   /** Hooks for the evaluation. */
   onMotionFeatures?: LinkSensorOptions['onMotionFeatures'];
   onFallCandidate?: LinkSensorOptions['onFallCandidate'];
@@ -28,7 +29,7 @@ export interface SenseCaptureResult {
   error: CsiParseError | null;
 }
 
-const linkKey = (frame: CsiFrame) => `${frame.link.tx}>${frame.link.rx}`;
+const linkKey = (frame: CsiFrame) => referenceLinkKey(frame.link);
 
 /** Run the per-link sensing over a capture file of any format wiflow reads, and combine its links per second. */
 export async function senseCapture(path: string, options: SenseCaptureOptions = {}): Promise<SenseCaptureResult> {
@@ -44,7 +45,7 @@ export async function senseCapture(path: string, options: SenseCaptureOptions = 
     const key = linkKey(frame);
     let sensor = sensors.get(key);
     if (!sensor) {
-      sensor = new LinkSensor(frame.link, { environmentId: options.environmentId ?? 'default', config, models, configHash, emptySpread: options.emptySpread?.get(key) ?? null, onMotionFeatures: options.onMotionFeatures, onFallCandidate: options.onFallCandidate, onProfileEvent: options.onProfileEvent });
+      sensor = new LinkSensor(frame.link, { environmentId: options.environmentId ?? 'default', config, models, configHash, reference: options.reference?.get(key) ?? null, onMotionFeatures: options.onMotionFeatures, onFallCandidate: options.onFallCandidate, onProfileEvent: options.onProfileEvent });
       sensors.set(key, sensor);
     }
     for (const f of sensor.push(frame)) links.push(f);
@@ -60,31 +61,11 @@ export async function senseCapture(path: string, options: SenseCaptureOptions = 
   return { file: path, room, links, frames, error: reader.error };
 }
 
-/** Median motion spread of an empty-room capture per link: the level a still person must exceed to count by level. */
-export async function referenceSpread(path: string, options: SenseCaptureOptions = {}): Promise<Map<string, number>> {
-  const spreads = new Map<string, number[]>();
+/** The per-link empty-room reference of a capture file (an installer's capture of the room with nobody in it). */
+export async function readEmptyRoomReference(path: string, options: Pick<SenseCaptureOptions, 'config' | 'models'> = {}): Promise<Map<string, LinkReference>> {
+  const recorder = new EmptyRoomReferenceRecorder(SensingConfigSchema.parse(options.config ?? {}), options.models ?? DEFAULT_SENSING_MODELS);
   const reader = await openCapture(path, { onError: 'stop' });
-  const config = SensingConfigSchema.parse(options.config ?? {});
-  const models = options.models ?? DEFAULT_SENSING_MODELS;
-  const sensors = new Map<string, LinkSensor>();
-  for await (const frame of reader) {
-    const key = linkKey(frame);
-    let sensor = sensors.get(key);
-    if (!sensor) {
-      const list: number[] = [];
-      spreads.set(key, list);
-      sensor = new LinkSensor(frame.link, { environmentId: 'reference', config, models, configHash: '', onMotionFeatures: (_s, f) => list.push(f.spread) });
-      sensors.set(key, sensor);
-    }
-    sensor.push(frame);
-  }
-  for (const sensor of sensors.values()) sensor.finish();
+  for await (const frame of reader) recorder.push(frame);
   if (reader.error) throw reader.error;
-  const out = new Map<string, number>();
-  for (const [key, list] of spreads) {
-    if (!list.length) continue;
-    const sorted = [...list].sort((a, b) => a - b);
-    out.set(key, sorted[sorted.length >> 1]);
-  }
-  return out;
+  return recorder.build();
 }

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { badInputFile } from '../errors.js';
 import { median } from '../median.js';
-import { referenceSpread, senseCapture, type SenseCaptureResult } from '../sense-capture.js';
+import { readEmptyRoomReference, senseCapture, type SenseCaptureResult } from '../sense-capture.js';
 
 /** The per-file summary `wiflow sense` prints after a file's seconds. */
 export interface SenseSummary {
@@ -92,12 +92,12 @@ export function registerSenseCommand(program: Command, print: (line: string) => 
     .option('--json', 'one JSON object per line per second, and a summary per file')
     .action(async (files: string[], options: { environment?: string; reference?: string; json?: boolean }) => {
       const environmentId = options.environment ? await environmentIdOf(options.environment) : 'default';
-      const emptySpread = options.reference ? await referenceSpread(options.reference) : undefined;
+      const reference = options.reference ? await readEmptyRoomReference(options.reference) : undefined;
       let failed = 0;
       for (const file of files) {
         let result: SenseCaptureResult;
         try {
-          result = await senseCapture(file, { environmentId, emptySpread });
+          result = await senseCapture(file, { environmentId, reference });
         } catch (error) {
           failed++;
           const e = error as WiflowError & { offset?: number };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SensingFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { evaluateSim, runSimSession, scoreSimRuns, simSessions, SIM_SIZES, type SimSessionRun } from '../index.js';
+import { evaluateSim, runSimSession, scoreSimRuns, SensingConfigSchema, simSessions, simulateSensingReference, SIM_REFERENCE_SECONDS, SIM_SIZES, type SimSessionRun } from '../index.js';
 
 const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'sim-small.expected.json'), 'utf8')) as { tolerance: Record<string, number>; results: Record<string, number | null> };
 
@@ -120,6 +120,22 @@ describe('simulated evaluation: scoring against the simulator\'s truth', () => {
     const sizes = { ...SIM_SIZES.small, rooms: 2 };
     const test = new Set(simSessions('test', sizes).map(signature));
     for (const split of ['train', 'validation'] as const) for (const s of simSessions(split, sizes)) expect(test.has(signature(s))).toBe(false);
+  });
+
+  it('records the installer\'s reference of every link of a session from the simulator\'s reference phase, and the reference alone changes nothing', () => {
+    const session = simSessions('test', SIM_SIZES.small).find((s) => s.kind === 'still')!;
+    const short = { ...session, seconds: 40 };
+    const references = simulateSensingReference(short);
+    const plain = runSimSession(short);
+    expect([...references.keys()].sort()).toEqual([...new Set(plain.links.map((f) => `${f.link!.tx}>${f.link!.rx}`))].sort());
+    for (const reference of references.values()) expect(reference.pairSpreads.length).toBeGreaterThanOrEqual(SIM_REFERENCE_SECONDS - 1);
+    // The reference phase has nobody in the room: the still session's person walks in from its first second, so the
+    // session's first 30 s read a larger spread than its reference on some link.
+    const sessionSpread = Math.max(...plain.motionRows.filter((m) => m.second < SIM_REFERENCE_SECONDS).map((m) => Math.exp(m.row[0])));
+    expect(sessionSpread).toBeGreaterThan(Math.max(...[...references.values()].map((r) => r.spread)));
+    // With the level rule off and the floor not seeded, a session with its reference is sensed exactly as without.
+    const withReference = runSimSession(short, undefined, SensingConfigSchema.parse({ presenceReferenceLevel: 'off' }), { reference: true });
+    expect(withReference.room.map((f) => [f.presence, f.state, f.motion, f.breathingBpm])).toEqual(plain.room.map((f) => [f.presence, f.state, f.motion, f.breathingBpm]));
   });
 
   it('reproduces the recorded --small figures (unseen test rooms, shipped models) within tolerance', { timeout: 600_000 }, () => {

@@ -6,6 +6,7 @@ import { fitLogistic, predictLogistic, type LogisticModel } from '../model/logis
 import { combineRoomSecond } from '../room.js';
 import { FALL_FEATURES, LinkSensor, MOTION_FEATURES, motionInputs, type FallCandidate } from '../signal/link-sensor.js';
 import { median } from '../median.js';
+import { EmptyRoomReferenceRecorder, type LinkReference } from '../signal/empty-room-reference.js';
 import { SIM_SIZES, simSessions, type SimSession, type SimSplit } from './sim-sessions.js';
 
 /** A truth fall (or fall-like movement) of a session, in seconds from its start. */
@@ -39,9 +40,34 @@ export interface SimSessionRun {
 
 const MOVING_SPEED = 0.2;
 
+/**
+ * Seconds of the installer's empty-room capture the simulated evaluation records before a session (`--reference`
+ * rows): "leave the room for half a minute", as long as the floor's warm-up it stands in for.
+ */
+export const SIM_REFERENCE_SECONDS = 30;
+
+/**
+ * The installer's empty-room reference of a session's links: the simulator's reference phase of the session's
+ * scenario (nobody in the room; with realism v2's drift the room as installed, with the reference capture's own
+ * noise and hardware statistics, as the locator's evaluation records it: `simulateReference` in plugin-pose-tfjs),
+ * `seconds` long, sensed per link.
+ */
+export function simulateSensingReference(session: SimSession, seconds = SIM_REFERENCE_SECONDS, config: SensingConfig = SensingConfigSchema.parse({}), models: SensingModels = DEFAULT_SENSING_MODELS): Map<string, LinkReference> {
+  const recorder = new EmptyRoomReferenceRecorder(config, models);
+  for (const tick of new Simulator(session.scenario, { phase: 'reference' }).run(seconds)) for (const frame of tick.frames) recorder.push(frame);
+  return recorder.build();
+}
+
+/** Options of `runSimSession` beyond the models and config. */
+export interface SimSessionOptions {
+  /** Record the installer's empty-room reference first (`simulateSensingReference`) and sense the session with it. */
+  reference?: boolean;
+}
+
 /** Simulate one session and sense it end to end (CSI frames in, room sensing frames out); `config` overrides the default sensing settings (pilots). */
-export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS, config: SensingConfig = SensingConfigSchema.parse({})): SimSessionRun {
+export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS, config: SensingConfig = SensingConfigSchema.parse({}), options: SimSessionOptions = {}): SimSessionRun {
   const configHash = sensingConfigHash(config, models);
+  const references = options.reference ? simulateSensingReference(session, SIM_REFERENCE_SECONDS, config, models) : null;
   const sim = new Simulator(session.scenario);
   const start = sim.startTimeMs;
   const sensors = new Map<string, LinkSensor>();
@@ -83,7 +109,7 @@ export function runSimSession(session: SimSession, models: SensingModels = DEFAU
       let sensor = sensors.get(key);
       if (!sensor) {
         sensor = new LinkSensor(frame.link, {
-          environmentId: session.scenario.environmentId, config, models, configHash,
+          environmentId: session.scenario.environmentId, config, models, configHash, reference: references?.get(key) ?? null,
           onMotionFeatures: (s, f) => motionRows.push({ second: s, row: motionInputs(f) }),
           onFallCandidate: (c) => candidates.push(c),
         });
@@ -129,6 +155,8 @@ export interface SimEvaluation {
   results: SimResult[];
   /** The models that were scored (the shipped ones, or with `fit` the ones fitted on the training rooms). */
   models: SensingModels;
+  /** Whether the sessions were sensed with the installer's empty-room reference. */
+  reference: boolean;
 }
 
 const DAY = 86_400;
@@ -345,10 +373,10 @@ const FALL_THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 0.
 /** Progress lines while simulating (the full evaluation takes minutes). */
 export type SimLog = (line: string) => void;
 
-function runAll(sessions: SimSession[], models: SensingModels, log?: SimLog): SimSessionRun[] {
+function runAll(sessions: SimSession[], models: SensingModels, log?: SimLog, options: SimSessionOptions = {}): SimSessionRun[] {
   const runs: SimSessionRun[] = [];
   for (const s of sessions) {
-    runs.push(runSimSession(s, models));
+    runs.push(runSimSession(s, models, SensingConfigSchema.parse({}), options));
     log?.(`  ${s.split} room ${s.room} ${s.kind} ${s.detail}: ${s.seconds} s`);
   }
   return runs;
@@ -410,6 +438,8 @@ export interface SimEvalOptions {
   split?: 'test' | 'validation';
   /** Fit the simulated radios' models on the training rooms first (choices on validation rooms) and score those. */
   fit?: boolean;
+  /** Sense every session with the installer's empty-room reference of its links (`simulateSensingReference`): the "with reference" rows. */
+  reference?: boolean;
   log?: SimLog;
 }
 
@@ -419,8 +449,8 @@ export function evaluateSim(options: SimEvalOptions = {}): SimEvaluation {
   const models = options.fit ? fitSimModels(options.log, options.small) : DEFAULT_SENSING_MODELS;
   const split = options.split ?? 'test';
   const sessions = simSessions(split, split === 'validation' ? { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) } : sizes);
-  const runs = runAll(sessions, models, options.log);
-  return { split, small: Boolean(options.small), rooms: new Set(sessions.map((s) => s.room)).size, sessions: sessions.length, simulatedSeconds: sessions.reduce((s, x) => s + x.seconds, 0), results: scoreSimRuns(runs), models };
+  const runs = runAll(sessions, models, options.log, { reference: options.reference });
+  return { split, small: Boolean(options.small), reference: Boolean(options.reference), rooms: new Set(sessions.map((s) => s.room)).size, sessions: sessions.length, simulatedSeconds: sessions.reduce((s, x) => s + x.seconds, 0), results: scoreSimRuns(runs), models };
 }
 
 /** The simulated evaluation as a markdown table. */

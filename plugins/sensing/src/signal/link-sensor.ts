@@ -3,6 +3,7 @@ import { SENSING_ESTIMATOR_ID, type SensingConfig, type SensingModels } from '..
 import { pickFeatures, predictLogistic } from '../model/logistic.js';
 import { breathingSpectrumPeak, type BreathingEstimate } from './breathing-spectrum.js';
 import { chainRotation, inChainOrder } from './chain-order.js';
+import type { LinkReference } from './empty-room-reference.js';
 import { PresenceLatch, presenceRulesFromConfig } from './presence.js';
 import { periodicImpulses } from './periodic-impulses.js';
 import { ProfileFallDetector, profileFallsApply, type ProfileEvent } from '../falls/profile-falls.js';
@@ -69,8 +70,8 @@ export interface LinkSensorOptions {
   config: SensingConfig;
   models: SensingModels;
   configHash: string;
-  /** Empty-room level of the motion spread on this link (from a reference capture): enables still presence by level. */
-  emptySpread?: number | null;
+  /** The installer's empty-room reference of this link (`EmptyRoomReferenceRecorder`): enables presence by level and, where configured, seeds the floor. */
+  reference?: LinkReference | null;
   /** Called with every second's motion features (evaluation). */
   onMotionFeatures?: (second: number, features: MotionFeatures) => void;
   /** Called with every fall candidate, kept or not (evaluation). */
@@ -174,6 +175,8 @@ export class LinkSensor {
   #pairHistory: Float64Array;
   #pairHistoryCount = 0;
   #lastPairFloor = 0;
+  /** Whether the floor's history began with an empty-room reference (then it is trusted from the first second). */
+  #floorSeeded = false;
   #presence: PresenceLatch;
 
   constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
@@ -183,6 +186,11 @@ export class LinkSensor {
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
     this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
     const { config } = options;
+    // The empty room's seconds are the floor's first history: the room's quiet level is known before sensing starts.
+    if (config.presenceReferenceFloor && options.reference?.pairSpreads.length) {
+      for (const pairSpread of options.reference.pairSpreads.slice(-this.#pairHistory.length)) this.#pairFloor(pairSpread);
+      this.#floorSeeded = true;
+    }
     this.#presence = new PresenceLatch(presenceRulesFromConfig(config));
   }
 
@@ -575,10 +583,13 @@ export class LinkSensor {
       for (let back = 0; back < slots; back++) for (let c = 0; c < ring.width; c++) profile[c] += ring.data[ring.offset(back) + c] / slots;
       this.options.onStaticProfile(second, profile, this.#streams * this.#groups.length);
     }
-    const byLevel = this.options.emptySpread != null && features.spread > 2 * this.options.emptySpread;
+    const reference = this.options.reference;
+    const aboveEmpty = reference != null && config.presenceReferenceLevel !== 'off' && features.spread > config.presenceReferenceLevelRatio * reference.spread;
+    const byLevel = aboveEmpty && config.presenceReferenceLevel === 'start';
     // How large the movement is against the link's own quiet level; unknown (any size) while the floor is young.
-    const size = this.#pairHistoryCount <= config.presenceFloorWarmupSeconds ? Infinity : features.pairSpread / (features.pairFloor || 1e-9);
-    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm, peakBpm }) !== 'none';
+    const size = !this.#floorSeeded && this.#pairHistoryCount <= config.presenceFloorWarmupSeconds ? Infinity : features.pairSpread / (features.pairFloor || 1e-9);
+    const levelKeeps = aboveEmpty && config.presenceReferenceLevel === 'keep';
+    const presence = this.#presence.update(second, moving, breathingSeen, byLevel, faintBreathing, { size, breathingBpm, peakBpm, levelKeeps }) !== 'none';
     // A weak line still counts for presence (above), but is not shown as the person's rate: null is better than a guess.
     if (breathingBpm !== null && breathingQuality !== null && breathingQuality < config.breathingReportQuality) {
       breathingBpm = null;

@@ -99,6 +99,8 @@ export interface PresenceEvidence {
   breathingBpm?: number | null;
   /** The breathing spectrum's peak this second, however weak (null or absent: no spectrum was read). */
   peakBpm?: number | null;
+  /** The second's level is above the empty room's (a reference's level rule in 'keep' mode): it keeps a present link present past the hold, never starts it. */
+  levelKeeps?: boolean;
 }
 
 /** Why a second is present, or why not (for the breathing reason of a second that is not). */
@@ -202,6 +204,7 @@ export class PresenceLatch {
     else if (byLevel) basis = 'level';
     else if (breathing && (this.#present || breathingStarts)) basis = 'breathing';
     else if (this.#present && second - this.#lastMoving <= rules.holdSeconds) basis = 'hold';
+    else if (this.#present && evidence.levelKeeps) basis = 'level';
     else if (this.#present && rules.steadyKeepSeconds > 0 && !machine && this.#steady(second)) basis = 'steady';
     else if (this.#present && rules.faintKeepSeconds > 0 && second - this.#lastFaint <= rules.faintKeepSeconds) basis = 'faint';
     if (keep || basis === 'entry') this.#lastMoving = second;
