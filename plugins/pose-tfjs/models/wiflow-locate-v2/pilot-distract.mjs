@@ -6,6 +6,7 @@
 // change left against the noise floor (aboveNoise, ln), what it explains on its links (sum, links
 // with ≥ 1 noise energy), the room's packet spectrum (DC and the rest: motion content), how far it
 // moves from its birth point, and what is near it (a distractor, or the true person it stands on).
+// BY_ACTIVITY=1 splits still people by activity (standing, sitting, lying).
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-distract.mjs /tmp/distract/val.json [--tracks]
 import { readPilotCache } from './pilot-cache-file.mjs';
@@ -44,7 +45,7 @@ function tracksOf(run) {
 /** What a confirmed track stands near when confirmed: the true person within 1 m (with activity), else the nearest distractor. */
 function near(l, kind) {
   const person = (l.truth ?? []).map(([id, x, y, activity]) => ({ id, activity, d: Math.hypot(x - l.confirmX, y - l.confirmY) })).sort((a, b) => a.d - b.d)[0];
-  if (person && person.d <= 1) return { group: STILL.has(person.activity) ? 'person still' : `person ${person.activity}`, d: person.d };
+  if (person && person.d <= 1) return { group: STILL.has(person.activity) && process.env.BY_ACTIVITY !== '1' ? 'person still' : `person ${person.activity}`, d: person.d };
   if (kind === 'people') return { group: 'extra (people room)', d: person?.d ?? null };
   if (kind === 'drift') return { group: 'drift', d: null };
   const d = (l.distractors ?? []).map(([id, dk, x, y, active]) => ({ kind: dk, active, d: Math.hypot(x - l.confirmX, y - l.confirmY) })).sort((a, b) => a.d - b.d)[0];
