@@ -3,27 +3,12 @@
 // Usage: node models/wiflow-locate-v2/deadband-summary.mjs OUTDIR > models/wiflow-locate-v2/deadband-grid.json
 //        node models/wiflow-locate-v2/deadband-summary.mjs OUTDIR --alive 0.4   (exit 1 once a guard failed)
 import { existsSync, readFileSync } from 'node:fs';
+import { bootstrap, pooled } from './room-bootstrap.mjs';
 
 const [out, flag, which] = process.argv.slice(2);
 const MODELS = { S: 'shipped 2.3.0 (dead band 0.2)', '0.3': 'dead band 0.3', '0.4': 'dead band 0.4', '0.6': 'dead band 0.6', P: '2.2.0 (no staticChainGain)' };
 const SPLITS = ['val', 'val2'], REALISMS = ['none', 'v2'];
 const round = (v, d = 3) => (v == null ? null : +v.toFixed(d));
-
-/** Pooled figures of some rooms: count exact weighted by samples, floor error by matched people. */
-const pooled = (rooms) => {
-  let samples = 0, exact = 0, people = 0, floor = 0;
-  for (const r of rooms) { samples += r.samples; exact += r.countExact * r.samples; people += r.people; floor += (r.floorErrorM ?? 0) * r.people; }
-  return { count: exact / samples, floor: people ? floor / people : null };
-};
-/** 95 % interval of a statistic of resampled room indices (2,000 draws, fixed seed). */
-const bootstrap = (n, statistic) => {
-  let state = 20261127;
-  const random = () => { state = (state * 1664525 + 1013904223) >>> 0; return state / 2 ** 32; };
-  const values = [];
-  for (let b = 0; b < 2000; b++) values.push(statistic(Array.from({ length: n }, () => Math.floor(random() * n))));
-  values.sort((a, b) => a - b);
-  return [round(values[49]), round(values[1949])];
-};
 
 const read = (m, s, r) => {
   const base = `${out}/${m}-${s}-${r}`;
