@@ -104,7 +104,7 @@ function breathing(samples, w, start = samples[0].t) {
   win.forEach((s, i) => { if (s.links) last = s.links; last.forEach((v, k) => { links[k][i] = v; sum[i] += v; }); });
   const one = breathingSpectrumPeak([sum], win.length, rate, BAND[0], BAND[1]);
   const many = breathingSpectrumPeak(links, win.length, rate, BAND[0], BAND[1]);
-  return { samples: win.length, rate, held: win.filter((s) => !s.links).length / win.length, sumQuality: one?.quality ?? null, sumBpm: one?.bpm ?? null, sumEdge: one?.edge ?? null, linksQuality: many?.quality ?? null, linksGated: many && !many.edge && !many.comb ? many.quality : 0, group: null };
+  return { samples: win.length, rate, explained: sum.reduce((a, v) => a + v, 0) / win.length, held: win.filter((s) => !s.links).length / win.length, sumQuality: one?.quality ?? null, sumBpm: one?.bpm ?? null, sumEdge: one?.edge ?? null, linksQuality: many?.quality ?? null, linksGated: many && !many.edge && !many.comb ? many.quality : 0, group: null };
 }
 
 /** P(score of a positive > score of a negative), ties half. */
@@ -126,19 +126,21 @@ for (const w of WINDOWS) {
   const r = rows.filter((x) => x.w === w);
   const groups = [...new Set([...r.map((x) => x.group), ...[...short.keys()].filter((k) => k.startsWith(`${w}|`)).map((k) => k.split('|')[1])])].sort();
   console.log(`\n${MODE} mode, W = ${w} s (${MODE === 'track' ? `last ${w} s of each confirmed track` : `${w} s up to each track's confirmation, at its position`}; quality = the in-band spectrum's peak over median)`);
-  console.log('| group | tracks with ≥ W s | shorter | sum: quality p10 / p50 / p90 | links: quality p10 / p50 / p90 | bpm p50 | at the band edge | held (no peak) p50 |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| group | tracks with ≥ W s | shorter | sum: quality p10 / p50 / p90 | links: quality p10 / p50 / p90 | bpm p50 | at the band edge | held (no peak) p50 | explained, window mean p50 |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   const table = {};
   for (const g of groups) {
     const x = r.filter((y) => y.group === g);
     const q = (k, p) => f2(quantile(x.map((y) => y[k]).filter((v) => v !== null), p));
     const n = short.get(`${w}|${g}`) ?? 0;
     table[g] = { tracks: x.length, shorter: n, sumQuality: [0.1, 0.5, 0.9].map((p) => quantile(x.map((y) => y.sumQuality).filter((v) => v !== null), p)), linksQuality: [0.1, 0.5, 0.9].map((p) => quantile(x.map((y) => y.linksQuality).filter((v) => v !== null), p)) };
-    console.log(`| ${g} | ${x.length} | ${n} | ${q('sumQuality', 0.1)} / ${q('sumQuality', 0.5)} / ${q('sumQuality', 0.9)} | ${q('linksQuality', 0.1)} / ${q('linksQuality', 0.5)} / ${q('linksQuality', 0.9)} | ${q('sumBpm', 0.5)} | ${x.length ? Math.round((100 * x.filter((y) => y.sumEdge).length) / x.length) : '—'} % | ${q('held', 0.5)} |`);
+    console.log(`| ${g} | ${x.length} | ${n} | ${q('sumQuality', 0.1)} / ${q('sumQuality', 0.5)} / ${q('sumQuality', 0.9)} | ${q('linksQuality', 0.1)} / ${q('linksQuality', 0.5)} / ${q('linksQuality', 0.9)} | ${q('sumBpm', 0.5)} | ${x.length ? Math.round((100 * x.filter((y) => y.sumEdge).length) / x.length) : '—'} % | ${q('held', 0.5)} | ${q('explained', 0.5)} |`);
   }
   const still = r.filter((x) => isStill(x.group));
   const kinds = { 'all phantoms': (g) => isPhantom(g), drift: (g) => g === 'drift', 'near fan': (g) => g === 'near fan', 'near the cat': (g) => g === 'near pet', 'near door': (g) => g === 'near door', 'far from fan, cat, door': (g) => g.startsWith('far from') };
   const aucs = {};
+  const strong = still.filter((x) => x.explained >= 5), weak = still.filter((x) => x.explained < 5);
+  console.log(`\nstill people, links' quality p50: window mean explained ≥ 5 noise energies ${f2(quantile(strong.map((x) => x.linksQuality ?? 0), 0.5))} (${strong.length}), < 5 ${f2(quantile(weak.map((x) => x.linksQuality ?? 0), 0.5))} (${weak.length})`);
   console.log(`\n| still people (${still.length}) against | tracks | AUC, sum's quality | AUC, links' quality (primary) | AUC, links' quality, 0 at the band's edge or a comb |`);
   console.log('|---|---|---|---|---|');
   for (const [name, test] of Object.entries(kinds)) {
