@@ -9,7 +9,7 @@
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/distract-grid.mjs distract-candidates.json cache.json... > distract-grid-val.json
 import { readFileSync } from 'node:fs';
-import { readPilotCache } from './pilot-cache-file.mjs';
+import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { bootstrap } from './room-bootstrap.mjs';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 import { BucketScorer, DETECTED_RADIUS_M } from '@wiflow/plugin-evaluation';
@@ -20,7 +20,6 @@ const { candidates } = JSON.parse(readFileSync(candidatesFile, 'utf8'));
 const caches = files.map((f) => ({ file: f, cache: readPilotCache(f) }));
 const STILL = new Set(['standing', 'sitting', 'lying']);
 const round = (v, d = 4) => (v == null || Number.isNaN(v) ? null : +v.toFixed(d));
-const measurement = ([x, y, presence, aboveNoise, wallDistance, ...linkExplained]) => ({ x, y, presence, aboveNoise, wallDistance, linkExplained });
 
 /** Confirmed tracks per estimate of one run, with the settings. */
 function replay(run, settings, maxPersons, spectrum) {

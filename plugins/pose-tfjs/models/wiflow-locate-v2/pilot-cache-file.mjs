@@ -21,3 +21,6 @@ export function readPilotCache(file) {
   }
   return cache;
 }
+
+/** One cached peak [x, y, presence, aboveNoise, wallDistance, ...linkExplained] as the tracker's measurement. */
+export const measurement = ([x, y, presence, aboveNoise, wallDistance, ...linkExplained]) => ({ x, y, presence, aboveNoise, wallDistance, linkExplained });

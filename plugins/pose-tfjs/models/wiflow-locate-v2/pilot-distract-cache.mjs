@@ -5,7 +5,7 @@
 // its people as drawn, and the room emptied under the installer's conditions (`fan-cat-door`,
 // `drift`), drawn exactly as `wiflow eval-e2e --empty-only` draws them (`emptiedScenario`).
 // Run from the repository root after a build:
-//   [SPLIT=val2 | FRESH=<seed>] node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-distract-cache.mjs <out.json> [peopleRooms] [installerRooms] [installerSeconds]
+//   [SPLIT=val2 | FRESH=<seed> | PEOPLE_SECONDS=<s>] node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-distract-cache.mjs <out.json> [peopleRooms] [installerRooms] [installerSeconds]
 import { writePilotCache } from './pilot-cache-file.mjs';
 import { validationSessions } from './pilot-sessions.mjs';
 import * as sim from '@wiflow/plugin-sim';
@@ -18,7 +18,7 @@ const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 const untracked = { ...model, spec: { ...model.spec, tracker: undefined } };
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
 // SPLIT=val2: the second validation split (`--split val2`) instead of the recipe's `val`; FRESH=<seed>: fresh validation rooms (pilot-sessions.mjs).
-const split = process.env.SPLIT === 'val2' ? 'val2' : process.env.FRESH ? `fresh:${process.env.FRESH}` : 'val';
+const split = process.env.SPLIT === 'val2' ? 'val2' : process.env.FRESH ? `fresh:${process.env.FRESH}` : process.env.PEOPLE_SECONDS ? `val:${process.env.PEOPLE_SECONDS}s` : 'val';
 const sessions = split === 'val2' ? splitSessions(sim, recipe, { split, maxSessions: Math.max(peopleRooms, installerRooms) }) : validationSessions(Math.max(peopleRooms, installerRooms));
 const r3 = (v) => Math.round(v * 1000) / 1000;
 
@@ -43,7 +43,7 @@ const runs = [];
 const started = process.cpuUsage();
 for (const [i, s] of sessions.entries()) {
   const room = { width: s.scenario.room.width, depth: s.scenario.room.depth };
-  if (i < peopleRooms) { process.stderr.write(`room ${i + 1}: ${s.sessionId} people\n`); runs.push({ kind: 'people', id: s.sessionId, room, estimates: estimates(s.scenario, recipe.secondsPerSession) }); }
+  if (i < peopleRooms) { process.stderr.write(`room ${i + 1}: ${s.sessionId} people\n`); runs.push({ kind: 'people', id: s.sessionId, room, estimates: estimates(s.scenario, Number(process.env.PEOPLE_SECONDS ?? recipe.secondsPerSession)) }); }
   if (i < installerRooms) for (const condition of ['fan-cat-door', 'drift']) {
     process.stderr.write(`room ${i + 1}: ${s.sessionId} ${condition}\n`);
     runs.push({ kind: condition, id: s.sessionId, room, estimates: estimates(emptiedScenario(s.scenario, condition, installerSeconds), installerSeconds) });

@@ -6,12 +6,11 @@
 // explained then.
 // Run from the repository root after a build:
 //   TRACKER='{"birthExplained":1}' node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-distract-lost.mjs /tmp/distract/val.json …
-import { readPilotCache } from './pilot-cache-file.mjs';
+import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 import { WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 
 const strict = JSON.parse(process.env.TRACKER ?? '{}');
-const measurement = ([x, y, presence, aboveNoise, wallDistance, ...linkExplained]) => ({ x, y, presence, aboveNoise, wallDistance, linkExplained });
 const tally = new Map();
 const explainedLost = [], explainedKept = [];
 let total = 0;

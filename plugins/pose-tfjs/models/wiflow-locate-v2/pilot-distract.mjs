@@ -9,7 +9,7 @@
 // BY_ACTIVITY=1 splits still people by activity (standing, sitting, lying).
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-distract.mjs /tmp/distract/val.json [--tracks]
-import { readPilotCache } from './pilot-cache-file.mjs';
+import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 
 const [file, flag] = process.argv.slice(2);
@@ -17,8 +17,7 @@ const cache = readPilotCache(file);
 const settings = { ...cache.tracker, ...(process.env.TRACKER ? JSON.parse(process.env.TRACKER) : {}) };
 const quantile = (xs, q) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const f2 = (v) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toFixed(2));
-/** One cached peak as the tracker's measurement. */
-export const measurement = ([x, y, presence, aboveNoise, wallDistance, ...linkExplained]) => ({ x, y, presence, aboveNoise, wallDistance, linkExplained });
+export { measurement };
 const STILL = new Set(['standing', 'sitting', 'lying']);
 
 /** Every confirmed track of a run: its evidence up to confirmation and over its first 3 s shown, and what is near it. */
