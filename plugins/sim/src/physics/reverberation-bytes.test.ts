@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyProfile, Simulator, type ScenarioInput } from '../index.js';
 import { captureFingerprint } from '../test-support/fingerprint.js';
@@ -64,7 +65,39 @@ const RECORDED: Record<string, { links: string; capture: string; clean: string }
   },
 };
 
+/** The clean channel's values at three instants, recorded from the code at af3322e (`C2_RECORD=1 npx vitest run` re-records). */
+const VALUES_FILE = new URL('./reverberation-c2-af3322e.json', import.meta.url);
+const VALUE_TIMES = [0.25, 1.36, 2.47];
+
+type Values = Record<string, { re: number[]; im: number[] }[]>;
+
+function cleanValues(sim: Simulator): { re: number[]; im: number[] }[] {
+  const out: { re: number[]; im: number[] }[] = [];
+  for (let l = 0; l < sim.links.length; l++) for (const t of VALUE_TIMES) {
+    const h = sim.cleanChannel(l, t);
+    out.push({ re: Array.from(h.re), im: Array.from(h.im) });
+  }
+  return out;
+}
+
 describe('the reverberant body C2 gives the recorded output', () => {
+  it('the clean channel (Float64) equals the recorded values at 20 and 40 MHz', () => {
+    const now: Values = {};
+    for (const bandwidthMHz of [20, 40] as const) now[`${bandwidthMHz} MHz`] = cleanValues(new Simulator(walkingC2(bandwidthMHz)));
+    if (process.env.C2_RECORD === '1') writeFileSync(VALUES_FILE, JSON.stringify(now));
+    const recorded = JSON.parse(readFileSync(VALUES_FILE, 'utf8')) as Values;
+    let worst = 0;
+    for (const key of Object.keys(recorded)) {
+      recorded[key].forEach((h, n) => {
+        for (let i = 0; i < h.re.length; i++) {
+          const scale = Math.hypot(h.re[i], h.im[i]);
+          worst = Math.max(worst, Math.hypot(now[key][n].re[i] - h.re[i], now[key][n].im[i] - h.im[i]) / scale);
+        }
+      });
+    }
+    expect(worst).toBe(0);
+  });
+
   for (const bandwidthMHz of [20, 40] as const) {
     it(`${bandwidthMHz} MHz: 1 × 3 and 3 × 3 links, two people walking, 3 s at 20 Hz and the clean channel at 12 instants`, () => {
       const scenario = walkingC2(bandwidthMHz);
