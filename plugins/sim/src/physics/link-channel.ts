@@ -5,7 +5,7 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
-import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
+import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings, type SegmentSurfaces } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -144,8 +144,14 @@ export class LinkChannel {
   readonly #bodyDiffuse = new Map<number, DiffusePaths>();
   /** Per person, one diffuse direction per body segment (`bodyDirections: 'segment'`). */
   readonly #bodySegmentDirections = new Map<number, Float64Array>();
+  /**
+   * Per person, the receive-side phasors (c0, s0, cs, ss; nrx per diffuse path) of its diffuse paths: a path's
+   * receive end does not move with the body, so they are taken once, not per packet.
+   */
+  readonly #bodyDiffuseReceive = new Map<number, Float64Array[]>();
   #diffusePoints: Float64Array | null = null;
-  #segmentAreas: Float64Array | null = null;
+  /** Per person, the segments' cumulative surfaces. */
+  readonly #segmentSurfaces = new Map<number, SegmentSurfaces>();
 
   constructor(geometry: LinkGeometry) {
     this.geometry = geometry;
@@ -360,8 +366,9 @@ export class LinkChannel {
     let draws = this.#bodyDiffuse.get(body.personId);
     if (!draws) this.#bodyDiffuse.set(body.personId, (draws = bodyDiffusePaths(settings, body.personId)));
     const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
-    const areas = this.#segmentAreas === null || this.#segmentAreas.length < body.segments.length ? (this.#segmentAreas = new Float64Array(body.segments.length)) : this.#segmentAreas;
-    const area = bodyScatteringPoints(body.segments, draws, points, areas);
+    let surfaces = this.#segmentSurfaces.get(body.personId);
+    if (!surfaces) this.#segmentSurfaces.set(body.personId, (surfaces = { axes: new Float64Array(0), areas: new Float64Array(0) }));
+    const area = bodyScatteringPoints(body.segments, draws, points, surfaces);
     let directions = draws.bodyDir;
     let directionOf: Int32Array | null = null;
     if (settings.bodyDirections === 'segment') {
@@ -377,6 +384,9 @@ export class LinkChannel {
     const base = distance(this.txCentre, this.rxCentre);
     const t = this.txCentre;
     const r = this.rxCentre;
+    const receive = this.#bodyDiffuseReceive.get(body.personId) ?? this.#diffuseReceivePhasors(body.personId, draws, base);
+    const g = this.geometry;
+    const dtx = this.#dtx;
     for (let m = 0; m < draws.count; m++) {
       const px = points[3 * m];
       const py = points[3 * m + 1];
@@ -386,9 +396,23 @@ export class LinkChannel {
       const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
       const d = directionOf ? directionOf[m] % BODY_SEGMENT_DIRECTIONS : m;
       const shift = directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
-      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, shift);
-      this.#addSeparablePath(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], this.#dtx, this.#drx);
+      const half = (base + draws.excess[m]) / 2;
+      for (let i = 0; i < this.ntx; i++) dtx[i] = half + shift + alongDirection(draws.txDir, m, g.txAntennas[i], this.txCentre);
+      this.#phasors(dtx, this.ntx, this.#t0r, this.#t0i, this.#tsr, this.#tsi, 0);
+      this.#sumSeparable(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], receive[0], receive[1], receive[2], receive[3], m * this.nrx);
     }
+  }
+
+  /** The receive-side phasors of a person's diffuse paths (`#diffuseLengths`' receive lengths), kept for the link's life. */
+  #diffuseReceivePhasors(personId: number, draws: DiffusePaths, base: number): Float64Array[] {
+    const n = draws.count * this.nrx;
+    const out = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let m = 0; m < draws.count; m++) {
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, 0);
+      this.#phasors(this.#drx, this.nrx, out[0], out[1], out[2], out[3], m * this.nrx);
+    }
+    this.#bodyDiffuseReceive.set(personId, out);
+    return out;
   }
 
   /** Product of the element patterns along a path's first and last legs (1 when both are isotropic). */
@@ -594,35 +618,41 @@ export class LinkChannel {
    * sin/cos are taken per antenna (ntx + nrx) instead of per pair (ntx · nrx).
    */
   #addSeparablePath(re: Float64Array, im: Float64Array, ampRe: number, ampIm: number, dtx: Float64Array, drx: Float64Array): void {
+    this.#phasors(dtx, this.ntx, this.#t0r, this.#t0i, this.#tsr, this.#tsi, 0);
+    this.#phasors(drx, this.nrx, this.#r0r, this.#r0i, this.#rsr, this.#rsi, 0);
+    this.#sumSeparable(re, im, ampRe, ampIm, this.#r0r, this.#r0i, this.#rsr, this.#rsi, 0);
+  }
+
+  /**
+   * The sweeps of a separable path from the transmit phasors in #t0r… and receive phasors (c0, s0, cs, ss) from
+   * `at` in the given arrays (the scratch arrays, or a diffuse path's receive phasors kept across packets).
+   */
+  #sumSeparable(re: Float64Array, im: Float64Array, ampRe: number, ampIm: number, r0r: Float64Array, r0i: Float64Array, rsr: Float64Array, rsi: Float64Array, at: number): void {
     const t0r = this.#t0r;
     const t0i = this.#t0i;
     const tsr = this.#tsr;
     const tsi = this.#tsi;
-    const r0r = this.#r0r;
-    const r0i = this.#r0i;
-    const rsr = this.#rsr;
-    const rsi = this.#rsi;
-    this.#phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
-    this.#phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
     for (let i = 0; i < this.ntx; i++) {
-      for (let j = 0; j < this.nrx; j++) {
+      for (let b = 0; b < this.nrx; b++) {
+        const j = at + b;
         const pr = t0r[i] * r0r[j] - t0i[i] * r0i[j];
         const pq = t0r[i] * r0i[j] + t0i[i] * r0r[j];
         const vr = ampRe * pr - ampIm * pq;
         const vi = ampRe * pq + ampIm * pr;
-        this.#sweep(re, im, (i * this.nrx + j) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
+        this.#sweep(re, im, (i * this.nrx + b) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
       }
     }
   }
 
-  /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss). */
-  #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array): void {
-    for (let i = 0; i < n; i++) {
-      const cycles0 = (this.#f0 * d[i]) / SPEED_OF_LIGHT;
+  /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss), from `at`. */
+  #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array, at: number): void {
+    for (let a = 0; a < n; a++) {
+      const i = at + a;
+      const cycles0 = (this.#f0 * d[a]) / SPEED_OF_LIGHT;
       const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
       c0[i] = Math.cos(ph0);
       s0[i] = Math.sin(ph0);
-      const cyclesStep = (SUBCARRIER_SPACING_HZ * d[i]) / SPEED_OF_LIGHT;
+      const cyclesStep = (SUBCARRIER_SPACING_HZ * d[a]) / SPEED_OF_LIGHT;
       const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
       cs[i] = Math.cos(phs);
       ss[i] = Math.sin(phs);

@@ -145,18 +145,45 @@ export function bodyDiffusePaths(settings: ReverberationSettings, personId: numb
   return new DiffusePaths(BODY_DIFFUSE_PATHS, settings.decayS, new Prng(`${settings.seed}:body:${personId}`));
 }
 
-/**
- * Where each of a person's diffuse paths leaves the body at this instant, into `points` (x, y, z per path),
- * and the body's surface area (m²). A path's segment is picked by its draw against the segments' cumulative
- * surface shares, so the pick stays put while the body moves.
- */
-export function bodyScatteringPoints(segments: readonly BodySegment[], paths: DiffusePaths, points: Float64Array, areas: Float64Array): number {
+/** A body's segment surfaces, cumulative (m²), and the semi-axes they were taken for (kept per person: they rarely change). */
+export interface SegmentSurfaces {
+  axes: Float64Array;
+  areas: Float64Array;
+}
+
+/** Cumulative surfaces of the segments into `surfaces`, re-taken only for a body whose semi-axes changed. */
+function segmentSurfaces(segments: readonly BodySegment[], surfaces: SegmentSurfaces): SegmentSurfaces {
+  let { axes, areas } = surfaces;
+  if (areas.length !== segments.length) {
+    surfaces.axes = axes = new Float64Array(3 * segments.length).fill(Number.NaN);
+    surfaces.areas = areas = new Float64Array(segments.length);
+  }
+  let same = true;
+  for (let s = 0; s < segments.length && same; s++) {
+    const g = segments[s];
+    same = axes[3 * s] === g.a && axes[3 * s + 1] === g.b && axes[3 * s + 2] === g.c;
+  }
+  if (same) return surfaces;
   let total = 0;
   for (let s = 0; s < segments.length; s++) {
     const g = segments[s];
     total += ellipsoidSurface(g.a, g.b, g.c);
     areas[s] = total;
+    axes[3 * s] = g.a;
+    axes[3 * s + 1] = g.b;
+    axes[3 * s + 2] = g.c;
   }
+  return surfaces;
+}
+
+/**
+ * Where each of a person's diffuse paths leaves the body at this instant, into `points` (x, y, z per path),
+ * and the body's surface area (m²). A path's segment is picked by its draw against the segments' cumulative
+ * surface shares, so the pick stays put while the body moves.
+ */
+export function bodyScatteringPoints(segments: readonly BodySegment[], paths: DiffusePaths, points: Float64Array, surfaces: SegmentSurfaces): number {
+  const areas = segmentSurfaces(segments, surfaces).areas;
+  const total = areas[segments.length - 1];
   for (let m = 0; m < paths.count; m++) {
     const target = paths.segmentDraw[m] * total;
     let s = 0;
