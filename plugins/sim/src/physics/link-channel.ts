@@ -367,7 +367,7 @@ export class LinkChannel {
     if (!draws) this.#bodyDiffuse.set(body.personId, (draws = bodyDiffusePaths(settings, body.personId)));
     const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
     let surfaces = this.#segmentSurfaces.get(body.personId);
-    if (!surfaces) this.#segmentSurfaces.set(body.personId, (surfaces = { axes: new Float64Array(0), areas: new Float64Array(0) }));
+    if (!surfaces) this.#segmentSurfaces.set(body.personId, (surfaces = { axes: new Float64Array(0), surfaces: new Float64Array(0), areas: new Float64Array(0) }));
     const area = bodyScatteringPoints(body.segments, draws, points, surfaces);
     let directions = draws.bodyDir;
     let directionOf: Int32Array | null = null;

@@ -145,35 +145,37 @@ export function bodyDiffusePaths(settings: ReverberationSettings, personId: numb
   return new DiffusePaths(BODY_DIFFUSE_PATHS, settings.decayS, new Prng(`${settings.seed}:body:${personId}`));
 }
 
-/** A body's segment surfaces, cumulative (m²), and the semi-axes they were taken for (kept per person: they rarely change). */
+/**
+ * A body's segment surfaces (m²) with the semi-axes they were taken for, and their running sum: kept per person,
+ * since most segments keep their shape from packet to packet (the torso's length follows the breath).
+ */
 export interface SegmentSurfaces {
   axes: Float64Array;
+  surfaces: Float64Array;
   areas: Float64Array;
 }
 
-/** Cumulative surfaces of the segments into `surfaces`, re-taken only for a body whose semi-axes changed. */
-function segmentSurfaces(segments: readonly BodySegment[], surfaces: SegmentSurfaces): SegmentSurfaces {
-  let { axes, areas } = surfaces;
-  if (areas.length !== segments.length) {
-    surfaces.axes = axes = new Float64Array(3 * segments.length).fill(Number.NaN);
-    surfaces.areas = areas = new Float64Array(segments.length);
+/** Cumulative surfaces of the segments into `cache.areas`, an ellipsoid's surface re-taken only where its semi-axes changed. */
+function segmentSurfaces(segments: readonly BodySegment[], cache: SegmentSurfaces): Float64Array {
+  if (cache.areas.length !== segments.length) {
+    cache.axes = new Float64Array(3 * segments.length).fill(Number.NaN);
+    cache.surfaces = new Float64Array(segments.length);
+    cache.areas = new Float64Array(segments.length);
   }
-  let same = true;
-  for (let s = 0; s < segments.length && same; s++) {
-    const g = segments[s];
-    same = axes[3 * s] === g.a && axes[3 * s + 1] === g.b && axes[3 * s + 2] === g.c;
-  }
-  if (same) return surfaces;
+  const { axes, surfaces, areas } = cache;
   let total = 0;
   for (let s = 0; s < segments.length; s++) {
     const g = segments[s];
-    total += ellipsoidSurface(g.a, g.b, g.c);
+    if (axes[3 * s] !== g.a || axes[3 * s + 1] !== g.b || axes[3 * s + 2] !== g.c) {
+      surfaces[s] = ellipsoidSurface(g.a, g.b, g.c);
+      axes[3 * s] = g.a;
+      axes[3 * s + 1] = g.b;
+      axes[3 * s + 2] = g.c;
+    }
+    total += surfaces[s];
     areas[s] = total;
-    axes[3 * s] = g.a;
-    axes[3 * s + 1] = g.b;
-    axes[3 * s + 2] = g.c;
   }
-  return surfaces;
+  return areas;
 }
 
 /**
@@ -182,7 +184,7 @@ function segmentSurfaces(segments: readonly BodySegment[], surfaces: SegmentSurf
  * surface shares, so the pick stays put while the body moves.
  */
 export function bodyScatteringPoints(segments: readonly BodySegment[], paths: DiffusePaths, points: Float64Array, surfaces: SegmentSurfaces): number {
-  const areas = segmentSurfaces(segments, surfaces).areas;
+  const areas = segmentSurfaces(segments, surfaces);
   const total = areas[segments.length - 1];
   for (let m = 0; m < paths.count; m++) {
     const target = paths.segmentDraw[m] * total;
