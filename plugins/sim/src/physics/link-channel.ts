@@ -149,6 +149,13 @@ export class LinkChannel {
    * receive end does not move with the body, so they are taken once, not per packet.
    */
   readonly #bodyDiffuseReceive = new Map<number, Float64Array[]>();
+  /** The same for the transmit side with the body at rest; a packet turns them by the body's length change. */
+  readonly #bodyDiffuseTransmit = new Map<number, Float64Array[]>();
+  readonly #shiftLength = new Float64Array(1);
+  readonly #shift0 = new Float64Array(1);
+  readonly #shift1 = new Float64Array(1);
+  readonly #shift2 = new Float64Array(1);
+  readonly #shift3 = new Float64Array(1);
   #diffusePoints: Float64Array | null = null;
   /** Per person, the segments' cumulative surfaces. */
   readonly #segmentSurfaces = new Map<number, SegmentSurfaces>();
@@ -385,8 +392,12 @@ export class LinkChannel {
     const t = this.txCentre;
     const r = this.rxCentre;
     const receive = this.#bodyDiffuseReceive.get(body.personId) ?? this.#diffuseReceivePhasors(body.personId, draws, base);
-    const g = this.geometry;
-    const dtx = this.#dtx;
+    const transmit = this.#bodyDiffuseTransmit.get(body.personId) ?? this.#diffuseTransmitPhasors(body.personId, draws, base);
+    const shiftLength = this.#shiftLength;
+    const t0r = this.#t0r;
+    const t0i = this.#t0i;
+    const tsr = this.#tsr;
+    const tsi = this.#tsi;
     for (let m = 0; m < draws.count; m++) {
       const px = points[3 * m];
       const py = points[3 * m + 1];
@@ -396,11 +407,34 @@ export class LinkChannel {
       const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
       const d = directionOf ? directionOf[m] % BODY_SEGMENT_DIRECTIONS : m;
       const shift = directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
-      const half = (base + draws.excess[m]) / 2;
-      for (let i = 0; i < this.ntx; i++) dtx[i] = half + shift + alongDirection(draws.txDir, m, g.txAntennas[i], this.txCentre);
-      this.#phasors(dtx, this.ntx, this.#t0r, this.#t0i, this.#tsr, this.#tsi, 0);
+      // The body's length change is common to the path's transmit antennas: one sin/cos pair for it (and one for
+      // its step), times each antenna's phasors with the body at rest, instead of a pair per antenna.
+      shiftLength[0] = shift;
+      this.#phasors(shiftLength, 1, this.#shift0, this.#shift1, this.#shift2, this.#shift3, 0);
+      const u0r = this.#shift0[0];
+      const u0i = this.#shift1[0];
+      const usr = this.#shift2[0];
+      const usi = this.#shift3[0];
+      for (let i = 0, a = m * this.ntx; i < this.ntx; i++, a++) {
+        t0r[i] = transmit[0][a] * u0r - transmit[1][a] * u0i;
+        t0i[i] = transmit[0][a] * u0i + transmit[1][a] * u0r;
+        tsr[i] = transmit[2][a] * usr - transmit[3][a] * usi;
+        tsi[i] = transmit[2][a] * usi + transmit[3][a] * usr;
+      }
       this.#sumSeparable(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], receive[0], receive[1], receive[2], receive[3], m * this.nrx);
     }
+  }
+
+  /** The transmit-side phasors of a person's diffuse paths with the body at rest (no length change), kept for the link's life. */
+  #diffuseTransmitPhasors(personId: number, draws: DiffusePaths, base: number): Float64Array[] {
+    const n = draws.count * this.ntx;
+    const out = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let m = 0; m < draws.count; m++) {
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, 0);
+      this.#phasors(this.#dtx, this.ntx, out[0], out[1], out[2], out[3], m * this.ntx);
+    }
+    this.#bodyDiffuseTransmit.set(personId, out);
+    return out;
   }
 
   /** The receive-side phasors of a person's diffuse paths (`#diffuseLengths`' receive lengths), kept for the link's life. */

@@ -49,19 +49,21 @@ function cleanChannelFingerprint(sim: Simulator, times: readonly number[]): stri
 }
 
 /**
- * Recorded from the code at af3322e (before the reverberant body was made cheaper, branch revfast): an
- * optimisation of the term must give these bytes exactly.
+ * The capture bytes were recorded from the code at af3322e (before the reverberant body was made cheaper, branch
+ * revfast) and an optimisation of the term must keep them. The clean channel's hash pins the Float64 values
+ * bit for bit as they are since the transmit phasors were factored (branch revfast; within 1e-12 of af3322e's,
+ * checked against af3322e's values by the first test below).
  */
 const RECORDED: Record<string, { links: string; capture: string; clean: string }> = {
   '20 MHz': {
     links: '1x3x30,3x3x30',
     capture: '38537531665738d6497f8a8e180cfea12d8d8a2d1be120a2412dc358b01be773',
-    clean: '49c20e6852fce1257b1fba4b30047f65ae956598a0533882577a35b2c064057f',
+    clean: '6ec8a1a3b67bacd06a75f1a48b4a5e3c0bfb51a5d43d05596c96eb4d31eda726',
   },
   '40 MHz': {
     links: '1x3x30,3x3x30',
     capture: '83f75ab16222eccaba5505b548c4f1bedb9ac9880afb0bdb9f284206f084fd06',
-    clean: 'f9891d3eb61e88f7bca8fd9ffaa97163b8676350ccd2f998ed1b74438fbb3e3d',
+    clean: '540c761e2e07b21d0dd29c86a7513ec529c28f811f04fcf1d9af22cf8b37436e',
   },
 };
 
@@ -95,7 +97,10 @@ describe('the reverberant body C2 gives the recorded output', () => {
         }
       });
     }
-    expect(worst).toBe(0);
+    // Bit-identical through 0dcf9eb; since then the diffuse paths' transmit phasors are the body-at-rest phasors
+    // times the body's length change (a product of exponentials, not one), which moves the last bits: measured
+    // worst 8.2e-13 of an element's magnitude, held to 1e-12.
+    expect(worst).toBeLessThanOrEqual(1e-12);
   });
 
   for (const bandwidthMHz of [20, 40] as const) {
