@@ -120,6 +120,9 @@ export class LinkChannel {
   readonly #runGap: Int32Array;
   readonly #powRe: Float64Array;
   readonly #powIm: Float64Array;
+  /** The second chain's step powers in `#sumSeparable`. */
+  readonly #powRe2: Float64Array;
+  readonly #powIm2: Float64Array;
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
@@ -185,6 +188,8 @@ export class LinkChannel {
     this.#runGap = Int32Array.from(gaps);
     this.#powRe = new Float64Array(maxGap + 1);
     this.#powIm = new Float64Array(maxGap + 1);
+    this.#powRe2 = new Float64Array(maxGap + 1);
+    this.#powIm2 = new Float64Array(maxGap + 1);
     this.txCentre = centroid(geometry.txAntennas);
     this.rxCentre = centroid(geometry.rxAntennas);
     this.#dtx = new Float64Array(this.ntx);
@@ -666,17 +671,81 @@ export class LinkChannel {
     const t0i = this.#t0i;
     const tsr = this.#tsr;
     const tsi = this.#tsi;
-    for (let i = 0; i < this.ntx; i++) {
-      for (let b = 0; b < this.nrx; b++) {
-        const j = at + b;
-        const pr = t0r[i] * r0r[j] - t0i[i] * r0i[j];
-        const pq = t0r[i] * r0i[j] + t0i[i] * r0r[j];
-        const vr = ampRe * pr - ampIm * pq;
-        const vi = ampRe * pq + ampIm * pr;
-        this.#sweep(re, im, (i * this.nrx + b) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
+    const nrx = this.nrx;
+    const nsc = this.nsc;
+    const pairs = this.ntx * nrx;
+    const pr = this.#powRe;
+    const pi = this.#powIm;
+    const qr = this.#powRe2;
+    const qi = this.#powIm2;
+    const lengths = this.#runLength;
+    const gaps = this.#runGap;
+    let p = 0;
+    // Two pairs at a time: two independent recurrences in one loop, each value computed as `#sweep` computes it.
+    for (; p + 1 < pairs; p += 2) {
+      const i = (p / nrx) | 0;
+      const j = at + p - i * nrx;
+      const i2 = ((p + 1) / nrx) | 0;
+      const j2 = at + p + 1 - i2 * nrx;
+      let pa = t0r[i] * r0r[j] - t0i[i] * r0i[j];
+      let pb = t0r[i] * r0i[j] + t0i[i] * r0r[j];
+      let ar = ampRe * pa - ampIm * pb;
+      let ai = ampRe * pb + ampIm * pa;
+      pa = t0r[i2] * r0r[j2] - t0i[i2] * r0i[j2];
+      pb = t0r[i2] * r0i[j2] + t0i[i2] * r0r[j2];
+      let br = ampRe * pa - ampIm * pb;
+      let bi = ampRe * pb + ampIm * pa;
+      const wr = tsr[i] * rsr[j] - tsi[i] * rsi[j];
+      const wi = tsr[i] * rsi[j] + tsi[i] * rsr[j];
+      const xr = tsr[i2] * rsr[j2] - tsi[i2] * rsi[j2];
+      const xi = tsr[i2] * rsi[j2] + tsi[i2] * rsr[j2];
+      pr[1] = wr;
+      pi[1] = wi;
+      qr[1] = xr;
+      qi[1] = xi;
+      for (let g = 2; g < pr.length; g++) {
+        pr[g] = pr[g - 1] * wr - pi[g - 1] * wi;
+        pi[g] = pr[g - 1] * wi + pi[g - 1] * wr;
+        qr[g] = qr[g - 1] * xr - qi[g - 1] * xi;
+        qi[g] = qr[g - 1] * xi + qi[g - 1] * xr;
+      }
+      let k = p * nsc;
+      let l = k + nsc;
+      re[k] += ar;
+      im[k] += ai;
+      re[l] += br;
+      im[l] += bi;
+      for (let r = 0; r < lengths.length; r++) {
+        const g = gaps[r];
+        const sr = pr[g];
+        const si = pi[g];
+        const ur = qr[g];
+        const ui = qi[g];
+        for (let n = lengths[r]; n > 0; n--) {
+          const t = ar * sr - ai * si;
+          ai = ar * si + ai * sr;
+          ar = t;
+          const u = br * ur - bi * ui;
+          bi = br * ui + bi * ur;
+          br = u;
+          k++;
+          l++;
+          re[k] += ar;
+          im[k] += ai;
+          re[l] += br;
+          im[l] += bi;
+        }
       }
     }
+    for (; p < pairs; p++) {
+      const i = (p / nrx) | 0;
+      const j = at + p - i * nrx;
+      const pa = t0r[i] * r0r[j] - t0i[i] * r0i[j];
+      const pb = t0r[i] * r0i[j] + t0i[i] * r0r[j];
+      this.#sweep(re, im, p * nsc, ampRe * pa - ampIm * pb, ampRe * pb + ampIm * pa, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
+    }
   }
+
 
   /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss), from `at`. */
   #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array, at: number): void {
