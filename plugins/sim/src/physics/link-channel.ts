@@ -120,9 +120,11 @@ export class LinkChannel {
   readonly #runGap: Int32Array;
   readonly #powRe: Float64Array;
   readonly #powIm: Float64Array;
-  /** The second chain's step powers in `#sumSeparable`. */
+  /** The second and third chains' step powers in `#sumSeparable` (the first uses #powRe/#powIm). */
   readonly #powRe2: Float64Array;
   readonly #powIm2: Float64Array;
+  readonly #powRe3: Float64Array;
+  readonly #powIm3: Float64Array;
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
@@ -190,6 +192,8 @@ export class LinkChannel {
     this.#powIm = new Float64Array(maxGap + 1);
     this.#powRe2 = new Float64Array(maxGap + 1);
     this.#powIm2 = new Float64Array(maxGap + 1);
+    this.#powRe3 = new Float64Array(maxGap + 1);
+    this.#powIm3 = new Float64Array(maxGap + 1);
     this.txCentre = centroid(geometry.txAntennas);
     this.rxCentre = centroid(geometry.rxAntennas);
     this.#dtx = new Float64Array(this.ntx);
@@ -678,62 +682,87 @@ export class LinkChannel {
     const pi = this.#powIm;
     const qr = this.#powRe2;
     const qi = this.#powIm2;
+    const zr = this.#powRe3;
+    const zi = this.#powIm3;
     const lengths = this.#runLength;
     const gaps = this.#runGap;
     let p = 0;
-    // Two pairs at a time: two independent recurrences in one loop, each value computed as `#sweep` computes it.
-    for (; p + 1 < pairs; p += 2) {
-      const i = (p / nrx) | 0;
-      const j = at + p - i * nrx;
-      const i2 = ((p + 1) / nrx) | 0;
-      const j2 = at + p + 1 - i2 * nrx;
-      let pa = t0r[i] * r0r[j] - t0i[i] * r0i[j];
-      let pb = t0r[i] * r0i[j] + t0i[i] * r0r[j];
-      let ar = ampRe * pa - ampIm * pb;
-      let ai = ampRe * pb + ampIm * pa;
-      pa = t0r[i2] * r0r[j2] - t0i[i2] * r0i[j2];
-      pb = t0r[i2] * r0i[j2] + t0i[i2] * r0r[j2];
-      let br = ampRe * pa - ampIm * pb;
-      let bi = ampRe * pb + ampIm * pa;
-      const wr = tsr[i] * rsr[j] - tsi[i] * rsi[j];
-      const wi = tsr[i] * rsi[j] + tsi[i] * rsr[j];
-      const xr = tsr[i2] * rsr[j2] - tsi[i2] * rsi[j2];
-      const xi = tsr[i2] * rsi[j2] + tsi[i2] * rsr[j2];
-      pr[1] = wr;
-      pi[1] = wi;
-      qr[1] = xr;
-      qi[1] = xi;
+    // Three pairs at a time: three independent recurrences in one loop, each value computed as `#sweep` computes it.
+    for (; p + 2 < pairs; p += 3) {
+      const ia = (p / nrx) | 0;
+      const ja = at + p - ia * nrx;
+      const par = t0r[ia] * r0r[ja] - t0i[ia] * r0i[ja];
+      const pai = t0r[ia] * r0i[ja] + t0i[ia] * r0r[ja];
+      let ar = ampRe * par - ampIm * pai;
+      let ai = ampRe * pai + ampIm * par;
+      const war = tsr[ia] * rsr[ja] - tsi[ia] * rsi[ja];
+      const wai = tsr[ia] * rsi[ja] + tsi[ia] * rsr[ja];
+      pr[1] = war;
+      pi[1] = wai;
+      const ib = ((p + 1) / nrx) | 0;
+      const jb = at + p + 1 - ib * nrx;
+      const pbr = t0r[ib] * r0r[jb] - t0i[ib] * r0i[jb];
+      const pbi = t0r[ib] * r0i[jb] + t0i[ib] * r0r[jb];
+      let br = ampRe * pbr - ampIm * pbi;
+      let bi = ampRe * pbi + ampIm * pbr;
+      const wbr = tsr[ib] * rsr[jb] - tsi[ib] * rsi[jb];
+      const wbi = tsr[ib] * rsi[jb] + tsi[ib] * rsr[jb];
+      qr[1] = wbr;
+      qi[1] = wbi;
+      const ic = ((p + 2) / nrx) | 0;
+      const jc = at + p + 2 - ic * nrx;
+      const pcr = t0r[ic] * r0r[jc] - t0i[ic] * r0i[jc];
+      const pci = t0r[ic] * r0i[jc] + t0i[ic] * r0r[jc];
+      let cr = ampRe * pcr - ampIm * pci;
+      let ci = ampRe * pci + ampIm * pcr;
+      const wcr = tsr[ic] * rsr[jc] - tsi[ic] * rsi[jc];
+      const wci = tsr[ic] * rsi[jc] + tsi[ic] * rsr[jc];
+      zr[1] = wcr;
+      zi[1] = wci;
       for (let g = 2; g < pr.length; g++) {
-        pr[g] = pr[g - 1] * wr - pi[g - 1] * wi;
-        pi[g] = pr[g - 1] * wi + pi[g - 1] * wr;
-        qr[g] = qr[g - 1] * xr - qi[g - 1] * xi;
-        qi[g] = qr[g - 1] * xi + qi[g - 1] * xr;
+        pr[g] = pr[g - 1] * war - pi[g - 1] * wai;
+        pi[g] = pr[g - 1] * wai + pi[g - 1] * war;
+        qr[g] = qr[g - 1] * wbr - qi[g - 1] * wbi;
+        qi[g] = qr[g - 1] * wbi + qi[g - 1] * wbr;
+        zr[g] = zr[g - 1] * wcr - zi[g - 1] * wci;
+        zi[g] = zr[g - 1] * wci + zi[g - 1] * wcr;
       }
-      let k = p * nsc;
-      let l = k + nsc;
-      re[k] += ar;
-      im[k] += ai;
-      re[l] += br;
-      im[l] += bi;
+      let ka = p * nsc;
+      let kb = ka + nsc;
+      let kc = kb + nsc;
+      re[ka] += ar;
+      im[ka] += ai;
+      re[kb] += br;
+      im[kb] += bi;
+      re[kc] += cr;
+      im[kc] += ci;
       for (let r = 0; r < lengths.length; r++) {
         const g = gaps[r];
-        const sr = pr[g];
-        const si = pi[g];
-        const ur = qr[g];
-        const ui = qi[g];
+        const sar = pr[g];
+        const sai = pi[g];
+        const sbr = qr[g];
+        const sbi = qi[g];
+        const scr = zr[g];
+        const sci = zi[g];
         for (let n = lengths[r]; n > 0; n--) {
-          const t = ar * sr - ai * si;
-          ai = ar * si + ai * sr;
-          ar = t;
-          const u = br * ur - bi * ui;
-          bi = br * ui + bi * ur;
-          br = u;
-          k++;
-          l++;
-          re[k] += ar;
-          im[k] += ai;
-          re[l] += br;
-          im[l] += bi;
+          const ta = ar * sar - ai * sai;
+          ai = ar * sai + ai * sar;
+          ar = ta;
+          const tb = br * sbr - bi * sbi;
+          bi = br * sbi + bi * sbr;
+          br = tb;
+          const tc = cr * scr - ci * sci;
+          ci = cr * sci + ci * scr;
+          cr = tc;
+          ka++;
+          re[ka] += ar;
+          im[ka] += ai;
+          kb++;
+          re[kb] += br;
+          im[kb] += bi;
+          kc++;
+          re[kc] += cr;
+          im[kc] += ci;
         }
       }
     }
