@@ -1,6 +1,7 @@
 /**
- * Benchmark: simulated real-time factor of one 3×3-antenna Intel 5300 link (30 subcarriers)
- * and of one 1×4 Nexmon link at 80 MHz (242 subcarriers), 100 Hz, three people walking, a fan,
+ * Benchmark: simulated real-time factor of one 3×3-antenna Intel 5300 link (30 subcarriers), the
+ * same with the reverberant body C2 on (off by default; docs/simulator.md §7), and of one 1×4
+ * Nexmon link at 80 MHz (242 subcarriers), 100 Hz, three people walking, a fan,
  * drift and every radio impairment on, on one core — beside a baseline measured in the same
  * rounds: the bare channel sum over 60 paths × the link's antenna pairs × subcarriers with the
  * phase recurrence across subcarriers (no geometry, no people, no impairments).
@@ -13,16 +14,27 @@ import { Prng } from '../random/prng.js';
 import type { ScenarioInput } from '../scenario/schema.js';
 import { applyProfile } from '../radio/profiles.js';
 
-/** Which benchmark scenario: the issue's 3×3 Intel 5300 link, or a 1×4 Nexmon link at 80 MHz (242 subcarriers). */
-export type BenchKind = 'standard' | 'nexmon80';
+/**
+ * Which benchmark scenario: the issue's 3×3 Intel 5300 link, the same with the reverberant body C2 on,
+ * or a 1×4 Nexmon link at 80 MHz (242 subcarriers).
+ */
+export type BenchKind = 'standard' | 'standard-c2' | 'nexmon80';
+
+/** The reverberant body recommended in docs/simulator.md §7 ("C2"); off by default, on only in the 'standard-c2' row. */
+export const BENCH_REVERBERATION_C2 = { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' as const };
 
 /**
  * The benchmark scenario: a 6 × 5 m room, one link, three people walking loops that cross,
  * and everything of issue 20 on: a ceiling fan, curtains, drift of the static channel since
  * the reference, dipole patterns, cyclic shifts, ripple, AGC steps, glitches, bursty loss.
- * 'standard': 3 × 3 Intel 5300, 30 subcarriers, 100 Hz; 'nexmon80': 1 × 4 Nexmon, 80 MHz.
+ * 'standard': 3 × 3 Intel 5300, 30 subcarriers, 100 Hz; 'standard-c2': the same with C2 on;
+ * 'nexmon80': 1 × 4 Nexmon, 80 MHz.
  */
 export function benchScenario(kind: BenchKind = 'standard'): ScenarioInput {
+  if (kind === 'standard-c2') {
+    const standard = benchScenario('standard');
+    return { ...standard, name: 'bench-3x3-30sc-3-people-fan-c2', propagation: { ...(standard.propagation ?? {}), reverberation: BENCH_REVERBERATION_C2 } };
+  }
   const walker = (id: number, a: [number, number], b: [number, number], speed: number) => ({
     id,
     height: 1.6 + 0.1 * id,
@@ -160,7 +172,7 @@ export interface SimBenchResult {
  * load): `seconds` simulated in `rounds` rounds, after a warm-up.
  */
 export function runSimBench(kind: BenchKind = 'standard', seconds = 30, rounds = 3): SimBenchResult {
-  const [pairs, nsc] = kind === 'standard' ? [9, 30] : [4, 242];
+  const [pairs, nsc] = kind === 'nexmon80' ? [4, 242] : [9, 30];
   const rate = 100;
   measureSimulator(1, 1, kind);
   measureBaseline(200, 1, pairs, nsc);
@@ -192,10 +204,10 @@ function main(): void {
   const seconds = Number(process.argv[2] ?? 30);
   const rounds = Math.max(1, Number(process.argv[3] ?? 3));
   console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown'} (${os.cpus().length} cores visible), Node ${process.version}; one core (single-threaded); load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
-  console.log('| scenario | × real time (100 Hz) | frames per CPU-second | bare path sum × real time (same rounds) | simulator / baseline (median) |');
-  console.log('|---|---:|---:|---:|---:|');
-  const results = (['standard', 'nexmon80'] as const).map((kind) => runSimBench(kind, seconds, rounds));
-  for (const r of results) console.log(`| ${r.scenario} (${r.pathsPerFrame} paths per pair) | ${r.realTimeFactor}× | ${r.framesPerCpuSecond} | ${r.baselineRealTimeFactor}× | ${r.medianRatio} |`);
+  console.log('| scenario | × real time (100 Hz) | frames per CPU-second | × real time per CPU-second | bare path sum × real time (same rounds) | simulator / baseline (median) |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const results = (['standard', 'standard-c2', 'nexmon80'] as const).map((kind) => runSimBench(kind, seconds, rounds));
+  for (const r of results) console.log(`| ${r.scenario} (${r.pathsPerFrame} paths per pair) | ${r.realTimeFactor}× | ${r.framesPerCpuSecond} | ${(r.framesPerCpuSecond / r.rateHz).toFixed(1)}× | ${r.baselineRealTimeFactor}× | ${r.medianRatio} |`);
   console.log(`load average after: ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
   console.log(JSON.stringify(results));
 }

@@ -5,7 +5,7 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
-import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings } from './reverberation.js';
+import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings, type SegmentSurfaces } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -120,6 +120,11 @@ export class LinkChannel {
   readonly #runGap: Int32Array;
   readonly #powRe: Float64Array;
   readonly #powIm: Float64Array;
+  /** The second and third chains' step powers in `#sumSeparable` (the first uses #powRe/#powIm). */
+  readonly #powRe2: Float64Array;
+  readonly #powIm2: Float64Array;
+  readonly #powRe3: Float64Array;
+  readonly #powIm3: Float64Array;
   readonly #static: StaticPath[] = [];
   readonly #staticRe: Float64Array;
   readonly #staticIm: Float64Array;
@@ -144,8 +149,21 @@ export class LinkChannel {
   readonly #bodyDiffuse = new Map<number, DiffusePaths>();
   /** Per person, one diffuse direction per body segment (`bodyDirections: 'segment'`). */
   readonly #bodySegmentDirections = new Map<number, Float64Array>();
+  /**
+   * Per person, the receive-side phasors (c0, s0, cs, ss; nrx per diffuse path) of its diffuse paths: a path's
+   * receive end does not move with the body, so they are taken once, not per packet.
+   */
+  readonly #bodyDiffuseReceive = new Map<number, Float64Array[]>();
+  /** The same for the transmit side with the body at rest; a packet turns them by the body's length change. */
+  readonly #bodyDiffuseTransmit = new Map<number, Float64Array[]>();
+  readonly #shiftLength = new Float64Array(1);
+  readonly #shift0 = new Float64Array(1);
+  readonly #shift1 = new Float64Array(1);
+  readonly #shift2 = new Float64Array(1);
+  readonly #shift3 = new Float64Array(1);
   #diffusePoints: Float64Array | null = null;
-  #segmentAreas: Float64Array | null = null;
+  /** Per person, the segments' cumulative surfaces. */
+  readonly #segmentSurfaces = new Map<number, SegmentSurfaces>();
 
   constructor(geometry: LinkGeometry) {
     this.geometry = geometry;
@@ -172,6 +190,10 @@ export class LinkChannel {
     this.#runGap = Int32Array.from(gaps);
     this.#powRe = new Float64Array(maxGap + 1);
     this.#powIm = new Float64Array(maxGap + 1);
+    this.#powRe2 = new Float64Array(maxGap + 1);
+    this.#powIm2 = new Float64Array(maxGap + 1);
+    this.#powRe3 = new Float64Array(maxGap + 1);
+    this.#powIm3 = new Float64Array(maxGap + 1);
     this.txCentre = centroid(geometry.txAntennas);
     this.rxCentre = centroid(geometry.rxAntennas);
     this.#dtx = new Float64Array(this.ntx);
@@ -360,8 +382,9 @@ export class LinkChannel {
     let draws = this.#bodyDiffuse.get(body.personId);
     if (!draws) this.#bodyDiffuse.set(body.personId, (draws = bodyDiffusePaths(settings, body.personId)));
     const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
-    const areas = this.#segmentAreas === null || this.#segmentAreas.length < body.segments.length ? (this.#segmentAreas = new Float64Array(body.segments.length)) : this.#segmentAreas;
-    const area = bodyScatteringPoints(body.segments, draws, points, areas);
+    let surfaces = this.#segmentSurfaces.get(body.personId);
+    if (!surfaces) this.#segmentSurfaces.set(body.personId, (surfaces = { axes: new Float64Array(0), surfaces: new Float64Array(0), areas: new Float64Array(0) }));
+    const area = bodyScatteringPoints(body.segments, draws, points, surfaces);
     let directions = draws.bodyDir;
     let directionOf: Int32Array | null = null;
     if (settings.bodyDirections === 'segment') {
@@ -377,6 +400,13 @@ export class LinkChannel {
     const base = distance(this.txCentre, this.rxCentre);
     const t = this.txCentre;
     const r = this.rxCentre;
+    const receive = this.#bodyDiffuseReceive.get(body.personId) ?? this.#diffuseReceivePhasors(body.personId, draws, base);
+    const transmit = this.#bodyDiffuseTransmit.get(body.personId) ?? this.#diffuseTransmitPhasors(body.personId, draws, base);
+    const shiftLength = this.#shiftLength;
+    const t0r = this.#t0r;
+    const t0i = this.#t0i;
+    const tsr = this.#tsr;
+    const tsi = this.#tsi;
     for (let m = 0; m < draws.count; m++) {
       const px = points[3 * m];
       const py = points[3 * m + 1];
@@ -386,9 +416,46 @@ export class LinkChannel {
       const amp = Math.sqrt(scale * (diffuseShare + 1 / (16 * Math.PI * Math.max(d1, 0.01)) + 1 / (16 * Math.PI * Math.max(d2, 0.01))));
       const d = directionOf ? directionOf[m] % BODY_SEGMENT_DIRECTIONS : m;
       const shift = directions[3 * d] * px + directions[3 * d + 1] * py + directions[3 * d + 2] * pz;
-      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, shift);
-      this.#addSeparablePath(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], this.#dtx, this.#drx);
+      // The body's length change is common to the path's transmit antennas: one sin/cos pair for it (and one for
+      // its step), times each antenna's phasors with the body at rest, instead of a pair per antenna.
+      shiftLength[0] = shift;
+      this.#phasors(shiftLength, 1, this.#shift0, this.#shift1, this.#shift2, this.#shift3, 0);
+      const u0r = this.#shift0[0];
+      const u0i = this.#shift1[0];
+      const usr = this.#shift2[0];
+      const usi = this.#shift3[0];
+      for (let i = 0, a = m * this.ntx; i < this.ntx; i++, a++) {
+        t0r[i] = transmit[0][a] * u0r - transmit[1][a] * u0i;
+        t0i[i] = transmit[0][a] * u0i + transmit[1][a] * u0r;
+        tsr[i] = transmit[2][a] * usr - transmit[3][a] * usi;
+        tsi[i] = transmit[2][a] * usi + transmit[3][a] * usr;
+      }
+      this.#sumSeparable(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], receive[0], receive[1], receive[2], receive[3], m * this.nrx);
     }
+  }
+
+  /** The transmit-side phasors of a person's diffuse paths with the body at rest (no length change), kept for the link's life. */
+  #diffuseTransmitPhasors(personId: number, draws: DiffusePaths, base: number): Float64Array[] {
+    const n = draws.count * this.ntx;
+    const out = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let m = 0; m < draws.count; m++) {
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, 0);
+      this.#phasors(this.#dtx, this.ntx, out[0], out[1], out[2], out[3], m * this.ntx);
+    }
+    this.#bodyDiffuseTransmit.set(personId, out);
+    return out;
+  }
+
+  /** The receive-side phasors of a person's diffuse paths (`#diffuseLengths`' receive lengths), kept for the link's life. */
+  #diffuseReceivePhasors(personId: number, draws: DiffusePaths, base: number): Float64Array[] {
+    const n = draws.count * this.nrx;
+    const out = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let m = 0; m < draws.count; m++) {
+      this.#diffuseLengths(draws, m, (base + draws.excess[m]) / 2, 0);
+      this.#phasors(this.#drx, this.nrx, out[0], out[1], out[2], out[3], m * this.nrx);
+    }
+    this.#bodyDiffuseReceive.set(personId, out);
+    return out;
   }
 
   /** Product of the element patterns along a path's first and last legs (1 when both are isotropic). */
@@ -594,35 +661,130 @@ export class LinkChannel {
    * sin/cos are taken per antenna (ntx + nrx) instead of per pair (ntx · nrx).
    */
   #addSeparablePath(re: Float64Array, im: Float64Array, ampRe: number, ampIm: number, dtx: Float64Array, drx: Float64Array): void {
+    this.#phasors(dtx, this.ntx, this.#t0r, this.#t0i, this.#tsr, this.#tsi, 0);
+    this.#phasors(drx, this.nrx, this.#r0r, this.#r0i, this.#rsr, this.#rsi, 0);
+    this.#sumSeparable(re, im, ampRe, ampIm, this.#r0r, this.#r0i, this.#rsr, this.#rsi, 0);
+  }
+
+  /**
+   * The sweeps of a separable path from the transmit phasors in #t0r… and receive phasors (c0, s0, cs, ss) from
+   * `at` in the given arrays (the scratch arrays, or a diffuse path's receive phasors kept across packets).
+   */
+  #sumSeparable(re: Float64Array, im: Float64Array, ampRe: number, ampIm: number, r0r: Float64Array, r0i: Float64Array, rsr: Float64Array, rsi: Float64Array, at: number): void {
     const t0r = this.#t0r;
     const t0i = this.#t0i;
     const tsr = this.#tsr;
     const tsi = this.#tsi;
-    const r0r = this.#r0r;
-    const r0i = this.#r0i;
-    const rsr = this.#rsr;
-    const rsi = this.#rsi;
-    this.#phasors(dtx, this.ntx, t0r, t0i, tsr, tsi);
-    this.#phasors(drx, this.nrx, r0r, r0i, rsr, rsi);
-    for (let i = 0; i < this.ntx; i++) {
-      for (let j = 0; j < this.nrx; j++) {
-        const pr = t0r[i] * r0r[j] - t0i[i] * r0i[j];
-        const pq = t0r[i] * r0i[j] + t0i[i] * r0r[j];
-        const vr = ampRe * pr - ampIm * pq;
-        const vi = ampRe * pq + ampIm * pr;
-        this.#sweep(re, im, (i * this.nrx + j) * this.nsc, vr, vi, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
+    const nrx = this.nrx;
+    const nsc = this.nsc;
+    const pairs = this.ntx * nrx;
+    const pr = this.#powRe;
+    const pi = this.#powIm;
+    const qr = this.#powRe2;
+    const qi = this.#powIm2;
+    const zr = this.#powRe3;
+    const zi = this.#powIm3;
+    const lengths = this.#runLength;
+    const gaps = this.#runGap;
+    let p = 0;
+    // Three pairs at a time: three independent recurrences in one loop, each value computed as `#sweep` computes it.
+    for (; p + 2 < pairs; p += 3) {
+      const ia = (p / nrx) | 0;
+      const ja = at + p - ia * nrx;
+      const par = t0r[ia] * r0r[ja] - t0i[ia] * r0i[ja];
+      const pai = t0r[ia] * r0i[ja] + t0i[ia] * r0r[ja];
+      let ar = ampRe * par - ampIm * pai;
+      let ai = ampRe * pai + ampIm * par;
+      const war = tsr[ia] * rsr[ja] - tsi[ia] * rsi[ja];
+      const wai = tsr[ia] * rsi[ja] + tsi[ia] * rsr[ja];
+      pr[1] = war;
+      pi[1] = wai;
+      const ib = ((p + 1) / nrx) | 0;
+      const jb = at + p + 1 - ib * nrx;
+      const pbr = t0r[ib] * r0r[jb] - t0i[ib] * r0i[jb];
+      const pbi = t0r[ib] * r0i[jb] + t0i[ib] * r0r[jb];
+      let br = ampRe * pbr - ampIm * pbi;
+      let bi = ampRe * pbi + ampIm * pbr;
+      const wbr = tsr[ib] * rsr[jb] - tsi[ib] * rsi[jb];
+      const wbi = tsr[ib] * rsi[jb] + tsi[ib] * rsr[jb];
+      qr[1] = wbr;
+      qi[1] = wbi;
+      const ic = ((p + 2) / nrx) | 0;
+      const jc = at + p + 2 - ic * nrx;
+      const pcr = t0r[ic] * r0r[jc] - t0i[ic] * r0i[jc];
+      const pci = t0r[ic] * r0i[jc] + t0i[ic] * r0r[jc];
+      let cr = ampRe * pcr - ampIm * pci;
+      let ci = ampRe * pci + ampIm * pcr;
+      const wcr = tsr[ic] * rsr[jc] - tsi[ic] * rsi[jc];
+      const wci = tsr[ic] * rsi[jc] + tsi[ic] * rsr[jc];
+      zr[1] = wcr;
+      zi[1] = wci;
+      for (let g = 2; g < pr.length; g++) {
+        pr[g] = pr[g - 1] * war - pi[g - 1] * wai;
+        pi[g] = pr[g - 1] * wai + pi[g - 1] * war;
+        qr[g] = qr[g - 1] * wbr - qi[g - 1] * wbi;
+        qi[g] = qr[g - 1] * wbi + qi[g - 1] * wbr;
+        zr[g] = zr[g - 1] * wcr - zi[g - 1] * wci;
+        zi[g] = zr[g - 1] * wci + zi[g - 1] * wcr;
       }
+      let ka = p * nsc;
+      let kb = ka + nsc;
+      let kc = kb + nsc;
+      re[ka] += ar;
+      im[ka] += ai;
+      re[kb] += br;
+      im[kb] += bi;
+      re[kc] += cr;
+      im[kc] += ci;
+      for (let r = 0; r < lengths.length; r++) {
+        const g = gaps[r];
+        const sar = pr[g];
+        const sai = pi[g];
+        const sbr = qr[g];
+        const sbi = qi[g];
+        const scr = zr[g];
+        const sci = zi[g];
+        for (let n = lengths[r]; n > 0; n--) {
+          const ta = ar * sar - ai * sai;
+          ai = ar * sai + ai * sar;
+          ar = ta;
+          const tb = br * sbr - bi * sbi;
+          bi = br * sbi + bi * sbr;
+          br = tb;
+          const tc = cr * scr - ci * sci;
+          ci = cr * sci + ci * scr;
+          cr = tc;
+          ka++;
+          re[ka] += ar;
+          im[ka] += ai;
+          kb++;
+          re[kb] += br;
+          im[kb] += bi;
+          kc++;
+          re[kc] += cr;
+          im[kc] += ci;
+        }
+      }
+    }
+    for (; p < pairs; p++) {
+      const i = (p / nrx) | 0;
+      const j = at + p - i * nrx;
+      const pa = t0r[i] * r0r[j] - t0i[i] * r0i[j];
+      const pb = t0r[i] * r0i[j] + t0i[i] * r0r[j];
+      this.#sweep(re, im, p * nsc, ampRe * pa - ampIm * pb, ampRe * pb + ampIm * pa, tsr[i] * rsr[j] - tsi[i] * rsi[j], tsr[i] * rsi[j] + tsi[i] * rsr[j]);
     }
   }
 
-  /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss). */
-  #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array): void {
-    for (let i = 0; i < n; i++) {
-      const cycles0 = (this.#f0 * d[i]) / SPEED_OF_LIGHT;
+
+  /** Per antenna: exp(−j2π f₀ d/c) into (c0, s0) and the one-step phasor exp(−j2π Δf d/c) into (cs, ss), from `at`. */
+  #phasors(d: Float64Array, n: number, c0: Float64Array, s0: Float64Array, cs: Float64Array, ss: Float64Array, at: number): void {
+    for (let a = 0; a < n; a++) {
+      const i = at + a;
+      const cycles0 = (this.#f0 * d[a]) / SPEED_OF_LIGHT;
       const ph0 = -2 * Math.PI * (cycles0 - Math.floor(cycles0));
       c0[i] = Math.cos(ph0);
       s0[i] = Math.sin(ph0);
-      const cyclesStep = (SUBCARRIER_SPACING_HZ * d[i]) / SPEED_OF_LIGHT;
+      const cyclesStep = (SUBCARRIER_SPACING_HZ * d[a]) / SPEED_OF_LIGHT;
       const phs = -2 * Math.PI * (cyclesStep - Math.floor(cyclesStep));
       cs[i] = Math.cos(phs);
       ss[i] = Math.sin(phs);

@@ -146,17 +146,46 @@ export function bodyDiffusePaths(settings: ReverberationSettings, personId: numb
 }
 
 /**
+ * A body's segment surfaces (m²) with the semi-axes they were taken for, and their running sum: kept per person,
+ * since most segments keep their shape from packet to packet (the torso's length follows the breath).
+ */
+export interface SegmentSurfaces {
+  axes: Float64Array;
+  surfaces: Float64Array;
+  areas: Float64Array;
+}
+
+/** Cumulative surfaces of the segments into `cache.areas`, an ellipsoid's surface re-taken only where its semi-axes changed. */
+function segmentSurfaces(segments: readonly BodySegment[], cache: SegmentSurfaces): Float64Array {
+  if (cache.areas.length !== segments.length) {
+    cache.axes = new Float64Array(3 * segments.length).fill(Number.NaN);
+    cache.surfaces = new Float64Array(segments.length);
+    cache.areas = new Float64Array(segments.length);
+  }
+  const { axes, surfaces, areas } = cache;
+  let total = 0;
+  for (let s = 0; s < segments.length; s++) {
+    const g = segments[s];
+    if (axes[3 * s] !== g.a || axes[3 * s + 1] !== g.b || axes[3 * s + 2] !== g.c) {
+      surfaces[s] = ellipsoidSurface(g.a, g.b, g.c);
+      axes[3 * s] = g.a;
+      axes[3 * s + 1] = g.b;
+      axes[3 * s + 2] = g.c;
+    }
+    total += surfaces[s];
+    areas[s] = total;
+  }
+  return areas;
+}
+
+/**
  * Where each of a person's diffuse paths leaves the body at this instant, into `points` (x, y, z per path),
  * and the body's surface area (m²). A path's segment is picked by its draw against the segments' cumulative
  * surface shares, so the pick stays put while the body moves.
  */
-export function bodyScatteringPoints(segments: readonly BodySegment[], paths: DiffusePaths, points: Float64Array, areas: Float64Array): number {
-  let total = 0;
-  for (let s = 0; s < segments.length; s++) {
-    const g = segments[s];
-    total += ellipsoidSurface(g.a, g.b, g.c);
-    areas[s] = total;
-  }
+export function bodyScatteringPoints(segments: readonly BodySegment[], paths: DiffusePaths, points: Float64Array, surfaces: SegmentSurfaces): number {
+  const areas = segmentSurfaces(segments, surfaces);
+  const total = areas[segments.length - 1];
   for (let m = 0; m < paths.count; m++) {
     const target = paths.segmentDraw[m] * total;
     let s = 0;
