@@ -26,6 +26,10 @@
 // estimator flags the band's edge or a comb; the unwrapped phase of s_l as the channels; each kind of
 // phantom alone; the window's dynamic power at the position in noise units (var of s_l over the
 // reference's noise power × values per packet); white noise's quality for the same shape.
+// POST HOC (added after the first run's results were read, to explain them; they cannot change the
+// answer): the locator's own per-estimate explained energy at the position over the same window (the
+// window mean of pilot-breathing.mjs's links sum) as a baseline for the dynamic power, and the share of
+// the window in which the person is still (`stillShare`), to read the quality of windows still throughout.
 //
 // ROOMS (validation, "seen": used by the distract and breathing pilots; no fresh seed is used): people:
 // the first PEOPLE rooms of the recipe's `val` split planned with 60 s sessions (`validationSessions`
@@ -47,7 +51,7 @@ import { StaticChainGain } from '../../dist/locate/static-chain-gain.js';
 import { SPEED_OF_LIGHT } from '../../dist/locate/calibration.js';
 import { validationSessions } from './pilot-sessions.mjs';
 import { locatorEstimates } from './pilot-locate-run.mjs';
-import { positionWindowsOf, groupOf, auc, quantile, isStill, isPhantom } from './pilot-breathing-windows.mjs';
+import { positionWindowsOf, groupOf, auc, quantile, isStill, isPhantom, STILL } from './pilot-breathing-windows.mjs';
 
 const W = 20; // s before confirmation
 const BAND = [6, 27]; // bpm: 0.1–0.45 Hz
@@ -162,7 +166,9 @@ function runWindows(model, kind, id, scenario, seconds) {
     const group = groupOf(kind, inWindow);
     if (w.t - w.start < W) { rows.push({ run: `${kind} ${id}`, track: w.id, group, short: true }); continue; }
     const m = measure(backProjected(recorder, model.spec.imaging.heightsM, w.x, w.y, w.t - W, w.t));
-    rows.push({ run: `${kind} ${id}`, track: w.id, group, x: w.x, y: w.y, t: w.t, short: !m, ...m });
+    const explained = inWindow.reduce((sum, x) => sum + x.links.reduce((a, v) => a + v, 0), 0) / inWindow.length;
+    const stillShare = inWindow.filter((x) => STILL.has(x.person?.activity)).length / inWindow.length;
+    rows.push({ run: `${kind} ${id}`, track: w.id, group, x: w.x, y: w.y, t: w.t, short: !m, ...m, explained, stillShare });
   }
   return rows;
 }
@@ -201,6 +207,17 @@ function summarize(rows) {
     out.aucs[name] = { tracks: neg.length, ...Object.fromEntries([...MEASURES, 'dynamic'].map((k, i) => [k, a[i]])) };
     console.log(`| ${name} | ${neg.length} | ${f2(a[0])} | ${f2(a[1])} | ${f2(a[2])} | ${f2(a[3])} |`);
   }
+  console.log(`\npost hoc: | still people against | tracks | AUC, the locator's explained energy (window mean) | AUC, dynamic power at the position |`);
+  console.log('|---|---|---|---|');
+  for (const [name, test] of Object.entries(kinds)) {
+    const neg = scored.filter((r) => test(r.group));
+    const a = ['explained', 'dynamic'].map((k) => auc(still.filter((r) => r[k] !== undefined).map((r) => r[k]), neg.filter((r) => r[k] !== undefined).map((r) => r[k])));
+    out.aucs[name].explained = a[0];
+    console.log(`| ${name} | ${neg.length} | ${f2(a[0])} | ${f2(a[1])} |`);
+  }
+  const throughout = still.filter((r) => r.stillShare === 1);
+  out.stillThroughout = { tracks: throughout.length, principal: [0.1, 0.5, 0.9].map((p) => quantile(throughout.map((r) => r.principal), p)), auc: auc(throughout.map((r) => r.principal), scored.filter((r) => isPhantom(r.group)).map((r) => r.principal)) };
+  console.log(`post hoc: still people still throughout the window: ${throughout.length}, principal quality p10 / p50 / p90 ${out.stillThroughout.principal.map(f2).join(' / ')}, AUC against all phantoms ${f2(out.stillThroughout.auc)}`);
   if (scored.length) {
     const noise = whiteNoise(Math.round(quantile(scored.map((r) => r.links ?? 0), 0.5)) || 3, Math.round(quantile(scored.map((r) => r.packets), 0.5)), quantile(scored.map((r) => r.rate), 0.5));
     out.whiteNoise = [0.1, 0.5, 0.9].map((p) => quantile(noise, p));
