@@ -19,49 +19,17 @@
 import { writeFileSync } from 'node:fs';
 import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
+import { STILL, quantile, positionWindowsOf, groupOf, auc, isStill, isPhantom } from './pilot-breathing-windows.mjs';
 import { breathingSpectrumPeak } from '@wiflow/plugin-sensing';
 
 const [peopleFile, installerFile, flag, jsonOut] = process.argv.slice(2);
 const caches = [readPilotCache(peopleFile), readPilotCache(installerFile)];
 const runs = [...caches[0].runs.filter((r) => r.kind === 'people').map((r) => ({ ...r, cache: caches[0] })), ...caches[1].runs.filter((r) => r.kind !== 'people').map((r) => ({ ...r, cache: caches[1] }))];
-const STILL = new Set(['standing', 'sitting', 'lying']);
 const BAND = [6, 27]; // bpm: 0.1–0.45 Hz
 const WINDOWS = [20, 12];
 const MAX_W = Math.max(...WINDOWS);
 const MODE = process.env.MODE === 'track' ? 'track' : 'position';
-const quantile = (xs, q) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const f2 = (v) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toFixed(2));
-const majority = (xs) => { const n = new Map(); for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1); return [...n.entries()].sort((a, b) => b[1] - a[1])[0]; };
-
-/**
- * POSITION mode (the primary measure, declared before the 60 s people cache was read): at the moment a
- * track is confirmed, the last W s of the change at its position, i.e. per estimate the links of the
- * strongest peak within 0.5 m of where it is confirmed (all zero when none): what a confirmation rule
- * could read. Every confirmed track confirmed at least W s into its run gets a measure. The samples are
- * labelled by the truth over the window (the person nearest at confirmation, within 1 m, and their activity).
- */
-function positionWindowsOf(run) {
-  const tracker = new PeopleTracker(run.cache.tracker, run.cache.maxPersons);
-  const seen = new Set();
-  const out = [];
-  run.estimates.forEach((e, i) => {
-    for (const t of tracker.update(e.t / 1000, e.peaks.map(measurement))) {
-      if (!t.confirmed || seen.has(t.id)) continue;
-      seen.add(t.id);
-      const person = e.truth.map(([id, x, y]) => ({ id, d: Math.hypot(x - t.x, y - t.y) })).sort((a, b) => a.d - b.d)[0];
-      const samples = [];
-      for (let j = i; j >= 0 && run.estimates[j].t / 1000 > e.t / 1000 - MAX_W; j--) {
-        const f = run.estimates[j];
-        const near = f.peaks.find(([x, y]) => Math.hypot(x - t.x, y - t.y) <= 0.5);
-        const who = person && person.d <= 1 ? f.truth.find(([id]) => id === person.id) : null;
-        const distractor = f.distractors.map(([id, kind, x, y]) => ({ kind, d: Math.hypot(x - t.x, y - t.y) })).sort((a, b) => a.d - b.d)[0];
-        samples.unshift({ t: f.t / 1000, links: near ? near.slice(5) : f.peaks[0].slice(5).map(() => 0), person: who && Math.hypot(who[1] - t.x, who[2] - t.y) <= 1 ? { id: who[0], activity: who[3] } : null, distractor: distractor && distractor.d <= 1 ? distractor.kind : null });
-      }
-      out.push({ id: t.id, samples, start: run.estimates[0].t / 1000 });
-    }
-  });
-  return out;
-}
 
 /** TRACK mode: every track that was ever confirmed: its samples (time, per-link explained or null, position, what is near). */
 function tracksOf(run) {
@@ -80,17 +48,6 @@ function tracksOf(run) {
   return [...life.values()].filter((l) => l.confirmed);
 }
 
-/** The group of a window: still person (by activity), moving person, extra, or the phantom's kind. */
-function groupOf(kind, samples) {
-  if (kind === 'drift') return 'drift';
-  if (kind === 'fan-cat-door') { const [d, n] = majority(samples.map((s) => s.distractor)); return d && n >= samples.length / 2 ? `near ${d}` : 'far from fan, cat, door'; }
-  const [id, n] = majority(samples.map((s) => s.person?.id ?? null));
-  if (id === null || n < samples.length / 2) return 'extra (people room)';
-  const acts = samples.filter((s) => s.person?.id === id).map((s) => s.person.activity);
-  const still = acts.filter((a) => STILL.has(a)).length;
-  return still >= 0.8 * samples.length ? `person still (${majority(acts)[0]})` : 'person moving';
-}
-
 /** The breathing estimator on the last `w` s of a track: on the explained sum, and on its links. */
 function breathing(samples, w, start = samples[0].t) {
   const end = samples.at(-1).t;
@@ -107,20 +64,15 @@ function breathing(samples, w, start = samples[0].t) {
   return { samples: win.length, rate, explained: sum.reduce((a, v) => a + v, 0) / win.length, held: win.filter((s) => !s.links).length / win.length, sumQuality: one?.quality ?? null, sumBpm: one?.bpm ?? null, sumEdge: one?.edge ?? null, linksQuality: many?.quality ?? null, linksGated: many && !many.edge && !many.comb ? many.quality : 0, group: null };
 }
 
-/** P(score of a positive > score of a negative), ties half. */
-const auc = (pos, neg) => { if (!pos.length || !neg.length) return null; let s = 0; for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0; return s / (pos.length * neg.length); };
-
 const rows = [];
 const short = new Map();
 const started = process.cpuUsage();
-for (const run of runs) for (const l of MODE === 'track' ? tracksOf(run) : positionWindowsOf(run)) for (const w of WINDOWS) {
+for (const run of runs) for (const l of MODE === 'track' ? tracksOf(run) : positionWindowsOf(run, MAX_W)) for (const w of WINDOWS) {
   const b = breathing(l.samples, w, MODE === 'track' ? l.samples[0].t : l.start);
   const group = groupOf(run.kind, b ? l.samples.filter((s) => s.t > l.samples.at(-1).t - w) : l.samples);
   if (!b) { const k = `${w}|${group}`; short.set(k, (short.get(k) ?? 0) + 1); continue; }
   rows.push({ run: `${run.kind} ${run.id}`, track: l.id, w, ...b, group });
 }
-const isStill = (g) => g.startsWith('person still');
-const isPhantom = (g) => g === 'drift' || g.startsWith('near ') || g.startsWith('far from');
 const out = { mode: MODE, sources: caches.map((c) => c.source), band: BAND, windows: {} };
 for (const w of WINDOWS) {
   const r = rows.filter((x) => x.w === w);

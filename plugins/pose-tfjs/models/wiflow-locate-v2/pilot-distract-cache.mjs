@@ -9,44 +9,26 @@
 import { writePilotCache } from './pilot-cache-file.mjs';
 import { validationSessions } from './pilot-sessions.mjs';
 import * as sim from '@wiflow/plugin-sim';
-import { PoseLocator, loadLocatorModel, SHIPPED_LOCATOR_DIR, simulateReference, environmentFromScenario, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR, splitSessions } from '@wiflow/plugin-pose-tfjs';
+import { locatorEstimates } from './pilot-locate-run.mjs';
+import { loadLocatorModel, SHIPPED_LOCATOR_DIR, DatasetRecipeSchema, readModelSpec, SHIPPED_MODEL_DIR, splitSessions } from '@wiflow/plugin-pose-tfjs';
 import { emptiedScenario } from '@wiflow/plugin-evaluation';
 
 const [out, peopleArg, installerArg, secondsArg] = process.argv.slice(2);
 const peopleRooms = Number(peopleArg ?? 23), installerRooms = Number(installerArg ?? 10), installerSeconds = Number(secondsArg ?? 60);
 const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
-const untracked = { ...model, spec: { ...model.spec, tracker: undefined } };
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
 // SPLIT=val2: the second validation split (`--split val2`) instead of the recipe's `val`; FRESH=<seed>: fresh validation rooms (pilot-sessions.mjs).
 const split = process.env.SPLIT === 'val2' ? 'val2' : process.env.FRESH ? `fresh:${process.env.FRESH}` : process.env.PEOPLE_SECONDS ? `val:${process.env.PEOPLE_SECONDS}s` : 'val';
 const sessions = split === 'val2' ? splitSessions(sim, recipe, { split, maxSessions: Math.max(peopleRooms, installerRooms) }) : validationSessions(Math.max(peopleRooms, installerRooms));
-const r3 = (v) => Math.round(v * 1000) / 1000;
 
-/** Every estimate: time (ms), peaks [x, y, presence, aboveNoise, wallDistance, ...linkExplained] strongest first, features, truth people [id, x, y, activity], distractors [id, kind, x, y, active]. */
-function estimates(scenario, seconds) {
-  const locator = new PoseLocator(untracked, [environmentFromScenario(scenario)], [simulateReference(sim, scenario)], { densePose: 'none', processingMode: 'job' });
-  const list = [];
-  for (const tick of new sim.Simulator(scenario).run(seconds)) for (const frame of tick.frames) {
-    const e = locator.locate(frame);
-    if (!e) continue;
-    list.push({
-      t: e.time,
-      peaks: e.hypotheses.map((h, i) => [r3(h.position.x), r3(h.position.y), r3(h.presence), r3(e.peaks[i].aboveNoise), r3(e.peaks[i].wallDistance), ...e.peaks[i].linkExplained.map(r3)]),
-      features: e.features.map(r3),
-      truth: (e.truth?.persons ?? []).map((p) => [p.id, r3(p.position.x), r3(p.position.y), p.activity]),
-      distractors: (e.truth?.distractors ?? []).filter((d) => d.position).map((d) => [d.id, d.kind, r3(d.position.x), r3(d.position.y), d.active]),
-    });
-  }
-  return list;
-}
 const runs = [];
 const started = process.cpuUsage();
 for (const [i, s] of sessions.entries()) {
   const room = { width: s.scenario.room.width, depth: s.scenario.room.depth };
-  if (i < peopleRooms) { process.stderr.write(`room ${i + 1}: ${s.sessionId} people\n`); runs.push({ kind: 'people', id: s.sessionId, room, estimates: estimates(s.scenario, Number(process.env.PEOPLE_SECONDS ?? recipe.secondsPerSession)) }); }
+  if (i < peopleRooms) { process.stderr.write(`room ${i + 1}: ${s.sessionId} people\n`); runs.push({ kind: 'people', id: s.sessionId, room, estimates: locatorEstimates(model, s.scenario, Number(process.env.PEOPLE_SECONDS ?? recipe.secondsPerSession)) }); }
   if (i < installerRooms) for (const condition of ['fan-cat-door', 'drift']) {
     process.stderr.write(`room ${i + 1}: ${s.sessionId} ${condition}\n`);
-    runs.push({ kind: condition, id: s.sessionId, room, estimates: estimates(emptiedScenario(s.scenario, condition, installerSeconds), installerSeconds) });
+    runs.push({ kind: condition, id: s.sessionId, room, estimates: locatorEstimates(model, emptiedScenario(s.scenario, condition, installerSeconds), installerSeconds) });
   }
 }
 const cpu = process.cpuUsage(started);
