@@ -42,7 +42,7 @@ export const poseLocateNode = defineNode({
   description: 'Locates people on the floor from raw CSI of every link against an empty-room reference (coherent back-projection over antennas and subcarriers), counts them with a learned head, and places the training mean pose at each: position and count are estimated, posture is not.',
   inputs: {
     frames: { type: DataTypes.CsiFrame, required: true, description: 'raw CSI frames of every link (not through the signal chain)' },
-    room: { type: DataTypes.SensingFrame, description: "sense.room's frames: once any came, the reference refresh also needs sensing's `empty` for every second" },
+    room: { type: DataTypes.SensingFrame, description: "sense.room's frames: once any came, the reference refresh also needs sensing's `empty` for every second. Only frames of this node's rooms count (sense.link's environmentId must be the room's id); the others are counted in the stats (roomFramesIgnored) with their rooms and why" },
   },
   outputs: { poses: { type: DataTypes.PoseFrame } },
   config: PoseLocateConfig,
@@ -116,13 +116,26 @@ export const poseLocateNode = defineNode({
       },
     })) : [];
     let frames = 0;
+    // Sensing frames the room port cannot use, counted by why: never dropped without a trace.
+    const ignoredRoomFrames = new Map<string, number>();
+    const ignoreRoomFrame = (sensed: SensingFrame) => {
+      const why = sensed.scope !== 'room'
+        ? `${sensed.scope} frames of ${sensed.environmentId} (only sense.room's frames are a room's word)`
+        : `room ${sensed.environmentId} is not one of this node's rooms (${[...rooms.keys()].join(', ')}): set sense.link's environmentId to the room's id`;
+      const seen = ignoredRoomFrames.get(why) ?? 0;
+      if (seen === 0) ctx.log({ event: 'room_frames_ignored', data: { reason: why } });
+      ignoredRoomFrames.set(why, seen + 1);
+    };
     return {
       async receive(port, value) {
         if (port === 'room') {
           const sensed = value as SensingFrame;
           // Only a room's word (sense.room): one link's "empty" says nothing of the others.
           const room = sensed.scope === 'room' ? rooms.get(sensed.environmentId) : undefined;
-          if (!room) return;
+          if (!room) {
+            ignoreRoomFrame(sensed);
+            return;
+          }
           if (!sensing) {
             sensing = true;
             for (const r of rooms.values()) r.refresh = new ReferenceRefresh(r.reference, ctx.config.referenceRefresh, ['locator', 'sensing']);
@@ -166,6 +179,8 @@ export const poseLocateNode = defineNode({
           repluggedReferenceLinks: states.filter((l) => l.verdict === 'replugged').map((l) => l.link).join(', '),
           referenceStates: JSON.stringify(states),
           referenceRefresh: JSON.stringify([...rooms.values()].map((r) => ({ environment_id: r.environmentId, ...r.refresh.state() }))),
+          roomFramesIgnored: [...ignoredRoomFrames.values()].reduce((a, b) => a + b, 0),
+          roomFramesIgnoredWhy: [...ignoredRoomFrames.keys()].join('; '),
         };
       },
     };
