@@ -8,7 +8,7 @@ import { senseAlertsNode } from './sense-alerts.js';
 
 /** Config of `sense.link`: the room the links belong to, and the sensing settings. */
 export const SenseLinkConfig = SensingConfigSchema.extend({
-  environmentId: z.string().min(1).default('default').describe('Room the links belong to'),
+  environmentId: z.string().min(1).default('default').describe("Room the links belong to: the same id as the room's environment in pose.locate, the pose API and healthcare (frames with another id are another room's; pose.locate's room port counts them as ignored)"),
 });
 
 /** Config of `sense.room` (nothing to set: the room id comes with the frames). */
