@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { bootstrap } from './room-bootstrap.mjs';
 import { quantile } from './pilot-breathing-windows.mjs';
-import { PeopleTracker } from '../../dist/locate/people-tracker.js';
+import { PeopleTracker, PeopleTrackerSettingsSchema } from '../../dist/locate/people-tracker.js';
 import { loadLocatorModel, SHIPPED_LOCATOR_DIR, placePose } from '@wiflow/plugin-pose-tfjs';
 import { BucketScorer, DETECTED_RADIUS_M, phantomsIn, reportedPeople } from '@wiflow/plugin-evaluation';
 import { assignGated, MultiPersonTracker } from '@wiflow/plugin-tracker';
@@ -75,7 +75,8 @@ function measure(overrides) {
   const phantoms = { 'fan-cat-door': { tracks: 0, locatorTracks: 0, seconds: 0 }, drift: { tracks: 0, locatorTracks: 0, seconds: 0 } };
   const rooms = [];
   for (const { cache } of caches) {
-    const settings = { ...cache.tracker, ...overrides };
+    // Parsed as locator.json is, so the candidate's unstated settings take their defaults.
+    const settings = PeopleTrackerSettingsSchema.parse({ ...cache.tracker, ...overrides });
     for (const run of cache.runs) {
       const frames = endToEndFrames(run, settings, cache.maxPersons);
       if (run.kind !== 'people') {
