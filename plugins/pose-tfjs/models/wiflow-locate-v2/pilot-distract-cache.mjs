@@ -18,7 +18,7 @@ const peopleRooms = Number(peopleArg ?? 23), installerRooms = Number(installerAr
 const model = loadLocatorModel(SHIPPED_LOCATOR_DIR);
 const recipe = DatasetRecipeSchema.parse(readModelSpec(SHIPPED_MODEL_DIR).training.dataset ?? {});
 // SPLIT=val2: the second validation split (`--split val2`) instead of the recipe's `val`; FRESH=<seed>: fresh validation rooms (pilot-sessions.mjs).
-const split = process.env.SPLIT === 'val2' ? 'val2' : process.env.FRESH ? `fresh:${process.env.FRESH}` : process.env.PEOPLE_SECONDS ? `val:${process.env.PEOPLE_SECONDS}s` : 'val';
+const split = process.env.SPLIT === 'val2' ? 'val2' : process.env.FRESH ? `fresh:${process.env.FRESH}${process.env.PEOPLE_SECONDS ? `:${process.env.PEOPLE_SECONDS}s` : ""}` : process.env.PEOPLE_SECONDS ? `val:${process.env.PEOPLE_SECONDS}s` : 'val';
 const sessions = split === 'val2' ? splitSessions(sim, recipe, { split, maxSessions: Math.max(peopleRooms, installerRooms) }) : validationSessions(Math.max(peopleRooms, installerRooms));
 
 const runs = [];

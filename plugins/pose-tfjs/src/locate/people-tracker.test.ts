@@ -116,6 +116,24 @@ describe('PeopleTracker', () => {
     expect(secondPeakConfirmed({ birthLinks: 2, birthLinkEnergy: 0.2 }, [2, 0.5, 0.02])).toBe(2);
   });
 
+  it('held reports (confirm20-protocol.md, not shipped): a weak track is shown once its position has explained enough over the window, a strong one at once', () => {
+    const held = PeopleTrackerSettingsSchema.parse({ reportExplained: { windowS: 20, minMean: 0.5, strongBirth: 3 } });
+    const shown = (source: number[], seconds: number) => {
+      const tracker = new PeopleTracker(held, 3);
+      const ids = new Set<number>();
+      for (let i = 0; i * 0.25 < seconds; i++) for (const t of confirmed(tracker.update(i * 0.25, [withLinks(2, 2, source)]))) ids.add(t.id);
+      return ids.size;
+    };
+    expect(shown([3, 0.6, 0.4], 1)).toBe(1); // strong at birth: shown at confirmation
+    expect(shown([0.2, 0.1, 0.05], 30)).toBe(0); // a fan's level, held for 30 s: never shown
+    expect(shown([0.4, 0.2, 0.1], 30)).toBe(1); // 0.7 over the window: shown
+    // Without the setting the weak one is shown at once.
+    const plain = new PeopleTracker(settings, 3);
+    let seen = 0;
+    for (let i = 0; i < 4; i++) seen = Math.max(seen, confirmed(plain.update(i * 0.25, [withLinks(2, 2, [0.2, 0.1, 0.05])])).length);
+    expect(seen).toBe(1);
+  });
+
   it('relative births and accumulated confirmation: a lobe a tenth of the strongest peak is no person', () => {
     expect(secondPeakConfirmed({ birthRelative: 0.2 }, [0.3, 0.05, 0.05])).toBe(1);
     expect(secondPeakConfirmed({ confirmRelative: 0.2 }, [0.3, 0.05, 0.05])).toBe(1);

@@ -79,6 +79,23 @@ export const PeopleTrackerSettingsSchema = z.object({
   keepWallM: z.number().nonnegative().optional(),
   /** Confirmation on accumulated strength: the mean, over its hits, of the peak's share of the strongest peak's explained energy. Absent: no test. */
   confirmRelative: z.number().min(0).max(1).optional(),
+  /**
+   * Lived-in rooms (opt-in; confirm20-protocol.md): a confirmed track is reported (a person
+   * downstream) only once the change at its position is held over seconds. A fan, a resting cat,
+   * a door or drift since the reference make peaks at the noise floor that come and go; a person,
+   * even sitting still, keeps explaining change where they are. The cost is a delay before a weak
+   * person is shown. Absent: every confirmed track is reported at once.
+   */
+  reportExplained: z.object({
+    /** Seconds of estimates the position's explained energy is averaged over (shorter at a stream's start). */
+    windowS: z.number().positive(),
+    /** The mean, over the window, of the explained energy (noise energies, summed over links) of the strongest peak within `radiusM` of the track (0 where none) needed to report it. */
+    minMean: z.number().nonnegative(),
+    /** A track whose hits from birth to confirmation explained at least this on average is reported at once. */
+    strongBirth: z.number().nonnegative(),
+    /** How near a peak must be to the track's position to count, metres. */
+    radiusM: z.number().positive().default(0.5),
+  }).optional(),
 });
 
 /** Tracker settings. */
@@ -105,7 +122,7 @@ export interface TrackedPerson {
   id: number;
   x: number;
   y: number;
-  /** Confirmed (reported as a person) or tentative (waiting for evidence). */
+  /** Confirmed and reported (a person), or not yet: tentative, or confirmed and held back by `reportExplained`. */
   confirmed: boolean;
   /** Share of the last `confirmWindow` estimates with evidence of this person. */
   support: number;
@@ -131,6 +148,17 @@ interface Track {
   nearBirth: boolean;
   /** Estimates in a row whose peak failed the birth test (`explainedDeathMisses`). */
   weak: number;
+  /** Shown as a person (`reportExplained`: once held; without it, when confirmed). */
+  reported: boolean;
+  /** Explained energy of its hits until confirmation, summed, and how many carried it (`reportExplained`'s strong birth). */
+  birthExplained: number;
+  birthExplainedHits: number;
+}
+
+/** One past estimate's peaks, as `reportExplained` reads them: where, and the energy each explains. */
+interface PastPeaks {
+  time: number;
+  peaks: { x: number; y: number; explained: number }[];
 }
 
 /**
@@ -144,6 +172,8 @@ export class PeopleTracker {
   #tracks: Track[] = [];
   #nextId = 1;
   #lastTime: number | null = null;
+  /** The estimates of the last `reportExplained.windowS` seconds (empty without it). */
+  #past: PastPeaks[] = [];
 
   constructor(readonly settings: PeopleTrackerSettings, readonly maxTracks: number) {}
 
@@ -151,6 +181,7 @@ export class PeopleTracker {
   reset(): void {
     this.#tracks = [];
     this.#lastTime = null;
+    this.#past = [];
   }
 
   /** Advance to `time` (seconds; frames carry milliseconds) with one estimate's peaks; returns the tracks, confirmed first. */
@@ -199,7 +230,7 @@ export class PeopleTracker {
       if (peakUsed.has(pi) || !this.#birthEvidence(p, peaks) || this.#tracks.length >= this.maxTracks * 2) return;
       const r = s.measurementStdM ** 2;
       const nearBirth = s.nearTrackM > 0 && this.#tracks.some((k) => k.confirmed && Math.hypot(k.x - p.x, k.y - p.y) < s.nearTrackM);
-      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], support: [], confirmed: false, peak: pi, nearBirth, weak: 0 };
+      const t: Track = { id: this.#nextId++, x: p.x, y: p.y, vx: 0, vy: 0, pp: r, pv: 0, vv: 1, age: 0, hits: 0, misses: 0, recent: [], support: [], confirmed: false, peak: pi, nearBirth, weak: 0, reported: false, birthExplained: 0, birthExplainedHits: 0 };
       this.#record(t, true, p, peaks);
       this.#tracks.push(t);
     });
@@ -216,10 +247,33 @@ export class PeopleTracker {
     let confirmed = 0;
     for (const t of kept) if (t.confirmed && ++confirmed > this.maxTracks) t.confirmed = false;
     this.#tracks = kept;
+    this.#report(time, peaks);
     // Confirmed first; within each, the track of the strongest peak first (what the image says now).
     const rank = (t: Track) => (t.peak < 0 ? peaks.length : t.peak);
     return [...kept].sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || rank(a) - rank(b))
-      .map((t) => ({ id: t.id, x: t.x, y: t.y, confirmed: t.confirmed, support: Math.min(1, t.recent.filter(Boolean).length / s.confirmWindow), peak: t.peak }));
+      .map((t) => ({ id: t.id, x: t.x, y: t.y, confirmed: t.confirmed && t.reported, support: Math.min(1, t.recent.filter(Boolean).length / s.confirmWindow), peak: t.peak }));
+  }
+
+  /**
+   * Which confirmed tracks are shown (`reportExplained`): those strong at birth, and those whose
+   * position has explained enough change on average over the window; once shown, until they die.
+   */
+  #report(time: number, peaks: readonly TrackerMeasurement[]): void {
+    const rule = this.settings.reportExplained;
+    if (!rule) {
+      for (const t of this.#tracks) t.reported ||= t.confirmed;
+      return;
+    }
+    const explainedOf = (p: TrackerMeasurement) => (p.linkExplained ? p.linkExplained.reduce((a, b) => a + b, 0) : Number.POSITIVE_INFINITY);
+    this.#past.push({ time, peaks: peaks.map((p) => ({ x: p.x, y: p.y, explained: explainedOf(p) })) });
+    while (this.#past.length && this.#past[0].time <= time - rule.windowS) this.#past.shift();
+    for (const t of this.#tracks) {
+      if (!t.confirmed || t.reported) continue;
+      if (t.birthExplainedHits > 0 && t.birthExplained / t.birthExplainedHits >= rule.strongBirth) { t.reported = true; continue; }
+      // Per estimate the strongest peak near the track's position now (0 where none): a person there explains change in most of them.
+      const held = this.#past.reduce((sum, e) => sum + e.peaks.reduce((best, p) => (Math.hypot(p.x - t.x, p.y - t.y) <= rule.radiusM ? Math.max(best, p.explained) : best), 0), 0);
+      t.reported = held / this.#past.length >= rule.minMean;
+    }
   }
 
   /** Whether a peak is evidence enough to start or grow a tentative track. */
@@ -252,6 +306,11 @@ export class PeopleTracker {
     t.support.push(evidence && p ? peakSupport(p, peaks ?? []) : { second: Number.NaN, relative: Number.NaN });
     while (t.recent.length > Math.max(window, s.confirmWindow)) { t.recent.shift(); t.support.shift(); }
     if (evidence) { t.hits++; t.misses = 0; } else t.misses++;
+    if (evidence && p && !t.confirmed) {
+      // A peak without per-link figures passes, as it passes the birth tests.
+      t.birthExplained += p.linkExplained ? p.linkExplained.reduce((a, b) => a + b, 0) : Number.POSITIVE_INFINITY;
+      t.birthExplainedHits++;
+    }
     const needed = t.nearBirth ? s.nearTrackHits : s.confirmHits;
     if (!t.confirmed && t.recent.filter(Boolean).length >= needed && this.#accumulated(t)) t.confirmed = true;
   }
