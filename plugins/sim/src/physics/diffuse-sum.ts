@@ -66,7 +66,7 @@ export class DiffuseSumKernel {
     const align = (n: number) => (n + 15) & ~15;
     const runs = 0;
     const pow = align(runs + 8 * this.#nruns);
-    const acc = pow + 32 * (maxGap + 1);
+    const acc = pow + 64 * (maxGap + 1);
     const amp = acc + 32 * groups * nsc;
     const tx = amp + 16 * maxPaths;
     const rx = tx + 32 * maxPaths * ntx;
@@ -102,8 +102,9 @@ export class DiffuseSumKernel {
     if (pairs & 1) for (let k = 0, at = 4 * (pairs >> 1) * nsc + 1; k < nsc; k++, at += 4) acc[at] = acc[at + 2] = 0;
   }
 
-  /** Add the first `paths` paths' sweeps to the loaded channel. */
+  /** Add the first `paths` paths' sweeps to the loaded channel (an even count: the kernel takes two paths at a time). */
   sum(paths: number): void {
+    if (paths & 1) throw new RangeError('the diffuse sum takes an even number of paths');
     const o = this.#offsets;
     this.#exports.sumDiffuse(paths, this.#ntx, this.#nrx, this.#nsc, this.#nruns, this.#maxGap, o.amp, o.tx, o.rx, o.runs, o.pow, o.acc);
   }
