@@ -1,6 +1,6 @@
 /**
  * Assembles src/physics/diffuse-sum.wat (the reverberant body's sum in WebAssembly SIMD) with wabt and writes the
- * bytes into src/physics/diffuse-sum-wasm.ts. Run from plugins/sim after editing the .wat:
+ * bytes into src/physics/diffuse-sum-wasm.ts. Run from plugins/sim after editing the .wat (`npm run generate:diffuse-sum`, or):
  * `node scripts/generate-diffuse-sum.mjs` (`--check` exits 1 when the committed module is not what the source gives).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
