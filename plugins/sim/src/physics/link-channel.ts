@@ -5,7 +5,8 @@ import { SPEED_OF_LIGHT, SUBCARRIER_SPACING_HZ } from './constants.js';
 import { MATERIALS, fresnelReflection } from './materials.js';
 import { cosIncidence, crossing, imagePaths, mirror, onFace, surfacesOf, type RoomGeometry, type Surface } from './room.js';
 import { ellipsoidBistatic, knifeEdgeLossDb } from './scattering.js';
-import { alongDirection, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings, type SegmentSurfaces } from './reverberation.js';
+import { DiffuseSumKernel, diffuseSumAvailable } from './diffuse-sum.js';
+import { alongDirection, BODY_DIFFUSE_PATHS, bodyDiffusePaths, bodyScatteringPoints, bodySegmentDirections, BODY_SEGMENT_DIRECTIONS, reverberantGain, staticTailPaths, type DiffusePaths, type ReverberationSettings, type SegmentSurfaces } from './reverberation.js';
 import type { AntennaPattern } from '../radio/patterns.js';
 
 /** A moving point scatterer that is not a person (fan blade, pet, door leaf, curtain, someone next door). */
@@ -156,6 +157,10 @@ export class LinkChannel {
   readonly #bodyDiffuseReceive = new Map<number, Float64Array[]>();
   /** The same for the transmit side with the body at rest; a packet turns them by the body's length change. */
   readonly #bodyDiffuseTransmit = new Map<number, Float64Array[]>();
+  /** The receive phasors interleaved for the SIMD kernel, per person. */
+  readonly #bodyDiffuseReceiveInterleaved = new Map<number, Float64Array>();
+  /** The diffuse sum's SIMD kernel (undefined: not made yet; null: WebAssembly SIMD missing). */
+  #diffuseSum: DiffuseSumKernel | null | undefined = undefined;
   readonly #shiftLength = new Float64Array(1);
   readonly #shift0 = new Float64Array(1);
   readonly #shift1 = new Float64Array(1);
@@ -378,7 +383,7 @@ export class LinkChannel {
    * G_rev·ρ²·(A/M)·(c·T/(4V) + 1/(16π d_tx²) + 1/(16π d_rx²)) with d the distances of its scattering point,
    * the delay of the line of sight plus its excess, and the length change (k̂_in − k̂_out)·p of its point p.
    */
-  #addBodyDiffuse(body: BodyState, settings: ReverberationSettings, outRe: Float64Array, outIm: Float64Array): void {
+  #addBodyDiffuse(body: BodyState, settings: ReverberationSettings, kernel: DiffuseSumKernel | null, outRe: Float64Array, outIm: Float64Array): void {
     let draws = this.#bodyDiffuse.get(body.personId);
     if (!draws) this.#bodyDiffuse.set(body.personId, (draws = bodyDiffusePaths(settings, body.personId)));
     const points = (this.#diffusePoints ??= new Float64Array(3 * draws.count));
@@ -424,6 +429,18 @@ export class LinkChannel {
       const u0i = this.#shift1[0];
       const usr = this.#shift2[0];
       const usi = this.#shift3[0];
+      if (kernel) {
+        kernel.amp[2 * m] = amp * draws.gainRe[m];
+        kernel.amp[2 * m + 1] = amp * draws.gainIm[m];
+        const tx = kernel.tx;
+        for (let i = 0, a = m * this.ntx, at = 4 * a; i < this.ntx; i++, a++, at += 4) {
+          tx[at] = transmit[0][a] * u0r - transmit[1][a] * u0i;
+          tx[at + 1] = transmit[0][a] * u0i + transmit[1][a] * u0r;
+          tx[at + 2] = transmit[2][a] * usr - transmit[3][a] * usi;
+          tx[at + 3] = transmit[2][a] * usi + transmit[3][a] * usr;
+        }
+        continue;
+      }
       for (let i = 0, a = m * this.ntx; i < this.ntx; i++, a++) {
         t0r[i] = transmit[0][a] * u0r - transmit[1][a] * u0i;
         t0i[i] = transmit[0][a] * u0i + transmit[1][a] * u0r;
@@ -432,6 +449,26 @@ export class LinkChannel {
       }
       this.#sumSeparable(outRe, outIm, amp * draws.gainRe[m], amp * draws.gainIm[m], receive[0], receive[1], receive[2], receive[3], m * this.nrx);
     }
+    if (kernel) {
+      kernel.rx.set(this.#bodyDiffuseReceiveInterleaved.get(body.personId) ?? this.#interleaveReceive(body.personId, receive));
+      kernel.sum(draws.count);
+    }
+  }
+
+  /** A person's receive phasors as the SIMD kernel reads them ({c0, s0, cs, ss} per path and antenna), kept. */
+  #interleaveReceive(personId: number, receive: Float64Array[]): Float64Array {
+    const out = new Float64Array(4 * receive[0].length);
+    for (let a = 0; a < receive[0].length; a++) for (let c = 0; c < 4; c++) out[4 * a + c] = receive[c][a];
+    this.#bodyDiffuseReceiveInterleaved.set(personId, out);
+    return out;
+  }
+
+  /** The link's SIMD kernel for the diffuse sum, made on first use; null where WebAssembly SIMD is missing. */
+  #diffuseKernel(): DiffuseSumKernel | null {
+    if (this.#diffuseSum === undefined) {
+      this.#diffuseSum = diffuseSumAvailable() ? new DiffuseSumKernel(this.ntx, this.nrx, this.nsc, this.#runGap, this.#runLength, BODY_DIFFUSE_PATHS) : null;
+    }
+    return this.#diffuseSum;
   }
 
   /** The transmit-side phasors of a person's diffuse paths with the body at rest (no length change), kept for the link's life. */
@@ -598,7 +635,13 @@ export class LinkChannel {
     if (this.geometry.bodyScattering) {
       for (const body of bodies) for (const seg of body.segments) this.#addBodySegment(seg, body, bodies, outRe, outIm, null);
       const reverberation = this.geometry.reverberation;
-      if (reverberation?.bodyDiffuse) for (const body of bodies) this.#addBodyDiffuse(body, reverberation, outRe, outIm);
+      if (reverberation?.bodyDiffuse) {
+        // The sum runs in WebAssembly SIMD where it can (bit-identical to the JS sweep); the channel goes in once and comes back once.
+        const kernel = this.#diffuseKernel();
+        kernel?.load(outRe, outIm);
+        for (const body of bodies) this.#addBodyDiffuse(body, reverberation, kernel, outRe, outIm);
+        kernel?.store(outRe, outIm);
+      }
     }
   }
 
