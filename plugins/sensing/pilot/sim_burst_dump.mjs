@@ -5,10 +5,15 @@
 // fall-like windows, and 10 times a second the hips' height and the mean keypoint speed.
 // `--rate HZ` re-simulates the sessions at another packet rate (the eval's links send 20/s), `--kinds fall,fall-like`
 // keeps only those sessions (and leaves out the demo home).
+// `--whatif JSON` merges a propagation what-if into every scenario (the demo home's too), as plugins/sim/pilot/sensing_whatif.mjs
+// does; `--split train|validation` dumps one split only; `--first N` starts at room N (rooms N … N + rooms − 1, e.g. fresh
+// validation rooms); `--falls-row` keeps only the sessions the evaluation's falls row scores (still, empty, fall, fall-like);
+// `--no-demo` leaves out the demo home.
 // Run from the repository root after a build: node plugins/sensing/pilot/sim_burst_dump.mjs DIR [--small] [--rooms N] [--rate HZ] [--kinds K,...]
+//   [--whatif JSON] [--split S] [--first N] [--falls-row] [--no-demo]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Simulator, loadScenario } from '@wiflow/plugin-sim';
+import { Simulator, loadScenario, validateScenario } from '@wiflow/plugin-sim';
 import { simSessions, SIM_SIZES } from '../dist/index.js';
 
 const dir = process.argv[2] ?? 'simburst';
@@ -20,10 +25,16 @@ const rateArg = process.argv.indexOf('--rate');
 const rate = rateArg > 0 ? Number(process.argv[rateArg + 1]) : null;
 const kindsArg = process.argv.indexOf('--kinds');
 const kinds = kindsArg > 0 ? process.argv[kindsArg + 1].split(',') : null;
+const arg = (name) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : null);
+const whatIf = arg('--whatif') ? JSON.parse(arg('--whatif')) : null;
+const withWhatIf = (scenario) => (whatIf ? validateScenario({ ...scenario, propagation: { ...scenario.propagation, ...whatIf } }, scenario.name) : scenario);
+const splits = arg('--split') ? [arg('--split')] : ['train', 'validation'];
+const first = Number(arg('--first') ?? 0);
+const fallsRow = process.argv.includes('--falls-row');
 mkdirSync(dir, { recursive: true });
 
 function dump(scenario, seconds, name, split, kind, index) {
-  const sim = new Simulator(scenario);
+  const sim = new Simulator(withWhatIf(scenario));
   const start = sim.startTimeMs;
   const links = new Map();
   const falls = [];
@@ -90,21 +101,23 @@ function dump(scenario, seconds, name, split, kind, index) {
     writeFileSync(join(dir, file), Buffer.from(data.buffer));
     files.push({ key, file, width, rows: rows.length });
   }
-  return { name, split, kind, falls, fallLike, truth, links: files };
+  return { name, split, kind, room: null, falls, fallLike, truth, links: files };
 }
 
 const out = [];
-for (const split of ['train', 'validation']) {
+for (const split of splits) {
   let s = split === 'validation' ? { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) } : sizes;
-  if (roomsArg > 0) s = { ...s, rooms: Math.min(s.rooms, Number(process.argv[roomsArg + 1])) };
+  if (roomsArg > 0) s = { ...s, rooms: first > 0 ? Number(process.argv[roomsArg + 1]) : Math.min(s.rooms, Number(process.argv[roomsArg + 1])) };
   // walk-in sessions (added 2026-11-27) are left out, so the dump is the one its findings were read from
-  for (const session of simSessions(split, s).filter((x) => x.kind !== 'walk-in')) {
+  for (const session of simSessions(split, { ...s, rooms: first + s.rooms }).filter((x) => x.kind !== 'walk-in' && x.room >= first)) {
     if (kinds && !kinds.includes(session.kind)) continue;
+    if (fallsRow && session.kind === 'leave') continue;
     if (rate) session.scenario = { ...session.scenario, channel: { ...session.scenario.channel, rateHz: rate } };
-    out.push(dump(session.scenario, session.seconds, session.scenario.name, split, session.kind, out.length));
+    out.push({ ...dump(session.scenario, session.seconds, session.scenario.name, split, session.kind, out.length), room: session.room });
     console.log(session.scenario.name);
   }
 }
-if (!kinds) out.push(dump(loadScenario(join(import.meta.dirname, '../../../examples/scenarios/home-monitored.yaml')), 170, 'demo home', 'demo', 'demo', out.length));
+if (!kinds && !process.argv.includes('--no-demo')) out.push(dump(loadScenario(join(import.meta.dirname, '../../../examples/scenarios/home-monitored.yaml')), 170, 'demo home', 'demo', 'demo', out.length));
 writeFileSync(join(dir, 'index.json'), JSON.stringify(out));
-console.log(`${out.length} sessions`);
+const cpu = process.cpuUsage();
+console.log(`${out.length} sessions, ${out.reduce((a, x) => a + Math.max(...x.truth.map((r) => r[0])), 0).toFixed(0)} simulated s, ${process.uptime().toFixed(0)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} CPU-s`);
