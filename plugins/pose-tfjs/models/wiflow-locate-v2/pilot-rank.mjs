@@ -36,7 +36,7 @@
 // shares for one-person estimates without an extra track.
 //
 // Run from the repository root after a build:
-//   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-rank.mjs <val-2 cache> <close-2 cache> [--json]
+//   node plugins/pose-tfjs/models/wiflow-locate-v2/pilot-rank.mjs <val-2 cache> <close-2 cache> [--json] [--post-hoc]
 import { readPilotCache } from './pilot-cache-file.mjs';
 import { WARM_UP_SECONDS } from '@wiflow/plugin-evaluation';
 import { PeopleTracker, sourcesAboveNoise } from '@wiflow/plugin-pose-tfjs';
@@ -145,4 +145,31 @@ for (const [label, list] of [['with an extra track', one.filter((x) => x.extra)]
   console.log(`| ${label} | ${row.n} | ${row.c1} | ${row.s1} | ${row.s2} |`);
 }
 console.log(`(multi-person p10: S1 ${f2(cut.S1)}, S2 ${f2(cut.S2)}; ${multiAll.length} estimates)`);
+if (process.argv.includes('--post-hoc')) {
+  // Written AFTER the primary figures above were seen: readings that say what limits them, not a second try at the bar.
+  const explained = (peak) => peak.slice(4).reduce((a, b) => a + b, 0);
+  const post = {
+    'S1 with the max over links (post hoc)': (e) => Math.max(...e.rank.map((l) => Math.log(Math.max(l[1], 1e-9)))),
+    'ln λ2 on the link with the largest λ1 (post hoc)': (e) => { const l = e.rank.reduce((b, x) => (x[0] > b[0] ? x : b)); return Math.log(Math.max(l[1], 1e-9)); },
+    'image: second peak against the strongest (post hoc)': (e) => (e.peaks.length > 1 ? explained(e.peaks[1]) / Math.max(1e-9, explained(e.peaks[0])) : 0),
+  };
+  const closest = (x) => { let d = Infinity; const t = x.e.truth; for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) d = Math.min(d, Math.hypot(t[i][1] - t[j][1], t[i][2] - t[j][2])); return d; };
+  console.log('');
+  console.log('Post hoc (after the figures above were seen): other readings of the same estimates, AUC 2–3 people against 1');
+  console.log('');
+  console.log('| reading | val-2: all | still | moving | close-2 vs val-2 one: all |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, s] of Object.entries(post)) {
+    const cell = (pos, neg) => `${f2(auc(pos.map((x) => s(x.e)), neg.map((x) => s(x.e))))} (${pos.length} / ${neg.length})`;
+    console.log(`| ${name} | ${cell(multiVal, one)} | ${cell(multiVal.filter((x) => !x.moving), one.filter((x) => !x.moving))} | ${cell(multiVal.filter((x) => x.moving), one.filter((x) => x.moving))} | ${cell(multiClose, one)} |`);
+  }
+  console.log('');
+  console.log('S1 of val-2 multi-person estimates by the closest pair\'s distance (AUC against val-2 one-person; median S1):');
+  for (const [lo, hi] of [[0, 1], [1, 2], [2, 3], [3, Infinity]]) {
+    const xs = multiVal.filter((x) => closest(x) >= lo && closest(x) < hi);
+    console.log(`- ${lo}–${hi === Infinity ? '' : hi} m: ${f2(auc(xs.map((x) => statistics.S1(x.e)), one.map((x) => statistics.S1(x.e))))} (${xs.length}), median ${xs.length ? f2(median(xs.map((x) => statistics.S1(x.e)))) : '—'}`);
+  }
+  const gate = (list) => `${(100 * list.filter((x) => count(x.e) >= 2).length / Math.max(1, list.length)).toFixed(0)} %`;
+  console.log(`C ≥ 2 (a gate "an extra track only while the rank says two"): one-person with an extra track ${gate(one.filter((x) => x.extra))}, val-2 two people ${gate(multiVal.filter((x) => x.people === 2))}, three ${gate(multiVal.filter((x) => x.people === 3))}, close-2 two ${gate(multiClose.filter((x) => x.people === 2))}, three ${gate(multiClose.filter((x) => x.people === 3))}.`);
+}
 if (process.argv.includes('--json')) console.log(JSON.stringify(result));
