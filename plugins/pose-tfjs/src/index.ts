@@ -40,6 +40,7 @@ export { poseLocateNode, PoseLocateConfig } from './nodes/pose-locate.js';
 export { PeopleTracker, PeopleTrackerSettingsSchema, type PeopleTrackerSettings } from './locate/people-tracker.js';
 export { PoseLocator, hypothesesFromEvidence, type LocatedInstant, type PeakEvidence, type PoseLocatorOptions } from './locate/locator.js';
 export { RoomImager, type ImagingSettings, type ImagePeak, type RoomImage } from './locate/imager.js';
+export { antennaSpectrum, sourcesAboveNoise, type HeldChange } from './locate/change-rank.js';
 export { alignPacket, chooseGainModel, GainModelSchema, type GainModel, type AlignOptions, type AlignedPacket, ReferenceRecorder, readReference, writeReference, EmptyRoomReferenceSchema, type EmptyRoomReference, type LinkReference } from './locate/reference.js';
 export { checkReferenceFitsEnvironment, checkFrameFitsReference, referenceForEnvironment, linkKey } from './locate/reference-check.js';
 export { EmptyRoomRecording, RecordingQualitySchema, type RecordingQuality, type RecordingReport, type LinkQuality } from './locate/reference-recording.js';

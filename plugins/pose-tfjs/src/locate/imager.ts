@@ -6,6 +6,7 @@ import { LiveNoiseFloor } from './live-noise.js';
 import { StaticChainGain } from './static-chain-gain.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
 import type { EmptyRoomReference, LinkReference } from './reference.js';
+import type { HeldChange } from './change-rank.js';
 
 /** How the room is imaged (part of a locator model; the shipped values are in its `locator.json`). */
 export interface ImagingSettings {
@@ -225,6 +226,11 @@ export class RoomImager {
     return this.#links.every((l) => l.history.length >= this.settings.packets);
   }
 
+  /** Each link's change over the packets held (copies), as `image()` would see it: for statistics of the raw change (change-rank.ts). */
+  heldChanges(): HeldChange[] {
+    return this.#links.map((l) => ({ key: l.key, antennaPairs: l.reference.ntx * l.reference.nrx, subcarriers: l.subcarriers.length, noisePower: l.noisePower, packets: l.history.map((x) => ({ re: Float32Array.from(x.re), im: Float32Array.from(x.im) })) }));
+  }
+
   /** Drop the packets held (after a gap in the stream). */
   reset(): void {
     for (const l of this.#links) l.history = [];
@@ -364,7 +370,7 @@ function minusReference(aligned: { re: Float64Array; im: Float64Array }, h0: { r
 }
 
 /** Eigenvalues of a real symmetric N×N matrix (cyclic Jacobi; N is small here). */
-function symmetricEigenvalues(A: Float64Array, N: number): number[] {
+export function symmetricEigenvalues(A: Float64Array, N: number): number[] {
   const a = Float64Array.from(A);
   for (let sweep = 0; sweep < 30; sweep++) {
     let off = 0;
