@@ -4,6 +4,9 @@
 // Guards: the shipped chain's 95 % bootstrap interval over rooms (room-bootstrap.mjs).
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/confirm21-grid.mjs confirm21-candidates.json cache.json... > out.json
+// Added after the fresh grid's outcome (post hoc, descriptive; the rule does not read it): each candidate's
+// phantoms as a share of the shipped chain's, with a 95 % bootstrap over the emptied rooms (paired, both
+// conditions of a room together).
 // SWEEP=1: the caches are seen rooms and the candidates a sweep that fixes the protocol's settings (no winner is named).
 import { readFileSync } from 'node:fs';
 import { readPilotCache } from './pilot-cache-file.mjs';
@@ -27,6 +30,11 @@ const KEYS = ['countExact', 'detectedShare', 'onePersonFloorM', 'stillDetectedSh
 const shipped = measure(null);
 const intervals = Object.fromEntries(KEYS.map((k) => [k, bootstrap(shipped.rooms.length, (idx) => pooledFigures(idx.map((i) => shipped.rooms[i]))[k] ?? 0)]));
 const installer = (m, key) => perHour(m.phantoms['fan-cat-door'][key] + m.phantoms.drift[key], m.phantoms['fan-cat-door'].seconds + m.phantoms.drift.seconds);
+const roomPhantoms = (m) => m.phantoms['fan-cat-door'].perRoom.map((n, i) => n + m.phantoms.drift.perRoom[i]);
+const phantomShare = (m) => {
+  const a = roomPhantoms(m), b = roomPhantoms(shipped), share = (idx) => idx.reduce((s, i) => s + a[i], 0) / Math.max(1, idx.reduce((s, i) => s + b[i], 0));
+  return { share: round(share(a.map((_, i) => i)), 3), bootstrap95: bootstrap(a.length, share) };
+};
 const describe = (name, gate, m) => {
   const fig = pooledFigures(m.rooms);
   // The intervals carry 3 decimals: the figure is compared at the same precision.
@@ -35,7 +43,7 @@ const describe = (name, gate, m) => {
   return {
     name, gate,
     phantomsPerHour: { installer: round(installer(m, 'tracks'), 1), 'fan-cat-door': round(perHour(m.phantoms['fan-cat-door'].tracks, m.phantoms['fan-cat-door'].seconds), 1), drift: round(perHour(m.phantoms.drift.tracks, m.phantoms.drift.seconds), 1) },
-    phantoms: m.phantoms, people: Object.fromEntries(KEYS.map((k) => [k, round(fig[k])])), delay: delayFigures(m.rooms), halved, guards,
+    phantoms: m.phantoms, phantomsOfShipped: phantomShare(m), people: Object.fromEntries(KEYS.map((k) => [k, round(fig[k])])), delay: delayFigures(m.rooms), halved, guards,
     wins: halved && Object.values(guards).every((g) => g !== false),
   };
 };

@@ -67,18 +67,20 @@ export function personRoom(frames) {
 }
 
 /**
- * One setting over every cache: phantoms per condition (end to end, and the locator's own tracks) and each
+ * One setting over every cache: phantoms per condition (end to end, per room, and the locator's own tracks) and each
  * people room's figures. `settingsOf(cache)` gives the locator's tracker settings; `makeGate()` a fresh gate per run.
  */
 export function measureRooms(model, caches, settingsOf, makeGate = () => undefined) {
-  const phantoms = { 'fan-cat-door': { tracks: 0, locatorTracks: 0, seconds: 0 }, drift: { tracks: 0, locatorTracks: 0, seconds: 0 } };
+  const phantoms = { 'fan-cat-door': { tracks: 0, locatorTracks: 0, seconds: 0, perRoom: [] }, drift: { tracks: 0, locatorTracks: 0, seconds: 0, perRoom: [] } };
   const rooms = [];
   for (const { cache } of caches) {
     const settings = settingsOf(cache);
     for (const run of cache.runs) {
       const frames = endToEndFrames(model, run, settings, cache.maxPersons, makeGate());
       if (run.kind !== 'people') {
-        phantoms[run.kind].tracks += phantomsIn(frames, run.id, run.id).length;
+        const shown = phantomsIn(frames, run.id, run.id).length;
+        phantoms[run.kind].tracks += shown;
+        phantoms[run.kind].perRoom.push(shown);
         phantoms[run.kind].locatorTracks += new Set(frames.flatMap((f) => f.locatorIds)).size;
         phantoms[run.kind].seconds += cache.source.installerSeconds;
         continue;
