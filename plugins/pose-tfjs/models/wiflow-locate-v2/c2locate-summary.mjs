@@ -1,4 +1,4 @@
-// c2locate-protocol.md: the three runs (a: 2.3.0 C2 off, b: 2.3.0 C2 on, c: refit C2 on) summarised,
+// c2locate-protocol.md: the runs (a: 2.3.0 C2 off, b: 2.3.0 C2 on, c: refit C2 on, d: refit C2 off, control) summarised,
 // per people count, with the protocol's reading and paired 95 % bootstrap intervals over rooms.
 // Each run is DIR/<name>.json (`wiflow locate eval --per-room --json`), DIR/<name>.cpu ("wall user sys"
 // seconds, from /usr/bin/time -f '%e %U %S') and DIR/<name>.uptime (uptime before and after).
@@ -8,7 +8,7 @@ import { bootstrap, pooled } from './room-bootstrap.mjs';
 
 const [dir, suffix = ''] = process.argv.slice(2);
 const round = (v, d = 3) => (v == null ? null : +v.toFixed(d));
-const RUNS = { a: '2.3.0, C2 off', b: '2.3.0, C2 on', c: 'refit on C2, C2 on' };
+const RUNS = { a: '2.3.0, C2 off', b: '2.3.0, C2 on', c: 'refit on C2, C2 on', d: 'refit on C2 off, C2 off (control)' };
 
 const read = (name) => {
   const base = `${dir}/${name}${suffix}`;
@@ -41,8 +41,8 @@ const reading = (d) => {
   if (countBetter || floorBetter) return 'better';
   return 'no measurable change';
 };
-const changes = { c2On: change('b', 'a'), refitUnderC2: change('c', 'b'), refitAgainstToday: change('c', 'a') };
-const verdict = { c2On: reading(changes.c2On), refitUnderC2: reading(changes.refitUnderC2), refitRecovers: changes.refitAgainstToday ? reading(changes.refitAgainstToday) !== 'worse' : null };
+const changes = { c2On: change('b', 'a'), refitUnderC2: change('c', 'b'), refitAgainstToday: change('c', 'a'), refitOff: change('d', 'a'), c2OnBothRefitted: change('c', 'd') };
+const verdict = { c2On: reading(changes.c2On), refitUnderC2: reading(changes.refitUnderC2), refitRecovers: changes.refitAgainstToday ? reading(changes.refitAgainstToday) !== 'worse' : null, c2OnBothRefitted: reading(changes.c2OnBothRefitted) };
 
 for (const [k, label] of Object.entries(RUNS)) {
   const r = runs[k];
