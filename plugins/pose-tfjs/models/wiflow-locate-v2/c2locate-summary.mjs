@@ -12,7 +12,7 @@ const RUNS = { a: '2.3.0, C2 off', b: '2.3.0, C2 on', c: 'refit on C2, C2 on', d
 
 const read = (name) => {
   const base = `${dir}/${name}${suffix}`;
-  if (!existsSync(`${base}.json`)) return null;
+  if (!existsSync(`${base}.cpu`) || !readFileSync(`${base}.cpu`, 'utf8').trim()) return null; // a run still going: time writes .cpu at its end
   const j = JSON.parse(readFileSync(`${base}.json`, 'utf8'));
   const [wall, user, sys] = readFileSync(`${base}.cpu`, 'utf8').trim().split('\n').pop().split(' ').map(Number);
   const buckets = Object.fromEntries(['1', '2', '3', 'all'].map((k) => [k, {
