@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DatasetRecipeSchema, loadLocatorModel, locateSplit, RECIPE_PROFILE } from '../index.js';
 import type { HardwareProfile, PlanScenario } from './hardware-profile.js';
 import { parsePropagationWhatIf, withPropagationWhatIf } from './propagation-whatif.js';
 
@@ -21,5 +22,18 @@ describe('the propagation what-if of locate fit|eval', () => {
     expect(parsePropagationWhatIf(JSON.stringify(C2))).toEqual(C2);
     expect(() => parsePropagationWhatIf('[1]')).toThrow(/--whatif-propagation must be a JSON object/);
     expect(() => parsePropagationWhatIf('{decayNs')).toThrow(/--whatif-propagation must be a JSON object/);
+  });
+
+  it('reaches the simulated rooms the locator images, and the simulator refuses a field it does not know', async () => {
+    const shipped = loadLocatorModel();
+    const recipe = DatasetRecipeSchema.parse(shipped.spec.training.dataset);
+    const firstFeatures = async (profile: HardwareProfile) => {
+      for await (const instant of locateSplit(shipped, recipe, { split: 'val', maxSessions: 1, maxSeconds: 1 }, undefined, profile)) if (instant.truth?.persons.length) return instant.features;
+      throw new Error('no estimate with a person');
+    };
+    const off = await firstFeatures(RECIPE_PROFILE);
+    expect(await firstFeatures(RECIPE_PROFILE)).toEqual(off);
+    expect(await firstFeatures(withPropagationWhatIf(RECIPE_PROFILE, C2))).not.toEqual(off);
+    await expect(firstFeatures(withPropagationWhatIf(RECIPE_PROFILE, { reverberation: { decayNs: 22, loudness: 3 } }))).rejects.toThrow(/loudness/);
   });
 });
