@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CliContext } from '@wiflow/core';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { setupBackend } from '../backend/backend.js';
 import { formatEvaluation } from '../eval/format.js';
 import { SMALL_SELECTION } from '../eval/evaluate-split.js';
@@ -21,6 +21,7 @@ import { MODEL_SPEC_JSON, type ModelSpec } from '../model/contract.js';
 import type { DatasetRecipe } from '../sim/recipe.js';
 import { fittedProfileName, loadHardwareProfile } from './hardware-profile.js';
 import { PeopleTrackerSettingsSchema } from './people-tracker.js';
+import { parsePropagationWhatIf, withPropagationWhatIf, type PropagationWhatIf } from './propagation-whatif.js';
 
 /** An environment from a JSON geometry file or a simulator scenario file. */
 async function readEnvironment(file: string): Promise<EnvironmentGeometry> {
@@ -28,6 +29,11 @@ async function readEnvironment(file: string): Promise<EnvironmentGeometry> {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   if ('radios' in raw) return environmentFromScenarioFile(file);
   return EnvironmentGeometrySchema.parse(raw);
+}
+
+/** `--whatif-propagation`, hidden: a validation what-if on the simulator, never a user setting. */
+function whatIfOption(): Option {
+  return new Option('--whatif-propagation <json>', 'validation only: merge these fields into every simulated room\'s propagation (e.g. the reverberant body), the empty-room reference\'s included').argParser(parsePropagationWhatIf).hideHelp();
 }
 
 /** Register `wiflow locate reference|fit|eval`. */
@@ -71,11 +77,13 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
     .option('--version <v>', 'version written into locator.json', '2.3.0')
+    .addOption(whatIfOption())
     .option('--birth-above-noise <margin>', `the tracker's birth rule: change energy (log ratio) a new person needs above the room's empty-room noise (shipped: ${String(DEFAULT_LOCATOR.tracker?.birthAboveNoise)}, chosen on 3-link validation rooms)`, (v) => Number(v))
-    .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; version: string; birthAboveNoise?: number }) => {
+    .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; version: string; birthAboveNoise?: number; whatifPropagation?: PropagationWhatIf }) => {
       if (!Number.isInteger(opts.trainSessions) || opts.trainSessions < 1) throw new Error(`--train-sessions must be a whole number ≥ 1, got ${String(opts.trainSessions)}`);
       if (opts.birthAboveNoise !== undefined && !Number.isFinite(opts.birthAboveNoise)) throw new Error('--birth-above-noise must be a number');
-      const profile = await loadHardwareProfile(opts.profile);
+      const hardware = await loadHardwareProfile(opts.profile);
+      const profile = opts.whatifPropagation ? withPropagationWhatIf(hardware, opts.whatifPropagation) : hardware;
       await cli.runtime();
       await setupBackend();
       // The pose network's recipe: the same rooms, so its test rooms stay unseen here too.
@@ -85,7 +93,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       mkdirSync(opts.out, { recursive: true });
       writeLocatorModel(opts.out, spec);
       const model = loadLocatorModel(opts.out);
-      cli.print(`wrote ${opts.out} (sha256 ${model.hash}); profile ${profile.name}; count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
+      cli.print(`wrote ${opts.out} (sha256 ${model.hash}); profile ${profile.name}${opts.whatifPropagation ? `, propagation what-if ${JSON.stringify(opts.whatifPropagation)}` : ''}; count head on ${String(spec.training.samples)} samples from ${String(spec.training.rooms)} rooms`);
     });
 
   locate
@@ -128,20 +136,24 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--realism <level>', 'simulator realism of the rooms: none (what the card reports) or v2 (distractors, drift between reference and recording, radios as they are)', 'none')
     .option('--realism-effects <list>', 'with --realism v2: keep only these groups, comma-separated: distractors, drift, radios')
     .option('--empty-room <seconds>', 'instead: run each room of the split with nobody in it for this long and count the people reported (phantoms per hour)', (v) => Number(v))
-    .action(async (opts: { json: boolean; split: string; small: boolean; perRoom: boolean; model?: string; profile?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number }) => {
+    .addOption(whatIfOption())
+    .action(async (opts: { json: boolean; split: string; small: boolean; perRoom: boolean; model?: string; profile?: string; write?: string; realism: string; realismEffects?: string; emptyRoom?: number; whatifPropagation?: PropagationWhatIf }) => {
       await cli.runtime();
       if (!(SPLIT_NAMES as readonly string[]).includes(opts.split)) throw new Error(`--split must be one of ${SPLIT_NAMES.join(', ')}, got ${opts.split}`);
       if (opts.realism !== 'none' && opts.realism !== 'v2') throw new Error(`--realism must be none or v2, got ${opts.realism}`);
       const started = Date.now();
       const model = loadLocatorModel(path.resolve(opts.model ?? SHIPPED_LOCATOR_DIR));
-      const profile = await loadHardwareProfile(opts.profile ?? fittedProfileName(model.spec.training));
+      const hardware = await loadHardwareProfile(opts.profile ?? fittedProfileName(model.spec.training));
+      const profile = opts.whatifPropagation ? withPropagationWhatIf(hardware, opts.whatifPropagation) : hardware;
+      // Recorded only when given, so the JSON without the what-if stays as it was.
+      const whatIf = opts.whatifPropagation ? { propagationWhatIf: opts.whatifPropagation } : {};
       const selection = opts.small ? { split: opts.split as SplitName, ...SMALL_SELECTION } : { split: opts.split as SplitName };
       const effects = opts.realismEffects?.split(',').map((e) => e.trim()).filter(Boolean);
       if (effects && opts.realism === 'none') throw new Error('--realism-effects needs --realism v2');
       if (opts.emptyRoom !== undefined) {
         if (!(opts.emptyRoom > 0)) throw new Error(`--empty-room must be a positive number of seconds, got ${String(opts.emptyRoom)}`);
         const empty = await evaluateEmptyRooms(model, selection, opts.emptyRoom, opts.realism as 'none', effects, profile);
-        const json = JSON.stringify({ modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, ...(opts.realism !== 'none' ? { realism: opts.realism } : {}), emptyRoom: empty, seconds: (Date.now() - started) / 1000 }, null, 2);
+        const json = JSON.stringify({ modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, ...(opts.realism !== 'none' ? { realism: opts.realism } : {}), ...whatIf, emptyRoom: empty, seconds: (Date.now() - started) / 1000 }, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);
         if (opts.json) cli.print(json);
         else cli.print(`${model.spec.modelId} (${model.hash.slice(0, 12)}): ${empty.phantomPeople} people reported in ${empty.rooms} empty ${opts.split} rooms over ${empty.seconds} simulated s = ${empty.phantomPeoplePerHour.toFixed(1)} per hour; ${(100 * empty.estimatesWithPeople).toFixed(1)} % of estimates reported anyone`);
@@ -152,12 +164,13 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
         modelId: model.spec.modelId, modelHash: model.hash, profile: profile.name, split: opts.split, small: opts.small, samples, rooms, backend: 'js', seconds: (Date.now() - started) / 1000,
         ...(opts.realism !== 'none' ? { realism: opts.realism } : {}),
         ...(effects ? { realismEffects: effects } : {}),
+        ...whatIf,
       };
       const json = JSON.stringify({ ...description, ...report, floorErrorM, ...(opts.perRoom ? { perRoom } : {}) }, null, 2);
       if (opts.write) writeFileSync(opts.write, `${json}\n`);
       if (opts.json) cli.print(json);
       else {
-        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms, profile ${profile.name}${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}`);
+        cli.print(`${description.modelId} (${model.hash.slice(0, 12)}) on ${samples} ${opts.split} samples from ${rooms} unseen rooms, profile ${profile.name}${opts.small ? ' (small subset)' : ''}${opts.realism !== 'none' ? `, simulator realism ${opts.realism}` : ''}${opts.whatifPropagation ? `, propagation what-if ${JSON.stringify(opts.whatifPropagation)}` : ''}`);
         for (const line of formatEvaluation(report)) cli.print(line);
         for (const [key, d] of Object.entries(floorErrorM)) cli.print(`floor error, ${key} ${key === 'all' ? 'people' : 'true people'}: mean ${d.mean?.toFixed(2) ?? '—'} m, median ${d.median?.toFixed(2) ?? '—'} m, p90 ${d.p90?.toFixed(2) ?? '—'} m (${d.people} people matched)`);
       }

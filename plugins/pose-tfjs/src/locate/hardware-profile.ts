@@ -11,6 +11,8 @@ export type PlanScenario = ReturnType<SimModule['planDataset']>['sessions'][numb
 export interface HardwareProfile {
   name: string;
   apply(scenario: PlanScenario): PlanScenario;
+  /** A simulator propagation what-if `apply` also merges in (propagation-whatif.ts); absent on every real profile. */
+  propagationWhatIf?: Record<string, unknown>;
 }
 
 /** The rooms as the recipe draws them: 3 links of Intel 5300 1×3 HT20 (what the shipped locator was fitted on). */

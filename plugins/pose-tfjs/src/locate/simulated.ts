@@ -219,6 +219,6 @@ export async function fitLocator(options: { modelId: string; version: string; re
     ...settings,
     countHead,
     meanPose: meanPose(persons),
-    training: { dataset: recipe, split: 'train', profile: profile.name, rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
+    training: { dataset: recipe, split: 'train', profile: profile.name, ...(profile.propagationWhatIf ? { propagationWhatIf: profile.propagationWhatIf } : {}), rooms: rooms.size, samples: features.length, seed, referenceSeconds: REFERENCE_SECONDS, seconds: Math.round((Date.now() - started) / 1000) },
   };
 }
