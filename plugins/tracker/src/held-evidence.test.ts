@@ -8,7 +8,7 @@ function upstreamPerson(trackId: number, x: number, evidence?: number | null): P
 }
 /** Frames at 5 Hz of one upstream id 7 standing at x = 2, its evidence per estimate given. */
 function frames(evidence: readonly (number | null | undefined)[]): PoseFrame[] {
-  return evidence.map((e, i) => ({ timestamp: i * 200, frameId: i, environmentId: 'room', persons: [upstreamPerson(7, 2, e)], metadata: {} as PoseFrame['metadata'] }));
+  return evidence.map((e, i) => ({ timestamp: i * 200, frameId: i, environmentId: 'room', processingTimeMs: 0, persons: [upstreamPerson(7, 2, e)], metadata: {} as PoseFrame['metadata'] }));
 }
 const statuses = (tracker: MultiPersonTracker, input: PoseFrame[]) => input.map((f) => tracker.update(f).persons[0]?.trackStatus);
 
@@ -69,7 +69,7 @@ describe('held evidence (upstream_min_evidence)', () => {
   it('a held id keeps what it gathered, weak estimates included, when the estimator loses the person and finds them again under a new id', () => {
     const tracker = new MultiPersonTracker();
     const input: PoseFrame[] = [0.1, 0.1, 0.1, undefined, 0.9].map((e, i) => ({
-      timestamp: i * 200, frameId: i, environmentId: 'room', metadata: {} as PoseFrame['metadata'],
+      timestamp: i * 200, frameId: i, environmentId: 'room', processingTimeMs: 0, metadata: {} as PoseFrame['metadata'],
       persons: e === undefined ? [] : [upstreamPerson(i < 3 ? 7 : 9, 2 + 0.05 * i, e)],
     }));
     const out = input.map((f) => tracker.update(f).persons[0]);
