@@ -16,7 +16,7 @@ export const trackNode = defineNode({
   title: 'Track people',
   category: 'tracking',
   description:
-    'Multi-person tracking on the floor plane: constant-velocity Kalman filter, Hungarian assignment gated at χ²₂ 99 % on a cost mixing position and body shape, track lifecycle (tentative, active, lost, ended), re-identification of lost tracks, keypoint smoothing and per-track movement statistics. Detections that already carry a track id (pose.locate tracks people itself) keep that identity instead of being tracked again.',
+    'Multi-person tracking on the floor plane: constant-velocity Kalman filter, Hungarian assignment gated at χ²₂ 99 % on a cost mixing position and body shape, track lifecycle (tentative, active, lost, ended), re-identification of lost tracks, keypoint smoothing and per-track movement statistics. Detections that already carry a track id (pose.locate tracks people itself) keep that identity instead of being tracked again. Held evidence (upstream_min_evidence, on by default): an id whose detections carry evidence (pose.locate: the change each estimate explains) is shown as tentative until the mean over its last 10 s reaches 0.5 noise energies, which keeps a fan, a cat or a door from being shown as a person; detections without evidence are never held.',
   inputs: { poses: { type: DataTypes.PoseFrame, required: true, description: 'pose frames in time order' } },
   outputs: {
     poses: { type: DataTypes.PoseFrame, description: 'frames with trackId, trackStatus, velocity and trackAge set' },

@@ -2,6 +2,7 @@ import type { Keypoint, Keypoint3D, Person, PoseFrame, TrackSummary, TrajectoryP
 import { parseAnalyticOptions } from '@wiflow/analytics-common';
 import { assignGated } from './assignment.js';
 import { TrackerErrors } from './errors.js';
+import { HeldEvidence } from './held-evidence.js';
 import { FloorKalman } from './kalman.js';
 import { TrackerOptionsSchema, type TrackerOptions, type TrackerOptionsInput } from './options.js';
 
@@ -55,6 +56,12 @@ interface Track {
   reidentifications: number;
   /** The upstream track this one follows (`<environment>#<id>`), or null for a track of this tracker's own making. */
   upstream: string | null;
+  /**
+   * Held evidence (upstream_min_evidence) while the id is not shown yet: its persons are tentative and it
+   * reports nothing (no transitions, not in `tracks()`); null once shown, or never held (its first
+   * detection carried no evidence, or the gate is off).
+   */
+  held: HeldEvidence | null;
 }
 
 /** Running counters of a tracker. */
@@ -98,7 +105,8 @@ function checkPerson(p: Person, i: number): void {
  * Mahalanobis distance (gated at χ²₂ 99 %) and body-shape dissimilarity; then match the
  * rest to lost tracks near where they were last seen (re-identification); the rest start
  * tentative tracks. Output persons carry trackId, trackStatus, velocity, trackAge, the
- * filtered floor position and smoothed keypoints.
+ * filtered floor position and smoothed keypoints. A confirmed id whose detections carry evidence
+ * (pose.locate) is shown as tentative until its recent mean evidence reaches upstream_min_evidence.
  */
 export class MultiPersonTracker {
   readonly options: TrackerOptions;
@@ -231,7 +239,7 @@ export class MultiPersonTracker {
     const coasting: Person[] = [];
     for (const t of tracks) {
       if (matchedTrack.has(t) || t.status !== 'lost' || !this.#tracks.has(t.key) || frame.timestamp - t.lastSeen > o.coast_seconds * 1000) continue;
-      coasting.push(this.#coasted(t));
+      coasting.push(this.#coasted(t, frame.timestamp));
     }
     return { ...frame, persons: [...followed, ...out.filter(Boolean), ...coasting].map((p, i) => ({ ...p, id: i })) };
   }
@@ -358,11 +366,13 @@ export class MultiPersonTracker {
   }
 
   /** A confirmed track not detected in this frame, at its predicted position. */
-  #coasted(t: Track): Person {
+  #coasted(t: Track, timestamp: number): Person {
     const [x, y, vx, vy] = t.kalman.state;
     const last = t.lastPerson;
     const dx = x - last.position.x, dy = y - last.position.y;
-    return { ...last, trackStatus: 'lost', trackAge: t.age, velocity: { x: vx, y: vy }, position: { x, y }, keypoints3d: last.keypoints3d.map((k) => ({ ...k, x: k.x + dx, y: k.y + dy })) };
+    // Lost estimates count as no evidence (they may still tip the mean as old ones leave the window).
+    this.#weigh(t, timestamp, 0);
+    return { ...last, trackStatus: t.held ? 'tentative' : 'lost', trackAge: t.age, velocity: { x: vx, y: vy }, position: { x, y }, keypoints3d: last.keypoints3d.map((k) => ({ ...k, x: k.x + dx, y: k.y + dy })) };
   }
 
   #create(d: Person, shape: number[][], env: string, timestamp: number, upstream: string | null = null): Person {
@@ -389,6 +399,7 @@ export class MultiPersonTracker {
       recent: [],
       reidentifications: 0,
       upstream,
+      held: o.upstream_min_evidence > 0 && d.evidence !== undefined ? new HeldEvidence(o.upstream_min_evidence, o.upstream_evidence_window_s) : null,
     };
     this.#tracks.set(t.key, t);
     if (upstream !== null) this.#upstream.set(upstream, t);
@@ -427,6 +438,8 @@ export class MultiPersonTracker {
       t.status = 'active';
     }
 
+    this.#weigh(t, timestamp, d.evidence ?? 0);
+
     const [kx, ky, vx, vy] = t.kalman.state;
     // An upstream tracker already filtered its position: smoothing it again only adds lag.
     const [x, y] = t.upstream === null ? [kx, ky] : [d.position.x, d.position.y];
@@ -450,7 +463,7 @@ export class MultiPersonTracker {
     const person: Person = {
       ...d,
       trackId: t.id,
-      trackStatus: t.status,
+      trackStatus: t.held ? 'tentative' : t.status,
       trackAge: t.age,
       velocity: { x: vx, y: vy },
       position: { x, y },
@@ -466,10 +479,17 @@ export class MultiPersonTracker {
     return person;
   }
 
-  #transition(t: Track, to: TrackStatus, timestamp: number, reason: string): void {
-    // Tentative tracks have no public id and report nothing: they are candidates, not people.
-    if (t.id === null) return;
-    this.#transitions.push({ trackId: t.id, environmentId: t.environmentId, timestamp, from: t.status, to, reason });
+  /** Held evidence: one estimate of a confirmed id not shown yet; the id is confirmed to the user when the mean reaches the bar. */
+  #weigh(t: Track, timestamp: number, evidence: number): void {
+    if (t.id === null || !t.held || !t.held.add(timestamp, evidence)) return;
+    t.held = null;
+    this.#transition(t, t.status, timestamp, 'confirmed', 'tentative');
+  }
+
+  #transition(t: Track, to: TrackStatus, timestamp: number, reason: string, from: TrackStatus = t.status): void {
+    // Tentative tracks, and ids held back for their evidence, report nothing: they are candidates, not people.
+    if (t.id === null || t.held) return;
+    this.#transitions.push({ trackId: t.id, environmentId: t.environmentId, timestamp, from, to, reason });
   }
 
   #end(t: Track, timestamp: number): void {
@@ -501,21 +521,22 @@ export class MultiPersonTracker {
 
   /** One track (open or recently ended) as a storage-style TrackSummary; null when unknown. */
   track(trackId: number, options: { includeTrajectory?: boolean } = {}): TrackSummary | null {
-    const t = [...this.#tracks.values()].find((e) => e.id === trackId) ?? this.#ended.find((e) => e.id === trackId);
+    const shown = (e: Track) => e.id === trackId && !e.held;
+    const t = [...this.#tracks.values()].find(shown) ?? this.#ended.find(shown);
     return t ? summarise(t, options.includeTrajectory ?? false) : null;
   }
 
-  /** Tracks, most recently seen first: open confirmed ones and retained ended ones (tentative candidates have no id yet). */
+  /** Tracks, most recently seen first: open confirmed ones and retained ended ones (tentative candidates have no id yet; ids held back for their evidence are not listed). */
   tracks(options: { environmentId?: string; status?: TrackStatus[]; includeTrajectory?: boolean } = {}): TrackSummary[] {
     const all = [...this.#tracks.values(), ...this.#ended]
-      .filter((t) => t.id !== null && (!options.environmentId || t.environmentId === options.environmentId) && (!options.status || options.status.includes(t.status)));
+      .filter((t) => t.id !== null && !t.held && (!options.environmentId || t.environmentId === options.environmentId) && (!options.status || options.status.includes(t.status)));
     return all.sort((a, b) => b.lastSeen - a.lastSeen).map((t) => summarise(t, options.includeTrajectory ?? false));
   }
 
   /** How many tracks are active now. */
   activeCount(environmentId?: string): number {
     let n = 0;
-    for (const t of this.#tracks.values()) if (t.status === 'active' && (!environmentId || t.environmentId === environmentId)) n++;
+    for (const t of this.#tracks.values()) if (t.status === 'active' && !t.held && (!environmentId || t.environmentId === environmentId)) n++;
     return n;
   }
 }

@@ -21,13 +21,15 @@ export const peakExplained = (peak) => peak.slice(5).reduce((a, b) => a + b, 0);
 /**
  * The frames `pose.locate` → `tracker.track` emit for one run's estimates with the locator's tracker
  * settings. Each person handed to tracker.track carries `explained`: the explained energy of the peak
- * the locator's track was fed in that estimate (0 when it had none). `gate` (optional) sees each of
- * tracker.track's frames and returns it as shown downstream.
+ * the locator's track was fed in that estimate (0 when it had none), and `evidence`, what `pose.locate` gives
+ * (the same figure; null when it had none). `gate` (optional) sees each of tracker.track's frames and returns
+ * it as shown downstream. `trackerOptions`: tracker.track's (default: its held evidence off, the chain as
+ * confirm20/21 measured it; `{}`: the product's defaults).
  */
-export function endToEndFrames(model, run, settings, maxPersons, gate = (frame) => frame) {
+export function endToEndFrames(model, run, settings, maxPersons, gate = (frame) => frame, trackerOptions = { upstream_min_evidence: 0 }) {
   const threshold = model.spec.presenceThreshold;
   const tracker = new PeopleTracker(settings, maxPersons);
-  const follow = new MultiPersonTracker({});
+  const follow = new MultiPersonTracker(trackerOptions);
   const clamp = (v, hi) => Math.min(hi, Math.max(0, v));
   return run.estimates.map((e, frameId) => {
     const tracks = tracker.update(e.t / 1000, e.peaks.map(measurement)).filter((t) => t.confirmed);
@@ -35,7 +37,8 @@ export function endToEndFrames(model, run, settings, maxPersons, gate = (frame) 
       const presence = threshold + (1 - threshold) * Math.max(0.02, t.support);
       const pose = placePose(model.spec.meanPose, { x: clamp(t.x, run.room.width), y: clamp(t.y, run.room.depth) });
       const explained = t.peak >= 0 ? peakExplained(e.peaks[t.peak]) : 0;
-      return { id, trackId: t.id, trackStatus: 'active', confidence: presence, keypoints: [], boundingBox: { x: 0, y: 0, width: 0, height: 0 }, keypoints3d: pose.keypoints3d.map(([x, y, z]) => ({ x, y, z, confidence: presence })), position: pose.position, densePose: null, activity: null, explained };
+      const evidence = t.peak >= 0 ? explained : null;
+      return { id, trackId: t.id, trackStatus: 'active', confidence: presence, keypoints: [], boundingBox: { x: 0, y: 0, width: 0, height: 0 }, keypoints3d: pose.keypoints3d.map(([x, y, z]) => ({ x, y, z, confidence: presence })), position: pose.position, densePose: null, activity: null, explained, evidence };
     });
     const truth = { persons: e.truth.map(([id, x, y, activity]) => ({ id, position: { x, y }, activity })), distractors: e.distractors.map(([id, kind, x, y, active]) => ({ id, kind, position: { x, y }, active })) };
     return { ...gate(follow.update({ timestamp: e.t, frameId, environmentId: run.id, persons, metadata: {} })), truth, locatorIds: tracks.map((t) => t.id) };
@@ -68,15 +71,16 @@ export function personRoom(frames) {
 
 /**
  * One setting over every cache: phantoms per condition (end to end, per room, and the locator's own tracks) and each
- * people room's figures. `settingsOf(cache)` gives the locator's tracker settings; `makeGate()` a fresh gate per run.
+ * people room's figures. `settingsOf(cache)` gives the locator's tracker settings; `makeGate()` a fresh gate per run;
+ * `trackerOptions` tracker.track's (endToEndFrames).
  */
-export function measureRooms(model, caches, settingsOf, makeGate = () => undefined) {
+export function measureRooms(model, caches, settingsOf, makeGate = () => undefined, trackerOptions = undefined) {
   const phantoms = { 'fan-cat-door': { tracks: 0, locatorTracks: 0, seconds: 0, perRoom: [] }, drift: { tracks: 0, locatorTracks: 0, seconds: 0, perRoom: [] } };
   const rooms = [];
   for (const { cache } of caches) {
     const settings = settingsOf(cache);
     for (const run of cache.runs) {
-      const frames = endToEndFrames(model, run, settings, cache.maxPersons, makeGate());
+      const frames = endToEndFrames(model, run, settings, cache.maxPersons, makeGate(), trackerOptions);
       if (run.kind !== 'people') {
         const shown = phantomsIn(frames, run.id, run.id).length;
         phantoms[run.kind].tracks += shown;

@@ -13,7 +13,8 @@ import type { EmptyRoomReference } from './reference.js';
 export interface LocatedInstant {
   environment: EnvironmentGeometry;
   time: number;
-  hypotheses: (PoseHypothesis & { presence: number; trackId: number | null })[];
+  /** `evidence`: the change the hypothesis's peak explains, noise energies summed over links (null: a track that held no peak this estimate). */
+  hypotheses: (PoseHypothesis & { presence: number; trackId: number | null; evidence: number | null })[];
   countProbabilities: number[];
   features: number[];
   /** The image's peaks before tracking, strongest first, with the evidence each carries (`PeakEvidence`). */
@@ -135,7 +136,7 @@ export class PoseLocator {
     const spec = this.model.spec;
     const threshold = this.options.presenceThreshold ?? spec.presenceThreshold;
     const densePose = this.options.densePose ?? 'parts';
-    const decoded = instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId }));
+    const decoded = instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId, evidence: h.evidence }));
     const frame: PoseFrame = {
       timestamp: instant.time,
       frameId: room.frameId,
@@ -167,9 +168,14 @@ export class PoseLocator {
 export function hypothesesFromEvidence(spec: LocatorModel['spec'], tracker: PeopleTracker | null, timeS: number, peaks: readonly PeakEvidence[], features: readonly number[], room: { width: number; depth: number }): { hypotheses: LocatedInstant['hypotheses']; countProbabilities: number[] } {
   const probabilities = countProbabilities(spec.countHead, features);
   const presence = presences(probabilities, peaks.length);
-  const hypotheses = (tracker ? tracked(tracker, timeS, peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null })))
-    .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(room.width, Math.max(0, h.x)), y: Math.min(room.depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId }));
+  const hypotheses = (tracker ? tracked(tracker, timeS, peaks, presence, spec.imaging.maxPersons, spec.presenceThreshold) : peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], trackId: null, evidence: peakEvidence(p) })))
+    .map((h) => ({ ...placePose(spec.meanPose, { x: Math.min(room.width, Math.max(0, h.x)), y: Math.min(room.depth, Math.max(0, h.y)) }), presence: h.presence, trackId: h.trackId, evidence: h.evidence }));
   return { hypotheses, countProbabilities: probabilities };
+}
+
+/** The change a peak explains, in noise energies summed over links (a person's `evidence`). */
+export function peakEvidence(peak: PeakEvidence): number {
+  return peak.linkExplained.reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -178,10 +184,10 @@ export function hypothesesFromEvidence(spec: LocatorModel['spec'], tracker: Peop
  * 0), up to `maxPersons`: only confirmed tracks are people; the rest keep the estimate's other
  * candidates visible to evaluation, as v1's peaks were.
  */
-function tracked(tracker: PeopleTracker, time: number, peaks: readonly PeakEvidence[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null }[] {
+function tracked(tracker: PeopleTracker, time: number, peaks: readonly PeakEvidence[], presence: readonly number[], maxPersons: number, threshold: number): { x: number; y: number; presence: number; trackId: number | null; evidence: number | null }[] {
   const tracks = tracker.update(time, peaks.map((p, i) => ({ x: p.x, y: p.y, presence: presence[i], aboveNoise: p.aboveNoise, wallDistance: p.wallDistance, linkExplained: p.linkExplained })));
   // Confirmed tracks carry their person's id: downstream (tracker.track, analytics) follow it rather than track again.
-  const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99, trackId: t.confirmed ? t.id : null }));
-  for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0, trackId: null });
+  const out = tracks.map((t) => ({ x: t.x, y: t.y, presence: t.confirmed ? threshold + (1 - threshold) * Math.max(0.02, t.support) : threshold * t.support * 0.99, trackId: t.confirmed ? t.id : null, evidence: t.peak >= 0 ? peakEvidence(peaks[t.peak]) : null }));
+  for (const p of peaks) if (out.every((h) => Math.hypot(h.x - p.x, h.y - p.y) >= tracker.settings.mergeM)) out.push({ x: p.x, y: p.y, presence: 0, trackId: null, evidence: peakEvidence(p) });
   return out.slice(0, Math.max(maxPersons, tracks.filter((t) => t.confirmed).length));
 }

@@ -45,6 +45,7 @@ export function toPersons(decoded: readonly DecodedPerson[], environment: Enviro
         boundingBox,
         keypoints3d: COCO_KEYPOINTS.map((name, i) => ({ name, x: d.keypoints3d[i][0], y: d.keypoints3d[i][1], z: d.keypoints3d[i][2], confidence: d.presence })),
         position: { ...d.position },
+        ...(d.evidence !== undefined ? { evidence: d.evidence } : {}),
         densePose: null,
         activity: null,
       };

@@ -11,6 +11,8 @@ export interface DecodedPerson {
   keypoints3d: number[][];
   /** The estimator's own track id of this person, where it tracks people (pose.locate); absent or null otherwise. */
   trackId?: number | null;
+  /** The change this person's estimate explains, noise energies summed over links (core `Person.evidence`); absent where not measured. */
+  evidence?: number | null;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface RoomPoseInstant {
   /** Per hypothesis of `located`: probe features. */
   features: Float32Array[];
   /** Per hypothesis: the room model's skeleton, or the locator's mean pose without a model. */
-  hypotheses: (PoseHypothesis & { presence: number; trackId: number | null })[];
+  hypotheses: (PoseHypothesis & { presence: number; trackId: number | null; evidence: number | null })[];
   /** The locator's presence threshold: hypotheses above it are the people reported. */
   presenceThreshold: number;
 }
@@ -50,7 +50,7 @@ export class RoomPoseEstimator {
     if (!located) return null;
     const features = located.hypotheses.map((h) => this.#probe.features(h.position.x, h.position.y));
     const model = this.roomModel;
-    const hypotheses = located.hypotheses.map((h, i) => (model ? { position: h.position, keypoints3d: productSkeleton(roomModelProduct(model), model.spec.choice?.posture ?? [], model, features[i], h.position), presence: h.presence, trackId: h.trackId } : h));
+    const hypotheses = located.hypotheses.map((h, i) => (model ? { position: h.position, keypoints3d: productSkeleton(roomModelProduct(model), model.spec.choice?.posture ?? [], model, features[i], h.position), presence: h.presence, trackId: h.trackId, evidence: h.evidence } : h));
     return { located, features, hypotheses, presenceThreshold: this.locatorModel.spec.presenceThreshold };
   }
 
@@ -59,7 +59,7 @@ export class RoomPoseEstimator {
     const frame = this.#locator.toPoseFrame({ ...instant.located, hypotheses: instant.hypotheses });
     if (!this.roomModel) return frame;
     const threshold = this.locatorModel.spec.presenceThreshold;
-    frame.persons = toPersons(instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId })), this.environment, threshold, 'none');
+    frame.persons = toPersons(instant.hypotheses.map((h, slot) => ({ slot, presence: h.presence, position: h.position, keypoints3d: h.keypoints3d, trackId: h.trackId, evidence: h.evidence })), this.environment, threshold, 'none');
     const model = this.roomModel, use = roomModelProduct(model);
     const located = frame.metadata.pipeline.replace(/ → skeleton: training mean pose at each position \(posture not estimated\)/, '');
     const tag = `${model.spec.modelId}@${model.hash.slice(0, 12)} (room ${model.spec.environmentId})`;
