@@ -9,10 +9,10 @@ the 5-packet mean phasor's 5-packet step, mean over 0.5 s every 0.25 s, over the
 """
 import json, os, sys, time
 import numpy as np
+from burst_features import FEATURES, burst_candidates
 
 HOP, WIN, SMOOTH, LAG = 0.25, 0.5, 5, 5
 DAY = 86400
-FEATURES = ['log_peak', 'log_after', 'log_before', 'log_peak_over_before', 'log_settled', 'width_s', 'still_share']
 GRID = [(b, s) for b in [3, 5, 8, 12] for s in [1.5, 2, 3]]
 THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999]
 
@@ -62,32 +62,8 @@ def group(s, t):
 
 
 def candidates(s, burst, still):
-    """Per link: local maxima over +-2 s of E >= burst whose median E 2-8 s after is <= still and <= peak/3, with features."""
-    out = []
-    for g, e, t, z in s['series']:
-        k = int(2 / HOP)
-        for i in range(k, len(e) - int(8 / HOP)):
-            v = e[i]
-            if not np.isfinite(v) or v < burst or np.nanmax(e[i - k:i + k + 1]) > v:
-                continue
-            after = np.nanmedian(e[i + int(2 / HOP):i + int(8 / HOP) + 1])
-            if after > still or v < 3 * after:
-                continue
-            tc = g[i]
-            before = np.nanmedian(e[max(0, i - int(4 / HOP)):i - int(1 / HOP) + 1])
-            a = (t >= tc + 2) & (t <= tc + 4)
-            b = (t >= tc - 3) & (t <= tc - 1)
-            settled = np.abs(z[a].mean(0) - z[b].mean(0)).mean() if a.any() and b.any() else 0
-            lo = i
-            while lo > 0 and e[lo - 1] > v / 2:
-                lo -= 1
-            hi = i
-            while hi < len(e) - 1 and e[hi + 1] > v / 2:
-                hi += 1
-            tail = e[i + int(2 / HOP):min(len(e), i + int(12 / HOP)) + 1]
-            x = [np.log(v), np.log(after), np.log(before + 1e-6), np.log(v / (before + 1e-6)), np.log(settled + 1e-6), (hi - lo + 1) * HOP, float(np.mean(tail < still))]
-            out.append(dict(s=s, t=tc, x=x, y=is_fall(s, tc), g=group(s, tc)))
-    return out
+    """Per link: the burst candidates of pilot/burst_features.py, with the session, truth and movement group."""
+    return [dict(s=s, t=tc, x=x, y=is_fall(s, tc), g=group(s, tc)) for g, e, t, z in s['series'] for tc, x in burst_candidates(g, e, t, z, burst, still, HOP)]
 
 
 def merge_links(rows):

@@ -14,6 +14,7 @@ Run: node plugins/sensing/pilot/sim_burst_dump.mjs /tmp/sb && python3 plugins/se
 """
 import json, os, sys
 import numpy as np
+from burst_features import burst_candidates
 
 DIR = sys.argv[1] if len(sys.argv) > 1 else 'simburst'
 D = json.load(open(os.path.join(DIR, 'index.json')))
@@ -154,27 +155,7 @@ def cand_rows(s, burst, still):
     out = []
     for (g, e), link in zip(s['series'], s['links']):
         t, z = raw(link)
-        k = int(2 / HOP)
-        for i in range(k, len(e) - int(8 / HOP)):
-            v = e[i]
-            if not np.isfinite(v) or v < burst or np.nanmax(e[i - k:i + k + 1]) > v:
-                continue
-            post = np.nanmedian(e[i + int(2 / HOP):i + int(8 / HOP) + 1])
-            if post > still or v < 3 * post:
-                continue
-            tc = g[i]
-            pre = np.nanmedian(e[max(0, i - int(4 / HOP)):i - int(1 / HOP) + 1])
-            a = (t >= tc + 2) & (t <= tc + 4)
-            b = (t >= tc - 3) & (t <= tc - 1)
-            shift = np.abs(z[a].mean(0) - z[b].mean(0)).mean() if a.any() and b.any() else 0
-            lo = i
-            while lo > 0 and e[lo - 1] > v / 2:
-                lo -= 1
-            hi = i
-            while hi < len(e) - 1 and e[hi + 1] > v / 2:
-                hi += 1
-            after = e[i + int(2 / HOP):min(len(e), i + int(12 / HOP)) + 1]
-            x = [np.log(v), np.log(post), np.log(pre + 1e-6), np.log(v / (pre + 1e-6)), np.log(shift + 1e-6), (hi - lo + 1) * HOP, float(np.mean(after < still))]
+        for tc, x in burst_candidates(g, e, t, z, burst, still, HOP):
             out.append(dict(s=s, t=tc, x=x, y=any(w[0] - 2 <= tc <= w[1] + 3 for w in s['falls'])))
     return out
 
