@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { readPilotCache, measurement } from './pilot-cache-file.mjs';
 import { bootstrap } from './room-bootstrap.mjs';
+import { pooledFigures } from './e2e-replay.mjs';
 import { PeopleTracker } from '../../dist/locate/people-tracker.js';
 import { BucketScorer, DETECTED_RADIUS_M } from '@wiflow/plugin-evaluation';
 import { assignGated } from '@wiflow/plugin-tracker';
@@ -59,17 +60,6 @@ function measure(overrides) {
   return { phantoms, rooms };
 }
 
-/** Pooled figures of rooms (indices): count exact by frames, detection by true people, one-person floor error by matched frames, still detection by still people. */
-function pooledFigures(rooms) {
-  const sum = (f) => rooms.reduce((a, r) => a + f(r), 0);
-  const frames = sum((r) => r.frames), people = sum((r) => r.truePersons), one = sum((r) => r.onePersonMatched), still = sum((r) => r.still);
-  return {
-    countExact: frames ? sum((r) => r.countExact * r.frames) / frames : null,
-    detectedShare: people ? sum((r) => r.detectedShare * r.truePersons) / people : null,
-    onePersonFloorM: one ? sum((r) => (r.onePersonFloorM ?? 0) * r.onePersonMatched) / one : null,
-    stillDetectedShare: still ? sum((r) => r.stillDetected) / still : null,
-  };
-}
 const perHour = (p) => (p.seconds ? (p.tracks / p.seconds) * 3600 : null);
 const started = process.cpuUsage();
 const shipped = measure({});
