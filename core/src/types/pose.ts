@@ -79,8 +79,8 @@ export interface Person {
   /**
    * The change this estimate of the person explains, in noise energies summed over links (pose.locate:
    * the image peak its track was fed this estimate; null when the track held no peak). Absent when the
-   * estimator does not measure it. tracker.track holds back an id until its mean is high enough
-   * (`upstream_min_evidence`). Internal: the pose API does not serialise it (the spec has no such field).
+   * estimator does not measure it. tracker.track, with `upstream_min_evidence` switched on (opt-in, off by
+   * default), holds back an id until its mean is high enough. Internal: the pose API does not serialise it (the spec has no such field).
    */
   evidence?: number | null;
   densePose?: DensePose | null;

@@ -24,7 +24,7 @@ export const peakExplained = (peak) => peak.slice(5).reduce((a, b) => a + b, 0);
  * the locator's track was fed in that estimate (0 when it had none), and `evidence`, what `pose.locate` gives
  * (the same figure; null when it had none). `gate` (optional) sees each of tracker.track's frames and returns
  * it as shown downstream. `trackerOptions`: tracker.track's (default: its held evidence off, the chain as
- * confirm20/21 measured it; `{}`: the product's defaults).
+ * confirm20/21 measured it and the product's default; `{ upstream_min_evidence: 0.5 }`: the opt-in gate on).
  */
 export function endToEndFrames(model, run, settings, maxPersons, gate = (frame) => frame, trackerOptions = { upstream_min_evidence: 0 }) {
   const threshold = model.spec.presenceThreshold;

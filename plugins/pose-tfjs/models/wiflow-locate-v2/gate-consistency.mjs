@@ -1,6 +1,6 @@
-// The shipped held-evidence gate (tracker.track's `upstream_min_evidence`, default 0.5 over 10 s) against
+// The product's held-evidence gate (tracker.track's `upstream_min_evidence` switched on at 0.5 over 10 s; opt-in, off by default) against
 // confirm21's replay-only candidate A (confirm21-gate.mjs, window 10 s, 0.5) on the same VALIDATION cache:
-// the product's tracker.track with its defaults, fed `evidence` as pose.locate gives it, must give A's
+// the product's tracker.track with the gate switched on, fed `evidence` as pose.locate gives it, must give A's
 // figures exactly (every emptied room's phantoms, every people room's figures, the delays).
 // Run from the repository root after a build:
 //   node plugins/pose-tfjs/models/wiflow-locate-v2/gate-consistency.mjs /tmp/confirm21-fresh.json > out.json
@@ -21,7 +21,7 @@ const A = { mode: 'window', windowS: 10, minExplained: 0.5 };
 const chains = {
   'gate off (upstream_min_evidence 0)': measureRooms(model, caches, settings),
   'A, replay (confirm21-gate.mjs)': measureRooms(model, caches, settings, () => idGate(A)),
-  'product tracker.track defaults': measureRooms(model, caches, settings, undefined, {}),
+  'product tracker.track, gate on (upstream_min_evidence 0.5)': measureRooms(model, caches, settings, undefined, { upstream_min_evidence: 0.5 }),
 };
 const figures = (m) => {
   const seconds = m.phantoms['fan-cat-door'].seconds + m.phantoms.drift.seconds;

@@ -44,7 +44,7 @@ export const poseLocateNode = defineNode({
     frames: { type: DataTypes.CsiFrame, required: true, description: 'raw CSI frames of every link (not through the signal chain)' },
     room: { type: DataTypes.SensingFrame, description: "sense.room's frames: once any came, the reference refresh also needs sensing's `empty` for every second. Only frames of this node's rooms count (sense.link's environmentId must be the room's id); the others are counted in the stats (roomFramesIgnored) with their rooms and why" },
   },
-  outputs: { poses: { type: DataTypes.PoseFrame, description: "people located, each with its track id and `evidence`: the change its estimate explains, in noise energies summed over links (null when its track held no peak this estimate); tracker.track holds back ids of little evidence (upstream_min_evidence)" } },
+  outputs: { poses: { type: DataTypes.PoseFrame, description: "people located, each with its track id and `evidence`: the change its estimate explains, in noise energies summed over links (null when its track held no peak this estimate); tracker.track can hold back ids of little evidence (upstream_min_evidence, opt-in)" } },
   config: PoseLocateConfig,
   capabilities: ['fs.read'],
   async create(ctx) {
