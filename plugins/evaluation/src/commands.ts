@@ -8,6 +8,18 @@ import { TWIN_COUNT } from '@wiflow/plugin-pose-tfjs';
 import { parsePlannerProfiles, planHardware, plannerTable, PLANNER_PROFILES, type PlannerResult } from './hardware-planner.js';
 import { EvaluationErrors } from './errors.js';
 
+/** `--tracker`'s JSON: an object of tracker.track options (checked by the node itself when the flow starts). */
+function trackerOptions(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw EvaluationErrors.optionsInvalid(`--tracker: not JSON (${(err as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw EvaluationErrors.optionsInvalid('--tracker: a JSON object of tracker.track options, e.g. {"upstream_min_evidence":0.5}');
+  return parsed as Record<string, unknown>;
+}
+
 const metres = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)} m`);
 const share = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(0)} %`);
 
@@ -86,6 +98,7 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--model <dir>', 'locator directory for pose.locate (its `model` config) instead of the shipped wiflow-locate-v2, e.g. one `wiflow locate fit --profile` wrote')
     .option('--twin-fit', "give each room its own locator, fitted on the room's simulated twin as `wiflow locate twin-fit` fits it (correcting --model or the shipped locator); the report names each room's locator and the twin's CPU time", false)
     .option('--twin-sessions <n>', `with --twin-fit: twin sessions per room (${TWIN_COUNT.sessions}, as twin-fit)`, (v) => Number(v), TWIN_COUNT.sessions)
+    .option('--tracker <json>', 'tracker.track options for every run, as JSON (default: its defaults), e.g. \'{"upstream_min_evidence":0.5}\' for the opt-in held evidence; the report names them')
     .option('--empty-seconds <n>', 'seconds each emptied test room is simulated (default 480 in the full run: 3.07 h per condition; the room length with --small)', (v) => Number(v))
     .option('--installer-seconds <n>', "seconds each emptied room is simulated under the installer's conditions (default --empty-seconds)", (v) => Number(v))
     .option('--empty-rooms <n>', 'how many of the test rooms are emptied (default all 23; 2 with --small)', (v) => Number(v))
@@ -93,12 +106,12 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
     .option('--empty-only', 'only the empty-room part (phantoms per simulated hour), not the rooms with people, the crossing or the shop', false)
     .option('--json', 'print the report as JSON', false)
     .option('--write <file>', 'also write the JSON report to this file')
-    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; emptySeconds?: number; installerSeconds?: number; emptyRooms?: number; emptyConditions?: string; emptyOnly: boolean; json: boolean; write?: string }) => {
+    .action(async (opts: { small: boolean; profile: string; split: string; model?: string; twinFit: boolean; twinSessions: number; tracker?: string; emptySeconds?: number; installerSeconds?: number; emptyRooms?: number; emptyConditions?: string; emptyOnly: boolean; json: boolean; write?: string }) => {
       const emptyConditions = opts.emptyConditions === undefined ? undefined : parseEmptyConditions(opts.emptyConditions);
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
+        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, tracker: opts.tracker === undefined ? undefined : trackerOptions(opts.tracker), emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
         const report = opts.emptyOnly ? await evaluateEmptyRooms(runtime, options) : await evaluateEndToEnd(runtime, options);
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);

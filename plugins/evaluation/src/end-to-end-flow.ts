@@ -25,14 +25,14 @@ export interface EndToEndRun {
  * empty-room reference simulated), nothing fitted on the room; `model` is a locator directory
  * in place of the shipped one (its `model` config, as a user sets it).
  */
-export function endToEndFlow(scenario: Scenario, durationS: number, zones: Scenario['zones'] = [], model?: string): FlowData {
+export function endToEndFlow(scenario: Scenario, durationS: number, zones: Scenario['zones'] = [], model?: string, tracker: Record<string, unknown> = {}): FlowData {
   const node = (id: string, nodeType: string, config: Record<string, unknown>, x: number) => ({ id, type: 'wiflow', position: { x, y: 0 }, data: { nodeType, config } });
   const edge = (source: string, sourceHandle: string, target: string, targetHandle: string) => ({ id: `${source}.${sourceHandle}-${target}.${targetHandle}`, source, sourceHandle, target, targetHandle });
   return {
     nodes: [
       node('sim', 'sim.source', { scenario, realtime: false, loop: false, durationS }, 0),
       node('estimate', DEFAULT_ESTIMATOR, { scenario, densePose: 'none', ...(model ? { model } : {}) }, 260),
-      node('track', 'tracker.track', {}, 520),
+      node('track', 'tracker.track', tracker, 520),
       node('retail', 'retail.analytics', { zones: (zones ?? []).map((z) => ({ id: z.id, name: z.name ?? z.id, polygon: z.polygon })) }, 780),
       node('poses', 'io.output', { name: 'poses', collect: 'all' }, 780),
       node('metrics', 'io.output', { name: 'retail', collect: 'last' }, 1040),
@@ -48,9 +48,9 @@ export function endToEndFlow(scenario: Scenario, durationS: number, zones: Scena
   };
 }
 
-/** Run the end-to-end flow over one scenario as a job of `runtime` (with locator directory `model`, if given); a failed job is an error naming the scenario. */
-export async function runEndToEnd(runtime: Runtime, scenario: Scenario, durationS: number, zones?: Scenario['zones'], model?: string): Promise<EndToEndRun> {
-  const job = await runtime.runJob(endToEndFlow(scenario, durationS, zones, model), { timeoutMs: 3_600_000, labels: { source: 'wiflow eval-e2e' } });
+/** Run the end-to-end flow over one scenario as a job of `runtime` (with locator directory `model` and `tracker.track` options `tracker`, if given); a failed job is an error naming the scenario. */
+export async function runEndToEnd(runtime: Runtime, scenario: Scenario, durationS: number, zones?: Scenario['zones'], model?: string, tracker?: Record<string, unknown>): Promise<EndToEndRun> {
+  const job = await runtime.runJob(endToEndFlow(scenario, durationS, zones, model, tracker), { timeoutMs: 3_600_000, labels: { source: 'wiflow eval-e2e' } });
   const result = await job.done;
   if (result.status !== 'completed') throw EvaluationErrors.runFailed(`${scenario.name} (${scenario.environmentId})`, result.error ?? result.status);
   return { frames: (result.outputs.poses as PoseFrame[] | undefined) ?? [], retail: (result.outputs.retail as EndToEndRun['retail'] | undefined) ?? null };

@@ -59,6 +59,8 @@ export interface EndToEndOptions {
    * `model` (default: the shipped locator). Off by default.
    */
   twinFit?: boolean;
+  /** `--tracker`: `tracker.track` options for every run (default: its defaults), e.g. `{ upstream_min_evidence: 0.5 }`, the opt-in held evidence; the report names them. */
+  tracker?: Record<string, unknown>;
   /** `--twin-sessions`: twin sessions per room (default `TWIN_COUNT.sessions`). */
   twinSessions?: number;
   /** `--empty-seconds`: seconds each emptied room is simulated (default the size's: 480 full, 16 small). */
@@ -89,6 +91,8 @@ export interface EndToEndReport {
   tracking: { idf1: number; mota: number; idSwitches: number; trackIds: number; rooms: number; simulatedSeconds: number };
   retail: { visitorsTrue: number; visitorsCounted: number; scenario: string; simulatedSeconds: number };
   emptyRoom: EmptyRoomReport;
+  /** Present with `--tracker` only: the `tracker.track` options every run used. */
+  tracker?: Record<string, unknown>;
   /** Present with `twinFit` only: the base corrected, and per environment the locator its runs used and what its twin cost. */
   twinFit?: {
     base: string;
@@ -114,6 +118,8 @@ export interface EmptyRoomsOnlyReport {
   size: EvaluationSizeName;
   seconds: number;
   emptyRoom: EmptyRoomReport;
+  /** Present with `--tracker` only: the `tracker.track` options every run used. */
+  tracker?: Record<string, unknown>;
 }
 
 /** The estimator id and hash the frames themselves carry (never taken from anywhere else). */
@@ -174,6 +180,7 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
       retail: { visitorsTrue: trueVisits(shopRun.frames, 300), visitorsCounted: shopRun.retail?.metrics.traffic.total_visitors ?? 0, scenario: 'shop-monitored', simulatedSeconds: size.shopSeconds },
       emptyRoom,
       ...(context.twins ? { twinFit: twinReport(context.twins, context.carried) } : {}),
+      ...(options.tracker ? { tracker: options.tracker } : {}),
     };
   });
 }
@@ -187,7 +194,7 @@ export async function evaluateEmptyRooms(runtime: Runtime, options: EndToEndOpti
   return withContext(runtime, options, async (context) => {
     const emptyRoom = await measureEmptyRooms(context);
     const found = context.label();
-    return { estimator: found.estimator, hash: found.hash, profile: context.profile.name, split: context.split, size: context.sizeName, seconds: context.elapsed(), emptyRoom };
+    return { estimator: found.estimator, hash: found.hash, profile: context.profile.name, split: context.split, size: context.sizeName, seconds: context.elapsed(), emptyRoom, ...(options.tracker ? { tracker: options.tracker } : {}) };
   });
 }
 
@@ -257,7 +264,7 @@ async function withContext<T>(runtime: Runtime, options: EndToEndOptions, body: 
       carried,
       progress,
       async runIn(scenario, seconds, zones) {
-        const run = await runEndToEnd(runtime, scenario, seconds, zones, modelFor(scenario));
+        const run = await runEndToEnd(runtime, scenario, seconds, zones, modelFor(scenario), options.tracker);
         const found = labelOf(run.frames);
         label ??= found;
         if (found && !carried.has(scenario.environmentId)) carried.set(scenario.environmentId, `${found.estimator}@${found.hash}`);

@@ -23,8 +23,7 @@ const GATE_ON = { upstream_min_evidence: 0.5 };
 async function run(scenario: Scenario): Promise<{ located: PoseFrame[]; tracked: PoseFrame[] }> {
   const runtime = await createTestRuntime({ plugins: [simPlugin, posePlugin, trackerPlugin, retailPlugin] });
   try {
-    const flow = endToEndFlow(scenario, SECONDS);
-    flow.nodes.find((n) => n.id === 'track')!.data.config = GATE_ON;
+    const flow = endToEndFlow(scenario, SECONDS, [], undefined, GATE_ON);
     flow.nodes.push({ id: 'located', type: 'wiflow', position: { x: 520, y: 200 }, data: { nodeType: 'io.output', config: { name: 'located', collect: 'all' } } });
     flow.edges.push({ id: 'estimate.poses-located.value', source: 'estimate', sourceHandle: 'poses', target: 'located', targetHandle: 'value' });
     const job = await runtime.runJob(flow, { timeoutMs: 600_000 });

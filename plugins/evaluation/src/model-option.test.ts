@@ -38,6 +38,15 @@ describe('--model of eval-e2e and plan-hardware', () => {
     expect(run.stdout).toContain(`Estimator \`locate-4rx-one-room\`, hash \`${hash.slice(0, 12)}\``);
   });
 
+  it('eval-e2e --tracker refuses options that are not a JSON object, saying so, before simulating a room', { timeout: 120_000 }, async () => {
+    for (const bad of ['{upstream_min_evidence: 0.5', '[0.5]']) {
+      const run = await wiflow(['eval-e2e', '--small', '--tracker', bad]);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/--tracker: (not JSON|a JSON object of tracker\.track options)/);
+      expect(run.stdout).not.toContain('room 1/');
+    }
+  });
+
   it('eval-e2e --model refuses a folder without a locator, naming it, before simulating a room', { timeout: 120_000 }, async () => {
     const missing = path.join(dir, 'no-such-model');
     const run = await wiflow(['eval-e2e', '--small', '--model', missing]);
