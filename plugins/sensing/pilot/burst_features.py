@@ -1,4 +1,4 @@
-"""Pilot helper (not shipped): the burst candidates that end in stillness, shared by pilot/sim_burst.py (part 3)
+"""Pilot helper (not shipped): the burst candidates that end in stillness and the logistic fit, shared by pilot/sim_burst.py (part 3)
 and pilot/c2falls.py (candidates (b) and (c)).
 
 Per link: E, the burst feature on the 0.25-s grid g (see sim_burst.py), and the packets' times t and chain phasors z.
@@ -35,3 +35,22 @@ def burst_candidates(g, e, t, z, burst, still, hop):
             hi += 1
         tail = e[i + int(2 / hop):min(len(e), i + int(12 / hop)) + 1]
         yield tc, [np.log(v), np.log(after), np.log(before + 1e-6), np.log(v / (before + 1e-6)), np.log(settled + 1e-6), (hi - lo + 1) * hop, float(np.mean(tail < still))]
+
+
+def fit(X, Y, l2=1.0):
+    """A logistic regression, classes weighted equally, inputs standardised, L2 on the weights (Newton steps).
+    Returns (model, (mean, std, weights)); model(X) gives probabilities."""
+    X, Y = np.asarray(X, float), np.asarray(Y, float)
+    mu, sd = X.mean(0), X.std(0)
+    sd[sd == 0] = 1
+    Z = np.hstack([(X - mu) / sd, np.ones((len(X), 1))])
+    w = np.where(Y > 0, 0.5 / max(Y.mean(), 1e-6), 0.5 / max(1 - Y.mean(), 1e-6))
+    b = np.zeros(Z.shape[1])
+    for _ in range(30):
+        p = 1 / (1 + np.exp(-Z @ b))
+        gr = Z.T @ (w * (p - Y))
+        H = (Z * (w * p * (1 - p))[:, None]).T @ Z
+        gr[:-1] += l2 * b[:-1]
+        H[np.arange(len(b) - 1), np.arange(len(b) - 1)] += l2
+        b -= np.linalg.solve(H, gr)
+    return lambda Xn: 1 / (1 + np.exp(-(np.hstack([(np.asarray(Xn, float) - mu) / sd, np.ones((len(Xn), 1))]) @ b))), (mu, sd, b)

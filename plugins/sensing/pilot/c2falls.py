@@ -9,7 +9,7 @@ the 5-packet mean phasor's 5-packet step, mean over 0.5 s every 0.25 s, over the
 """
 import json, os, sys, time
 import numpy as np
-from burst_features import FEATURES, burst_candidates
+from burst_features import FEATURES, burst_candidates, fit
 
 HOP, WIN, SMOOTH, LAG = 0.25, 0.5, 5, 5
 DAY = 86400
@@ -88,23 +88,6 @@ def merge_links(rows):
             best = gr[int(np.argmax(x[:, 0]))]
             out.append(dict(s=best['s'], t=best['t'], x=f, y=any(r['y'] for r in gr), g=best['g']))
     return out
-
-
-def fit(X, Y, l2=1.0):
-    X, Y = np.asarray(X, float), np.asarray(Y, float)
-    mu, sd = X.mean(0), X.std(0)
-    sd[sd == 0] = 1
-    Z = np.hstack([(X - mu) / sd, np.ones((len(X), 1))])
-    w = np.where(Y > 0, 0.5 / max(Y.mean(), 1e-6), 0.5 / max(1 - Y.mean(), 1e-6))
-    b = np.zeros(Z.shape[1])
-    for _ in range(30):
-        p = 1 / (1 + np.exp(-Z @ b))
-        gr = Z.T @ (w * (p - Y))
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z
-        gr[:-1] += l2 * b[:-1]
-        H[np.arange(len(b) - 1), np.arange(len(b) - 1)] += l2
-        b -= np.linalg.solve(H, gr)
-    return lambda Xn: 1 / (1 + np.exp(-(np.hstack([(np.asarray(Xn, float) - mu) / sd, np.ones((len(Xn), 1))]) @ b)))
 
 
 def alarms(rows, probs, sessions, thr):
@@ -197,7 +180,7 @@ def thresholds_loro(rows, rooms, train_sessions, make):
     probs = np.zeros(len(rows))
     for room in rooms:
         fit_rows = [r for r in rows if r['s']['room'] != room]
-        model = fit([make(r) for r in fit_rows], [r['y'] for r in fit_rows])
+        model, _ = fit([make(r) for r in fit_rows], [r['y'] for r in fit_rows])
         idx = [i for i, r in enumerate(rows) if r['s']['room'] == room]
         if idx:
             probs[idx] = model([make(rows[i]) for i in idx])
@@ -226,7 +209,7 @@ def score(D, V):
         print(f'\n{name}: candidates train {len(R["train"])} ({sum(r["y"] for r in R["train"])} at falls), validation {len(R["val"])} ({sum(r["y"] for r in R["val"])} at falls), demo {len(R["demo"])}')
         print('  training, leave-one-room-out: ' + ' | '.join(f'{t}: {v[0]}/{v[1]} {v[3]:.1f}/day' for t, v in table.items()))
         print(f'  chosen on training: T1 = {t1}, T5 = {t5}')
-        model = fit([make(r) for r in R['train']], [r['y'] for r in R['train']])
+        model, _ = fit([make(r) for r in R['train']], [r['y'] for r in R['train']])
         pv = model([make(r) for r in R['val']]) if R['val'] else []
         pd = model([make(r) for r in R['demo']]) if R['demo'] else []
         first6 = [s for s in val if s['room'] < min(s['room'] for s in val) + 6]

@@ -14,7 +14,7 @@ Run: node plugins/sensing/pilot/sim_burst_dump.mjs /tmp/sb && python3 plugins/se
 """
 import json, os, sys
 import numpy as np
-from burst_features import burst_candidates
+from burst_features import burst_candidates, fit
 
 DIR = sys.argv[1] if len(sys.argv) > 1 else 'simburst'
 D = json.load(open(os.path.join(DIR, 'index.json')))
@@ -158,23 +158,6 @@ def cand_rows(s, burst, still):
         for tc, x in burst_candidates(g, e, t, z, burst, still, HOP):
             out.append(dict(s=s, t=tc, x=x, y=any(w[0] - 2 <= tc <= w[1] + 3 for w in s['falls'])))
     return out
-
-
-def fit(R, Y, l2=1.0):
-    R, Y = np.asarray(R, float), np.asarray(Y, float)
-    mu, sd = R.mean(0), R.std(0)
-    sd[sd == 0] = 1
-    Z = np.hstack([(R - mu) / sd, np.ones((len(R), 1))])
-    w = np.where(Y > 0, 0.5 / max(Y.mean(), 1e-6), 0.5 / max(1 - Y.mean(), 1e-6))
-    b = np.zeros(Z.shape[1])
-    for _ in range(30):
-        p = 1 / (1 + np.exp(-Z @ b))
-        gr = Z.T @ (w * (p - Y))
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z
-        gr[:-1] += l2 * b[:-1]
-        H[np.arange(len(b) - 1), np.arange(len(b) - 1)] += l2
-        b -= np.linalg.solve(H, gr)
-    return lambda X: 1 / (1 + np.exp(-(np.hstack([(np.asarray(X, float) - mu) / sd, np.ones((len(X), 1))]) @ b))), (mu, sd, b)
 
 
 def score_kept(rows, sessions, probs, thr):

@@ -1,25 +1,14 @@
 // The antenna-pair rank of a link's change (pilot-rank.mjs, issue 21): noise alone stands at the
 // noise floor, a moving point scatterer is one source however its phase turns, two are two.
+import { mulberry32 } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
 import { antennaSpectrum, sourcesAboveNoise, type HeldChange } from '../index.js';
 
 const PAIRS = 9, NSC = 30, PACKETS = 8;
 
-/** A seeded uniform generator (mulberry32): the draws are the same on every run. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Noise of power `noisePower` per complex value plus point sources: each an antenna-pair response, a delay and a Doppler step per packet. */
 function link(sources: { amplitude: number; angle: number; delayNs: number; dopplerRad: number }[], noisePower: number, seed: number): HeldChange {
-  const u = uniform(seed);
+  const u = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(u() + 1e-300)) * Math.cos(2 * Math.PI * u());
   const packets = Array.from({ length: PACKETS }, (_, p) => {
     const re = new Float64Array(PAIRS * NSC), im = new Float64Array(PAIRS * NSC);
