@@ -54,3 +54,21 @@ def fit(X, Y, l2=1.0):
         H[np.arange(len(b) - 1), np.arange(len(b) - 1)] += l2
         b -= np.linalg.solve(H, gr)
     return lambda Xn: 1 / (1 + np.exp(-(np.hstack([(np.asarray(Xn, float) - mu) / sd, np.ones((len(Xn), 1))]) @ b))), (mu, sd, b)
+
+
+def merge_links(mine):
+    """One session's candidates (all links) merged: those within 2 s of the previous are one. Yields (the group,
+    its features: each feature's largest value, the stillness after its smallest, plus the number of links, and
+    the group's strongest candidate)."""
+    groups = []
+    for r in sorted(mine, key=lambda r: r['t']):
+        if groups and r['t'] - groups[-1][-1]['t'] < 2:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for gr in groups:
+        x = np.array([r['x'] for r in gr])
+        f = list(x.max(0))
+        f[1] = x[:, 1].min()
+        f.append(len(gr))
+        yield gr, f, gr[int(np.argmax(x[:, 0]))]

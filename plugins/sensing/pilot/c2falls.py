@@ -10,6 +10,7 @@ the 5-packet mean phasor's 5-packet step, mean over 0.5 s every 0.25 s, over the
 import json, os, sys, time
 import numpy as np
 from burst_features import FEATURES, burst_candidates, fit
+from burst_features import merge_links as merge_room
 
 HOP, WIN, SMOOTH, LAG = 0.25, 0.5, 5, 5
 DAY = 86400
@@ -73,19 +74,7 @@ def merge_links(rows):
     for r in rows:
         by.setdefault(id(r['s']), []).append(r)
     for mine in by.values():
-        mine.sort(key=lambda r: r['t'])
-        groups = []
-        for r in mine:
-            if groups and r['t'] - groups[-1][-1]['t'] < 2:
-                groups[-1].append(r)
-            else:
-                groups.append([r])
-        for gr in groups:
-            x = np.array([r['x'] for r in gr])
-            f = list(x.max(0))
-            f[1] = x[:, 1].min()
-            f.append(len(gr))
-            best = gr[int(np.argmax(x[:, 0]))]
+        for gr, f, best in merge_room(mine):
             out.append(dict(s=best['s'], t=best['t'], x=f, y=any(r['y'] for r in gr), g=best['g']))
     return out
 

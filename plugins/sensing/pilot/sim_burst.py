@@ -14,7 +14,7 @@ Run: node plugins/sensing/pilot/sim_burst_dump.mjs /tmp/sb && python3 plugins/se
 """
 import json, os, sys
 import numpy as np
-from burst_features import burst_candidates, fit
+from burst_features import burst_candidates, fit, merge_links
 
 DIR = sys.argv[1] if len(sys.argv) > 1 else 'simburst'
 D = json.load(open(os.path.join(DIR, 'index.json')))
@@ -207,19 +207,8 @@ for name, idx in SETS.items():
 def room_rows(rows):
     out = []
     for s in D:
-        mine = sorted((r for r in rows if r['s'] is s), key=lambda r: r['t'])
-        groups = []
-        for r in mine:
-            if groups and r['t'] - groups[-1][-1]['t'] < 2:
-                groups[-1].append(r)
-            else:
-                groups.append([r])
-        for g in groups:
-            x = np.array([r['x'] for r in g])
-            feats = list(x.max(0))
-            feats[1] = x[:, 1].min()
-            feats.append(len(g))
-            out.append(dict(s=s, t=g[int(np.argmax(x[:, 0]))]['t'], x=feats, y=any(r['y'] for r in g)))
+        for g, feats, best in merge_links([r for r in rows if r['s'] is s]):
+            out.append(dict(s=s, t=best['t'], x=feats, y=any(r['y'] for r in g)))
     return out
 
 
