@@ -4,7 +4,7 @@ stillness with the simulator's reverberant body on (C2).
 Input: dumps of pilot/sim_burst_dump.mjs made with `--whatif C2` (training rooms with the demo home; validation
 rooms 168-179 with `--falls-row --no-demo`). The burst feature E is the one of pilot/sim_burst.py (SMOOTH=5, LAG=5):
 the 5-packet mean phasor's 5-packet step, mean over 0.5 s every 0.25 s, over the link's floor (10th percentile so far).
-  python3 plugins/sensing/pilot/c2falls.py look TRAIN_DIR               # step 2: training rooms only
+  python3 plugins/sensing/pilot/c2falls.py look TRAIN_DIR [SPLIT]       # step 2: training rooms only (SPLIT validation: information)
   python3 plugins/sensing/pilot/c2falls.py score TRAIN_DIR VAL_DIR      # step 3: fit and choose on training, score validation once
 """
 import json, os, sys, time
@@ -103,9 +103,9 @@ def auc(f, o):
     return float(np.mean([(x > o).mean() + 0.5 * (x == o).mean() for x in f])) if len(f) and len(o) else float('nan')
 
 
-def look(D):
-    train = [s for s in D if s['split'] == 'train']
-    print(f"training rooms: {len({s['room'] for s in train})}, {len(train)} sessions, {sum(s['seconds'] for s in train):.0f} s")
+def look(D, split='train'):
+    train = [s for s in D if s['split'] == split]
+    print(f"{split} rooms: {len({s['room'] for s in train})}, {len(train)} sessions, {sum(s['seconds'] for s in train):.0f} s")
     # Per truth movement, the best link: peak E, half-height width, median E 2-8 s after and 4-1 s before.
     moves = {}
     for s in train:
@@ -224,7 +224,7 @@ if __name__ == '__main__':
     D = load(sys.argv[2])
     print(f'loaded {sys.argv[2]}: {time.process_time() - c0:.0f} CPU-s')
     if mode == 'look':
-        look(D)
+        look(D, sys.argv[3] if len(sys.argv) > 3 else 'train')
     else:
         V = load(sys.argv[3])
         json.dump(score(D, V), open(os.environ.get('OUT', '/tmp/c2falls-score.json'), 'w'), indent=1, default=float)

@@ -3,11 +3,14 @@
 // scored end to end on fresh validation rooms with C2 on (the falls row's sessions: still, empty, fall, fall-like),
 // and the demo home with C2 on (information). `baseline` scores the shipped models with C2 off on the same rooms.
 // Run from the repository root after a build:
-//   node plugins/sensing/pilot/c2falls_refit.mjs <firstRoom> <rooms> refit|baseline OUT.json
+//   node plugins/sensing/pilot/c2falls_refit.mjs <firstRoom> <rooms> refit|baseline OUT.json [--pause S]
+// `--pause S` inserts a S-s stand after the walk of every fall and fall-like session, for fitting and scoring alike
+// (pilot/fallwidth-protocol.md).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario, validateScenario } from '@wiflow/plugin-sim';
 import { DEFAULT_SENSING_MODELS, fitSimModels, formatSimEvaluation, runSimSession, scoreSimRuns, SIM_SIZES, simSessions } from '../dist/index.js';
+import { withPauseBeforeFall } from './pause_before_fall.mjs';
 
 const C2 = { reverberation: { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' } };
 const first = Number(process.argv[2]);
@@ -15,15 +18,20 @@ const count = Number(process.argv[3]);
 const mode = process.argv[4];
 const outFile = process.argv[5];
 if (!Number.isInteger(first) || first < 168 || !Number.isInteger(count) || !['refit', 'baseline'].includes(mode) || !outFile) throw new Error('usage: c2falls_refit.mjs <firstRoom ≥ 168> <rooms> refit|baseline OUT.json');
-const withC2 = (s) => ({ ...s, scenario: validateScenario({ ...s.scenario, propagation: { ...s.scenario.propagation, ...C2 } }, s.scenario.name) });
+const pauseAt = process.argv.indexOf('--pause');
+const pause = pauseAt > 0 ? Number(process.argv[pauseAt + 1]) : 0;
+const withC2 = (drawn) => {
+  const s = withPauseBeforeFall(drawn, pause);
+  return { ...s, scenario: validateScenario({ ...s.scenario, propagation: { ...s.scenario.propagation, ...C2 } }, s.scenario.name) };
+};
 const fallsRow = (s) => s.kind === 'still' || s.kind === 'empty' || s.kind === 'fall' || s.kind === 'fall-like';
 const sessions = simSessions('validation', { ...SIM_SIZES.full, rooms: first + count }).filter((s) => s.room >= first && fallsRow(s));
 const clock = () => ({ wall: Date.now(), cpu: process.cpuUsage() });
 const since = (c) => { const u = process.cpuUsage(c.cpu); return { wallS: (Date.now() - c.wall) / 1000, cpuS: (u.user + u.system) / 1e6 }; };
-const out = { mode, rooms: [first, first + count - 1] };
+const out = { mode, pause, rooms: [first, first + count - 1] };
 
 let models = DEFAULT_SENSING_MODELS;
-const prepare = mode === 'refit' ? withC2 : (s) => s;
+const prepare = mode === 'refit' ? withC2 : (s) => withPauseBeforeFall(s, pause);
 if (mode === 'refit') {
   const c = clock();
   const log = [];

@@ -8,13 +8,15 @@
 // `--whatif JSON` merges a propagation what-if into every scenario (the demo home's too), as plugins/sim/pilot/sensing_whatif.mjs
 // does; `--split train|validation` dumps one split only; `--first N` starts at room N (rooms N … N + rooms − 1, e.g. fresh
 // validation rooms); `--falls-row` keeps only the sessions the evaluation's falls row scores (still, empty, fall, fall-like);
-// `--no-demo` leaves out the demo home.
+// `--no-demo` leaves out the demo home; `--pause S` inserts a S-s stand after the walk of every fall and fall-like session
+// (pilot/fallwidth-protocol.md).
 // Run from the repository root after a build: node plugins/sensing/pilot/sim_burst_dump.mjs DIR [--small] [--rooms N] [--rate HZ] [--kinds K,...]
-//   [--whatif JSON] [--split S] [--first N] [--falls-row] [--no-demo]
+//   [--whatif JSON] [--split S] [--first N] [--falls-row] [--no-demo] [--pause S]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Simulator, loadScenario, validateScenario } from '@wiflow/plugin-sim';
 import { simSessions, SIM_SIZES } from '../dist/index.js';
+import { withPauseBeforeFall } from './pause_before_fall.mjs';
 
 const dir = process.argv[2] ?? 'simburst';
 const small = process.argv.includes('--small');
@@ -31,6 +33,7 @@ const withWhatIf = (scenario) => (whatIf ? validateScenario({ ...scenario, propa
 const splits = arg('--split') ? [arg('--split')] : ['train', 'validation'];
 const first = Number(arg('--first') ?? 0);
 const fallsRow = process.argv.includes('--falls-row');
+const pause = Number(arg('--pause') ?? 0);
 mkdirSync(dir, { recursive: true });
 
 function dump(scenario, seconds, name, split, kind, index) {
@@ -109,7 +112,8 @@ for (const split of splits) {
   let s = split === 'validation' ? { ...sizes, rooms: Math.max(2, Math.round(sizes.rooms / 2)) } : sizes;
   if (roomsArg > 0) s = { ...s, rooms: first > 0 ? Number(process.argv[roomsArg + 1]) : Math.min(s.rooms, Number(process.argv[roomsArg + 1])) };
   // walk-in sessions (added 2026-11-27) are left out, so the dump is the one its findings were read from
-  for (const session of simSessions(split, { ...s, rooms: first + s.rooms }).filter((x) => x.kind !== 'walk-in' && x.room >= first)) {
+  for (const drawn of simSessions(split, { ...s, rooms: first + s.rooms }).filter((x) => x.kind !== 'walk-in' && x.room >= first)) {
+    const session = withPauseBeforeFall(drawn, pause);
     if (kinds && !kinds.includes(session.kind)) continue;
     if (fallsRow && session.kind === 'leave') continue;
     if (rate) session.scenario = { ...session.scenario, channel: { ...session.scenario.channel, rateHz: rate } };
