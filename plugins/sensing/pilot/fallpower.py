@@ -9,11 +9,16 @@ Run: node plugins/sensing/pilot/profile_events_dump.mjs /tmp/fallpower-events.js
      node plugins/sensing/pilot/fallpower_dump.mjs /tmp/fallpower-power.json &&
      python3 plugins/sensing/pilot/fallpower.py /tmp/fallpower-events.json /tmp/fallpower-power.json
 """
-import collections, json, sys
+import collections, json, os, sys
 import numpy as np
 
-EV = json.load(open(sys.argv[1] if len(sys.argv) > 1 else '/tmp/fallpower-events.json'))
-PW = {d['file']: d for d in json.load(open(sys.argv[2] if len(sys.argv) > 2 else '/tmp/fallpower-power.json'))}
+EV_PATH = sys.argv[1] if len(sys.argv) > 1 else '/tmp/fallpower-events.json'
+PW_PATH = sys.argv[2] if len(sys.argv) > 2 else '/tmp/fallpower-power.json'
+if not (os.path.exists(EV_PATH) and os.path.exists(PW_PATH)):
+    print(f'dumps not found ({EV_PATH}, {PW_PATH}; the real captures may be absent): nothing to score')
+    sys.exit(0)
+EV = json.load(open(EV_PATH))
+PW = {d['file']: d for d in json.load(open(PW_PATH))}
 W_NAMES = ['w_peak', 'w_over_median', 'w_shift', 'w_agc_steps']
 NAMES = EV['features'] + W_NAMES
 THRESHOLDS = np.round(np.arange(0.30, 0.995, 0.01), 2)
