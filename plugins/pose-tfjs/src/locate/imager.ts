@@ -240,13 +240,14 @@ export class RoomImager {
    * Per link, the change power of the packets held matched at every (cell, height) before any person is taken
    * (`powers[l][cell · heights + h]`): where in height the change sits at a spot (falls pilot, docs/sensing.md).
    * With `scatterer: 'body'` the rows are an orthonormal basis, not heights; use 'point' to read heights.
+   * `changes` (per link, calibrated packets as `heldChanges()` gives them) images other packets than those held.
    */
-  powerByHeight(): Float64Array[] {
+  powerByHeight(changes?: readonly { re: ArrayLike<number>; im: ArrayLike<number> }[][]): Float64Array[] {
     const rows = this.cells.length * this.settings.heightsM.length;
-    return this.#links.map((link) => {
+    return this.#links.map((link, li) => {
       const power = new Float64Array(rows);
       const yr = new Float64Array(rows), yi = new Float64Array(rows);
-      for (const x of link.history) {
+      for (const x of changes ? changes[li] : link.history) {
         matchedFilter(link, x.re, x.im, rows, yr, yi, 0, 1);
         for (let row = 0; row < rows; row++) power[row] += yr[row] * yr[row] + yi[row] * yi[row];
       }
