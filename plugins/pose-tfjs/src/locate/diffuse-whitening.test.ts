@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '@wiflow/core';
+import { planDataset, Simulator } from '@wiflow/plugin-sim';
+import { environmentFromScenario } from '../sim/environment-from-scenario.js';
 import { DiffuseWhitener } from './diffuse-whitening.js';
+import { RoomImager, type ImagingSettings } from './imager.js';
+import { simulateReference } from './simulated.js';
 
 const C = 299792458;
 // 30 subcarriers over 20 MHz at 5.32 GHz, a 4 m line of sight, C2's 22 ns tail, ten times the noise.
@@ -55,5 +59,36 @@ describe('DiffuseWhitener', () => {
     w.whiten(a.re, a.im, 0, f.length);
     w.whiten(conj.re, conj.im, 0, f.length, true);
     for (let k = 0; k < f.length; k++) { expect(conj.re[k]).toBeCloseTo(a.re[k], 12); expect(conj.im[k]).toBeCloseTo(-a.im[k], 12); }
+  });
+});
+
+describe('RoomImager with diffuseWhitening', () => {
+  const settings: ImagingSettings = { gridStepM: 0.25, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 2, scatterer: 'point' };
+  // A one-person training room of a small plan, with the reverberant body (C2) on.
+  const session = planDataset({ rooms: 6, secondsPerSession: 4, sessionsPerRoom: 1, seed: 'c2image-test', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions.find((s) => s.scenario.people.length === 1)!;
+  const scenario = { ...session.scenario, propagation: { ...session.scenario.propagation, reverberation: { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' as const } } };
+  const environment = environmentFromScenario(scenario as never);
+  const reference = simulateReference({ Simulator } as never, scenario);
+  const images = (options: Partial<ImagingSettings>[]) => {
+    const imagers = options.map((o) => new RoomImager(environment, reference, { ...settings, ...o }));
+    const out: ReturnType<RoomImager['image']>[][] = options.map(() => []);
+    for (const tick of new Simulator(scenario as never).run(4)) {
+      for (const frame of tick.frames) for (const imager of imagers) imager.push(frame);
+      if (tick.index % 10 !== 0 || !imagers[0].ready()) continue;
+      imagers.forEach((imager, i) => out[i].push(imager.image()));
+    }
+    return out;
+  };
+
+  it('places peaks by the whitened score but keeps the raw change energies; with no diffuse power (ρ 0) it is the plain image', () => {
+    const [plain, none, whitened] = images([{}, { diffuseWhitening: { decayNs: 22, diffuseToNoise: 0 } }, { diffuseWhitening: { decayNs: 22, diffuseToNoise: 10 } }]);
+    expect(plain.length).toBeGreaterThan(3);
+    plain.forEach((image, e) => {
+      expect(none[e].peaks.map((p) => [p.x, p.y])).toEqual(image.peaks.map((p) => [p.x, p.y]));
+      // The energies before any removal are the raw change's, whatever places the peaks.
+      expect(whitened[e].energies[0]).toBeCloseTo(image.energies[0], 6);
+    });
+    // The whitened score moves some peak (the constructed room has a body and its diffuse field).
+    expect(plain.some((image, e) => image.peaks[0].x !== whitened[e].peaks[0].x || image.peaks[0].y !== whitened[e].peaks[0].y)).toBe(true);
   });
 });
