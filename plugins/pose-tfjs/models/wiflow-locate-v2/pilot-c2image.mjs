@@ -6,6 +6,8 @@
 // own RoomImager with the shipped imaging; at every estimate the held changes are compared.
 // Run from plugins/pose-tfjs after a build:
 //   node models/wiflow-locate-v2/pilot-c2image.mjs [sessions] [seconds] > /tmp/c2image-pilot.json
+// WHITEN=ρ adds, per side, an imager with `diffuseWhitening` {22 ns, ρ} and records its first peak's error and
+// bistatic excess (after the candidates were measured: where whitening moves the peaks).
 import * as sim from '@wiflow/plugin-sim';
 import { loadLocatorModel, simulateReference, RoomImager } from '../../dist/index.js';
 import { environmentFromScenario } from '../../dist/sim/environment-from-scenario.js';
@@ -62,6 +64,8 @@ for (const session of sessions) {
   const environment = environmentFromScenario(off);
   const reference = simulateReference(sim, off);
   const imagers = { off: new RoomImager(environment, reference, settings), on: new RoomImager(environment, reference, settings) };
+  const whitenedSettings = { ...settings, diffuseWhitening: { decayNs: 22, diffuseToNoise: Number(process.env.WHITEN) } };
+  const whitened = process.env.WHITEN ? { off: new RoomImager(environment, reference, whitenedSettings), on: new RoomImager(environment, reference, whitenedSettings) } : null;
   const cells = imagers.off.cells;
   const first = `${environment.links[0].tx}->${environment.links[0].rx}`;
   const runs = { off: new sim.Simulator(off).run(seconds)[Symbol.iterator](), on: new sim.Simulator(on).run(seconds)[Symbol.iterator]() };
@@ -74,6 +78,8 @@ for (const session of sessions) {
     a.value.frames.forEach((frame, i) => {
       const keptOff = imagers.off.push(frame);
       const keptOn = imagers.on.push(b.value.frames[i]);
+      whitened?.off.push(frame);
+      whitened?.on.push(b.value.frames[i]);
       if (keptOff !== keptOn) throw new Error('the two runs kept different packets');
       if (`${frame.link.tx}->${frame.link.rx}` === first && keptOff && ++since >= model.spec.hopPackets && imagers.off.ready()) { since = 0; due = true; }
     });
@@ -112,6 +118,11 @@ for (const session of sessions) {
         lagCoherence: held[side].map(lagCoherence),
         peakExcessM: excess(cells[peak]), trueExcessM: excess(cells[trueCell]),
       };
+      if (whitened) {
+        const [w] = whitened[side].image().peaks;
+        row[side].whitenedError = Math.hypot(w.x - truth.position.x, w.y - truth.position.y);
+        row[side].whitenedPeakExcessM = excess([w.x, w.y]);
+      }
     }
     const diffuseEnergy = diffuse.map(energy);
     const diffuseByCell = explainedByCell(imagers.on, diffuse);
@@ -162,10 +173,11 @@ const side = (name) => ({
   truthAboveAway: mean(rows.map((r) => (r[name].truthMinusBestAway > 0 ? 1 : 0))),
   lagCoherence: mean(rows.flatMap((r) => r[name].lagCoherence)),
   peakExcessM: mean(rows.map((r) => r[name].peakExcessM)), trueExcessM: mean(rows.map((r) => r[name].trueExcessM)),
+  whitenedErrorMean: mean(rows.map((r) => r[name].whitenedError ?? null)), whitenedPeakExcessM: mean(rows.map((r) => r[name].whitenedPeakExcessM ?? null)),
 });
 const cpu = process.cpuUsage(cpu0);
 const summary = {
-  sessions: sessions.map((s) => s.sessionId), estimates: rows.length, seconds, check: process.env.CHECK === '1',
+  sessions: sessions.map((s) => s.sessionId), estimates: rows.length, seconds, check: process.env.CHECK === '1', whiten: process.env.WHITEN ? Number(process.env.WHITEN) : null,
   off: side('off'), on: side('on'),
   diffuse: {
     share: mean(rows.map((r) => r.diffuse.share)), shareMedian: median(rows.map((r) => r.diffuse.share)),
