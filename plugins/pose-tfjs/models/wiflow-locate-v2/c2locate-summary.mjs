@@ -3,44 +3,14 @@
 // Each run is DIR/<name>.json (`wiflow locate eval --per-room --json`), DIR/<name>.cpu ("wall user sys"
 // seconds, from /usr/bin/time -f '%e %U %S') and DIR/<name>.uptime (uptime before and after).
 // Usage: node models/wiflow-locate-v2/c2locate-summary.mjs DIR [suffix]   (suffix: e.g. -v2 for --realism v2 runs)
-import { existsSync, readFileSync } from 'node:fs';
-import { bootstrap, pooled } from './room-bootstrap.mjs';
+import { pairedChange, readRun, reading } from './room-bootstrap.mjs';
 
 const [dir, suffix = ''] = process.argv.slice(2);
-const round = (v, d = 3) => (v == null ? null : +v.toFixed(d));
 const RUNS = { a: '2.3.0, C2 off', b: '2.3.0, C2 on', c: 'refit on C2, C2 on', d: 'refit on C2 off, C2 off (control)' };
 
-const read = (name) => {
-  const base = `${dir}/${name}${suffix}`;
-  if (!existsSync(`${base}.cpu`) || !readFileSync(`${base}.cpu`, 'utf8').trim()) return null; // a run still going: time writes .cpu at its end
-  const j = JSON.parse(readFileSync(`${base}.json`, 'utf8'));
-  const [wall, user, sys] = readFileSync(`${base}.cpu`, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  const buckets = Object.fromEntries(['1', '2', '3', 'all'].map((k) => [k, {
-    countExact: round(j.model[k]?.countAccuracy), floorMeanM: round(j.floorErrorM[k]?.mean), floorMedianM: round(j.floorErrorM[k]?.median), floorP90M: round(j.floorErrorM[k]?.p90),
-  }]));
-  return { modelHash: j.modelHash.slice(0, 12), propagationWhatIf: j.propagationWhatIf ?? null, rooms: j.rooms, samples: j.samples, emptyCountExact: round(j.model['0']?.countAccuracy), buckets, perRoom: j.perRoom, wallSeconds: wall, cpuSeconds: round(user + sys, 1), uptime: readFileSync(`${base}.uptime`, 'utf8').trim().split('\n') };
-};
+const read = (name) => readRun(dir, `${name}${suffix}`);
 const runs = Object.fromEntries(Object.keys(RUNS).map((k) => [k, read(k)]));
-
-/** x − y pooled over all rooms, with the paired bootstrap interval (the same resampled rooms for both). */
-const change = (x, y) => {
-  const a = runs[x], b = runs[y];
-  if (!a || !b) return null;
-  const rooms = b.perRoom.map((r) => r.room);
-  const ma = new Map(a.perRoom.map((r) => [r.room, r])), mb = new Map(b.perRoom.map((r) => [r.room, r]));
-  const diff = (idx, key) => pooled(idx.map((i) => ma.get(rooms[i])))[key] - pooled(idx.map((i) => mb.get(rooms[i])))[key];
-  const all = rooms.map((_, i) => i);
-  return { count: round(diff(all, 'count')), countInterval: bootstrap(rooms.length, (idx) => diff(idx, 'count')), floorM: round(diff(all, 'floor')), floorIntervalM: bootstrap(rooms.length, (idx) => diff(idx, 'floor')) };
-};
-// The protocol's reading: "worse" / "better" / "no measurable change" of a change.
-const reading = (d) => {
-  if (!d) return null;
-  const countWorse = d.countInterval[1] < 0, floorWorse = d.floorIntervalM[0] > 0;
-  const countBetter = d.countInterval[0] > 0, floorBetter = d.floorIntervalM[1] < 0;
-  if (countWorse || floorWorse) return 'worse';
-  if (countBetter || floorBetter) return 'better';
-  return 'no measurable change';
-};
+const change = (x, y) => pairedChange(runs[x], runs[y]);
 const changes = { c2On: change('b', 'a'), refitUnderC2: change('c', 'b'), refitAgainstToday: change('c', 'a'), refitOff: change('d', 'a'), c2OnBothRefitted: change('c', 'd') };
 const verdict = { c2On: reading(changes.c2On), refitUnderC2: reading(changes.refitUnderC2), refitRecovers: changes.refitAgainstToday ? reading(changes.refitAgainstToday) !== 'worse' : null, c2OnBothRefitted: reading(changes.c2OnBothRefitted) };
 

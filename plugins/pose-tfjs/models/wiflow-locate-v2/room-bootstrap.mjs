@@ -2,6 +2,8 @@
 // 2,000 resamples of room indices with a fixed seed, so the same rooms are drawn for every model
 // (paired), and the pooling of per-room figures (count exact weighted by samples, floor error by
 // matched people) that `wiflow locate eval --per-room` rooms are pooled with.
+import { existsSync, readFileSync } from 'node:fs';
+
 const round = (v, d = 3) => (v == null ? null : +v.toFixed(d));
 
 /** Pooled figures of some rooms: count exact weighted by samples, floor error by matched people. */
@@ -19,4 +21,39 @@ export const bootstrap = (n, statistic) => {
   for (let b = 0; b < 2000; b++) values.push(statistic(Array.from({ length: n }, () => Math.floor(random() * n))));
   values.sort((a, b) => a - b);
   return [round(values[49]), round(values[1949])];
+};
+
+/**
+ * One `wiflow locate eval --per-room --json` run recorded as BASE.json, BASE.cpu ("wall user sys" seconds, from
+ * /usr/bin/time -f '%e %U %S') and BASE.uptime (uptime before and after), BASE = `${dir}/${name}`; null while it runs.
+ */
+export const readRun = (dir, name) => {
+  const base = `${dir}/${name}`;
+  if (!existsSync(`${base}.cpu`) || !readFileSync(`${base}.cpu`, 'utf8').trim()) return null; // a run still going: time writes .cpu at its end
+  const j = JSON.parse(readFileSync(`${base}.json`, 'utf8'));
+  const [wall, user, sys] = readFileSync(`${base}.cpu`, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  const buckets = Object.fromEntries(['1', '2', '3', 'all'].map((k) => [k, {
+    countExact: round(j.model[k]?.countAccuracy), floorMeanM: round(j.floorErrorM[k]?.mean), floorMedianM: round(j.floorErrorM[k]?.median), floorP90M: round(j.floorErrorM[k]?.p90),
+  }]));
+  return { modelHash: j.modelHash.slice(0, 12), propagationWhatIf: j.propagationWhatIf ?? null, rooms: j.rooms, samples: j.samples, emptyCountExact: round(j.model['0']?.countAccuracy), buckets, perRoom: j.perRoom, wallSeconds: wall, cpuSeconds: round(user + sys, 1), uptime: readFileSync(`${base}.uptime`, 'utf8').trim().split('\n') };
+};
+
+/** Run a − run b pooled over all rooms, with the paired bootstrap interval (the same resampled rooms for both). */
+export const pairedChange = (a, b) => {
+  if (!a || !b) return null;
+  const rooms = b.perRoom.map((r) => r.room);
+  const ma = new Map(a.perRoom.map((r) => [r.room, r])), mb = new Map(b.perRoom.map((r) => [r.room, r]));
+  const diff = (idx, key) => pooled(idx.map((i) => ma.get(rooms[i])))[key] - pooled(idx.map((i) => mb.get(rooms[i])))[key];
+  const all = rooms.map((_, i) => i);
+  return { count: round(diff(all, 'count')), countInterval: bootstrap(rooms.length, (idx) => diff(idx, 'count')), floorM: round(diff(all, 'floor')), floorIntervalM: bootstrap(rooms.length, (idx) => diff(idx, 'floor')) };
+};
+
+/** The c2locate reading of a change: "worse" / "better" / "no measurable change". */
+export const reading = (d) => {
+  if (!d) return null;
+  const countWorse = d.countInterval[1] < 0, floorWorse = d.floorIntervalM[0] > 0;
+  const countBetter = d.countInterval[0] > 0, floorBetter = d.floorIntervalM[1] < 0;
+  if (countWorse || floorWorse) return 'worse';
+  if (countBetter || floorBetter) return 'better';
+  return 'no measurable change';
 };

@@ -2,6 +2,7 @@ import type { CsiFrame } from '@wiflow/core';
 import { PoseErrors } from '../errors.js';
 import type { EnvironmentGeometry } from '../model/environment.js';
 import { calibrate, calibratedLink, referenceChange } from './calibrated-link.js';
+import { DiffuseWhitener } from './diffuse-whitening.js';
 import { LiveNoiseFloor } from './live-noise.js';
 import { StaticChainGain } from './static-chain-gain.js';
 import { SPEED_OF_LIGHT } from './calibration.js';
@@ -61,6 +62,14 @@ export interface ImagingSettings {
    * none (drift2-protocol.md).
    */
   staticChainGain?: { windowS: number; minDeviation: number };
+  /**
+   * Place peaks against a body's diffuse paths as well as noise (`DiffuseWhitener`; c2image-protocol.md): each
+   * link's change and responses are whitened over subcarriers by an exponential delay tail of `decayNs` that
+   * starts at the link's line of sight, `diffuseToNoise` times the noise power per value. Only the score that
+   * picks peaks reads the whitened image; CLEAN's energies, the count features and the evidence stay the raw
+   * change's. Absent: none.
+   */
+  diffuseWhitening?: { decayNs: number; diffuseToNoise: number };
 }
 
 /** One person found in the image, in the order found (strongest first). */
@@ -120,6 +129,8 @@ interface LinkState {
   background: { re: Float64Array; im: Float64Array } | null;
   /** The static gain per receive chain (`staticChainGain`); null without it. */
   staticGain: StaticChainGain | null;
+  /** `diffuseWhitening`: the link's whitener and its whitened steering (rows of norm √n, as `steerRe`); null without it. */
+  whitening: { whitener: DiffuseWhitener; steerRe: Float32Array; steerIm: Float32Array } | null;
 }
 
 /**
@@ -163,6 +174,7 @@ export class RoomImager {
         }
         if (settings.scatterer === 'body') orthonormaliseCell(steerRe, steerIm, (row - H) * n, H, n);
       }
+      const whitening = settings.diffuseWhitening ? whitenedSteering(steerRe, steerIm, n, H, settings, new DiffuseWhitener(fk, Math.hypot(link.txPosition[0] - link.rxPosition[0], link.txPosition[1] - link.rxPosition[1], link.txPosition[2] - link.rxPosition[2]), settings.diffuseWhitening.decayNs * 1e-9, settings.diffuseWhitening.diffuseToNoise)) : null;
       let referenceEnergy = 0;
       for (let j = 0; j < n; j++) referenceEnergy += h0.re[j] ** 2 + h0.im[j] ** 2;
       const state: LinkState = {
@@ -172,6 +184,7 @@ export class RoomImager {
         background: settings.backgroundS ? { re: new Float64Array(n), im: new Float64Array(n) } : null,
         // Only for links aligned with one common gain: a reference that chose a gain per chain already has one on every packet.
         staticGain: settings.staticChainGain && ref.gain === 'common' && settings.chainGain !== 'per-rx-chain' ? new StaticChainGain(h0, subcarriers, ref.nrx, settings.staticChainGain.windowS, settings.staticChainGain.minDeviation) : null,
+        whitening,
       };
       this.#byKey.set(key, state);
       return state;
@@ -240,14 +253,15 @@ export class RoomImager {
    * Per link, the change power of the packets held matched at every (cell, height) before any person is taken
    * (`powers[l][cell · heights + h]`): where in height the change sits at a spot (falls pilot, docs/sensing.md).
    * With `scatterer: 'body'` the rows are an orthonormal basis, not heights; use 'point' to read heights.
+   * `changes` (per link, calibrated packets as `heldChanges()` gives them) images other packets than those held.
    */
-  powerByHeight(): Float64Array[] {
+  powerByHeight(changes?: readonly { re: ArrayLike<number>; im: ArrayLike<number> }[][]): Float64Array[] {
     const rows = this.cells.length * this.settings.heightsM.length;
-    return this.#links.map((link) => {
+    return this.#links.map((link, li) => {
       const power = new Float64Array(rows);
       const yr = new Float64Array(rows), yi = new Float64Array(rows);
-      for (const x of link.history) {
-        matchedFilter(link, x.re, x.im, rows, yr, yi, 0, 1);
+      for (const x of changes ? changes[li] : link.history) {
+        matchedFilter(link.n, link.steerRe, link.steerIm, x.re, x.im, rows, yr, yi, 0, 1);
         for (let row = 0; row < rows; row++) power[row] += yr[row] * yr[row] + yi[row] * yi[row];
       }
       return power;
@@ -271,8 +285,17 @@ export class RoomImager {
     const outputs = this.#links.map((link, li) => {
       const packets = histories[li];
       const yr = new Float64Array(rows * packets.length), yi = new Float64Array(rows * packets.length);
-      packets.forEach((x, p) => matchedFilter(link, x.re, x.im, rows, yr, yi, p, packets.length));
+      packets.forEach((x, p) => matchedFilter(link.n, link.steerRe, link.steerIm, x.re, x.im, rows, yr, yi, p, packets.length));
       return { yr, yi };
+    });
+    // With `diffuseWhitening`, the score reads the same outputs of the whitened packets and responses, kept beside the raw ones.
+    const whitened = this.#links.map((link, li) => {
+      const w = link.whitening;
+      if (!w) return null;
+      const packets = histories[li].map((x) => { const re = Float32Array.from(x.re), im = Float32Array.from(x.im); w.whitener.whiten(re, im, 0, link.n); return { re, im }; });
+      const yr = new Float64Array(rows * packets.length), yi = new Float64Array(rows * packets.length);
+      packets.forEach((x, p) => matchedFilter(link.n, w.steerRe, w.steerIm, x.re, x.im, rows, yr, yi, p, packets.length));
+      return { packets, outputs: { yr, yi } };
     });
     const scores = new Float64Array(cells.length);
     const img = new Float64Array(cells.length);
@@ -280,7 +303,7 @@ export class RoomImager {
       scores.fill(0);
       this.#links.forEach((_, li) => {
         img.fill(0);
-        const { yr, yi } = outputs[li];
+        const { yr, yi } = whitened[li]?.outputs ?? outputs[li];
         const P = histories[li].length;
         for (let row = 0; row < rows; row++) {
           let power = 0;
@@ -310,27 +333,9 @@ export class RoomImager {
         if (Math.hypot(c[0] - cells[best][0], c[1] - cells[best][1]) <= this.settings.cleanRadiusM + 1e-9) for (let h = 0; h < H; h++) local.push(ci * H + h);
       });
       this.#links.forEach((link, li) => {
-        const packets = histories[li];
-        const P = packets.length;
-        const { yr, yi } = outputs[li];
-        const ar = new Float64Array(rows), ai = new Float64Array(rows);
-        for (const q of steeringBasis(link, local)) {
-          // c_p = qᴴ x_p, then x_p ← x_p − q c_p and y[row][p] ← y[row][p] − (a_rowᴴ q) c_p.
-          const cr = new Float64Array(P), ci = new Float64Array(P);
-          packets.forEach((x, k) => {
-            let dr = 0, di = 0;
-            for (let j = 0; j < link.n; j++) { dr += q.re[j] * x.re[j] + q.im[j] * x.im[j]; di += q.re[j] * x.im[j] - q.im[j] * x.re[j]; }
-            for (let j = 0; j < link.n; j++) { x.re[j] -= dr * q.re[j] - di * q.im[j]; x.im[j] -= dr * q.im[j] + di * q.re[j]; }
-            cr[k] = dr; ci[k] = di;
-          });
-          matchedFilter(link, q.re, q.im, rows, ar, ai, 0, 1);
-          for (let row = 0; row < rows; row++) {
-            for (let k = 0; k < P; k++) {
-              yr[row * P + k] -= ar[row] * cr[k] - ai[row] * ci[k];
-              yi[row * P + k] -= ar[row] * ci[k] + ai[row] * cr[k];
-            }
-          }
-        }
+        projectOut(link.n, link.steerRe, link.steerIm, local, rows, histories[li], outputs[li]);
+        const w = link.whitening, own = whitened[li];
+        if (w && own) projectOut(link.n, w.steerRe, w.steerIm, local, rows, own.packets, own.outputs);
       });
       linkEnergies.push(linkEnergy());
       energies.push(energy());
@@ -435,19 +440,62 @@ function orthonormalBasis(vectors: { re: Float64Array; im: Float64Array }[], n: 
   return basis;
 }
 
-/** Orthonormal basis of the responses (steering vectors) of the given rows of a link. */
-function steeringBasis(link: LinkState, rows: number[]): { re: Float64Array; im: Float64Array }[] {
-  const n = link.n;
+/**
+ * A link's steering whitened by `whitener` (each row's conjugate response, one antenna pair's subcarriers at a
+ * time), then rescaled as the raw rows are: a 'body' cell's rows orthonormalised, a point's each to norm √n.
+ */
+function whitenedSteering(steerRe: Float32Array, steerIm: Float32Array, n: number, H: number, settings: ImagingSettings, whitener: DiffuseWhitener): { whitener: DiffuseWhitener; steerRe: Float32Array; steerIm: Float32Array } {
+  const re = Float32Array.from(steerRe), im = Float32Array.from(steerIm);
+  const rows = re.length / n;
+  for (let row = 0; row < rows; row++) {
+    whitener.whiten(re, im, row * n, n, true);
+    if (settings.scatterer === 'body') continue;
+    let norm = 0;
+    for (let j = row * n; j < (row + 1) * n; j++) norm += re[j] * re[j] + im[j] * im[j];
+    const scale = Math.sqrt(n / (norm || 1));
+    for (let j = row * n; j < (row + 1) * n; j++) { re[j] *= scale; im[j] *= scale; }
+  }
+  if (settings.scatterer === 'body') for (let cell = 0; cell < rows / H; cell++) orthonormaliseCell(re, im, cell * H * n, H, n);
+  return { whitener, steerRe: re, steerIm: im };
+}
+
+/**
+ * Project the responses of the given rows out of a link's packets, and out of their matched-filter outputs:
+ * per basis vector q, c_p = qᴴ x_p, then x_p ← x_p − q c_p and y[row][p] ← y[row][p] − (a_rowᴴ q) c_p.
+ */
+function projectOut(n: number, steerRe: Float32Array, steerIm: Float32Array, local: number[], rows: number, packets: { re: Float32Array; im: Float32Array }[], outputs: { yr: Float64Array; yi: Float64Array }): void {
+  const P = packets.length;
+  const { yr, yi } = outputs;
+  const ar = new Float64Array(rows), ai = new Float64Array(rows);
+  for (const q of steeringBasis(n, steerRe, steerIm, local)) {
+    const cr = new Float64Array(P), ci = new Float64Array(P);
+    packets.forEach((x, k) => {
+      let dr = 0, di = 0;
+      for (let j = 0; j < n; j++) { dr += q.re[j] * x.re[j] + q.im[j] * x.im[j]; di += q.re[j] * x.im[j] - q.im[j] * x.re[j]; }
+      for (let j = 0; j < n; j++) { x.re[j] -= dr * q.re[j] - di * q.im[j]; x.im[j] -= dr * q.im[j] + di * q.re[j]; }
+      cr[k] = dr; ci[k] = di;
+    });
+    matchedFilter(n, steerRe, steerIm, q.re, q.im, rows, ar, ai, 0, 1);
+    for (let row = 0; row < rows; row++) {
+      for (let k = 0; k < P; k++) {
+        yr[row * P + k] -= ar[row] * cr[k] - ai[row] * ci[k];
+        yi[row * P + k] -= ar[row] * ci[k] + ai[row] * cr[k];
+      }
+    }
+  }
+}
+
+/** Orthonormal basis of the responses (steering vectors, stored conjugated) of the given rows. */
+function steeringBasis(n: number, steerRe: Float32Array, steerIm: Float32Array, rows: number[]): { re: Float64Array; im: Float64Array }[] {
   return orthonormalBasis(rows.map((row) => {
     const re = new Float64Array(n), im = new Float64Array(n);
-    for (let j = 0; j < n; j++) { re[j] = link.steerRe[row * n + j]; im[j] = -link.steerIm[row * n + j]; }
+    for (let j = 0; j < n; j++) { re[j] = steerRe[row * n + j]; im[j] = -steerIm[row * n + j]; }
     return { re, im };
   }), n);
 }
 
-/** y[row·stride + column] = a_rowᴴ x for every row: the matched filter of one vector x. */
-function matchedFilter(link: LinkState, xr: ArrayLike<number>, xi: ArrayLike<number>, rows: number, yr: Float64Array, yi: Float64Array, column: number, stride: number): void {
-  const n = link.n, sr = link.steerRe, si = link.steerIm;
+/** y[row·stride + column] = a_rowᴴ x for every row: the matched filter of one vector x (`steer*`: conj(a), n per row). */
+function matchedFilter(n: number, sr: Float32Array, si: Float32Array, xr: ArrayLike<number>, xi: ArrayLike<number>, rows: number, yr: Float64Array, yi: Float64Array, column: number, stride: number): void {
   for (let row = 0; row < rows; row++) {
     let re = 0, im = 0;
     const o = row * n;

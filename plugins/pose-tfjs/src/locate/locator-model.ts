@@ -45,6 +45,8 @@ export const LocatorModelSchema = z.object({
     backgroundS: z.number().positive().optional(),
     /** A gain per receive chain held static over `windowS` seconds (drift2-protocol.md). Absent: none. */
     staticChainGain: z.object({ windowS: z.number().positive(), minDeviation: z.number().nonnegative().default(0) }).strict().optional(),
+    /** Peaks placed against a body's diffuse paths (`ImagingSettings`; c2image-protocol.md). Absent: none. */
+    diffuseWhitening: z.object({ decayNs: z.number().positive(), diffuseToNoise: z.number().nonnegative() }).strict().optional(),
   }),
   /** The one environment this locator was fitted for (`wiflow locate twin-fit`); absent: any room. */
   environmentId: z.string().min(1).optional(),
