@@ -7,6 +7,9 @@
 // status) and the simulator's truth. Writes the record as JSON; shop-visit-report.mjs reads it.
 // Run from the repository root after a build:
 //   nice node plugins/evaluation/pilot/shop-visit-pilot.mjs <out.json> [seconds=150] [seeds=7201,7202,7203,7204] ['{"extra":"options"}']
+// CANDIDATE=1 (shop-visit-protocol.md): branches gate off, gate on, and gate on with retail's
+// count_held_seconds (candidate A); the first two with it off. ROOMS=<fresh seed>: instead of shops,
+// `seeds` many fresh validation rooms (pilot-sessions.mjs) emptied, each under fan-cat-door and drift.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createTestRuntime } from '@wiflow/core/testing';
@@ -20,9 +23,12 @@ import { validationShop, VALIDATION_SHOP_SEEDS } from './validation-shops.mjs';
 const [out, secondsArg, seedsArg, extraArg] = process.argv.slice(2);
 if (!out) throw new Error('usage: shop-visit-pilot.mjs <out.json> [seconds] [seeds] [extra options JSON]');
 const seconds = Number(secondsArg ?? 150);
-const seeds = seedsArg ? seedsArg.split(',').map(Number) : VALIDATION_SHOP_SEEDS;
+const seeds = process.env.ROOMS ? [process.env.ROOMS] : seedsArg ? seedsArg.split(',').map(Number) : VALIDATION_SHOP_SEEDS;
 const GATE_ON = { upstream_min_evidence: 0.5, upstream_evidence_window_s: 10 };
-const branches = { off: {}, on: GATE_ON, ...(extraArg ? { extra: { ...GATE_ON, ...JSON.parse(extraArg) } } : {}) };
+const HELD_OFF = { count_held_seconds: false };
+const branches = process.env.CANDIDATE === '1'
+  ? { off: { tracker: {}, retail: HELD_OFF }, on: { tracker: GATE_ON, retail: HELD_OFF }, candidate: { tracker: GATE_ON, retail: { count_held_seconds: true } } }
+  : { off: { tracker: {}, retail: {} }, on: { tracker: GATE_ON, retail: {} }, ...(extraArg ? { extra: { tracker: { ...GATE_ON, ...JSON.parse(extraArg) }, retail: {} } } : {}) };
 
 const r2 = (v) => Math.round(v * 100) / 100;
 const persons = (frame, withEvidence) => frame.persons.map((p) => [p.trackId ?? null, r2(p.position.x), r2(p.position.y), withEvidence ? (p.evidence === undefined || p.evidence === null ? null : r2(p.evidence)) : p.trackStatus ?? null]);
@@ -38,8 +44,8 @@ async function runShop(scenario) {
   node('located', 'io.output', { name: 'located', collect: 'all' });
   edge('estimate', 'poses', 'located', 'value');
   for (const [name, options] of Object.entries(branches)) {
-    node(`track-${name}`, 'tracker.track', options);
-    node(`retail-${name}`, 'retail.analytics', { zones });
+    node(`track-${name}`, 'tracker.track', options.tracker);
+    node(`retail-${name}`, 'retail.analytics', { zones, ...options.retail });
     node(`poses-${name}`, 'io.output', { name: `poses_${name}`, collect: 'all' });
     node(`metrics-${name}`, 'io.output', { name: `retail_${name}`, collect: 'last' });
     edge('estimate', 'poses', `track-${name}`, 'poses');
@@ -78,9 +84,20 @@ const started = Date.now();
 const cpu = process.cpuUsage();
 const loadStart = os.loadavg()[0];
 const shops = [];
-for (const seed of seeds) {
-  process.stderr.write(`shop ${seed} (${seconds} s)\n`);
-  shops.push(await runShop(validationShop(seed)));
+if (process.env.ROOMS) {
+  const { validationSessions } = await import('../../pose-tfjs/models/wiflow-locate-v2/pilot-sessions.mjs');
+  const { emptiedScenario } = await import('@wiflow/plugin-evaluation');
+  for (const session of validationSessions(Number(seedsArg ?? 3), { FRESH: process.env.ROOMS })) {
+    for (const condition of ['fan-cat-door', 'drift']) {
+      process.stderr.write(`room ${session.sessionId} emptied, ${condition} (${seconds} s)\n`);
+      shops.push({ room: session.sessionId, condition, ...(await runShop(emptiedScenario(session.scenario, condition, seconds))) });
+    }
+  }
+} else {
+  for (const seed of seeds) {
+    process.stderr.write(`shop ${seed} (${seconds} s)\n`);
+    shops.push(await runShop(validationShop(seed)));
+  }
 }
 const used = process.cpuUsage(cpu);
 writeFileSync(out, JSON.stringify({
