@@ -8,7 +8,8 @@
 // Run from the repository root after a build:
 //   nice node plugins/evaluation/pilot/shop-visit-pilot.mjs <out.json> [seconds=150] [seeds=7201,7202,7203,7204] ['{"extra":"options"}']
 // CANDIDATE=1 (shop-visit-protocol.md): branches gate off, gate on, and gate on with retail's
-// count_held_seconds (candidate A); the first two with it off. ROOMS=<fresh seed>: instead of shops,
+// count_held_seconds (candidate A); the first two with it off. Candidate A did not win and is not
+// shipped: CANDIDATE=1 runs only on commit 05f862b, where retail.analytics has the option. ROOMS=<fresh seed>: instead of shops,
 // `seeds` many fresh validation rooms (pilot-sessions.mjs) emptied, each under fan-cat-door and drift.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';

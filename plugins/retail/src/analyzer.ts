@@ -1,5 +1,5 @@
 import type { Alert, AnalyticsEvent, PoseFrame } from '@wiflow/core';
-import { AlertGate, FrameClock, alertFromEvent, countedPersons, createEvent, isHeldPerson, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
+import { AlertGate, FrameClock, alertFromEvent, countedPersons, createEvent, pointInPolygon, polygonArea, sortedFrames } from '@wiflow/analytics-common';
 import { RetailErrors } from './errors.js';
 import { parseRetailOptions, type RetailOptions, type RetailOptionsInput } from './options.js';
 
@@ -64,8 +64,6 @@ export class RetailAnalyzer {
   readonly #areas: Map<string, number>;
   #visitDurations: number[] = [];
   readonly #clock = new FrameClock();
-  /** Track keys held back by the tracker (count_held_seconds) → first and last time seen held (ms). */
-  readonly #heldSince = new Map<string, { first: number; last: number }>();
 
   constructor(options: RetailOptionsInput = {}) {
     this.options = parseRetailOptions(options);
@@ -86,7 +84,6 @@ export class RetailAnalyzer {
     const hour = this.#hourKey(t);
     const inZoneCount = new Map<string, number>();
     const seen = new Set<string>();
-    if (o.count_held_seconds) this.#noteHeld(frame);
     // Visitors whose own tracks are in this frame: a new track never continues one of them.
     for (const person of countedPersons(frame)) {
       if (person.trackId === null || person.trackId === undefined) continue;
@@ -106,8 +103,7 @@ export class RetailAnalyzer {
         v.visits++;
         v.funnelStage = 0;
       }
-      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: this.#heldSince.get(key)?.first ?? t, lastSeen: t, lastPosition: { ...person.position }, visits: 1, counted: false, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
-      this.#heldSince.delete(key);
+      if (!v) this.#visitors.set(key, (v = { trackId: person.trackId, environmentId: env, visitStart: t, lastSeen: t, lastPosition: { ...person.position }, visits: 1, counted: false, closedDwell: 0, zones: new Map(), funnelStage: 0 }));
       v.lastSeen = t;
       if (t - v.visitStart >= o.min_visit_seconds * 1000) v.counted = true;
       v.lastPosition = { ...person.position };
@@ -177,24 +173,6 @@ export class RetailAnalyzer {
     }
     if (best !== null) this.#continuations.set(trackKey, best);
     return best;
-  }
-
-  /**
-   * With tracker.track's held evidence on, an id is held (tentative) until its evidence is high enough: note
-   * when each held id was first seen, so that once shown its visit counts from then (the person was in the
-   * shop; the gate only waited). Ids held longer than `revisit_gap_seconds` unseen are forgotten.
-   */
-  #noteHeld(frame: PoseFrame): void {
-    const t = frame.timestamp;
-    for (const person of frame.persons) {
-      if (!isHeldPerson(person)) continue;
-      const key = `${frame.environmentId}#${person.trackId}`;
-      if (this.#visitors.has(key) || this.#continuations.has(key)) continue;
-      const held = this.#heldSince.get(key);
-      if (held) held.last = t;
-      else this.#heldSince.set(key, { first: t, last: t });
-    }
-    for (const [key, held] of this.#heldSince) if (t - held.last > this.options.revisit_gap_seconds * 1000) this.#heldSince.delete(key);
   }
 
   #hourKey(t: number): string {

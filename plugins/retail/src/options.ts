@@ -13,7 +13,6 @@ export const RetailOptionsSchema = z.object({
   min_visit_seconds: z.number().min(0).default(10).describe('a store visit counts (total and unique visitors, dwell) once it has lasted this long: a person shown for a moment is not a visitor'),
   visit_continuation_seconds: z.number().min(0).default(10).describe('a new track that appears within this long after a visitor\'s track was last seen, near where it was (visit_continuation_m), continues that visit: an estimator that loses a person for a moment does not make a new visitor (0: off)'),
   visit_continuation_m: z.number().positive().default(3).describe('how near (m) to where a visitor was last seen a new track must appear to continue the visit'),
-  count_held_seconds: z.boolean().default(true).describe('with tracker.track\'s held evidence switched on (upstream_min_evidence, opt-in), a visit whose id was held before it was shown counts from the id\'s first held estimate, so the minimum visit measures the person\'s time, not the gate\'s wait; without held persons (the gate off) it changes nothing'),
   heat_map_cell_m: z.number().positive().default(0.5).describe('side of a heat-map cell (m)'),
   utc_offset_minutes: z.number().int().min(-840).max(840).default(0).describe('site time zone, for peak hour'),
   alert_cooldown_seconds: z.number().min(0).default(300),
