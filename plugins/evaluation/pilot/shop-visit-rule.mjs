@@ -24,7 +24,8 @@ const figures = Object.fromEntries(branches.map((b) => {
     perRoom: perRoom.map((r) => `${r.room} ${r.condition}: ${r.counted}`).join(', '),
   }];
 }));
-const verdict = figures.candidate && figures.on ? (figures.candidate.errors < figures.on.errors ? 'candidate A wins (strictly fewer errors)' : 'candidate A does not win') : null;
+const candidate = figures.candidate ?? figures.extra;
+const verdict = candidate && figures.on ? (candidate.errors < figures.on.errors ? 'the candidate wins (strictly fewer errors)' : 'the candidate does not win') : null;
 console.log(JSON.stringify({
   shops: { seeds: shops.seeds, seconds: shops.seconds, cpuSeconds: shops.cpuSeconds, wallSeconds: shops.wallSeconds, load: shops.load },
   rooms: { fresh: rooms.seeds, seconds: rooms.seconds, cpuSeconds: rooms.cpuSeconds, wallSeconds: rooms.wallSeconds, load: rooms.load },
