@@ -9,7 +9,8 @@
 //   nice node plugins/evaluation/pilot/shop-visit-pilot.mjs <out.json> [seconds=150] [seeds=7201,7202,7203,7204] ['{"extra":"options"}']
 // CANDIDATE=1 (shop-visit-protocol.md): branches gate off, gate on, and gate on with retail's
 // count_held_seconds (candidate A); the first two with it off. Candidate A did not win and is not
-// shipped: CANDIDATE=1 runs only on commit 05f862b, where retail.analytics has the option. ROOMS=<fresh seed>: instead of shops,
+// shipped: CANDIDATE=1 runs only on commit 05f862b, where retail.analytics has the option. Candidate B
+// (round 2, the `extra` branch with '{"upstream_evidence_refound_m":3}') needs commit 7fc5fa1, likewise. ROOMS=<fresh seed>: instead of shops,
 // `seeds` many fresh validation rooms (pilot-sessions.mjs) emptied, each under fan-cat-door and drift.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -86,22 +86,3 @@ describe('held evidence (upstream_min_evidence)', () => {
     expect(statuses(gated(), frames([0.9]))).toEqual(['active']);
   });
 });
-
-describe('held evidence: a shown person found again under a new id (upstream_evidence_refound_m)', () => {
-  /** Id 7 strong at x = 2 for 1 s, nobody for 1 s, then a weak new id 9 at `x` for 2 s. */
-  const refound = (x: number): PoseFrame[] => Array.from({ length: 20 }, (_, i) => ({
-    timestamp: i * 200, frameId: i, environmentId: 'room', processingTimeMs: 0,
-    persons: i < 5 ? [upstreamPerson(7, 2, 2)] : i < 10 ? [] : [upstreamPerson(9, x, 0.05)],
-    metadata: {} as PoseFrame['metadata'],
-  }));
-  const lastStatus = (tracker: MultiPersonTracker, input: PoseFrame[]) => input.map((f) => tracker.update(f)).at(-1)!.persons.find((p) => p.position.x !== 2)?.trackStatus;
-
-  it('off by default: the new id, beyond the re-identification radius, is held', () => {
-    expect(lastStatus(gated(), refound(4))).toBe('tentative');
-  });
-
-  it('on: a new id within the distance of where a shown id was just lost is shown at once; farther, it is held', () => {
-    expect(lastStatus(gated({ upstream_evidence_refound_m: 3 }), refound(4))).toBe('active');
-    expect(lastStatus(gated({ upstream_evidence_refound_m: 3 }), refound(6))).toBe('tentative');
-  });
-});

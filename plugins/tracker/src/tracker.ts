@@ -399,23 +399,12 @@ export class MultiPersonTracker {
       recent: [],
       reidentifications: 0,
       upstream,
-      held: o.upstream_min_evidence > 0 && d.evidence !== undefined && !this.#refound(d, env, timestamp) ? new HeldEvidence(o.upstream_min_evidence, o.upstream_evidence_window_s) : null,
+      held: o.upstream_min_evidence > 0 && d.evidence !== undefined ? new HeldEvidence(o.upstream_min_evidence, o.upstream_evidence_window_s) : null,
     };
     this.#tracks.set(t.key, t);
     if (upstream !== null) this.#upstream.set(upstream, t);
     this.counters.tracksCreated++;
     return this.#apply(t, d, shape, timestamp, false, true);
-  }
-
-  /** Held evidence (upstream_evidence_refound_m): whether a new detection is where a shown track was lost a moment ago. */
-  #refound(d: Person, env: string, timestamp: number): boolean {
-    const o = this.options;
-    if (o.upstream_evidence_refound_m <= 0) return false;
-    for (const t of this.#tracks.values()) {
-      if (t.environmentId !== env || t.id === null || t.held || t.status !== 'lost' || timestamp - t.lastSeen > o.reid_window_seconds * 1000) continue;
-      if (Math.hypot(d.position.x - t.lastPerson.position.x, d.position.y - t.lastPerson.position.y) <= o.upstream_evidence_refound_m) return true;
-    }
-    return false;
   }
 
   #apply(t: Track, d: Person, shape: number[][], timestamp: number, reidentified: boolean, fresh = false): Person {
