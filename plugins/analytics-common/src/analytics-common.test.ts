@@ -3,7 +3,7 @@ import type { Alert, AnalyticsEvent, PoseFrame } from '@wiflow/core';
 import {
   AlertGate, alertFromEvent, computeOccupancy, computeSummary, createEvent, filterEvents, hipHeight, inTimeWindows, observeTruth,
   parseZones, pointInPolygon, polygonArea, segmentsIntersect, signedDistanceToLine, simulateScene, PoseObserver, NO_OBSERVATION_NOISE,
-  bucketStart,
+  bucketStart, isHeldPerson, withoutHeldPersons,
 } from './index.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0); // a Monday 08:00 UTC
@@ -132,5 +132,23 @@ describe('kinematic scenes and the observer', () => {
     const b = new PoseObserver({ seed: 4 }).observe(truth[30]);
     expect(a.persons).toEqual(b.persons);
     expect(() => new PoseObserver({ noise: { missRate: 2 } })).toThrow(/at most 1/);
+  });
+});
+
+describe('held persons (tracker.track held evidence)', () => {
+  const person = (trackId: number | null, trackStatus: 'tentative' | 'active') => ({ trackId, trackStatus, confidence: 0.9 });
+
+  it('a tentative person with a track id is held; without an id, or shown, it is not', () => {
+    expect(isHeldPerson(person(3, 'tentative'))).toBe(true);
+    expect(isHeldPerson(person(null, 'tentative'))).toBe(false);
+    expect(isHeldPerson(person(3, 'active'))).toBe(false);
+  });
+
+  it('withoutHeldPersons drops only held persons, and gives the same frame back when there are none', () => {
+    const frame = { timestamp: T0, persons: [person(1, 'active'), person(null, 'tentative')] };
+    expect(withoutHeldPersons(frame)).toBe(frame);
+    const withHeld = { timestamp: T0, persons: [person(1, 'active'), person(2, 'tentative'), person(null, 'tentative')] };
+    expect(withoutHeldPersons(withHeld).persons).toEqual([person(1, 'active'), person(null, 'tentative')]);
+    expect(withHeld.persons).toHaveLength(3);
   });
 });

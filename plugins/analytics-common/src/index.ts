@@ -4,7 +4,7 @@ export { pointInPolygon, polygonArea, distance, signedDistanceToLine, projection
 export { ZoneSchema, parseZones, zonesContaining, TimeWindowSchema, inTimeWindows, type Zone, type TimeWindow } from './zones.js';
 export { AlertGate, SEVERITY_ORDER, severityRank, createEvent, alertFromEvent, type EventDraft } from './alert-gate.js';
 export { bucketSizeMs, bucketStart, checkTimeRange, isoTime, type Granularity, type OccupancyInterval } from './time-buckets.js';
-export { KEYPOINT_INDEX, keypoint3d, hipHeight, shoulderHeight, countedPersons, frameDurations, sortedFrames, type CountOptions } from './pose-frames.js';
+export { KEYPOINT_INDEX, keypoint3d, hipHeight, shoulderHeight, countedPersons, isHeldPerson, withoutHeldPersons, frameDurations, sortedFrames, type CountOptions } from './pose-frames.js';
 export {
   computeSummary, filterEvents, eventCategory, inCategory, computeOccupancy,
   type SummaryInput, type SummaryRecord, type EventCategory, type EventFilter, type OccupancyInput, type OccupancyRecord,

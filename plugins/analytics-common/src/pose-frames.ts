@@ -46,6 +46,20 @@ export function countedPersons(frame: PoseFrame, options: CountOptions = {}): Pe
 }
 
 /**
+ * Whether the tracker holds this person's id back (tracker.track's held evidence, `upstream_min_evidence`,
+ * opt-in): tentative with a track id. Analytics count no such person (`countedPersons`) and the pose API
+ * publishes none; a tentative person without an id (a candidate track) is not held.
+ */
+export function isHeldPerson(person: Pick<Person, 'trackId' | 'trackStatus'>): boolean {
+  return person.trackStatus === 'tentative' && person.trackId !== null && person.trackId !== undefined;
+}
+
+/** The frame without its held persons (`isHeldPerson`); the same object when it has none. */
+export function withoutHeldPersons<F extends { persons: readonly Pick<Person, 'trackId' | 'trackStatus'>[] }>(frame: F): F {
+  return frame.persons.some(isHeldPerson) ? ({ ...frame, persons: frame.persons.filter((p) => !isHeldPerson(p)) } as F) : frame;
+}
+
+/**
  * How long each frame stands for (ms): the time to the next frame, capped at `maxGapMs`
  * (a longer gap means the system was not observing). The last frame gets the median step.
  */

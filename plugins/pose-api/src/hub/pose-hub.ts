@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { withoutHeldPersons } from '@wiflow/analytics-common';
 import type { Activity, Alert, AnalyticsEvent, Logger, PoseActivitySource, PoseFrame, SensingActivity, SensingFrame, Storage } from '@wiflow/core';
 
 /** Receives what the hub publishes (the WebSocket stream, tests). */
@@ -213,12 +214,14 @@ export class PoseHub {
     return { ...frame, persons: frame.persons.map((p) => ({ ...p, activity })), metadata: { ...frame.metadata, activitySource } };
   }
 
-  /** A frame from the pipeline: latest, listeners, storage batch; or, in cluster mode, to the cluster. */
+  /** A frame from the pipeline, without held persons: latest, listeners, storage batch; or, in cluster mode, to the cluster. */
   publishFrame(input: PoseFrame): void | Promise<void> {
     if (!input || typeof input !== 'object' || !Array.isArray(input.persons) || typeof input.environmentId !== 'string') {
       throw new TypeError('pose.publish received something that is not a PoseFrame');
     }
-    const frame = this.#withSensedActivity(input);
+    // A person whose id the tracker holds back (opt-in held evidence) is not a person to the API, the stream,
+    // occupancy or storage, as analytics count none: the spec's Person has no field for a track's status.
+    const frame = this.#withSensedActivity(withoutHeldPersons(input));
     if (this.#outlet) return this.#outlet.frame(frame);
     const environmentId = frame.environmentId;
     if (!this.#numbering.has(environmentId)) {
