@@ -31,7 +31,7 @@ export { loadScenario, parseScenario, validateScenario, resolveScenario } from '
 export { stillPersonScenario, fallScenario, emptyRoomScenario, dayScenario, type DayKind, type SensingScenarioOptions } from './scenario/sensing-scenarios.js';
 export { emptyRoomDistractors } from './scenario/empty-room-distractors.js';
 export { hallScenario, type HallScenarioOptions } from './scenario/hall-scenario.js';
-export { realismReport, type RealismRow, type CaptureReader } from './realism/realism-report.js';
+export { realismReport, realismFallCapture, type RealismRow, type CaptureReader, type RealismFallCapture } from './realism/realism-report.js';
 export { stillSceneStatistics, dopplerStatistics, breathingDepth, fallStatistics, bandShapeMotion, amplitudeSpectrum, captureRateHz } from './realism/capture-stats.js';
 export { drawRealism, REALISM_LEVELS, REALISM_EFFECTS, type RealismLevel, type RealismEffect } from './scenario/realism.js';
 export { randomScenario, randomRoom, randomPeople, DEFAULT_RANDOM_RANGES, type RandomRanges, type RandomRoom, type RandomScenarioOptions, type Range } from './scenario/randomise.js';

@@ -62,10 +62,13 @@ export function stillPersonScenario(options: SensingScenarioOptions & { breathin
  * A person walks into the middle of the room and falls (`type`) at about `atS`; the truth has
  * `fall_start` / `fall_end` events with their times. With `fallLike` instead, the same walk
  * ends in a movement that looks like a fall and is not one (`fall_like_start` / `fall_like_end`).
+ * `standBeforeFallS` (default 0: the walk runs straight into the fall) puts that many seconds of
+ * standing still between the walk's end and the fall.
  */
-export function fallScenario(options: SensingScenarioOptions & { type?: 'forward' | 'backward' | 'sideways' | 'slump' | 'trip' | 'knees'; fallLike?: 'sit-hard' | 'lie-down' | 'into-bed'; lieDurationS?: number; getUp?: boolean } = {}): ScenarioInput {
+export function fallScenario(options: SensingScenarioOptions & { type?: 'forward' | 'backward' | 'sideways' | 'slump' | 'trip' | 'knees'; fallLike?: 'sit-hard' | 'lie-down' | 'into-bed'; lieDurationS?: number; getUp?: boolean; standBeforeFallS?: number } = {}): ScenarioInput {
   const s = sensingRoom(options.fallLike ? `fall-like-${options.fallLike}` : `fall-${options.type ?? 'forward'}`, options);
   const script: Step[] = [{ action: 'stand', duration: 2 }, { action: 'walk', path: [[3, 3.2]], speed: 1 }];
+  if (options.standBeforeFallS) script.push({ action: 'stand', duration: options.standBeforeFallS });
   if (options.fallLike) script.push({ action: 'fall-like', kind: options.fallLike, duration: options.lieDurationS ?? 20 });
   else script.push({ action: 'fall', type: options.type ?? 'forward', lieDuration: options.lieDurationS ?? 20, getUp: options.getUp ?? false });
   return { ...s, people: [{ id: 1, start: { x: 1.5, y: 4.2, yawDeg: 0 }, script }] };
