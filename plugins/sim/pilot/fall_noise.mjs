@@ -10,9 +10,10 @@
 // total CSI power moves within a second (what the card's AGC lets through).
 // Run from the repository root after a build:
 //   node plugins/sim/pilot/fall_noise.mjs [--propagation '<json>'|--c2] [--seeds 1,2,3,4,5] [--json] [--no-real]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Simulator, validateScenario, applyProfile, fallScenario, fallStatistics, bandShapeMotion, HARDWARE_PROFILES } from '@wiflow/plugin-sim';
+import { median, medianRateHz, readLabelled, streamsOf } from './real-captures.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -92,20 +93,8 @@ function cv(w) {
   for (const x of w) v += (x - m) ** 2;
   return m > 0 ? Math.sqrt(v / w.length) / m : 0;
 }
-const streamsOf = (frames) => {
-  const n = frames[0].csi.re.length;
-  const out = Array.from({ length: n }, () => new Float64Array(frames.length));
-  frames.forEach((f, t) => {
-    for (let i = 0; i < n; i++) out[i][t] = Math.hypot(f.csi.re[i], f.csi.im[i]);
-  });
-  return out.filter((s) => s.some((v) => v > 0));
-};
 /** Each packet's RMS over its whole CSI: one series, read in the same windows (what AGC lets through). */
 const powerSeries = (frames, rate) => motionSeries([Float64Array.from(frames, (f) => Math.sqrt(f.csi.re.reduce((a, x, i) => a + x * x + f.csi.im[i] ** 2, 0) / f.csi.re.length))], rate);
-const median = (v) => {
-  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
 const rmsOf = (f) => Math.sqrt(f.csi.re.reduce((a, x, i) => a + x * x + f.csi.im[i] ** 2, 0) / f.csi.re.length);
 /** Pilot-side quantisation parts on clean frames: per-packet scaling to RMS 20 (no rounding); one scale per capture, then int8. */
 function scaledPerPacket(frames) {
@@ -185,20 +174,10 @@ const summary = configs.map((c) => {
 // The real captures read the same way (evaluation only).
 let real = null;
 if (existsSync(realDir) && !process.argv.includes('--no-real')) {
-  const { readCapture } = await import('@wiflow/plugin-csi');
-  const labels = JSON.parse(readFileSync(join(realDir, 'labels.json'), 'utf8'));
   const readSet = async (names, count, maxSeconds) => {
     const out = [];
-    for (const e of labels.filter((l) => names.includes(l.label)).slice(0, count)) {
-      let frames;
-      try {
-        frames = await readCapture(join(realDir, e.file));
-      } catch {
-        continue;
-      }
-      if (maxSeconds) frames = frames.filter((f) => f.timestamp - frames[0].timestamp <= maxSeconds * 1e6);
-      if (frames.length < 40) continue;
-      const rate = Math.max(1, Math.round(1e6 / median(frames.slice(1).map((f, i) => f.timestamp - frames[i].timestamp))));
+    for (const { entry: e, frames } of await readLabelled(realDir, names, count, { maxSeconds })) {
+      const rate = medianRateHz(frames);
       const series = motionSeries(streamsOf(frames), rate);
       const power = powerSeries(frames, rate);
       const agc = frames.map((f) => f.agc).filter(Number.isFinite);

@@ -12,9 +12,10 @@
 //   node plugins/sim/pilot/fall_width.mjs [--propagation '<json>'] [--seed n] [--pause S] [--json] [--no-real]
 // --pause S (the variant of plugins/sensing/pilot/fallwidth-protocol.md): a S-s stand between the walk and the fall,
 // and the 12-s capture starts at the walk's end (standing, falling, lying: what the real fall files hold).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Simulator, LinkChannel, validateScenario, applyProfile, emptyRoomScenario, fallScenario, fallStatistics, bandShapeMotion, forwardKinematics, PersonTimeline } from '@wiflow/plugin-sim';
+import { median, medianRateHz, readLabelled, streamsOf } from './real-captures.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -57,18 +58,6 @@ function motionSeries(streams, rate) {
   }
   return out;
 }
-const streamsOf = (frames) => {
-  const n = frames[0].csi.re.length;
-  const out = Array.from({ length: n }, () => new Float64Array(frames.length));
-  frames.forEach((f, t) => {
-    for (let i = 0; i < n; i++) out[i][t] = Math.hypot(f.csi.re[i], f.csi.im[i]);
-  });
-  return out.filter((s) => s.some((v) => v > 0));
-};
-const median = (v) => {
-  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
 /** Summary of a series as `fallStatistics` gives it, plus which windows are above half (their start, s). */
 function summary(series) {
   const peak = Math.max(...series);
@@ -157,18 +146,9 @@ result.simCpuS = (process.cpuUsage(started).user + process.cpuUsage(started).sys
 result.simWallS = (Date.now() - wall) / 1000;
 
 if (existsSync(realDir) && !process.argv.includes('--no-real')) {
-  const { readCapture } = await import('@wiflow/plugin-csi');
-  const labels = JSON.parse(readFileSync(join(realDir, 'labels.json'), 'utf8')).filter((l) => l.label === 'fall').slice(0, 12);
   const files = [];
-  for (const e of labels) {
-    let frames;
-    try {
-      frames = await readCapture(join(realDir, e.file));
-    } catch {
-      continue;
-    }
-    if (frames.length < 40) continue;
-    const rate = Math.max(1, Math.round(1e6 / median(frames.slice(1).map((f, i) => f.timestamp - frames[i].timestamp))));
+  for (const { entry: e, frames } of await readLabelled(realDir, ['fall'], 12)) {
+    const rate = medianRateHz(frames);
     const series = motionSeries(streamsOf(frames), rate);
     const s = summary(series);
     // Contiguous runs of above-half windows: one burst or several.
@@ -177,14 +157,7 @@ if (existsSync(realDir) && !process.argv.includes('--no-real')) {
     files.push({ file: e.file, seconds: (frames.at(-1).timestamp - frames[0].timestamp) / 1e6, rate, peak: s.peak, peakOverMedian: s.peakOverMedian, secondsAboveHalf: s.secondsAboveHalf, runs, check: fallStatistics(frames).secondsAboveHalf, series });
   }
   // Real walking, the same motion series: how strong a walk is against a fall's peak (median window per file).
-  const walks = JSON.parse(readFileSync(join(realDir, 'labels.json'), 'utf8')).filter((l) => l.label === 'walking').slice(0, 12);
-  const walkMedians = [];
-  for (const e of walks) {
-    try {
-      const frames = await readCapture(join(realDir, e.file));
-      if (frames.length >= 40) walkMedians.push(median(motionSeries(streamsOf(frames), 20)));
-    } catch {}
-  }
+  const walkMedians = (await readLabelled(realDir, ['walking'], 12)).map(({ frames }) => median(motionSeries(streamsOf(frames), 20)));
   result.realWalkingMedianMotion = median(walkMedians);
   result.real = { files, peak: median(files.map((f) => f.peak)), secondsAboveHalf: median(files.map((f) => f.secondsAboveHalf)), peakOverMedian: median(files.map((f) => f.peakOverMedian)), seconds: median(files.map((f) => f.seconds)) };
 } else if (!existsSync(realDir)) {

@@ -15,13 +15,14 @@
 // Run from the repository root after a build:
 //   node plugins/sim/pilot/walk_frequency.mjs [--seed n] [--speed v] [--propagation '<json>'] [--json]
 // (default C2: {"reverberation":{"decayNs":22,"staticTail":false,"bodyDirections":"segment"}}).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Simulator, LinkChannel, validateScenario, applyProfile, emptyRoomScenario, dopplerStatistics, captureRateHz, bodyStateOf, bodyDimensions } from '@wiflow/plugin-sim';
 
 // Not in the package's entry: the walk's stride (two steps, m) and what decides each segment's share of the diffuse paths.
 import { strideLength as strideLengthOf } from '../dist/people/motions.js';
 import { ellipsoidSurface } from '../dist/physics/reverberation.js';
+import { median, readLabelled } from './real-captures.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -36,10 +37,6 @@ const realDir = join(process.cwd(), '..', 'shared', 'data', 'real', 'activities-
 const RATE = 20;
 const SECONDS = 15;
 
-const median = (v) => {
-  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
 
 /** The realism table's walking scenario (realism-report.ts `walkingScenario` with `intel`), at a chosen speed and seed. */
 function walkingInput(prop) {
@@ -172,17 +169,8 @@ result.simCpuS = (process.cpuUsage(started).user + process.cpuUsage(started).sys
 result.simWallS = (Date.now() - wall) / 1000;
 
 if (existsSync(realDir) && !process.argv.includes('--no-real')) {
-  const { readCapture } = await import('@wiflow/plugin-csi');
-  const labels = JSON.parse(readFileSync(join(realDir, 'labels.json'), 'utf8')).filter((l) => l.label === 'walking').slice(0, 12);
   const files = [];
-  for (const e of labels) {
-    let frames;
-    try {
-      frames = await readCapture(join(realDir, e.file));
-    } catch {
-      continue;
-    }
-    if (frames.length < 40) continue;
+  for (const { entry: e, frames } of await readLabelled(realDir, ['walking'], 12)) {
     const gaps = [];
     for (let i = 1; i < frames.length; i++) gaps.push((frames[i].timestamp - frames[i - 1].timestamp) / 1000);
     const sorted = gaps.slice().sort((a, b) => a - b);
