@@ -19,12 +19,12 @@ export interface HardwareChoice {
 
 /**
  * The hardware of `wiflow eval-e2e --profile NAME`. `recipe` is the test rooms as the
- * training recipe draws them (Intel 5300, one transmit × three receive antennas, HT20, 30
- * grouped subcarriers, one transmitter and three receivers): what the estimator's card
- * reports. The others replace every radio by a chip profile of the simulator.
+ * training recipe draws them (Intel 5300, three transmit × three receive antennas per link
+ * (`DEFAULT_RANDOM_RANGES.txAntennas`), HT20, 30 grouped subcarriers, one transmitter and three
+ * receivers): what the estimator's card reports. The others replace every radio by a chip profile of the simulator.
  */
 export const HARDWARE_CHOICES: Readonly<Record<string, HardwareChoice>> = {
-  recipe: { description: 'rooms as drawn: Intel 5300 1×3 HT20, 30 subcarriers, recipe impairments' },
+  recipe: { description: 'rooms as drawn: Intel 5300 3×3 HT20 (3 transmit × 3 receive antennas a link), 30 subcarriers, recipe impairments' },
   'esp32-ht20': { description: 'ESP32 1×1 HT20 (56 tones)', simProfile: 'esp32-ht20' },
   'esp32-ht40': { description: 'ESP32 1×1 HT40 (114 tones)', simProfile: 'esp32-ht40' },
   'intel5300-1x3-ht20': { description: 'Intel 5300 1×3 HT20 (30 grouped)', simProfile: 'intel5300-ht20', txAntennas: 1 },
