@@ -2,7 +2,7 @@
 // bootstrap intervals over rooms and the protocol's three readings. Runs are DIR/<profile>-{off,on}.{json,cpu,uptime}
 // as `readRun` reads them (room-bootstrap.mjs); the recipe's own pair is c2image's (a) and (b) in RECIPE_DIR.
 // Usage: node models/wiflow-locate-v2/c2aperture-summary.mjs DIR RECIPE_DIR > c2aperture-val.json
-import { pairedChange, readRun } from './room-bootstrap.mjs';
+import { logRunsAndChanges, pairedChange, readRun, runsWithoutRooms } from './room-bootstrap.mjs';
 
 const [dir, recipeDir] = process.argv.slice(2);
 const PROFILES = ['recipe+4rx', 'recipe+2tx', 'intel5300-1x3-ht40~clean', 'intel5300-1x3-ht40+2tx~clean', 'intel5300-1x3-ht20~clean', 'intel5300-3x3-ht40~clean', 'intel5300-3x3-ht20~clean'];
@@ -25,11 +25,6 @@ for (const p of PROFILES) {
     backToTodaysFigure: againstRecipeOff.floorIntervalM[1] <= 0.15,
   } : null;
 }
-for (const [k, r] of Object.entries(runs)) {
-  if (!r) { console.error(`${k}: not measured`); continue; }
-  console.error(`${k}: ${r.modelHash}, ${r.rooms} rooms, ${r.samples} samples, ${r.wallSeconds} s wall, ${r.cpuSeconds} CPU-s; load ${r.uptime.map((u) => u.replace(/.*load average: /, '')).join(' → ')}`);
-  for (const b of ['1', '2', '3', 'all']) { const x = r.buckets[b]; console.error(`  ${b}: count exact ${x.countExact}; floor error mean / median / p90 ${x.floorMeanM} / ${x.floorMedianM} / ${x.floorP90M} m`); }
-}
-for (const [p, c] of Object.entries(changes)) for (const [k, d] of Object.entries(c)) if (d) console.error(`${p} ${k}: count exact ${d.count} [${d.countInterval.join(', ')}], floor error ${d.floorM} m [${d.floorIntervalM.join(', ')}]`);
+logRunsAndChanges(Object.entries(runs), Object.entries(changes).flatMap(([p, c]) => Object.entries(c).map(([k, d]) => [`${p} ${k}`, d])));
 console.error(`reading: ${JSON.stringify(reading)}`);
-console.log(JSON.stringify({ runs: Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r && { ...r, perRoom: undefined }])), changes, reading }, null, 1));
+console.log(JSON.stringify({ runs: runsWithoutRooms(runs), changes, reading }, null, 1));

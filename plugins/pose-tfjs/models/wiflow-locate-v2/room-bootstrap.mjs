@@ -57,3 +57,16 @@ export const reading = (d) => {
   if (countBetter || floorBetter) return 'better';
   return 'no measurable change';
 };
+
+/** A summary's log lines (stderr): each run's model, size, cost and load with its figures per people count, then each change. */
+export const logRunsAndChanges = (labelledRuns, changes) => {
+  for (const [label, r] of labelledRuns) {
+    if (!r) { console.error(`${label}: not measured`); continue; }
+    console.error(`${label}: ${r.modelHash}, ${r.rooms} rooms, ${r.samples} samples, ${r.wallSeconds} s wall, ${r.cpuSeconds} CPU-s; load ${r.uptime.map((u) => u.replace(/.*load average: /, '')).join(' → ')}`);
+    for (const b of ['1', '2', '3', 'all']) { const x = r.buckets[b]; console.error(`  ${b}: count exact ${x.countExact}; floor error mean / median / p90 ${x.floorMeanM} / ${x.floorMedianM} / ${x.floorP90M} m`); }
+  }
+  for (const [label, d] of changes) if (d) console.error(`${label}: count exact ${d.count} [${d.countInterval.join(', ')}], floor error ${d.floorM} m [${d.floorIntervalM.join(', ')}]`);
+};
+
+/** The runs as a summary's JSON holds them: without their per-room rows. */
+export const runsWithoutRooms = (runs) => Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r && { ...r, perRoom: undefined }]));
