@@ -11,6 +11,7 @@ Run: node plugins/sensing/pilot/profile_events_dump.mjs /tmp/fallpower-events.js
 """
 import collections, json, os, sys
 import numpy as np
+from logistic import fit_newton
 
 EV_PATH = sys.argv[1] if len(sys.argv) > 1 else '/tmp/fallpower-events.json'
 PW_PATH = sys.argv[2] if len(sys.argv) > 2 else '/tmp/fallpower-power.json'
@@ -87,26 +88,11 @@ def columns(groups):
 
 
 def fit_binary(samples, cols, l2):
-    """As src/model/logistic.ts fitLogistic (falls_multiclass.py fit_binary): Newton, L2 on standardised weights,
+    """As src/model/logistic.ts fitLogistic (pilot/logistic.py): Newton, L2 on standardised weights,
     classes weighted equally; falls' strongest event vs every event of the other samples."""
     X = np.vstack([s['X'][[int(np.argmax(s['strength']))]] if s['fall'] else s['X'] for s in samples])[:, cols]
     y = np.concatenate([[1.0] if s['fall'] else np.zeros(len(s['X'])) for s in samples])
-    m, sd = X.mean(0), X.std(0)
-    sd[sd == 0] = 1
-    Z = np.hstack([(X - m) / sd, np.ones((len(X), 1))])
-    w = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
-    pen = np.full(Z.shape[1], float(l2))
-    pen[-1] = 0
-    beta = np.zeros(Z.shape[1])
-    for _ in range(30):
-        p = 1 / (1 + np.exp(-(Z @ beta)))
-        g = Z.T @ (w * (p - y)) + pen * beta
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(pen)
-        step = np.linalg.solve(H, g)
-        beta -= step
-        if np.all(np.abs(step) < 1e-9):
-            break
-    return m, sd, beta
+    return fit_newton(X, y, float(l2))
 
 
 def score(model, samples, cols):

@@ -10,6 +10,7 @@ Run: node plugins/sensing/pilot/profile_events_dump.mjs /tmp/events.json && pyth
 import json, sys, collections
 import numpy as np
 from scipy.optimize import minimize
+from logistic import fit_newton, standardise
 
 D = json.load(open(sys.argv[1] if len(sys.argv) > 1 else '/tmp/events.json'))
 NAMES = D['features']
@@ -52,32 +53,10 @@ def rows_of(samples, cols, norm=False):
     return np.vstack(X), np.array(y), np.array(c)
 
 
-def standardise(X):
-    m = X.mean(0)
-    sd = X.std(0)
-    sd[sd == 0] = 1
-    return m, sd
-
 
 def fit_binary(X, y, l2):
-    """As src/model/logistic.ts fitLogistic: Newton, L2 on standardised weights, classes weighted equally."""
-    m, sd = standardise(X)
-    Z = np.hstack([(X - m) / sd, np.ones((len(X), 1))])
-    n = len(y)
-    pos = y.sum()
-    w = np.where(y == 1, 0.5 / (pos / n), 0.5 / (1 - pos / n))
-    beta = np.zeros(Z.shape[1])
-    pen = np.full(Z.shape[1], l2)
-    pen[-1] = 0
-    for _ in range(30):
-        p = 1 / (1 + np.exp(-(Z @ beta)))
-        g = Z.T @ (w * (p - y)) + pen * beta
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(pen)
-        step = np.linalg.solve(H, g)
-        beta -= step
-        if np.all(np.abs(step) < 1e-9):
-            break
-    return ('bin', m, sd, beta)
+    """As src/model/logistic.ts fitLogistic (pilot/logistic.py)."""
+    return ('bin', *fit_newton(X, y, l2))
 
 
 def fit_multi(X, c, l2):
