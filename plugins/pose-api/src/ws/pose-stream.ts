@@ -125,6 +125,16 @@ export class PoseStream {
     this.#log.debug('websocket connected', { client_id: client.id, ip, user: principal.username, via: principal.via.split(':')[0] });
     socket.on('pong', () => (client.alive = true));
     socket.on('message', (data, isBinary) => {
+      if (socket.readyState !== socket.OPEN) return;
+      // Replies count against the send buffer like pose frames do: a client that sends and never
+      // reads would otherwise make the server hold every reply (pongs echo what they are sent).
+      const { maxBufferedBytes } = this.services.apiConfig().websocket;
+      if (socket.bufferedAmount > maxBufferedBytes) {
+        this.counters.slowClientsClosed++;
+        this.clients.delete(client);
+        socket.close(CloseCodes.slowClient, `client too slow: ${socket.bufferedAmount} bytes of replies unread`);
+        return;
+      }
       try {
         this.#onMessage(client, isBinary ? null : data.toString());
       } catch (error) {
