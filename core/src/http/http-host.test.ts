@@ -9,6 +9,7 @@ const routes = definePlugin({
   setup(ctx) {
     ctx.hooks.http.tap('http-test', (http) => {
       http.app.get('/api/v1/hello', (_req, res) => void res.json({ hello: 'world' }));
+      http.app.get('/api/v1/things/:id', (req, res) => void res.json({ id: req.params.id }));
       http.app.get('/slow', (_req, res) => void setTimeout(() => res.json({ slow: true }), 200));
       http.websocket('/ws/echo', (socket) => socket.on('message', (m) => socket.send(String(m))));
       http.websocket('/ws/guarded', () => {}, (req) => (req.headers['x-token'] === 'ok' ? { ok: true } : { ok: false, status: 401, reason: 'missing token' }));
@@ -79,6 +80,18 @@ describe('HTTP host', () => {
     expect(plain.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(plain.slice(plain.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'the request target is not a valid URL', code: 'WIFLOW_HTTP_INVALID_REQUEST_TARGET' });
     expect((await fetch(`${url}/api/v1/hello`)).status).toBe(200);
+    await runtime.stop(3000);
+  });
+
+  it('answers a path parameter that is not valid percent-encoding with a 400 that carries a code', async () => {
+    const runtime = await createTestRuntime({ plugins: [routes] });
+    const { url } = await runtime.listen(0, '127.0.0.1');
+    for (const id of ['%ZZ', '%C0%AE%C0%AE', '%E0%A4%A']) {
+      const answer = await fetch(`${url}/api/v1/things/${id}`);
+      expect(answer.status, id).toBe(400);
+      expect(await answer.json(), id).toEqual({ detail: `Failed to decode param '${id}'`, code: 'WIFLOW_HTTP_INVALID_PATH' });
+    }
+    expect(await (await fetch(`${url}/api/v1/things/a%20b`)).json()).toEqual({ id: 'a b' });
     await runtime.stop(3000);
   });
 });

@@ -73,10 +73,14 @@ export class HttpHost {
       const error = CoreErrors.routeNotFound(req.method, req.path);
       res.status(error.status).json({ detail: error.message, code: error.code });
     });
-    this.app.use((error: Error & { status?: number; statusCode?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    // Errors no plugin answered, e.g. Express's own 400 for a path parameter that is not valid
+    // percent-encoding (raised while matching routes, before any route runs): the same envelope.
+    this.app.use((error: Error & { status?: number; statusCode?: number; type?: string; code?: unknown }, _req: Request, res: Response, _next: NextFunction) => {
       const status = error.status ?? error.statusCode ?? 500;
       if (status >= 500) runtime.logger.error('request failed', { error: error.message });
-      if (!res.headersSent) res.status(status).json({ detail: status >= 500 ? 'internal error' : error.message });
+      if (res.headersSent) return;
+      const code = typeof error.code === 'string' && error.code.startsWith('WIFLOW_') ? error.code : error instanceof URIError ? CoreErrors.invalidPathEncoding.code : CoreErrors.requestFailed.code;
+      res.status(status).json({ detail: status >= 500 ? 'internal error' : error.message, code });
     });
   }
 
