@@ -40,6 +40,9 @@ export interface StreamCounters {
   badMessages: number;
 }
 
+/** Longest client `request_id` echoed (the message schema's limit). */
+const MAX_REQUEST_ID = 128;
+
 /** Close codes the stream uses. */
 export const CloseCodes = { slowClient: 4008, goingAway: 1001, credentialsRevoked: 4001 } as const;
 
@@ -234,7 +237,9 @@ export class PoseStream {
       return this.#error(client, 'VALIDATION_ERROR', 'the message is not valid JSON');
     }
     const parsed = ClientMessage.safeParse(raw);
-    const requestId = typeof (raw as { request_id?: unknown })?.request_id === 'string' ? (raw as { request_id: string }).request_id : undefined;
+    // Read before validation so errors can carry it; only one the schema would accept (≤ 128 characters) is echoed.
+    const sentId = (raw as { request_id?: unknown })?.request_id;
+    const requestId = typeof sentId === 'string' && sentId.length <= MAX_REQUEST_ID ? sentId : undefined;
     if (!parsed.success) {
       const type = (raw as { type?: unknown })?.type;
       const known = ['subscribe', 'unsubscribe', 'ping'];
