@@ -44,6 +44,9 @@ export const CoreErrors = {
   capabilityDenied: defineError('WIFLOW_CAPABILITY_DENIED', 403, (summary: string) => summary),
   registryFrozen: defineError('WIFLOW_REGISTRY_FROZEN', 500, (what: string) => `cannot register ${what} after the runtime started`),
   routeNotFound: defineError('WIFLOW_HTTP_ROUTE_NOT_FOUND', 404, (method: string, path: string) => `no route for ${method} ${path}`),
+  invalidRequestTarget: defineError('WIFLOW_HTTP_INVALID_REQUEST_TARGET', 400, () => 'the request target is not a valid URL'),
+  invalidPathEncoding: defineError('WIFLOW_HTTP_INVALID_PATH', 400, (detail: string) => detail),
+  requestFailed: defineError('WIFLOW_HTTP_REQUEST_FAILED', 400, (detail: string) => detail),
 } as const;
 
 /** The documented error definitions, for docs and tests. */

@@ -71,6 +71,8 @@ export const HttpErrors = {
       new ApiError('WIFLOW_API_VALIDATION', 'VALIDATION_ERROR', 422, `request validation failed for ${fieldErrors.length} field${fieldErrors.length === 1 ? '' : 's'}`, undefined, fieldErrors),
     { code: 'WIFLOW_API_VALIDATION', specCode: 'VALIDATION_ERROR' as const, status: 422 },
   ),
+  /** A path parameter is not valid percent-encoding (Express fails to decode it while matching the route). */
+  invalidPath: defineApiError('WIFLOW_API_INVALID_PATH', 'VALIDATION_ERROR', 400, (detail: string) => detail),
   /** The body is not parseable JSON (or not JSON at all). */
   malformedBody: defineApiError('WIFLOW_API_MALFORMED_BODY', 'VALIDATION_ERROR', 400, (reason: string) => `request body is not valid JSON: ${reason}`),
   /** The body is larger than the limit. */

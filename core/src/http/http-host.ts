@@ -73,17 +73,28 @@ export class HttpHost {
       const error = CoreErrors.routeNotFound(req.method, req.path);
       res.status(error.status).json({ detail: error.message, code: error.code });
     });
-    this.app.use((error: Error & { status?: number; statusCode?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    // Errors no plugin answered, e.g. Express's own 400 for a path parameter that is not valid
+    // percent-encoding (raised while matching routes, before any route runs): the same envelope.
+    this.app.use((error: Error & { status?: number; statusCode?: number; type?: string; code?: unknown }, _req: Request, res: Response, _next: NextFunction) => {
       const status = error.status ?? error.statusCode ?? 500;
       if (status >= 500) runtime.logger.error('request failed', { error: error.message });
-      if (!res.headersSent) res.status(status).json({ detail: status >= 500 ? 'internal error' : error.message });
+      if (res.headersSent) return;
+      const code = typeof error.code === 'string' && error.code.startsWith('WIFLOW_') ? error.code : error instanceof URIError ? CoreErrors.invalidPathEncoding.code : CoreErrors.requestFailed.code;
+      res.status(status).json({ detail: status >= 500 ? 'internal error' : error.message, code });
     });
   }
 
   /** Start listening; resolves with the bound address. */
   async listen(port: number, host: string): Promise<{ port: number; host: string; url: string }> {
     await this.register();
-    const server = createServer(this.app);
+    // A request target that is no URL never reaches Express: its router would hand it to the
+    // default final handler, which answers an HTML page instead of the JSON error.
+    const server = createServer((request, response) => {
+      if (requestTargetIsUrl(request.url)) return void this.app(request, response);
+      const error = CoreErrors.invalidRequestTarget();
+      const body = JSON.stringify({ detail: error.message, code: error.code });
+      response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+    });
     this.server = server;
     server.on('upgrade', (request, socket, head) => void this.#upgrade(request, socket, head));
     await new Promise<void>((resolve, reject) => {
@@ -97,6 +108,14 @@ export class HttpHost {
   }
 
   async #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // Node's parser passes on request targets that are no URL ('//[', 'http://['); this runs
+    // outside Express, so a throw here would be an unhandled rejection that ends the process.
+    if (!requestTargetIsUrl(request.url)) {
+      const error = CoreErrors.invalidRequestTarget();
+      const body = JSON.stringify({ detail: error.message, code: error.code });
+      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     const route = this.#routes.find((r) => (r.path.endsWith('/*') ? pathname.startsWith(r.path.slice(0, -1)) : r.path === pathname));
     if (!route) {
@@ -137,4 +156,9 @@ export class HttpHost {
     clearInterval(sweep);
     clearTimeout(timer);
   }
+}
+
+/** Whether a request target parses as a URL (Node's HTTP parser lets through some that do not, e.g. '//['). */
+function requestTargetIsUrl(target: string | undefined): boolean {
+  return URL.canParse(target ?? '/', 'http://localhost');
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../runtime/logger.js';
 import { HttpErrors, errorEnvelope, toApiError, type ApiConvention, type ApiError, type EnvelopeOptions, type FieldError } from './api-errors.js';
 import { authenticate, type Authentication } from './credentials.js';
 import { DEFAULT_JSON_MAX_DEPTH, jsonBodyParser } from './json-body.js';
+import { boundedEcho } from './bounded-echo.js';
 import { hasRole, type Role } from './roles.js';
 import { expressPath, forConvention, type RouteDefinition } from './route.js';
 import { validatePart } from './validate.js';
@@ -158,5 +159,13 @@ export function routeRouter<R extends RouteDefinition>(routes: readonly R[], kit
       });
     });
   }
+  // Express decodes path parameters while matching a route, before `handle` runs: a parameter
+  // that is not valid percent-encoding arrives here as a URIError, answered in the API's envelope.
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError) || kit.passErrors) return next(error);
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-ID', requestId);
+    sendError(res, HttpErrors.invalidPath(boundedEcho(error.message) as string), kit.convention(), requestId);
+  });
   return router;
 }

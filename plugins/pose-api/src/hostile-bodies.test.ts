@@ -77,6 +77,16 @@ for (const convention of ['A', 'B'] as const) {
       expect(errorOf(await gzipClaim.json()).code).toBe('VALIDATION_ERROR');
     });
 
+    it('a path parameter that is not valid percent-encoding is a 400 in the envelope', async () => {
+      for (const path of ['/api/v1/pose/tracking/%C0%AE', '/api/v1/system/reference/%E0%A4%A', '/api/v1/pose/tracking/%ZZ']) {
+        const answer = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${admin}` } });
+        expect(answer.status, path).toBe(400);
+        const body = (await answer.json()) as any;
+        expect(errorOf(body), path).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Failed to decode param') });
+        expect(convention === 'A' ? body.error.request_id : body.request_id, path).toBe(answer.headers.get('x-request-id'));
+      }
+    });
+
     it('a value echoed in a validation error is bounded: deep and long values are cut, never serialised whole', async () => {
       // 40 deep passes the depth limit but its echo is still cut short.
       const res = await fetch(`${s.url}/api/v1/auth/token`, {

@@ -56,4 +56,29 @@ describe('/ws/pose robustness', () => {
     expect(closed.code).toBe(4008);
     expect(closed.reason).toMatch(/too slow: 20 frames skipped/);
   });
+
+  it('a client that sends and never reads is closed 4008 once its unread replies pass maxBufferedBytes; the server does not buffer its flood', async () => {
+    s.runtime.config.update({ api: { websocket: { maxBufferedBytes: 256 * 1024 } } });
+    const flooder = await open(s.url, token);
+    await waitFor(() => s.api.stream.clients.size === 1);
+    const serverSide = [...s.api.stream.clients][0].socket;
+    (flooder.socket as unknown as { _socket: Socket })._socket.pause();
+    const closedBefore = s.api.stream.counters.slowClientsClosed;
+    // Each ping echoes its timestamp: 64 MB of pings ask for 64 MB of pongs nobody reads.
+    const ping = JSON.stringify({ type: 'ping', timestamp: 'x'.repeat(1_000_000) });
+    for (let i = 0; i < 64; i++) {
+      flooder.socket.send(ping);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await waitFor(() => s.api.stream.counters.slowClientsClosed > closedBefore, 10_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    // What the server holds for it: the limit, plus at most the reply that crossed it and the close frame.
+    expect(serverSide.bufferedAmount).toBeLessThan(256 * 1024 + 2 * 1_000_100);
+    const other = await open(s.url, token);
+    const pong = new Promise<string>((resolve) => other.socket.on('message', (data) => String(data).includes('"pong"') && resolve(String(data))));
+    other.socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await pong).toContain('pong');
+    other.socket.close();
+    flooder.socket.terminate();
+  });
 });

@@ -171,6 +171,12 @@ describe('/ws/pose stream', () => {
     expect(badSeverity.code).toBe('VALIDATION_ERROR');
     c.socket.send(JSON.stringify([1, 2]));
     await c.next((m) => m.type === 'error' && /type/.test(m.message) && errorsBefore() >= 6);
+    // An error echoes a bounded copy of what was sent: a request_id over the 128 characters the
+    // schema allows is not sent back (it was, whole, up to the 1 MiB message limit).
+    const seen = c.messages.length;
+    c.socket.send(JSON.stringify({ type: 'dance', request_id: 'r'.repeat(60_000) }));
+    const refused = await c.next((m) => m.type === 'error' && c.messages.indexOf(m) >= seen && /unknown message type "dance"/.test(m.message));
+    expect(JSON.stringify(refused).length).toBeLessThan(2000);
     expect(c.socket.readyState).toBe(WebSocket.OPEN);
     expect((await c.request({ type: 'ping' })).type).toBe('pong');
   });

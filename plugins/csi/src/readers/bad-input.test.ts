@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CsiFrame } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { CsiParseError, csiErrorCatalogue, decodeCapture, openCapture } from '../index.js';
+import { CsiParseError, csiErrorCatalogue, decodeCapture, encodeRecording, openCapture } from '../index.js';
 
 // Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
 const DATA = resolve(import.meta.dirname, '../../test-fixtures');
@@ -80,6 +80,45 @@ describe('bad input', () => {
     expect(intelResult.frames.length).toBe(5);
     expect(intelResult.error?.code).toBe('WIFLOW_CSI_TRUNCATED');
     expect(intelResult.error?.offset).toBe(starts[5]);
+  });
+
+  it('a wiflow frame record whose stream counts lie costs no more than its bytes', () => {
+    // A frame record says ntx, nrx (u8) and nsc (u16); 255 × 255 × 30 values claimed by a
+    // 100-byte record must be refused before anything of that size is allocated.
+    const recording = encodeRecording(decodeCapture(intel).frames.slice(0, 1));
+    let frameAt = 16 + recording.readUInt32LE(12);
+    while (recording[frameAt] !== 1) frameAt += 5 + recording.readUInt32LE(frameAt + 1);
+    const frameEnd = frameAt + 5 + recording.readUInt32LE(frameAt + 1);
+    const lying = Buffer.from(recording.subarray(frameAt, frameEnd));
+    lying[5 + 32] = 255;
+    lying[5 + 33] = 255;
+    const copies = 2000;
+    const many = Buffer.concat([recording.subarray(0, frameAt), ...Array.from({ length: copies }, () => lying)]);
+    const t0 = performance.now();
+    const result = decodeCapture(many, { name: 'lying.wfr', onError: 'skip' });
+    const took = performance.now() - t0;
+    expect(result.error).toBeNull();
+    expect(result.skipped.length).toBe(copies);
+    expect(result.skipped[0].code).toBe('WIFLOW_CSI_MALFORMED');
+    expect(result.skipped[0].message).toContain('frame record ends early');
+    // About 12 ms a record while the claimed arrays were allocated first (24 s here); microseconds now.
+    expect(took).toBeLessThan(2000);
+    // With a 65,535-tone set the claimed arrays exceed any typed array: a malformed record, not an internal error.
+    const tones = 65535;
+    const set = Buffer.alloc(5 + 4 + 2 * tones);
+    set[0] = 3;
+    set.writeUInt32LE(4 + 2 * tones, 1);
+    set.writeUInt16LE(7, 5);
+    set.writeUInt16LE(tones, 7);
+    const huge = Buffer.from(lying);
+    huge.writeUInt16LE(tones, 5 + 34);
+    const stringsAt = 5 + 38;
+    let setAt = stringsAt;
+    for (let i = 0; i < 4; i++) setAt += 2 + huge.readUInt16LE(setAt);
+    huge.writeUInt16LE(7, setAt);
+    const hugeResult = decodeCapture(Buffer.concat([recording.subarray(0, frameAt), set, huge]), { name: 'huge.wfr' });
+    expect(hugeResult.error?.code).toBe('WIFLOW_CSI_MALFORMED');
+    expect(hugeResult.error?.message).toContain('frame record ends early');
   });
 
   it("onError 'skip' passes over a bad record whose framing survived", async () => {

@@ -1,13 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { mulberry32 } from '@wiflow/core';
 import { describe, expect, it } from 'vitest';
-import { CsiParseError, decodeCapture, encodeRecording, type CaptureFormat } from '../index.js';
-import { pcapngBlock, pcapngPreamble } from './pcapng.test-support.js';
+import { CsiParseError, decodeCapture } from '../index.js';
+import { forced, fuzzCorpus } from './fuzz.test-support.js';
 
-// Public sample captures (CSIKit, ESP32-CSI-Tool) kept in the package: test-fixtures/README.md.
-const DATA = resolve(import.meta.dirname, '../../test-fixtures');
-const file = (p: string) => resolve(DATA, p);
 const MUTATIONS = 10_000;
 const SEED = Number(process.env.WIFLOW_FUZZ_SEED ?? 0x5eed);
 
@@ -56,19 +51,7 @@ function mutate(source: Buffer, kind: Mutation, rnd: () => number): Buffer {
 
 describe('fuzz', () => {
   it(`${MUTATIONS} mutations of the real captures give frames or typed errors, and always terminate`, () => {
-    const intel = readFileSync(file('intel/log.all_csi.6.7.6.dat'));
-    const corpus: { name: string; bytes: Buffer; format?: CaptureFormat }[] = [
-      { name: 'intel', bytes: intel },
-      { name: 'atheros', bytes: readFileSync(file('atheros/example_bigEndian.dat')) },
-      { name: 'esp32', bytes: readFileSync(file('esp32/example_data.csv')) },
-      { name: 'nexmon-4358', bytes: readFileSync(file('nexmon/example_4358.pcap')) },
-      // The first ~20 packets: the same structure at a fraction of the cost per mutation.
-      { name: 'nexmon-4366c0', bytes: firstRecords(readFileSync(file('nexmon/example_4366c0.pcap')), 24, (b, p) => 16 + b.readUInt32LE(p + 8), 20) },
-      { name: 'picoscenes', bytes: firstRecords(readFileSync(file('picoscenes/picoscenes_iwl5300_example.csi')), 0, (b, p) => 4 + b.readUInt32LE(p), 20) },
-      { name: 'wiflow', bytes: encodeRecording(decodeCapture(intel).frames.slice(0, 10)) },
-      { name: 'nexmon-pcapng', bytes: pcapToPcapng(readFileSync(file('nexmon/example_4358.pcap'))) },
-      { name: 'esp-csi', bytes: toEspCsi(readFileSync(file('esp32/example_data.csv'), 'latin1')) },
-    ];
+    const corpus = fuzzCorpus();
     for (const base of corpus) {
       const clean = decodeCapture(base.bytes);
       expect(clean.error, base.name).toBeNull();
@@ -122,40 +105,3 @@ describe('fuzz', () => {
     expect(counts.frames).toBeGreaterThan(MUTATIONS);
   });
 });
-
-function forced(name: string): CaptureFormat {
-  const formats: Record<string, CaptureFormat> = { intel: 'intel5300', atheros: 'atheros', esp32: 'esp32-csi-tool', 'nexmon-4358': 'nexmon-pcap', 'nexmon-4366c0': 'nexmon-pcap', picoscenes: 'picoscenes', wiflow: 'wiflow', 'nexmon-pcapng': 'nexmon-pcapng', 'esp-csi': 'esp-csi' };
-  return formats[name];
-}
-
-/** The header and the first `count` records of a capture (cut at a record boundary). */
-function firstRecords(bytes: Buffer, header: number, length: (bytes: Buffer, at: number) => number, count: number): Buffer {
-  let end = header;
-  for (let i = 0; i < count && end < bytes.length; i++) end += length(bytes, end);
-  return bytes.subarray(0, end);
-}
-
-/** The packets of a little-endian pcap as a pcapng (section header, one interface, enhanced packet blocks). */
-function pcapToPcapng(pcap: Buffer): Buffer {
-  const parts = pcapngPreamble();
-  for (let p = 24; p + 16 <= pcap.length; ) {
-    const length = pcap.readUInt32LE(p + 8);
-    const epb = Buffer.alloc(20);
-    epb.writeUInt32LE(pcap.readUInt32LE(p), 8);
-    epb.writeUInt32LE(length, 12);
-    epb.writeUInt32LE(length, 16);
-    parts.push(pcapngBlock(6, Buffer.concat([epb, pcap.subarray(p + 16, p + 16 + length)])));
-    p += 16 + length;
-  }
-  return Buffer.concat(parts);
-}
-
-/** ESP32-CSI-Tool rows rewritten as esp-csi csv_recv rows (quoted, comma-separated data). */
-function toEspCsi(text: string): Buffer {
-  const rows = text.split('\n').filter((l) => l.startsWith('CSI_DATA')).map((line, i) => {
-    const c = line.split(',');
-    const values = line.slice(line.indexOf('[') + 1, line.indexOf(']')).trim().split(/\s+/);
-    return ['CSI_DATA', String(i), ...c.slice(2, 22), c[24], '1', `"[${values.join(',')}]"`].join(',');
-  });
-  return Buffer.from(['type,id,mac,rssi,rate,sig_mode,mcs,bandwidth,smoothing,not_sounding,aggregation,stbc,fec_coding,sgi,noise_floor,ampdu_cnt,channel,secondary_channel,local_timestamp,ant,sig_len,rx_state,len,first_word,data', ...rows].join('\n'));
-}

@@ -339,15 +339,16 @@ export class RecordingDecoder implements FrameDecoder {
     const subcarriers = this.#sets.get(buf.readUInt16LE(p));
     if (!subcarriers || subcarriers.length !== nsc) throw new DecodeFault('malformed', p, `frame refers to subcarrier set ${buf.readUInt16LE(p)}, which is undefined or not ${nsc} long`, end);
     p += 2;
+    // Check that the record holds the claimed values before allocating them: the counts are
+    // the record's own bytes, so a lie must cost no more than the record does.
+    need((flags & FLAG_INT16 ? 4 : 8) * n + (flags & FLAG_SCALED ? 8 * n : 0));
     const both = new Float32Array(2 * n);
     const re = both.subarray(0, n);
     const im = both.subarray(n);
     if (flags & FLAG_INT16) {
-      need(4 * n);
       for (let i = 0; i < n; i++, p += 2) re[i] = ((buf[p] | (buf[p + 1] << 8)) << 16) >> 16;
       for (let i = 0; i < n; i++, p += 2) im[i] = ((buf[p] | (buf[p + 1] << 8)) << 16) >> 16;
     } else {
-      need(8 * n);
       for (let i = 0; i < n; i++, p += 4) re[i] = buf.readFloatLE(p);
       for (let i = 0; i < n; i++, p += 4) im[i] = buf.readFloatLE(p);
     }
@@ -367,7 +368,6 @@ export class RecordingDecoder implements FrameDecoder {
       provenance,
     };
     if (flags & FLAG_SCALED) {
-      need(8 * n);
       const sre = new Float32Array(n);
       const sim = new Float32Array(n);
       for (let i = 0; i < n; i++, p += 4) sre[i] = buf.readFloatLE(p);

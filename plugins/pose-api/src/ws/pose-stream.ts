@@ -40,6 +40,9 @@ export interface StreamCounters {
   badMessages: number;
 }
 
+/** Longest client `request_id` echoed (the message schema's limit). */
+const MAX_REQUEST_ID = 128;
+
 /** Close codes the stream uses. */
 export const CloseCodes = { slowClient: 4008, goingAway: 1001, credentialsRevoked: 4001 } as const;
 
@@ -125,6 +128,16 @@ export class PoseStream {
     this.#log.debug('websocket connected', { client_id: client.id, ip, user: principal.username, via: principal.via.split(':')[0] });
     socket.on('pong', () => (client.alive = true));
     socket.on('message', (data, isBinary) => {
+      if (socket.readyState !== socket.OPEN) return;
+      // Replies count against the send buffer like pose frames do: a client that sends and never
+      // reads would otherwise make the server hold every reply (pongs echo what they are sent).
+      const { maxBufferedBytes } = this.services.apiConfig().websocket;
+      if (socket.bufferedAmount > maxBufferedBytes) {
+        this.counters.slowClientsClosed++;
+        this.clients.delete(client);
+        socket.close(CloseCodes.slowClient, `client too slow: ${socket.bufferedAmount} bytes of replies unread`);
+        return;
+      }
       try {
         this.#onMessage(client, isBinary ? null : data.toString());
       } catch (error) {
@@ -224,7 +237,9 @@ export class PoseStream {
       return this.#error(client, 'VALIDATION_ERROR', 'the message is not valid JSON');
     }
     const parsed = ClientMessage.safeParse(raw);
-    const requestId = typeof (raw as { request_id?: unknown })?.request_id === 'string' ? (raw as { request_id: string }).request_id : undefined;
+    // Read before validation so errors can carry it; only one the schema would accept (≤ 128 characters) is echoed.
+    const sentId = (raw as { request_id?: unknown })?.request_id;
+    const requestId = typeof sentId === 'string' && sentId.length <= MAX_REQUEST_ID ? sentId : undefined;
     if (!parsed.success) {
       const type = (raw as { type?: unknown })?.type;
       const known = ['subscribe', 'unsubscribe', 'ping'];

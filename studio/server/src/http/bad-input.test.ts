@@ -44,6 +44,14 @@ describe('bad input gets 4xx in the flow service envelope, never 500', () => {
     expect(patch.status).toBe(422);
   });
 
+  it('a path parameter that is not valid percent-encoding is a 400 with a code', async () => {
+    for (const path of ['/api/v1/flows/%ZZ', '/api/v2/files/%C0%AE%C0%AE', '/api/v1/mcp/project/%E0%A4%A/sse']) {
+      const res = await s.http.get(path).set(s.alice.auth);
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toEqual({ detail: expect.stringContaining('Failed to decode param'), code: 'WIFLOW_HTTP_INVALID_PATH' });
+    }
+  });
+
   it('a NUL in an upload file name is 400, a malformed multipart header is 400', async () => {
     const flow = await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'files', data: upperFlow() }).expect(201);
     const boundary = 'wiflowBoundary';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { WiflowError, flowServiceErrorBody, type Logger } from '@wiflow/core';
+import { CoreErrors, WiflowError, flowServiceErrorBody, type Logger } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
 
 /** The one place the flow service's errors become HTTP answers, in core's flow-service envelope: `{detail, code}` (FastAPI style), 422 validation as `{detail: [...]}`. */
@@ -27,6 +27,12 @@ export function errorHandler(logger: Logger, maxUploadMb: () => number) {
     }
     if (e?.type === 'entity.too.large') {
       res.status(413).json({ detail: 'Request body too large', code: StudioErrors.fileTooLarge.code });
+      return;
+    }
+    // Express's own 400 for a path parameter that is not valid percent-encoding (raised while matching).
+    if (error instanceof URIError) {
+      const mapped = CoreErrors.invalidPathEncoding(error.message.slice(0, 300));
+      res.status(mapped.status).json(flowServiceErrorBody(mapped));
       return;
     }
     const status = e?.status ?? e?.statusCode ?? 500;
