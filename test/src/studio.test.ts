@@ -191,8 +191,17 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await page.getByTestId('node-publish1').click();
     expect(await page.locator('#cfg-password').getAttribute('type')).toBe('password');
 
-    // Remove the two unrelated nodes again (select, Delete).
-    for (const id of ['doppler1', 'track1', 'publish1']) {
+    // Double-clicks in the palette add nodes without a drop point: each lands clear of the nodes already there.
+    await page.getByTestId('palette-csi.window').dblclick();
+    await page.getByTestId('node-window1').waitFor();
+    await page.getByTestId('palette-csi.window').dblclick();
+    await page.getByTestId('node-window2').waitFor();
+    const boxes = await Promise.all(['input1', 'output1', 'doppler1', 'track1', 'publish1', 'window1', 'window2'].map(async (id) => [id, (await page.getByTestId(`node-${id}`).boundingBox())!] as const));
+    const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const [id, box] of boxes.slice(5)) expect(boxes.filter(([other, b]) => other !== id && overlap(box, b)).map(([other]) => other), id).toEqual([]);
+
+    // Remove the unrelated nodes again (select, Delete).
+    for (const id of ['doppler1', 'track1', 'publish1', 'window1', 'window2']) {
       await page.getByTestId(`node-${id}`).click();
       await page.keyboard.press('Delete');
       await page.getByTestId(`node-${id}`).waitFor({ state: 'detached' });

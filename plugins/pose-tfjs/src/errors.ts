@@ -16,6 +16,8 @@ export const PoseErrors = {
   referenceMismatch: defineError('WIFLOW_POSE_REFERENCE_MISMATCH', 422, (link: string, field: string, reference: string, actual: string) =>
     `link ${link}: field ${field} of the empty-room reference is ${reference}, the link has ${actual}; re-record the reference for this hardware`),
   referenceRefused: defineError('WIFLOW_POSE_REFERENCE_REFUSED', 422, (environmentId: string, reasons: string) => `empty-room recording of ${environmentId} refused: ${reasons}`),
+  captureLinksUnknown: defineError('WIFLOW_POSE_CAPTURE_LINKS_UNKNOWN', 422, (capture: string, captureLinks: string, environmentId: string, environmentLinks: string) =>
+    `${capture}: none of its links (${captureLinks}) is a link of environment ${environmentId} (${environmentLinks}), so nothing of it was used: give a capture of these radios, or name the radios in the environment (tx and rx ids) as the capture names them`),
   referenceBusy: defineError('WIFLOW_POSE_REFERENCE_BUSY', 409, (environmentId: string) => `an empty-room recording of ${environmentId} is already running`),
   roomModelConflict: defineError('WIFLOW_POSE_ROOM_MODEL_CONFLICT', 409, (directory: string, owner: string, environmentId: string) =>
     `${directory} holds the room-pose model of environment ${owner}; a calibration of ${environmentId} never overwrites another environment's model (write it to its own directory)`),

@@ -168,7 +168,7 @@ export class StudioContext {
     const existing = await this.storage.projects.getByName(userId, name);
     if (existing) return existing;
     try {
-      return await this.storage.projects.create({ name, userId, description: 'Flows created without a project' });
+      return await this.storage.projects.create({ name, userId, description: 'The default project: flows created without naming a project land here' });
     } catch (error) {
       const again = await this.storage.projects.getByName(userId, name);
       if (again) return again;

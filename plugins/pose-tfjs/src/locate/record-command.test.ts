@@ -1,5 +1,6 @@
 // `wiflow locate record` (guided recording with its quality check) and
 // `wiflow locate check` (a reference that does not fit says which link and field).
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ beforeAll(async () => {
   writeFileSync(file('hall.json'), JSON.stringify(room));
   writeFileSync(file('hall-walking.json'), JSON.stringify({ ...room, people: [walker] }));
   writeFileSync(file('hall-2-antennas.json'), JSON.stringify({ ...room, radios: [room.radios[0], { ...room.radios[1], antennas: 2 }] }));
+  // The same hall with its receiver named otherwise: a capture of the hall names none of its links.
+  writeFileSync(file('hall-renamed.json'), JSON.stringify({ ...room, radios: [room.radios[0], { ...room.radios[1], id: 'desk' }] }));
   writeFileSync(file('hall-second-receiver.json'), JSON.stringify({ ...hallScenario({ tvBox: true }), ...hardware }));
   // A capture of the empty hall as the radios would write it (the simulator's wiflow recording).
   const sink = await openRecordingSink(file('empty-hall.wfr'), { scenario: 'hall' });
@@ -56,6 +59,22 @@ describe('wiflow locate record', () => {
     expect(existsSync(file('walking.json'))).toBe(false);
   }, 60_000);
 
+  it('a capture of other radios is refused naming its links and the environment\'s, not reported as receivers without packets', async () => {
+    const run = cli()('locate', 'record', '--environment', file('hall-renamed.json'), '--source', file('empty-hall.wfr'), '--seconds', '5', '--out', file('renamed.json'));
+    await expect(run).rejects.toMatchObject({ code: 'WIFLOW_POSE_CAPTURE_LINKS_UNKNOWN', message: expect.stringMatching(/empty-hall\.wfr: none of its links \(router->laptop\) is a link of environment hall \(router->desk\)/) });
+    expect(existsSync(file('renamed.json'))).toBe(false);
+  }, 60_000);
+
+  it('a server that cannot be reached is named, with what to check', async () => {
+    // A port nobody listens on: bind one, then close it.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    const run = cli()('locate', 'record', '--environment', 'hall', '--source', `http://127.0.0.1:${port}`, '--token', 't');
+    await expect(run).rejects.toThrow(new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): is \`wiflow serve\` running there\\?`));
+  });
+
   it('the older form (--capture) keeps working', async () => {
     await cli()('locate', 'reference', '--environment', file('hall.json'), '--capture', file('empty-hall.wfr'), '--out', file('old-form.json'));
     expect(readReference(file('old-form.json')).links).toHaveLength(1);
@@ -68,6 +87,12 @@ describe('wiflow locate check', () => {
     await cli(lines)('locate', 'check', '--environment', file('hall.json'), '--reference', file('ref.json'), '--capture', file('empty-hall.wfr'));
     expect(lines).toEqual([expect.stringMatching(/ref\.json fits hall: router->laptop 3×3×30 20 MHz; 1 link of .* checked/)]);
   });
+
+  it('a capture none of whose links the environment has is refused, naming both, instead of passing with 0 links checked', async () => {
+    await cli()('locate', 'reference', '--environment', file('hall-renamed.json'), '--simulate', '2', '--out', file('ref-renamed.json'));
+    const run = cli()('locate', 'check', '--environment', file('hall-renamed.json'), '--reference', file('ref-renamed.json'), '--capture', file('empty-hall.wfr'));
+    await expect(run).rejects.toMatchObject({ code: 'WIFLOW_POSE_CAPTURE_LINKS_UNKNOWN', message: expect.stringMatching(/none of its links \(router->laptop\) is a link of environment hall \(router->desk\)/) });
+  }, 60_000);
 
   it('a reference that does not fit names the link and the field: antennas, a link it lacks, bandwidth, a missing file', async () => {
     const check = (environment: string, reference: string, ...more: string[]) => cli()('locate', 'check', '--environment', file(environment), '--reference', file(reference), ...more);

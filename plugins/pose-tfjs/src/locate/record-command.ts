@@ -7,6 +7,7 @@ import { DEFAULT_RECORDING_SECONDS } from './reference-desk.js';
 import { EmptyRoomRecording, type RecordingReport } from './reference-recording.js';
 import { checkFrameFitsReference, linkKey, referenceForEnvironment } from './reference-check.js';
 import { readReference, writeReference } from './reference.js';
+import { PoseErrors } from '../errors.js';
 
 /** Lines that show a quality check, one per link, then the verdict. */
 export function formatRecordingReport(report: RecordingReport): string[] {
@@ -49,7 +50,7 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
     .command('record')
     .description('guided recording of the empty room: leave the room, record, check the quality (packets, rate, AGC, noise floor, motion), write the reference only if it passes')
     .requiredOption('--environment <file|id>', 'environment geometry (JSON) or simulator scenario (JSON/YAML); with a server as --source, the environment id')
-    .requiredOption('--source <source>', 'a capture file of the radios (any format @wiflow/plugin-csi reads); sim: the scenario given as --environment, run as if live; or a wiflow server URL (http://127.0.0.1:8000): its running pipeline records from the live receivers and stores the reference itself')
+    .requiredOption('--source <source>', 'a capture file of the radios (any format @wiflow/plugin-csi reads); sim: the scenario given as --environment, run as if live; or a wiflow server URL (http://127.0.0.1:8080): its running pipeline records from the live receivers and stores the reference itself')
     .option('--seconds <n>', 'seconds of empty room to record', (v) => Number(v), DEFAULT_RECORDING_SECONDS)
     .option('--out <file>', 'reference file to write (wiflow-empty-room/1 JSON); not with a server, which writes the flow\'s own file')
     .option('--token <token>', 'with a server: an operator\'s or admin\'s access token (default: WIFLOW_TOKEN)')
@@ -66,8 +67,11 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
       const recording = new EmptyRoomRecording(environment, opts.source === 'sim' ? `simulator: ${path.basename(opts.environment)}, ${opts.seconds} s` : path.basename(opts.source));
       cli.print(leaveTheRoom(environment.id, opts.seconds, opts.source, environment.links.length));
       let first: number | null = null, tenths = 0;
+      const environmentLinks = new Set(environment.links.map((l) => linkKey(l)));
+      const otherLinks = new Set<string>();
       for await (const frame of await openSource(opts.source, opts.environment)) {
         first ??= frame.time;
+        if (!environmentLinks.has(linkKey(frame.link))) otherLinks.add(linkKey(frame.link));
         if ((frame.time - first) / 1000 >= opts.seconds) break;
         recording.push(frame);
         const done = Math.floor((10 * (frame.time - first)) / 1000 / opts.seconds);
@@ -77,6 +81,7 @@ export function registerRecordCommand(locate: Command, cli: CliContext, readEnvi
         }
       }
       const report = recording.report();
+      if (otherLinks.size > 0 && report.links.every((l) => l.packets === 0)) throw PoseErrors.captureLinksUnknown(opts.source, [...otherLinks].join(', '), environment.id, [...environmentLinks].join(', '));
       if (report.seconds < opts.seconds * 0.9) cli.print(`the source ended after ${report.seconds.toFixed(1)} s of the ${opts.seconds} s asked`);
       for (const line of formatRecordingReport(report)) cli.print(line);
       const { reference } = recording.finish();
@@ -112,6 +117,10 @@ async function recordThroughServer(cli: CliContext, server: string, environmentI
       method: body === undefined ? 'GET' : 'POST',
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
+      // fetch says only "fetch failed"; the cause (ECONNREFUSED, ENOTFOUND…) and the server's usual address tell what to do.
+      const cause = error.cause?.code ?? error.cause?.message ?? error.message;
+      throw new Error(`cannot reach ${server} (${cause}): is \`wiflow serve\` running there? It prints its address when it starts (port 8080 unless --port or WIFLOW_PORT)`);
     });
     const parsed = (await response.json().catch(() => null)) as { error?: { message?: string }; data?: ServerRecording } & Partial<ServerRecording> | null;
     if (!response.ok) throw new Error(`${server}: ${response.status} ${parsed?.error?.message ?? response.statusText}`);
@@ -158,8 +167,10 @@ export function registerCheckCommand(locate: Command, cli: CliContext, readEnvir
       if (opts.capture) {
         const { openCapture } = await import('@wiflow/plugin-csi');
         const seen = new Set<string>();
+        const captureLinks = new Set<string>();
         for await (const frame of await openCapture(opts.capture)) {
           const key = linkKey(frame.link);
+          captureLinks.add(key);
           const link = fitted.links.find((l) => linkKey(l) === key);
           if (!link || seen.has(key)) continue;
           checkFrameFitsReference(frame, link);
@@ -167,6 +178,7 @@ export function registerCheckCommand(locate: Command, cli: CliContext, readEnvir
           if (seen.size === fitted.links.length) break;
         }
         checked = seen.size;
+        if (checked === 0) throw PoseErrors.captureLinksUnknown(opts.capture, [...captureLinks].join(', ') || 'none', environment.id, fitted.links.map((l) => linkKey(l)).join(', '));
       }
       cli.print(`${opts.reference} fits ${environment.id}: ${fitted.links.map((l) => `${linkKey(l)} ${l.ntx}×${l.nrx}×${l.subcarriers.length}${l.bandwidthHz ? ` ${l.bandwidthHz / 1e6} MHz` : ''}`).join(', ')}${opts.capture ? `; ${checked} link${checked === 1 ? '' : 's'} of ${opts.capture} checked` : ''}`);
     });

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { SensingFrame } from '@wiflow/core';
 import { encodeRecording } from '@wiflow/plugin-csi';
 import { Command } from 'commander';
@@ -8,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { registerSenseCommand } from '../index.js';
 import { syntheticLinkFrames } from '../testing/synthetic-link.js';
 import { summarize } from './sense-command.js';
+
+/** The public sample captures of @wiflow/plugin-csi (docs: plugins/csi/test-fixtures/README.md). */
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../csi/test-fixtures');
 
 async function sense(args: string[]): Promise<string[]> {
   const lines: string[] = [];
@@ -72,6 +76,13 @@ describe('wiflow sense', () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'name: [1, 2]\n');
     await expect(sense([good, '--environment', bad])).rejects.toMatchObject({ code: 'WIFLOW_SENSE_BAD_INPUT_FILE' });
+  });
+
+  it('says so when a capture holds no whole second, instead of an empty table', async () => {
+    // The Intel 5300 sample capture: 29 packets within one second.
+    const lines = await sense([join(fixtures, 'intel', 'log.all_csi.6.7.6.dat')]);
+    expect(lines[0]).toMatch(/log\.all_csi\.6\.7\.6\.dat\s+\(room default, 29 frames, 0 s\)/);
+    expect(lines[1]).toBe('  no whole second of CSI in 29 frames: nothing to sense (sensing reports per second; give a longer capture)');
   });
 
   it('prints a readable table without --json', async () => {

@@ -69,8 +69,10 @@ async function environmentIdOf(path: string): Promise<string> {
 
 const pad = (s: string, n: number) => s.padEnd(n);
 
-function printTable(print: (line: string) => void, result: SenseCaptureResult, summary: SenseSummary): void {
-  print(`${result.file}  (room ${result.room[0]?.environmentId ?? '-'}, ${result.frames} frames, ${summary.seconds} s)`);
+function printTable(print: (line: string) => void, result: SenseCaptureResult, summary: SenseSummary, environmentId: string): void {
+  print(`${result.file}  (room ${result.room[0]?.environmentId ?? environmentId}, ${result.frames} frames, ${summary.seconds} s)`);
+  // Sensing reports whole seconds: a capture shorter than one gives no row, and an empty table alone reads as a fault.
+  if (result.room.length === 0) print(`  no whole second of CSI in ${result.frames} frames: nothing to sense (sensing reports per second; give a longer capture)`);
   print(`  ${pad('t', 5)}${pad('state', 8)}${pad('motion', 8)}${pad('breathing', 22)}${pad('activity', 10)}fall`);
   for (const f of result.room) {
     const breathing = f.breathingBpm !== null ? `${f.breathingBpm.toFixed(1)} bpm` : `- (${f.breathingReason})`;
@@ -114,7 +116,7 @@ export function registerSenseCommand(program: Command, print: (line: string) => 
         if (options.json) {
           for (const f of result.room) print(JSON.stringify(secondLine(file, f)));
           print(JSON.stringify({ file, summary }));
-        } else printTable(print, result, summary);
+        } else printTable(print, result, summary, environmentId);
       }
       if (failed) process.exitCode = 1;
     });

@@ -25,6 +25,7 @@ import { WiflowNodeView } from '../components/WiflowNodeView';
 import { useNodeTypes } from '../hooks/useNodeTypes';
 import { createHistory } from '../store/history';
 import { autoLayout } from '../store/layout';
+import { freeSpot } from '../store/placement';
 import { openingViewport } from '../store/viewport';
 
 const nodeTypes = { wiflow: WiflowNodeView };
@@ -181,7 +182,7 @@ function Editor({ flowId }: { flowId: string }) {
       if (!at) {
         const box = wrapper.current?.getBoundingClientRect();
         const centre = screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + 120 });
-        at = { x: centre.x - DROP_GRIP.x, y: centre.y - DROP_GRIP.y };
+        at = freeSpot({ x: centre.x - DROP_GRIP.x, y: centre.y - DROP_GRIP.y }, nodes);
       }
       viewIsOurs.current = false;
       setNodes((ns) => [...ns, { id, type: 'wiflow', position: at, data: { nodeType: type, config: {} } }]);
