@@ -36,7 +36,7 @@ export { Services, serviceToken, type ServiceToken, type ServiceReader } from '.
 export { sealNodeSecrets, openNodeSecrets, SEALED_SECRET_PREFIX, type SecretSealer } from './nodes/sealed-secrets.js';
 export { abortableSleep } from './nodes/abortable-sleep.js';
 export { HttpHost, type HttpRegistrar, type WebSocketHandler, type UpgradeGuard, type WebSocketRouteOptions } from './http/http-host.js';
-export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, type JsonBodyLimits } from './http/json-body.js';
+export { jsonBodyParser, jsonNestingExceeds, isJsonTooDeep, isJsonNotObject, DEFAULT_JSON_MAX_DEPTH, JSON_TOO_DEEP_CODE, JSON_NOT_UTF8_CODE, JSON_NOT_OBJECT_CODE, type JsonBodyLimits } from './http/json-body.js';
 export { boundedEcho, DEFAULT_ECHO_BOUNDS, type EchoBounds } from './http/bounded-echo.js';
 export {
   ApiError,

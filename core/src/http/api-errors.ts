@@ -1,6 +1,6 @@
 import { WiflowError } from '../errors.js';
 import { boundedEcho } from './bounded-echo.js';
-import { JSON_NOT_UTF8_CODE, isJsonTooDeep } from './json-body.js';
+import { JSON_NOT_UTF8_CODE, isJsonNotObject, isJsonTooDeep } from './json-body.js';
 
 /** The two response conventions of the pose service spec (A: bare bodies; B: `{success, data}` envelopes). */
 export type ApiConvention = 'A' | 'B';
@@ -116,6 +116,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isJsonTooDeep(error)) return HttpErrors.bodyTooDeep(Number((error as WiflowError).details?.max_depth ?? 0));
   if (error instanceof WiflowError && error.code === JSON_NOT_UTF8_CODE) return HttpErrors.malformedBody('the bytes are not valid UTF-8');
+  if (isJsonNotObject(error)) return HttpErrors.validation([{ field: 'body', message: 'must be a JSON object', received: (error as WiflowError).details?.received ?? null }]);
   if (error instanceof WiflowError) {
     if (error.code === 'WIFLOW_STORAGE_CLOSED' || error.code === 'WIFLOW_STORAGE_BACKEND' || error.code === 'WIFLOW_STORAGE_MISSING') {
       return new ApiError(error.code, 'SYSTEM_NOT_READY', 503, error.message);

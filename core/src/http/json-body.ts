@@ -17,6 +17,8 @@ export interface JsonBodyLimits {
 export const JSON_TOO_DEEP_CODE = 'WIFLOW_HTTP_JSON_TOO_DEEP';
 /** Code of the error a body that says UTF-8 but is not gets (`status` 400): decoding it would garble what is stored. */
 export const JSON_NOT_UTF8_CODE = 'WIFLOW_HTTP_JSON_NOT_UTF8';
+/** Code of the error a valid JSON body that is `null`, a number, a string or a boolean gets (`status` 422, `details.received` its JSON type). */
+export const JSON_NOT_OBJECT_CODE = 'WIFLOW_HTTP_JSON_NOT_OBJECT';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -48,12 +50,27 @@ export function jsonNestingExceeds(text: Uint8Array | string, maxDepth: number):
   return false;
 }
 
+/** The JSON type of a scalar body ('null', 'number', 'string', 'boolean'), or null when the text is a container or not JSON at all. */
+function scalarJsonType(text: Uint8Array | string): string | null {
+  const at = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i];
+  let i = 0;
+  while (i < text.length && (at(i) === 0x20 || at(i) === 0x09 || at(i) === 0x0a || at(i) === 0x0d)) i++;
+  if (i === text.length || at(i) === OPEN_OBJECT || at(i) === OPEN_ARRAY) return null;
+  try {
+    const value: unknown = JSON.parse(typeof text === 'string' ? text : Buffer.from(text).toString('utf8'));
+    return value === null ? 'null' : typeof value;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * An Express JSON body parser with bounded size and depth: express.json (strict, `limit`)
  * whose verify step refuses bodies nested deeper than `maxDepth` before they are parsed.
  * Errors go to `next` like express.json's: 413 `entity.too.large`, 400 `entity.parse.failed`,
  * 400 with `code` JSON_TOO_DEEP_CODE for depth and JSON_NOT_UTF8_CODE for bytes that are not
- * UTF-8 (the studio server mounts it the same way).
+ * UTF-8, 422 with JSON_NOT_OBJECT_CODE for valid JSON that is not an object or array (express.json's
+ * strict mode would call `null` "not valid JSON"; the studio server mounts it the same way).
  */
 export function jsonBodyParser(limits: JsonBodyLimits): RequestHandler {
   const maxDepth = limits.maxDepth ?? DEFAULT_JSON_MAX_DEPTH;
@@ -67,6 +84,8 @@ export function jsonBodyParser(limits: JsonBodyLimits): RequestHandler {
       if (jsonNestingExceeds(text, maxDepth)) {
         throw new WiflowError(JSON_TOO_DEEP_CODE, `the JSON body nests deeper than ${maxDepth} levels`, 400, { max_depth: maxDepth });
       }
+      const scalar = scalarJsonType(text);
+      if (scalar) throw new WiflowError(JSON_NOT_OBJECT_CODE, `the JSON body must be an object, not ${scalar}`, 422, { received: scalar });
     },
   });
 }
@@ -74,4 +93,9 @@ export function jsonBodyParser(limits: JsonBodyLimits): RequestHandler {
 /** Whether an error from jsonBodyParser is the depth refusal. */
 export function isJsonTooDeep(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === JSON_TOO_DEEP_CODE;
+}
+
+/** Whether an error from jsonBodyParser is the refusal of valid JSON that is not an object or array. */
+export function isJsonNotObject(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === JSON_NOT_OBJECT_CODE;
 }

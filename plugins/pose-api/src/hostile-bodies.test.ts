@@ -77,6 +77,18 @@ for (const convention of ['A', 'B'] as const) {
       expect(errorOf(await gzipClaim.json()).code).toBe('VALIDATION_ERROR');
     });
 
+    it('valid JSON that is not an object (null, a number, a string) is 422 "must be a JSON object", not "not valid JSON"', async () => {
+      for (const body of ['null', ' 42', '"admin"', 'true']) {
+        // (pose/query, not auth/token: the authentication category allows 10 requests a minute and later tests need them)
+        const res = await fetch(`${s.url}/api/v1/pose/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body });
+        expect(res.status, body).toBe(422);
+        const error = errorOf(await res.json());
+        expect(error.code, body).toBe('VALIDATION_ERROR');
+        expect(JSON.stringify(error), body).not.toContain('not valid JSON');
+        expect(JSON.stringify(error.details.field_errors), body).toContain('must be a JSON object');
+      }
+    });
+
     it('a path parameter that is not valid percent-encoding is a 400 in the envelope', async () => {
       for (const path of ['/api/v1/pose/tracking/%C0%AE', '/api/v1/system/reference/%E0%A4%A', '/api/v1/pose/tracking/%ZZ']) {
         const answer = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${admin}` } });

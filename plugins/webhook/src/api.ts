@@ -9,6 +9,7 @@ import {
   boundedEcho,
   configSection,
   defineRoute,
+  isJsonNotObject,
   isJsonTooDeep,
   routeRouter,
   specCodeForStatus,
@@ -321,6 +322,7 @@ export function createWebhookRouter(options: WebhookApiOptions): Router {
       validation: (fieldErrors) => asApiError(WebhookErrors.invalid(fieldErrors.length), fieldErrors),
       body: (error) => {
         if (isJsonTooDeep(error)) return asApiError(WebhookErrors.tooDeep(Number((error as WiflowError).details?.max_depth ?? DEFAULT_JSON_MAX_DEPTH)));
+        if (isJsonNotObject(error)) return asApiError(WebhookErrors.invalid(1), [{ field: '(body)', message: 'must be a JSON object', received: (error as WiflowError).details?.received ?? null }]);
         if ((error as { type?: string }).type === 'entity.parse.failed') return asApiError(WebhookErrors.malformed(boundedEcho((error as Error).message) as string));
         return undefined;
       },

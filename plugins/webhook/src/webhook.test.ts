@@ -93,6 +93,9 @@ describe('webhook registration API', () => {
     const malformed = await server.api('POST', '', '{"url":', ADMIN);
     expect(malformed.status).toBe(400);
     expect(malformed.json.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { wiflow_code: 'WIFLOW_WEBHOOK_MALFORMED' } });
+    const notObject = await server.api('POST', '', 'null', ADMIN);
+    expect(notObject.status).toBe(422);
+    expect(notObject.json.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { wiflow_code: 'WIFLOW_WEBHOOK_INVALID', field_errors: [{ field: '(body)', message: 'must be a JSON object' }] } });
     expect((await server.api('GET', '/wh_missing')).status).toBe(404);
     expect((await server.api('GET', '/wh_missing')).json.error.code).toBe('RESOURCE_NOT_FOUND');
   });

@@ -44,6 +44,21 @@ describe('bad input gets 4xx in the flow service envelope, never 500', () => {
     expect(patch.status).toBe(422);
   });
 
+  it('valid JSON that is not an object (null, a number, a string) is 422 "must be a JSON object", not a decode error', async () => {
+    for (const body of ['null', '7', '"flow"']) {
+      const res = await rawRequest(s.url, 'POST', '/api/v1/flows/', { ...s.alice.auth, 'content-type': 'application/json' }, Buffer.from(body));
+      expect(res.status, body).toBe(422);
+      expect(JSON.parse(res.body), body).toEqual({ detail: [{ loc: ['body'], msg: expect.stringContaining('the body must be a JSON object'), type: 'dict_type' }], code: 'WIFLOW_STUDIO_VALIDATION' });
+    }
+  });
+
+  it('a JSON body over the size limit is 413 with the body-too-large code, not the file upload code', async () => {
+    // The files API's batch route takes 1 MB of JSON (the flow routes 50 MB: the same handler answers both).
+    const answer = await rawRequest(s.url, 'POST', '/api/v2/files/batch/', { ...s.alice.auth, 'content-type': 'application/json' }, Buffer.from(`{"ids":["${'x'.repeat(2 * 1024 * 1024)}"]}`));
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ detail: 'request body exceeds 1048576 bytes', code: 'WIFLOW_API_BODY_TOO_LARGE' });
+  });
+
   it('a path parameter that is not valid percent-encoding is a 400 with a code', async () => {
     for (const path of ['/api/v1/flows/%ZZ', '/api/v2/files/%C0%AE%C0%AE', '/api/v1/mcp/project/%E0%A4%A/sse']) {
       const res = await s.http.get(path).set(s.alice.auth);

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { CoreErrors, WiflowError, flowServiceErrorBody, type Logger } from '@wiflow/core';
+import { CoreErrors, HttpErrors, WiflowError, flowServiceErrorBody, type Logger } from '@wiflow/core';
 import { StudioErrors } from '../errors.js';
 
 /** The one place the flow service's errors become HTTP answers, in core's flow-service envelope: `{detail, code}` (FastAPI style), 422 validation as `{detail: [...]}`. */
@@ -15,7 +15,7 @@ export function errorHandler(logger: Logger, maxUploadMb: () => number) {
       res.status(error.status).json(flowServiceErrorBody(error));
       return;
     }
-    const e = error as { code?: string; status?: number; statusCode?: number; type?: string; message?: string; name?: string };
+    const e = error as { code?: string; status?: number; statusCode?: number; type?: string; message?: string; name?: string; limit?: number };
     if (e?.name === 'MulterError') {
       const mapped = e.code === 'LIMIT_FILE_SIZE' ? StudioErrors.fileTooLarge(maxUploadMb()) : StudioErrors.invalidUpload(`upload rejected: ${e.message}`);
       res.status(mapped.status).json(flowServiceErrorBody(mapped));
@@ -26,7 +26,9 @@ export function errorHandler(logger: Logger, maxUploadMb: () => number) {
       return;
     }
     if (e?.type === 'entity.too.large') {
-      res.status(413).json({ detail: 'Request body too large', code: StudioErrors.fileTooLarge.code });
+      // A JSON body, not a file: the body-too-large code the other APIs answer (WIFLOW_STUDIO_FILE_TOO_LARGE is for uploads).
+      const mapped = HttpErrors.bodyTooLarge(typeof e.limit === 'number' ? `${e.limit} bytes` : 'the size limit');
+      res.status(mapped.status).json(flowServiceErrorBody(mapped));
       return;
     }
     // Express's own 400 for a path parameter that is not valid percent-encoding (raised while matching).

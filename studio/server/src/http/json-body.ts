@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isJsonTooDeep, jsonBodyParser, JSON_NOT_UTF8_CODE } from '@wiflow/core';
+import { isJsonNotObject, isJsonTooDeep, jsonBodyParser, JSON_NOT_UTF8_CODE } from '@wiflow/core';
 import { RequestValidationError } from './validation.js';
 
 /** How deep JSON values sent to the flow service may nest (flows need about 12 levels). */
@@ -53,6 +53,7 @@ export function jsonBody(limit: string | number = '1mb'): RequestHandler[] {
   const refusal = (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {
     if (isJsonTooDeep(error)) return next(tooDeepError('body'));
     if ((error as { code?: unknown }).code === JSON_NOT_UTF8_CODE) return next(new RequestValidationError([{ loc: ['body'], msg: 'the body is not valid UTF-8', type: 'utf8_invalid' }]));
+    if (isJsonNotObject(error)) return next(new RequestValidationError([{ loc: ['body'], msg: `the body must be a JSON object, not ${(error as { details?: { received?: string } }).details?.received}`, type: 'dict_type' }]));
     next(error);
   };
   const count = (req: Request, _res: Response, next: NextFunction): void => {

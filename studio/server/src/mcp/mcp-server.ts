@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { WIFLOW_VERSION, type JobEvent, type Principal } from '@wiflow/core';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { boundedEcho, WIFLOW_VERSION, type JobEvent, type Principal } from '@wiflow/core';
 import type { StudioContext } from '../context.js';
 import type { FlowService } from '../flows/flow-service.js';
 import type { FlowRunner } from '../jobs/flow-runner.js';
@@ -9,6 +10,12 @@ import { argumentProblems, projectTools } from './tools.js';
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** A tools/call request that does not fit CallToolRequest: -32602 naming the first bad field, never the validator's dump. */
+function invalidCallRequest(issue: { path: PropertyKey[]; message: string } | undefined): McpError {
+  const field = issue?.path.length ? issue.path.map(String).join('.') : 'params';
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${boundedEcho(field)}: ${boundedEcho(issue?.message ?? 'invalid')}`);
 }
 
 /**
@@ -43,11 +50,12 @@ export function createProjectServer(studio: StudioContext, flows: FlowService, r
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     const project = await loadProject();
     const tools = await projectTools(studio, flows, project);
     const tool = tools.find((t) => t.name === request.params.name);
-    if (!tool) return errorResult(`Unknown tool ${request.params.name}; this project's tools: ${tools.map((t) => t.name).join(', ') || 'none'}`);
+    // An unknown tool is a protocol error (MCP 2025-11-25, "Error Handling"); bad arguments below are tool errors the model can correct.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${boundedEcho(request.params.name)}; this project's tools: ${tools.map((t) => t.name).join(', ') || 'none'}`);
     const args = request.params.arguments ?? {};
     const problems = argumentProblems(tool.inputSchema, args);
     if (problems) return errorResult(`Invalid arguments for ${tool.name}: ${problems}`);
@@ -89,7 +97,17 @@ export function createProjectServer(studio: StudioContext, flows: FlowService, r
       unsubscribe();
       extra.signal.removeEventListener('abort', onAbort);
     }
-  });
+  };
+
+  // tools/call is served by the fallback handler because the SDK parses a registered handler's
+  // request before it runs and answers one that does not fit (a `name` that is not a string,
+  // `arguments` that are not an object) -32603 with the validator's whole dump; here it is -32602.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== CallToolRequestSchema.shape.method.value) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) throw invalidCallRequest(parsed.error.issues[0]);
+    return callTool(parsed.data, extra);
+  };
 
   return server;
 }

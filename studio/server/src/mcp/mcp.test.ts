@@ -132,9 +132,25 @@ describe('MCP over Streamable HTTP (SDK client)', () => {
     const broken = await client.callTool({ name: 'broken', arguments: { value: 1 } });
     expect(broken.isError).toBe(true);
     expect(JSON.stringify(broken.content)).toContain('sensor unplugged');
-    const unknown = await client.callTool({ name: 'hidden', arguments: {} });
-    expect(unknown.isError).toBe(true);
+    await expect(client.callTool({ name: 'hidden', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: hidden') });
     await client.close();
+  });
+
+  it('answers a tools/call whose params do not fit CallToolRequest -32602 naming the field, without the validator dump', async () => {
+    const call = async (params: unknown) => {
+      const res = await fetch(`${base}/streamable?json=true`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) });
+      return ((await res.json()) as { error?: { code: number; message: string } }).error;
+    };
+    for (const [params, field] of [[{ name: 42, arguments: {} }, 'params.name'], [{ name: null }, 'params.name'], [{ arguments: {} }, 'params.name'], [{ name: 'shout_it', arguments: 'text' }, 'params.arguments'], [{ name: 'shout_it', arguments: [1] }, 'params.arguments']] as const) {
+      const error = await call(params);
+      expect(error?.code, JSON.stringify(params)).toBe(-32602);
+      expect(error?.message).toContain(field);
+      expect(error?.message.length).toBeLessThan(200);
+      expect(error?.message).not.toMatch(/"code":|expected.*\n/);
+    }
+    const unknown = await call({ name: 'x'.repeat(5000), arguments: {} });
+    expect(unknown).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: xxx') });
+    expect(unknown!.message.length).toBeLessThan(1000);
   });
 
   it('sends real progress notifications for a progressToken', async () => {
