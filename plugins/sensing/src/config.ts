@@ -126,6 +126,18 @@ export const SensingConfigSchema = z.object({
   kindProbeFrames: z.number().int().min(1).max(1000).default(40),
   /** A fall candidate's movement peak must be this many times the context's 20th percentile. */
   fallPeakRatio: z.number().min(1).default(2),
+  /**
+   * Movement guard (issue 22, pilot/fallguard-protocol.md): a link raises a fall only if its state reads
+   * `moving` in at least one second from 2 s before to 3 s after the fall (the window the evaluations match
+   * falls in). A fall is a movement; a link that saw no movement saw no fall.
+   */
+  fallMovementGuard: z.boolean().default(false),
+  /**
+   * Full context (issue 22, pilot/fallguard-protocol.md): a fall detector judges a peak only when the link's
+   * segment holds the whole span its features read before the peak (velocity profile 3 s, burst 8 s) and, at
+   * end of input, after it (5 s, 4 s); otherwise a peak in a capture's first seconds is judged against nothing.
+   */
+  fallFullContext: z.boolean().default(false),
   /** Seconds of history the link's own movement floor is learned over (its 10th percentile; see `pairFloor`). */
   floorWindowSeconds: z.number().min(10).max(3600).default(300),
 });
