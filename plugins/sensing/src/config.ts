@@ -126,6 +126,23 @@ export const SensingConfigSchema = z.object({
   kindProbeFrames: z.number().int().min(1).max(1000).default(40),
   /** A fall candidate's movement peak must be this many times the context's 20th percentile. */
   fallPeakRatio: z.number().min(1).default(2),
+  /**
+   * Movement guard (issue 22, pilot/fallguard-protocol.md): a link raises a fall only if its state reads
+   * `moving` in at least one second from 2 s before to 3 s after the fall (the window the evaluations match
+   * falls in). A fall is a movement; a link that saw no movement saw no fall. Off (2026-11-28): it passed its
+   * pilot's bar (real quiet rooms and still people 8 → 0 false falls in 7,629 s; fresh simulated validation rooms
+   * 204–215 unchanged at 1/36 falls, 6.8 false alarms per day), but on the real falls, scored once after the
+   * choice, sensitivity fell 74 % → 26 % (most real fall clips never read `moving`: presence does not start),
+   * so it waits for the lead's decision (docs/sensing.md, "Fall guard").
+   */
+  fallMovementGuard: z.boolean().default(false),
+  /**
+   * Full context (issue 22, pilot/fallguard-protocol.md): a fall detector judges a peak only when the link's
+   * segment holds the whole span its features read before the peak (velocity profile 3 s, burst 8 s) and, at
+   * end of input, after it (5 s, 4 s); otherwise a peak in a capture's first seconds is judged against nothing.
+   * Off: in the same pilot it left one of the 8 false falls of real captures (a mid-capture one).
+   */
+  fallFullContext: z.boolean().default(false),
   /** Seconds of history the link's own movement floor is learned over (its 10th percentile; see `pairFloor`). */
   floorWindowSeconds: z.number().min(10).max(3600).default(300),
 });

@@ -23,6 +23,8 @@ interface FileFeatures {
   candidates: FallCandidate[];
   /** Events the velocity-profile fall detector judged (none on links it does not apply to). */
   profile: ProfileEvent[];
+  /** The candidates and events the movement guard lets raise a fall (`fallMovementGuard`; all of them with it off): the files are scored on these. */
+  guarded: { candidates: FallCandidate[]; profile: ProfileEvent[] };
 }
 
 /** Figures of one protocol. */
@@ -106,6 +108,9 @@ const PROFILE_PROBE_MODELS: SensingModels = {
   profileFall: { features: PROFILE_FEATURES, mean: PROFILE_FEATURES.map(() => 0), scale: PROFILE_FEATURES.map(() => 1), weights: PROFILE_FEATURES.map(() => 0), bias: 0, threshold: 1.01 },
 };
 
+/** Whether the shipped sensing guards falls by the link's movement (`fallMovementGuard`). */
+const GUARD = SensingConfigSchema.parse({}).fallMovementGuard;
+
 async function gather(dir: string, entries: Label[], group: (e: Label) => string, log?: (line: string) => void): Promise<FileFeatures[]> {
   const out: FileFeatures[] = [];
   for (const entry of entries) {
@@ -114,7 +119,11 @@ async function gather(dir: string, entries: Label[], group: (e: Label) => string
     const profile: ProfileEvent[] = [];
     const result = await senseCapture(join(dir, entry.file), { models: PROFILE_PROBE_MODELS, onMotionFeatures: (_s, f) => motion.push(motionInputs(f)), onFallCandidate: (c) => candidates.push(c), onProfileEvent: (e) => profile.push(e) });
     if (result.error) log?.(`  ${entry.file}: ${result.error.message} (the frames before it are used)`);
-    out.push({ file: entry.file, label: entry.label, group: group(entry), motion, candidates, profile });
+    // The movement guard sits after the classifier (LinkSensor), so the models are fitted on every judged event
+    // and a file is scored on those the guard keeps. These captures have one link each.
+    const moving = result.links.filter((f) => f.state === 'moving').map((f) => f.second);
+    const kept = (second: number) => !GUARD || moving.some((s) => s + 1 > second - 2 && s < second + 3);
+    out.push({ file: entry.file, label: entry.label, group: group(entry), motion, candidates, profile, guarded: { candidates: candidates.filter((c) => kept(c.second)), profile: profile.filter((e) => kept(e.second)) } });
   }
   return out;
 }
@@ -187,7 +196,7 @@ function fitFall(files: FileFeatures[]): LogisticModel {
   return fitLogistic(REAL_FALL_FEATURES, rows, labels);
 }
 
-const fileFallScore = (model: LogisticModel, f: FileFeatures) => f.candidates.reduce((m, c) => Math.max(m, predictLogistic(model, realFallInputs(c))), 0);
+const fileFallScore = (model: LogisticModel, f: FileFeatures) => f.guarded.candidates.reduce((m, c) => Math.max(m, predictLogistic(model, realFallInputs(c))), 0);
 
 const THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 
@@ -248,7 +257,7 @@ function fitProfile(files: FileFeatures[], kinds: string, l2: number): LogisticM
   return fitLogistic(names, rows, labels, { l2 });
 }
 
-const fileProfileScore = (model: LogisticModel, f: FileFeatures) => f.profile.reduce((m, e) => Math.max(m, predictLogistic(model, pickFeatures(model, PROFILE_FEATURES, e.features))), 0);
+const fileProfileScore = (model: LogisticModel, f: FileFeatures) => f.guarded.profile.reduce((m, e) => Math.max(m, predictLogistic(model, pickFeatures(model, PROFILE_FEATURES, e.features))), 0);
 
 /** Settings and threshold by inner leave-one-person-out: the best inner sensitivity with inner false alarms ≤ 5 %. */
 function fitProfileNested(files: FileFeatures[], settings = PROFILE_SETTINGS): LogisticModel {

@@ -9,8 +9,8 @@ const EVERY_EVENT: LogisticModel = { features: ['p_peak'], mean: [0], scale: [1]
 /** A model that reads every feature group (both profiles and the state change), so that every feature is computed. */
 const EVERY_GROUP: LogisticModel = { features: ['a_peak', 'p_peak', 's_amp_shift'], mean: [0, 0, 0], scale: [1, 1, 1], weights: [0, 0, 0], bias: 0, threshold: 0.5 };
 
-function sense(frames: CsiFrame[], profileFall: LogisticModel | undefined = PROFILE_FALL_MODEL) {
-  const config = SensingConfigSchema.parse({});
+function sense(frames: CsiFrame[], profileFall: LogisticModel | undefined = PROFILE_FALL_MODEL, settings: Record<string, unknown> = {}) {
+  const config = SensingConfigSchema.parse(settings);
   const models: SensingModels = { ...DEFAULT_SENSING_MODELS, profileFall };
   const events: ProfileEvent[] = [];
   const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models), onProfileEvent: (e) => events.push(e) });
@@ -34,7 +34,8 @@ describe('velocity-profile falls', () => {
   });
 
   it("gives the link's falls where it applies: the frame of the second it judged carries the fall and activity 'fall'", () => {
-    const { out, events } = sense(syntheticLinkFrames(story, intel), EVERY_EVENT);
+    // Every judged event, the still stretches' too: the movement guard (tested below) is off here.
+    const { out, events } = sense(syntheticLinkFrames(story, intel), EVERY_EVENT, { fallMovementGuard: false });
     const falls = out.flatMap((f) => f.falls.map((fall) => ({ fall, frame: f })));
     expect(falls).toHaveLength(events.length);
     for (const { fall, frame } of falls) {
@@ -45,6 +46,29 @@ describe('velocity-profile falls', () => {
     }
     const origin = out[0].time - 1000;
     expect(falls.some(({ fall }) => Math.abs((fall.time - origin) / 1000 - 11) < 2)).toBe(true);
+  });
+
+  it('raises no fall on a link that never reads moving, even with a model that calls every event a fall', () => {
+    // An empty room's noise still gives the detectors peaks to judge; nobody moved, so nobody fell.
+    const quiet: SyntheticSegment[] = [{ kind: 'empty', seconds: 40 }];
+    const burstModels = { fall: { ...DEFAULT_SENSING_MODELS.fall, bias: 20, threshold: 0.5 } };
+    // The burst detector judges only peaks twice its context; a ratio of 1 lets it judge every local maximum.
+    for (const [options, models, settings] of [[intel, {}, {}], [{ ...intel, format: 'esp32-csi-tool', rateHz: 100 }, burstModels, { fallPeakRatio: 1 }]] as const) {
+      const frames = syntheticLinkFrames(quiet, options);
+      const run = (guard: boolean) => {
+        const config = SensingConfigSchema.parse({ ...settings, fallMovementGuard: guard });
+        const all: SensingModels = { ...DEFAULT_SENSING_MODELS, profileFall: EVERY_EVENT, ...models };
+        const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models: all, configHash: sensingConfigHash(config, all) });
+        const out: SensingFrame[] = [];
+        for (const frame of frames) out.push(...sensor.push(frame));
+        return [...out, ...sensor.finish()];
+      };
+      const unguarded = run(false);
+      expect(unguarded.some((f) => f.falls.length > 0), options.format ?? 'intel5300').toBe(true);
+      const guarded = run(true);
+      expect(guarded.some((f) => f.state === 'moving')).toBe(false);
+      expect(guarded.flatMap((f) => f.falls)).toEqual([]);
+    }
   });
 
   it('leaves single-chain links to the burst detector', () => {

@@ -1,6 +1,6 @@
 import type { CsiFrame, SensingFallEvent } from '@wiflow/core';
 import { predictLogistic, pickFeatures, type LogisticModel } from '../model/logistic.js';
-import { eventFeatures, PROFILE_FEATURES, PROFILE_RATE_HZ, type ProfileKind } from './velocity-profile.js';
+import { eventFeatures, PROFILE_EVENT_SPAN, PROFILE_FEATURES, PROFILE_RATE_HZ, type ProfileKind } from './velocity-profile.js';
 
 /** Slots of a judged window (12 s), how old a peak must be to be judged (5–6 s), and how often (each second). */
 const WINDOW = 12 * PROFILE_RATE_HZ;
@@ -26,6 +26,8 @@ export interface ProfileFallOptions {
   model: LogisticModel;
   /** Called with every judged event (evaluation). */
   onEvent?: (event: ProfileEvent) => void;
+  /** Judge a peak only when the segment holds the span its features read before it (and, at end of input, after it). */
+  fullContext?: boolean;
 }
 
 /** Whether a link's frames carry what the profile detector reads: several receive chains and enough subcarriers. */
@@ -156,6 +158,7 @@ export class ProfileFallDetector {
     const event = eventFeatures(this.#amplitude, this.#phase, this.#kinds);
     const peak = start + event.peakSlot;
     if (!when(peak)) return;
+    if (this.options.fullContext && (peak < PROFILE_EVENT_SPAN.before * PROFILE_RATE_HZ || end - peak < PROFILE_EVENT_SPAN.after * PROFILE_RATE_HZ)) return;
     const { model } = this.options;
     const probability = predictLogistic(model, pickFeatures(model, PROFILE_FEATURES, event.features));
     const second = (this.#segmentStart + peak) / PROFILE_RATE_HZ;

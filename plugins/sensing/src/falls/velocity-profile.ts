@@ -19,6 +19,8 @@ const BANDS: [number, number][] = [[0.5, 1.5], [1.5, 3], [3, 5], [5, 8]];
 /** Per-second band energies from 3 s before the peak to 5 s after it. */
 const SECONDS_BEFORE = 3;
 const SECONDS_AFTER = 5;
+/** Seconds before and after its peak that an event's features read. */
+export const PROFILE_EVENT_SPAN = { before: SECONDS_BEFORE, after: SECONDS_AFTER } as const;
 const E = 1e-9;
 const FREQ = Array.from({ length: NFFT / 2 + 1 }, (_, k) => (k * PROFILE_RATE_HZ) / NFFT);
 const HANN = Float64Array.from({ length: WIN }, (_, n) => 0.5 - 0.5 * Math.cos((2 * Math.PI * n) / (WIN - 1)));

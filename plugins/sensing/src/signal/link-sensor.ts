@@ -171,6 +171,8 @@ export class LinkSensor {
   #profileFalls: ProfileFallDetector | null = null;
   #stillRun = 0;
   #movingRun = 0;
+  /** Seconds whose state read `moving`, recent ones only (the movement guard reads them). */
+  #movingSeconds: number[] = [];
   #out: SensingFrame[] = [];
   #pairHistory: Float64Array;
   #pairHistoryCount = 0;
@@ -217,7 +219,7 @@ export class LinkSensor {
       this.#pendingFalls = this.#profileFalls.takeFalls();
     }
     const out = this.#drain();
-    if (this.#pendingFalls.length && out.length) out[out.length - 1].falls.push(...this.#pendingFalls.splice(0));
+    if (this.#pendingFalls.length && out.length) out[out.length - 1].falls.push(...this.#guardFalls(this.#pendingFalls.splice(0)));
     return out;
   }
 
@@ -268,7 +270,7 @@ export class LinkSensor {
     // Falls from the time–velocity profile where its model was fitted and checked: Intel 5300 links with several
     // receive chains (docs/sensing.md, "Falls from the velocity profile"); other radios keep the burst detector.
     const profileModel = this.options.models.profileFall;
-    if (profileModel && radioFamily(frame.format) === 'intel5300' && profileFallsApply(frame)) this.#profileFalls = new ProfileFallDetector({ model: profileModel, onEvent: this.options.onProfileEvent });
+    if (profileModel && radioFamily(frame.format) === 'intel5300' && profileFallsApply(frame)) this.#profileFalls = new ProfileFallDetector({ model: profileModel, onEvent: this.options.onProfileEvent, fullContext: this.options.config.fallFullContext });
   }
 
   #accept(frame: CsiFrame): void {
@@ -502,6 +504,8 @@ export class LinkSensor {
       // Judged once, with its context complete: a point looked at again after older points left the bounded
       // history could become a "maximum" late and raise a fall long after it happened.
       this.#evaluated.add(key);
+      // Full context: a peak without the 8 s its base is read over (or, at end of input, the 4 s after it) is not judged.
+      if (config.fallFullContext && (key <= before || series.length - 1 - p < after)) continue;
       let isMax = true;
       for (let i = Math.max(0, p - 8); i <= to; i++) if (series[i].spread > series[p].spread) isMax = false;
       if (!isMax) continue;
@@ -603,8 +607,10 @@ export class LinkSensor {
       breathingQuality = null;
       breathingReason = 'empty';
     }
+    if (state === 'moving') this.#movingSeconds.push(second);
+    while (this.#movingSeconds.length && this.#movingSeconds[0] < second - 16) this.#movingSeconds.shift();
     const burstFalls = this.#pendingFalls.splice(0); // emptied on every link; on profile links only an observer's run fills it
-    const falls = this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls;
+    const falls = this.#guardFalls(this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls);
     // Movement nobody was seen arrive for (a door, a pet) is no person's activity: the second is `empty`.
     const activity = falls.length ? 'fall' : presence && moving ? (this.#movingRun >= 3 ? 'walking' : 'other') : null;
     let lostSlots = 0;
@@ -628,6 +634,18 @@ export class LinkSensor {
       estimatorId: SENSING_ESTIMATOR_ID,
       configHash: this.options.configHash,
       provenance: this.#provenance,
+    });
+  }
+
+  /**
+   * The movement guard (`fallMovementGuard`): only falls of a link whose state read `moving` in a second from
+   * 2 s before to 3 s after the fall; every detector judges a peak at least 4 s late, so those seconds are known.
+   */
+  #guardFalls(falls: SensingFallEvent[]): SensingFallEvent[] {
+    if (!this.options.config.fallMovementGuard || !falls.length) return falls;
+    return falls.filter((fall) => {
+      const at = (fall.time - this.#originMs) / 1000;
+      return this.#movingSeconds.some((s) => s + 1 > at - 2 && s < at + 3);
     });
   }
 
