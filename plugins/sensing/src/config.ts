@@ -133,7 +133,7 @@ export const SensingConfigSchema = z.object({
    * pilot's bar (real quiet rooms and still people 8 → 0 false falls in 7,629 s; fresh simulated validation rooms
    * 204–215 unchanged at 1/36 falls, 6.8 false alarms per day), but on the real falls, scored once after the
    * choice, sensitivity fell 74 % → 26 % (most real fall clips never read `moving`: presence does not start),
-   * so it waits for the lead's decision (docs/sensing.md, "Fall guard").
+   * so it is off: losing real falls costs more than the false falls it removes (docs/sensing.md, "Fall guard").
    */
   fallMovementGuard: z.boolean().default(false),
   /**
