@@ -9,7 +9,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Simulator } from '@wiflow/plugin-sim';
-import { combineRoomSecond, DEFAULT_SENSING_MODELS, defaultRealRoot, LinkSensor, scoreSimRuns, senseCapture, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
+import { combineRoomSecond, DEFAULT_SENSING_MODELS, FallTruth, defaultRealRoot, LinkSensor, scoreSimRuns, senseCapture, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
 const arg = (name) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : null);
 const outFile = process.argv[2];
@@ -66,16 +66,10 @@ if (!process.argv.includes('--real-only')) {
     const start = sim.startTimeMs;
     const sensors = new Map();
     const frames = Object.fromEntries(Object.keys(configs).map((n) => [n, []]));
-    const falls = [];
-    const fallLike = [];
-    const open = new Map();
+    const fallTruth = new FallTruth(start);
+    const { falls, fallLike } = fallTruth;
     for (const tick of sim.run(session.seconds)) {
-      for (const e of tick.truth.events) {
-        const at = (e.time - start) / 1000;
-        if (e.type === 'fall_start' || e.type === 'fall_like_start') open.set(e.type, at);
-        if (e.type === 'fall_end') falls.push({ start: open.get('fall_start') ?? at, end: at, kind: String(e.detail?.fallType ?? '') });
-        if (e.type === 'fall_like_end') fallLike.push({ start: open.get('fall_like_start') ?? at, end: at, kind: String(e.detail?.kind ?? '') });
-      }
+      fallTruth.add(tick.truth.events);
       for (const frame of tick.frames) {
         const key = `${frame.link.tx}>${frame.link.rx}`;
         if (!sensors.has(key)) sensors.set(key, Object.fromEntries(Object.entries(configs).map(([n, { config, configHash }]) => [n, new LinkSensor(frame.link, { environmentId: session.scenario.environmentId, config, models, configHash })])));

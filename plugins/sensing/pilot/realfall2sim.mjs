@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadScenario, Simulator, validateScenario } from '@wiflow/plugin-sim';
-import { combineRoomSecond, DEFAULT_SENSING_MODELS, LinkSensor, scoreSimRuns, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
+import { combineRoomSecond, DEFAULT_SENSING_MODELS, FallTruth, LinkSensor, scoreSimRuns, SensingConfigSchema, sensingConfigHash, SIM_SIZES, simSessions } from '../dist/index.js';
 
 const C2 = { reverberation: { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' } };
 const arg = (name) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : null);
@@ -40,21 +40,15 @@ function sense(session) {
   const sim = new Simulator(withC2(session.scenario));
   const start = sim.startTimeMs;
   const links = new Map();
-  const falls = [];
-  const fallLike = [];
-  const open = new Map();
+  const fallTruth = new FallTruth(start);
+  const { falls, fallLike } = fallTruth;
   const assign = (entry, out) => {
     for (const f of out) f.events = [];
     if (out.length && entry.pending.length) out[0].events = entry.pending.splice(0);
     entry.frames.push(...out);
   };
   for (const tick of sim.run(session.seconds)) {
-    for (const e of tick.truth.events) {
-      const at = (e.time - start) / 1000;
-      if (e.type === 'fall_start' || e.type === 'fall_like_start') open.set(e.type, at);
-      if (e.type === 'fall_end') falls.push({ start: open.get('fall_start') ?? at, end: at, kind: String(e.detail?.fallType ?? '') });
-      if (e.type === 'fall_like_end') fallLike.push({ start: open.get('fall_like_start') ?? at, end: at, kind: String(e.detail?.kind ?? '') });
-    }
+    fallTruth.add(tick.truth.events);
     for (const frame of tick.frames) {
       const key = `${frame.link.tx}>${frame.link.rx}`;
       let entry = links.get(key);

@@ -39,5 +39,5 @@ export default definePlugin({
   },
 });
 export { registerEvalSimCommand } from './cli/eval-sim-command.js';
-export { evaluateSim, fitSimModels, runSimSession, scoreSimRuns, formatSimEvaluation, simulateSensingReference, SIM_REFERENCE_SECONDS, type SimEvaluation, type SimEvalOptions, type SimResult, type SimSessionRun, type SimSessionOptions } from './eval/sim-eval.js';
+export { evaluateSim, FallTruth, fitSimModels, runSimSession, scoreSimRuns, formatSimEvaluation, simulateSensingReference, SIM_REFERENCE_SECONDS, type SimEvaluation, type SimEvalOptions, type SimResult, type SimSessionRun, type SimSessionOptions } from './eval/sim-eval.js';
 export { simSessions, SIM_SIZES, type SimSession, type SimSessionKind, type SimSplit, type SimSessionSizes } from './eval/sim-sessions.js';

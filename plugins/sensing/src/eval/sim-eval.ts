@@ -64,6 +64,27 @@ export interface SimSessionOptions {
   reference?: boolean;
 }
 
+/**
+ * The scripted falls and fall-like movements of one simulated session, as windows in seconds since `startMs`,
+ * read from the simulator's truth events (`fall_start`/`fall_end`, `fall_like_start`/`fall_like_end`).
+ */
+export class FallTruth {
+  readonly falls: TruthWindow[] = [];
+  readonly fallLike: TruthWindow[] = [];
+  #open = new Map<string, number>();
+  constructor(readonly startMs: number) {}
+
+  /** Read one tick's truth events. */
+  add(events: readonly { time: number; type: string; detail?: Record<string, unknown> }[]): void {
+    for (const e of events) {
+      const at = (e.time - this.startMs) / 1000;
+      if (e.type === 'fall_start' || e.type === 'fall_like_start') this.#open.set(e.type, at);
+      if (e.type === 'fall_end') this.falls.push({ start: this.#open.get('fall_start') ?? at, end: at, kind: String(e.detail?.fallType ?? '') });
+      if (e.type === 'fall_like_end') this.fallLike.push({ start: this.#open.get('fall_like_start') ?? at, end: at, kind: String(e.detail?.kind ?? '') });
+    }
+  }
+}
+
 /** Simulate one session and sense it end to end (CSI frames in, room sensing frames out); `config` overrides the default sensing settings (pilots). */
 export function runSimSession(session: SimSession, models: SensingModels = DEFAULT_SENSING_MODELS, config: SensingConfig = SensingConfigSchema.parse({}), options: SimSessionOptions = {}): SimSessionRun {
   const configHash = sensingConfigHash(config, models);
@@ -76,9 +97,8 @@ export function runSimSession(session: SimSession, models: SensingModels = DEFAU
   const candidates: FallCandidate[] = [];
   const speed: number[] = [];
   const present: boolean[] = [];
-  const open = new Map<string, number>();
-  const falls: TruthWindow[] = [];
-  const fallLike: TruthWindow[] = [];
+  const fallTruth = new FallTruth(start);
+  const { falls, fallLike } = fallTruth;
   let previous: number[][] | null = null;
   let previousT = 0;
   for (const tick of sim.run(session.seconds)) {
@@ -98,12 +118,7 @@ export function runSimSession(session: SimSession, models: SensingModels = DEFAU
       previous = null;
     }
     previousT = t;
-    for (const e of tick.truth.events) {
-      const at = (e.time - start) / 1000;
-      if (e.type === 'fall_start' || e.type === 'fall_like_start') open.set(e.type, at);
-      if (e.type === 'fall_end') falls.push({ start: open.get('fall_start') ?? at, end: at, kind: String(e.detail?.fallType ?? '') });
-      if (e.type === 'fall_like_end') fallLike.push({ start: open.get('fall_like_start') ?? at, end: at, kind: String(e.detail?.kind ?? '') });
-    }
+    fallTruth.add(tick.truth.events);
     for (const frame of tick.frames) {
       const key = `${frame.link.tx}>${frame.link.rx}`;
       let sensor = sensors.get(key);
