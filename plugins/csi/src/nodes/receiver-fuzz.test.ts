@@ -111,18 +111,23 @@ async function boundPort(stats: () => Record<string, number | string | null>): P
 /** The largest UDP payload IPv4 carries (65,535 − 8 − 20). */
 const MAX_DATAGRAM = 65_507;
 
+/** The UDP payloads of the 4366c0 sample capture, and its frames as the pcap reader decodes them. */
+function nexmonCapture(): { payloads: Buffer[]; expected: CsiFrame[] } {
+  const pcap = readFileSync(file('nexmon/example_4366c0.pcap'));
+  const payloads: Buffer[] = [];
+  for (let p = 24; p + 16 <= pcap.length; ) {
+    const length = pcap.readUInt32LE(p + 8);
+    payloads.push(pcap.subarray(p + 16 + 42, p + 16 + length));
+    p += 16 + length;
+  }
+  return { payloads, expected: decodeCapture(pcap).frames };
+}
+
 describe('csi.nexmon-udp under hostile datagrams', () => {
   it('lives through empty, 64 KiB, truncated, random, lying and flooding datagrams, reports each bad one, and decodes the good ones after', async () => {
     const { stats } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'bcm4366c0', sourceId: 'fuzz' });
     const port = await boundPort(stats);
-    const pcap = readFileSync(file('nexmon/example_4366c0.pcap'));
-    const payloads: Buffer[] = [];
-    for (let p = 24; p + 16 <= pcap.length; ) {
-      const length = pcap.readUInt32LE(p + 8);
-      payloads.push(pcap.subarray(p + 16 + 42, p + 16 + length));
-      p += 16 + length;
-    }
-    const expected = decodeCapture(pcap).frames;
+    const { payloads, expected } = nexmonCapture();
     const udp = await udpSender(port, stats);
     const next = random(1);
     const good = payloads[0];
@@ -159,6 +164,24 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
     received.slice(before).forEach((f, i) => sameFrame(f, expected[i]));
     expect(Number(stats().packets)).toBe(udp.sent);
   }, 120_000);
+  it('with chip auto, stray datagrams that start with the magic do not decide how the real packets are decoded', async () => {
+    const { stats } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'auto', sourceId: 'fuzz' });
+    const port = await boundPort(stats);
+    const { payloads, expected } = nexmonCapture();
+    const udp = await udpSender(port, stats);
+    // Magic, an unknown chip id, 256 bins of a constant: the content guess for it is int16, not the 4366c0's float-12-6.
+    const stray = Buffer.alloc(18 + 256 * 4, 0x55);
+    stray.writeUInt16BE(0x1111, 0);
+    stray.writeUInt16LE(0, 16);
+    for (let i = 0; i < 3; i++) await udp.send(stray);
+    await udp.settle();
+    const before = received.length;
+    for (const payload of payloads.slice(0, 50)) await udp.send(payload);
+    await udp.settle();
+    await poll(() => received.length >= before + 50, () => `frames ${received.length - before} of 50`);
+    received.slice(before).forEach((f, i) => sameFrame(f, expected[i]));
+    expect(received.at(-1)!.extra?.encoding).toBe('float-12-6');
+  }, 60_000);
 });
 
 describe('csi.esp32-udp under hostile datagrams', () => {

@@ -88,6 +88,9 @@ function udpReceiver(ctx: { config: { port: number; host: string }; signal: Abor
   };
 }
 
+/** Packets in a row that must agree on a Nexmon encoding before a live receiver keeps it (chip 'auto'). */
+export const NEXMON_LIVE_CONFIRMATIONS = 16;
+
 /** Config of `csi.nexmon-udp`. */
 export const NexmonUdpConfig = z.object({
   port: z.number().int().min(0).max(65535).default(NEXMON_UDP_PORT).describe('UDP port (0 picks a free one, shown in stats)'),
@@ -109,7 +112,8 @@ export const nexmonUdpNode = defineNode({
   source: true,
   create(ctx) {
     const stats = new ReceiverStats(4096);
-    const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip));
+    // With chip 'auto', 16 packets in a row must agree on the encoding before it is kept (a stray datagram must not decide it).
+    const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip), NEXMON_LIVE_CONFIRMATIONS);
     return udpReceiver(ctx, stats, (message, source) => {
       // Without the magic it is someone else's traffic; with it, a CSI packet, however short.
       if (message.length < 2 || message[0] !== 0x11 || message[1] !== 0x11) {
