@@ -91,6 +91,20 @@ describe('MCP endpoints answer body-level problems as JSON-RPC errors', () => {
     }
   }
 
+  it('names the first bad field of a message, not the union\'s bare "Invalid input"', async () => {
+    const cases: [unknown, string][] = [
+      [null, 'Invalid Request: the body must be a JSON-RPC object or batch, not null'],
+      [{ hello: 'world' }, 'Invalid Request: jsonrpc: Invalid input: expected "2.0"'],
+      [{ jsonrpc: '1.0', id: 1, method: 'ping' }, 'Invalid Request: jsonrpc: Invalid input: expected "2.0"'],
+      [{ jsonrpc: '2.0', id: 1, method: 7 }, 'Invalid Request: method: Invalid input: expected string, received number'],
+      [[{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2 }], 'Invalid Request: batch member 1: method: Invalid input: expected string, received undefined'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(`${base}/streamable`, JSON.stringify(body));
+      expect(res.json?.error?.message, JSON.stringify(body)).toBe(message);
+    }
+  });
+
   it('echoes no unbounded input: a 200 KB method name and a 200 KB bad member give short answers', async () => {
     for (const body of [JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'm'.repeat(200_000) }), JSON.stringify([{ jsonrpc: '2.0', id: 'i'.repeat(200_000) }]), '{"x": "' + 'y'.repeat(200_000)]) {
       for (const url of [`${base}/streamable`, sse.url]) {

@@ -21,11 +21,27 @@ export function sendJsonRpcError(res: Response, status: number, code: number, me
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-/** The first problem zod found in a message, bounded (field names come from the client). */
-function firstIssue(error: { issues?: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues?.[0];
+/** A zod issue, as far as this file reads it (a union's issue holds each alternative's issues). */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  errors?: Issue[][];
+}
+
+/**
+ * The first problem zod found in a message, bounded (field names come from the client). A
+ * message is a union (request, notification, response, error); its bare "Invalid input" says
+ * nothing, so this follows the first alternative, the request, to its first concrete problem.
+ */
+function firstIssue(error: { issues?: Issue[] }): string {
+  let issue = error.issues?.[0];
   if (!issue) return 'not a JSON-RPC 2.0 request, notification or response';
-  const where = issue.path.length ? issue.path.map(String).join('.').slice(0, 60) : 'message';
+  let path = issue.path;
+  while (issue.errors?.[0]?.[0]) {
+    issue = issue.errors[0][0];
+    path = [...path, ...issue.path];
+  }
+  const where = path.length ? path.map(String).join('.').slice(0, 60) : 'message';
   return `${where}: ${issue.message.slice(0, 120)}`;
 }
 
