@@ -109,6 +109,8 @@ export class ReceiverStats {
   frames = 0;
   invalid = 0;
   other = 0;
+  /** Frames a UDP receiver dropped because the flow had no room (a socket cannot wait). */
+  dropped = 0;
   /** The last bad input: its code, where it came from (datagram source, device) and the byte offset. */
   lastError: string | null = null;
   /** The code of `lastError` (`WIFLOW_CSI_…`), null when none or when the decoder itself failed. */
@@ -138,6 +140,7 @@ export class ReceiverStats {
       lossRatio: loss === null ? null : Number(loss.toFixed(6)),
       invalid: this.invalid,
       otherPackets: this.other,
+      droppedFrames: this.dropped,
       transmitters: this.sequences.transmitters,
       lastError: this.lastError,
       lastErrorCode: this.lastErrorCode,

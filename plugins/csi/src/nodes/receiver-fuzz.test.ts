@@ -19,6 +19,8 @@ const file = (p: string) => resolve(DATA, p);
 const tmp = mkdtempSync(join(tmpdir(), 'wiflow-csi-receiver-fuzz-'));
 
 const received: CsiFrame[] = [];
+/** The sink takes its next frame only once this settles (a flow that cannot keep up). */
+let sinkGate: Promise<void> = Promise.resolve();
 const sinkPlugin = definePlugin({
   name: 'test:csi-fuzz-sink',
   setup(ctx) {
@@ -30,7 +32,12 @@ const sinkPlugin = definePlugin({
       inputs: { in: { type: 'any' } },
       outputs: {},
       config: z.object({}),
-      create: () => ({ receive: (_p, v) => void received.push(v as CsiFrame) }),
+      create: () => ({
+        receive: async (_p, v) => {
+          received.push(v as CsiFrame);
+          await sinkGate;
+        },
+      }),
     }));
   },
 });
@@ -74,12 +81,15 @@ afterEach(async () => {
 });
 
 /** Deploy one receiver into a sink; its live stats and (for UDP) its bound port. */
-async function deployReceiver(type: string, config: Record<string, unknown>) {
+async function deployReceiver(type: string, config: Record<string, unknown>, edge?: { capacity: number; overflow: 'block' }) {
   runtime = await createTestRuntime({ plugins: [csiPlugin, sinkPlugin] });
   await runtime.start();
-  const deployed = await runtime.deploy(buildFlow({ source: [type, config], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+  const flow = buildFlow({ source: [type, config], sink: ['test.sink'] }, ['source.frames -> sink.in']);
+  if (edge) flow.edges[0].data = edge;
+  const deployed = await runtime.deploy(flow);
   const stats = () => (deployed.pipeline.counters().source?.stats ?? {}) as Record<string, number | string | null>;
-  return { stats };
+  const sinkQueued = () => Number(deployed.pipeline.counters().sink?.queued);
+  return { stats, sinkQueued };
 }
 
 /** A UDP sender that waits, every `burst` datagrams, until the receiver has counted them all (loopback drops when its buffer overruns). */
@@ -114,7 +124,7 @@ const RANDOM_DATAGRAMS = Number(process.env.WIFLOW_RECEIVER_FUZZ_N ?? 500);
 /** One line of figures for the record (the longer local runs quote it). */
 function report(name: string, sent: number, stats: Record<string, number | string | null>) {
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
-  console.log(`${name}: ${sent} datagrams or lines, ${stats.frames} frames, ${stats.invalid} invalid, ${stats.otherPackets} other, ${stats.transmitters} transmitters tracked, test process RSS ${rssMb} MB`);
+  console.log(`${name}: ${sent} datagrams or lines, ${stats.frames} frames, ${stats.invalid} invalid, ${stats.otherPackets} other, ${stats.droppedFrames} dropped (flow full), ${stats.transmitters} transmitters tracked, test process RSS ${rssMb} MB`);
 }
 
 /** The largest UDP payload IPv4 carries (65,535 − 8 − 20). */
@@ -134,7 +144,7 @@ function nexmonCapture(): { payloads: Buffer[]; expected: CsiFrame[] } {
 
 describe('csi.nexmon-udp under hostile datagrams', () => {
   it('lives through empty, 64 KiB, truncated, random, lying and flooding datagrams, reports each bad one, and decodes the good ones after', async () => {
-    const { stats } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'bcm4366c0', sourceId: 'fuzz' });
+    const { stats, sinkQueued } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'bcm4366c0', sourceId: 'fuzz' });
     const port = await boundPort(stats);
     const { payloads, expected } = nexmonCapture();
     const udp = await udpSender(port, stats);
@@ -166,6 +176,8 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
     await udp.settle();
     // The loss tracker keeps a bounded number of transmitters, not one entry per MAC ever seen.
     expect(Number(stats().transmitters)).toBeLessThanOrEqual(256);
+    // Let the flow drain the flood first (past its queue's capacity the receiver drops frames, tested below).
+    await poll(() => sinkQueued() === 0, () => `sink queue ${sinkQueued()}`);
     const before = received.length;
     for (const payload of payloads.slice(0, 50)) await udp.send(payload);
     await udp.settle();
@@ -175,7 +187,7 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
     report('nexmon-udp', udp.sent, stats());
   }, 600_000);
   it('with chip auto, stray datagrams that start with the magic do not decide how the real packets are decoded', async () => {
-    const { stats } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'auto', sourceId: 'fuzz' });
+    const { stats, sinkQueued } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'auto', sourceId: 'fuzz' });
     const port = await boundPort(stats);
     const { payloads, expected } = nexmonCapture();
     const udp = await udpSender(port, stats);
@@ -185,6 +197,8 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
     stray.writeUInt16LE(0, 16);
     for (let i = 0; i < 3; i++) await udp.send(stray);
     await udp.settle();
+    // Let the flow drain the flood first (past its queue's capacity the receiver drops frames, tested below).
+    await poll(() => sinkQueued() === 0, () => `sink queue ${sinkQueued()}`);
     const before = received.length;
     for (const payload of payloads.slice(0, 50)) await udp.send(payload);
     await udp.settle();
@@ -194,9 +208,35 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
   }, 60_000);
 });
 
+describe('a UDP receiver whose flow cannot keep up', () => {
+  it('drops and counts the frames that arrive while the flow is full, instead of queueing them past the edge capacity', async () => {
+    let release!: () => void;
+    sinkGate = new Promise<void>((r) => (release = r));
+    const { stats, sinkQueued } = await deployReceiver('csi.nexmon-udp', { port: 0, host: '127.0.0.1', chip: 'bcm4366c0' }, { capacity: 32, overflow: 'block' });
+    const port = await boundPort(stats);
+    const { payloads } = nexmonCapture();
+    const udp = await udpSender(port, stats);
+    for (let i = 0; i < 2000; i++) await udp.send(payloads[i % payloads.length], 100);
+    await udp.settle();
+    expect(Number(stats().frames)).toBe(2000);
+    // The sink holds one frame; the edge holds its capacity and at most the one frame that found it full.
+    expect(sinkQueued()).toBeLessThanOrEqual(33);
+    const dropped = Number(stats().droppedFrames);
+    expect(dropped).toBeGreaterThanOrEqual(2000 - 34);
+    release();
+    sinkGate = Promise.resolve();
+    await poll(() => received.length === 2000 - dropped, () => `frames ${received.length} of ${2000 - dropped}`);
+    // Once the flow has room again, new packets flow through.
+    for (const payload of payloads.slice(0, 10)) await udp.send(payload);
+    await udp.settle();
+    await poll(() => received.length === 2010 - dropped, () => `frames ${received.length} of ${2010 - dropped}`);
+    expect(Number(stats().droppedFrames)).toBe(dropped);
+  }, 60_000);
+});
+
 describe('csi.esp32-udp under hostile datagrams', () => {
   it('lives through empty, 64 KiB, cut, random and lying lines, reports each bad one with its offset, and decodes the good lines after', async () => {
-    const { stats } = await deployReceiver('csi.esp32-udp', { port: 0, host: '127.0.0.1' });
+    const { stats, sinkQueued } = await deployReceiver('csi.esp32-udp', { port: 0, host: '127.0.0.1' });
     const port = await boundPort(stats);
     const lines = readFileSync(file('esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
     const expected = await readCapture(file('esp32/example_data.csv'));
@@ -231,6 +271,8 @@ describe('csi.esp32-udp under hostile datagrams', () => {
     // no counter, so the loss tracker keeps nothing of them; the tracker's bound is tested below).
     for (let i = 0; i < 2 * RANDOM_DATAGRAMS; i++) await udp.send(Buffer.from(line.replace('D0:6E:DE:27:6B:63', `${i}:${'m'.repeat(8000)}`)), 50);
     await udp.settle();
+    // Let the flow drain the flood first (past its queue's capacity the receiver drops frames, tested below).
+    await poll(() => sinkQueued() === 0, () => `sink queue ${sinkQueued()}`);
     const before = received.length;
     for (let i = 0; i < lines.length; i += 2) await udp.send(Buffer.from(lines.slice(i, i + 2).join('\n') + '\n'));
     await udp.settle();

@@ -51,6 +51,30 @@ function reportFault(stats: ReceiverStats, error: unknown, where: string, base: 
   }
 }
 
+/**
+ * How a UDP receiver hands frames on. A socket cannot be paused, so when the flow is full (an
+ * edge with the `block` policy answers with a promise) the frames that arrive until it has room
+ * are dropped here and counted (`droppedFrames`), instead of piling up in the edge's queue past
+ * its capacity for as long as the flood lasts.
+ */
+function udpEmitter(emit: (frame: CsiFrame) => void | Promise<void>, stats: ReceiverStats): (frame: CsiFrame) => void {
+  let waiting = false;
+  const resume = () => {
+    waiting = false;
+  };
+  return (frame) => {
+    if (waiting) {
+      stats.dropped++;
+      return;
+    }
+    const wait = emit(frame);
+    if (wait) {
+      waiting = true;
+      wait.then(resume, resume);
+    }
+  };
+}
+
 /** How a datagram's sender is named in errors: `address:port`, IPv6 in brackets. */
 function sourceOf(remote: { address: string; port: number; family: string }): string {
   return remote.family === 'IPv6' ? `[${remote.address}]:${remote.port}` : `${remote.address}:${remote.port}`;
@@ -114,6 +138,7 @@ export const nexmonUdpNode = defineNode({
     const stats = new ReceiverStats(4096);
     // With chip 'auto', 16 packets in a row must agree on the encoding before it is kept (a stray datagram must not decide it).
     const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip), NEXMON_LIVE_CONFIRMATIONS);
+    const emit = udpEmitter((frame) => ctx.emit('frames', frame), stats);
     return udpReceiver(ctx, stats, (message, source) => {
       // Without the magic it is someone else's traffic; with it, a CSI packet, however short.
       if (message.length < 2 || message[0] !== 0x11 || message[1] !== 0x11) {
@@ -130,7 +155,7 @@ export const nexmonUdpNode = defineNode({
       }
       stats.frames++;
       stats.sequences.observe(String(frame.extra?.mac), frame.sequence);
-      void ctx.emit('frames', frame);
+      emit(frame);
     });
   },
 });
@@ -244,7 +269,7 @@ export const esp32UdpNode = defineNode({
   create(ctx) {
     const stats = new ReceiverStats(2 ** 32);
     const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId));
-    const handle = esp32LineHandler(parser, stats, (frame) => void ctx.emit('frames', frame));
+    const handle = esp32LineHandler(parser, stats, udpEmitter((frame) => ctx.emit('frames', frame), stats));
     return udpReceiver(ctx, stats, (message, source) => {
       const where = `datagram from ${source}`;
       const splitter = new LineSplitter(handle(where), (offset) => reportOverlong(stats, where, offset));
