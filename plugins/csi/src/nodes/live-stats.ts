@@ -39,6 +39,10 @@ export class RateMeter {
  * Sequence gaps and loss per transmitter: a jump from s to s + k (modulo the counter's range)
  * means k − 1 packets were lost. Repeats (the same packet seen on several cores or streams)
  * are not counted; a step backwards is counted as reordering.
+ *
+ * It remembers at most `maxTransmitters` transmitters (the least recently heard is forgotten)
+ * and at most 64 characters of each key: a flood of packets from made-up MACs, or a CSV "MAC"
+ * of kilobytes, must not grow a live receiver's memory without limit.
  */
 export class SequenceTracker {
   #last = new Map<string, number>();
@@ -56,12 +60,23 @@ export class SequenceTracker {
     readonly modulus: number,
     /** Jumps larger than this count as a restart, not loss. */
     readonly maxGap = 1000,
+    /** Transmitters remembered at once (a real room has a handful). */
+    readonly maxTransmitters = 256,
   ) {}
+
+  /** Transmitters remembered now. */
+  get transmitters(): number {
+    return this.#last.size;
+  }
 
   /** Note a packet of `key` with `sequence`. */
   observe(key: string, sequence: number | undefined): void {
     if (sequence === undefined || !Number.isFinite(sequence)) return;
+    if (key.length > 64) key = key.slice(0, 64);
     const last = this.#last.get(key);
+    // Re-inserting keeps the map in order of last use, so the first key is the one to forget.
+    this.#last.delete(key);
+    if (last === undefined && this.#last.size >= this.maxTransmitters) this.#last.delete(this.#last.keys().next().value!);
     this.#last.set(key, sequence);
     if (last === undefined) {
       this.sequenced++;
@@ -94,10 +109,22 @@ export class ReceiverStats {
   frames = 0;
   invalid = 0;
   other = 0;
+  /** Frames a UDP receiver dropped because the flow had no room (a socket cannot wait). */
+  dropped = 0;
+  /** The last bad input: its code, where it came from (datagram source, device) and the byte offset. */
   lastError: string | null = null;
+  /** The code of `lastError` (`WIFLOW_CSI_…`), null when none or when the decoder itself failed. */
+  lastErrorCode: string | null = null;
 
   constructor(modulus: number) {
     this.sequences = new SequenceTracker(modulus);
+  }
+
+  /** Count one bad input and keep its error (a code, or null for a decoder bug) as the last one. */
+  fault(code: string | null, message: string): void {
+    this.invalid++;
+    this.lastErrorCode = code;
+    this.lastError = code ? `${code}: ${message}` : message;
   }
 
   /** The figures as the node's `stats()`. */
@@ -113,7 +140,10 @@ export class ReceiverStats {
       lossRatio: loss === null ? null : Number(loss.toFixed(6)),
       invalid: this.invalid,
       otherPackets: this.other,
+      droppedFrames: this.dropped,
+      transmitters: this.sequences.transmitters,
       lastError: this.lastError,
+      lastErrorCode: this.lastErrorCode,
     };
   }
 }

@@ -5,7 +5,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DataTypes, defineNode, type CsiFrame, type FileAccess } from '@wiflow/core';
 import { z } from 'zod';
-import { DecodeFault } from '../errors.js';
+import { CsiErrorCodes, CsiParseError, DecodeFault, parseErrorFromFault } from '../errors.js';
 import { NEXMON_CHIPS, type DecoderOptions } from '../readers/decoder.js';
 import { Esp32LineParser } from '../readers/esp32.js';
 import { NEXMON_UDP_PORT, NexmonPayloadDecoder } from '../readers/nexmon.js';
@@ -38,19 +38,69 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The instance of a UDP source node: binds the configured port and host, counts each datagram
- * (packets, rate) and hands it to `onDatagram` until the node stops; its stats carry the bound port.
+ * Count a bad input and keep its error: a decoder fault becomes the `CsiParseError` naming
+ * `where` (a datagram's source, a serial device) and the byte offset in it (`base` is the offset
+ * of the decoder's buffer index 0). Anything else is a decoder bug, reported as one, uncoded.
  */
-function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer) => void) {
+function reportFault(stats: ReceiverStats, error: unknown, where: string, base: number, format: string): void {
+  if (error instanceof DecodeFault) {
+    const parseError = parseErrorFromFault(error, where, base, format);
+    stats.fault(parseError.code, parseError.message);
+  } else {
+    stats.fault(null, `internal decoder error: ${String(error).slice(0, 200)} (${where})`);
+  }
+}
+
+/**
+ * How a UDP receiver hands frames on. A socket cannot be paused, so when the flow is full (an
+ * edge with the `block` policy answers with a promise) the frames that arrive until it has room
+ * are dropped here and counted (`droppedFrames`), instead of piling up in the edge's queue past
+ * its capacity for as long as the flood lasts.
+ */
+function udpEmitter(emit: (frame: CsiFrame) => void | Promise<void>, stats: ReceiverStats): (frame: CsiFrame) => void {
+  let waiting = false;
+  const resume = () => {
+    waiting = false;
+  };
+  return (frame) => {
+    if (waiting) {
+      stats.dropped++;
+      return;
+    }
+    const wait = emit(frame);
+    if (wait) {
+      waiting = true;
+      wait.then(resume, resume);
+    }
+  };
+}
+
+/** How a datagram's sender is named in errors: `address:port`, IPv6 in brackets. */
+function sourceOf(remote: { address: string; port: number; family: string }): string {
+  return remote.family === 'IPv6' ? `[${remote.address}]:${remote.port}` : `${remote.address}:${remote.port}`;
+}
+
+/**
+ * The instance of a UDP source node: binds the configured port and host, counts each datagram
+ * (packets, rate) and hands it, with its sender, to `onDatagram` until the node stops; its stats
+ * carry the bound port. A throw from `onDatagram` is counted, never raised: one datagram must
+ * not end the receiver, whatever it holds.
+ */
+function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer, source: string) => void) {
   let port: number | null = null;
   return {
     async run() {
       const socket = await bindUdp(ctx.config.port, ctx.config.host);
       port = socket.address().port;
-      socket.on('message', (message) => {
+      socket.on('message', (message, remote) => {
         stats.packets++;
         stats.rate.tick();
-        onDatagram(message);
+        const source = sourceOf(remote);
+        try {
+          onDatagram(message, source);
+        } catch (error) {
+          reportFault(stats, error, `datagram from ${source}`, 0, 'udp');
+        }
       });
       socket.on('error', (error) => {
         stats.lastError = error.message;
@@ -61,6 +111,9 @@ function udpReceiver(ctx: { config: { port: number; host: string }; signal: Abor
     stats: () => ({ ...stats.snapshot(), port }),
   };
 }
+
+/** Packets in a row that must agree on a Nexmon encoding before a live receiver keeps it (chip 'auto'). */
+export const NEXMON_LIVE_CONFIRMATIONS = 16;
 
 /** Config of `csi.nexmon-udp`. */
 export const NexmonUdpConfig = z.object({
@@ -83,9 +136,12 @@ export const nexmonUdpNode = defineNode({
   source: true,
   create(ctx) {
     const stats = new ReceiverStats(4096);
-    const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip));
-    return udpReceiver(ctx, stats, (message) => {
-      if (!NexmonPayloadDecoder.isCsiPayload(message, 0, message.length)) {
+    // With chip 'auto', 16 packets in a row must agree on the encoding before it is kept (a stray datagram must not decide it).
+    const decoder = new NexmonPayloadDecoder(liveOptions(ctx.config.sourceId, ctx.config.chip), NEXMON_LIVE_CONFIRMATIONS);
+    const emit = udpEmitter((frame) => ctx.emit('frames', frame), stats);
+    return udpReceiver(ctx, stats, (message, source) => {
+      // Without the magic it is someone else's traffic; with it, a CSI packet, however short.
+      if (message.length < 2 || message[0] !== 0x11 || message[1] !== 0x11) {
         stats.other++;
         return;
       }
@@ -94,51 +150,92 @@ export const nexmonUdpNode = defineNode({
         const now = Date.now();
         frame = decoder.decode(message, 0, message.length, performance.timeOrigin * 1000 + performance.now() * 1000, now);
       } catch (error) {
-        stats.invalid++;
-        stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position}` : String(error);
+        reportFault(stats, error, `datagram from ${source}`, 0, 'nexmon');
         return;
       }
       stats.frames++;
       stats.sequences.observe(String(frame.extra?.mac), frame.sequence);
-      void ctx.emit('frames', frame);
+      emit(frame);
     });
   },
 });
 
-/** Feeds bytes in, calls back with each complete line (shared by the UDP and serial ESP32 receivers). */
+/** The longest line the ESP32 receivers hold while waiting for its newline (real lines are under 4 KB). */
+export const MAX_LINE_BYTES = 65536;
+
+/**
+ * Feeds bytes in, calls back with each complete line and its offset in the stream (shared by
+ * the UDP and serial ESP32 receivers). A line that passes `maxLine` bytes without a newline (a
+ * wrong baud rate, binary noise) is reported once through `onOverlong` and skipped up to its
+ * newline, so the buffer stays bounded and reading resumes on the next line.
+ */
 class LineSplitter {
   #pending: Buffer = Buffer.alloc(0);
-  constructor(readonly onLine: (buf: Buffer, start: number, end: number) => void, readonly maxLine = 65536) {}
+  /** Stream offset of `#pending[0]`. */
+  #pendingOffset = 0;
+  /** Stream offset of the next byte pushed. */
+  #received = 0;
+  /** Inside an overlong line: bytes are dropped until its newline. */
+  #skipping = false;
+
+  constructor(
+    readonly onLine: (buf: Buffer, start: number, end: number, offset: number) => void,
+    readonly onOverlong: (offset: number) => void,
+    readonly maxLine = MAX_LINE_BYTES,
+  ) {}
 
   push(chunk: Buffer): void {
-    let buf = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
+    let buf = chunk;
+    let base = this.#received;
+    this.#received += chunk.length;
+    if (this.#skipping) {
+      const newline = chunk.indexOf(10);
+      if (newline < 0) return;
+      this.#skipping = false;
+      buf = chunk.subarray(newline + 1);
+      base += newline + 1;
+    } else if (this.#pending.length) {
+      buf = Buffer.concat([this.#pending, chunk]);
+      base = this.#pendingOffset;
+    }
     let start = 0;
     for (;;) {
       const newline = buf.indexOf(10, start);
       if (newline < 0) break;
-      this.onLine(buf, start, newline);
+      this.onLine(buf, start, newline, base + start);
       start = newline + 1;
     }
-    buf = buf.subarray(start);
-    // A line longer than any real one is garbage (a wrong baud rate): drop it.
-    this.#pending = buf.length > this.maxLine ? Buffer.alloc(0) : Buffer.from(buf);
+    if (buf.length - start > this.maxLine) {
+      this.onOverlong(base + start);
+      this.#pending = Buffer.alloc(0);
+      this.#skipping = true;
+    } else {
+      this.#pending = Buffer.from(buf.subarray(start));
+      this.#pendingOffset = base + start;
+    }
   }
 
   /** The last line without a newline. */
   end(): void {
-    if (this.#pending.length) this.onLine(this.#pending, 0, this.#pending.length);
+    if (this.#pending.length) this.onLine(this.#pending, 0, this.#pending.length, this.#pendingOffset);
     this.#pending = Buffer.alloc(0);
   }
 }
 
+/** Report a line over MAX_LINE_BYTES, at the stream offset where it began. */
+function reportOverlong(stats: ReceiverStats, where: string, offset: number): void {
+  const error = new CsiParseError(CsiErrorCodes.recordTooLarge.code, `line longer than ${MAX_LINE_BYTES} bytes`, { file: where, offset, format: 'esp32' });
+  stats.fault(error.code, error.message);
+}
+
 function esp32LineHandler(parser: Esp32LineParser, stats: ReceiverStats, emit: (frame: CsiFrame) => void) {
-  return (buf: Buffer, start: number, end: number) => {
+  return (where: string) => (buf: Buffer, start: number, end: number, offset: number) => {
     let frame: CsiFrame | null;
     try {
       frame = parser.parse(buf, start, end);
     } catch (error) {
-      stats.invalid++;
-      stats.lastError = error instanceof DecodeFault ? `${error.message} at byte ${error.position - start} of the line` : String(error);
+      // The fault's position is an index in `buf`, whose index `start` is stream offset `offset`.
+      reportFault(stats, error, where, offset - start, 'esp32');
       return;
     }
     if (!frame) {
@@ -172,9 +269,10 @@ export const esp32UdpNode = defineNode({
   create(ctx) {
     const stats = new ReceiverStats(2 ** 32);
     const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId));
-    const handle = esp32LineHandler(parser, stats, (frame) => void ctx.emit('frames', frame));
-    return udpReceiver(ctx, stats, (message) => {
-      const splitter = new LineSplitter(handle);
+    const handle = esp32LineHandler(parser, stats, udpEmitter((frame) => ctx.emit('frames', frame), stats));
+    return udpReceiver(ctx, stats, (message, source) => {
+      const where = `datagram from ${source}`;
+      const splitter = new LineSplitter(handle(where), (offset) => reportOverlong(stats, where, offset));
       splitter.push(message);
       splitter.end();
     });
@@ -233,11 +331,19 @@ export const esp32SerialNode = defineNode({
         const path = await serialPath(ctx.files, ctx.config.path);
         if (ctx.config.baudRate) await configureTty(path, ctx.config.baudRate);
         const stream = createReadStream(path, { highWaterMark: 16384 });
-        const splitter = new LineSplitter((buf, start, end) => {
-          stats.packets++;
-          stats.rate.tick();
-          handle(buf, start, end);
-        });
+        const where = `serial ${ctx.config.path}`;
+        const onLine = handle(where);
+        const splitter = new LineSplitter(
+          (buf, start, end, offset) => {
+            stats.packets++;
+            stats.rate.tick();
+            onLine(buf, start, end, offset);
+          },
+          (offset) => {
+            stats.packets++;
+            reportOverlong(stats, where, offset);
+          },
+        );
         const abort = () => stream.destroy();
         ctx.signal.addEventListener('abort', abort, { once: true });
         try {

@@ -167,9 +167,18 @@ export class NexmonPayloadDecoder {
   #mac = '';
   /** Payloads with some bytes after the nfft × 4 CSI bytes (decoded from the first nfft × 4). */
   trailingBytesPackets = 0;
+  readonly #confirmations: number;
+  #candidate: { encoding: NexmonEncoding; source: 'chip-id' | 'content'; agreeing: number } | null = null;
 
-  constructor(options: DecoderOptions) {
+  /**
+   * `confirmations`: with `chip: 'auto'`, how many packets in a row must point to the same
+   * encoding (by chip id, else by content) before it is kept; until then each packet is decoded
+   * with its own. 1 (files: the first packet decides) or more for a live socket, where one stray
+   * datagram that starts with the magic must not decide how every later packet is read.
+   */
+  constructor(options: DecoderOptions, confirmations = 1) {
     this.#options = options;
+    this.#confirmations = Math.max(1, confirmations);
     this.#encoding = options.chip === 'auto' ? null : NEXMON_CHIPS[options.chip];
     if (this.#encoding) this.encodingSource = 'setting';
   }
@@ -211,15 +220,16 @@ export class NexmonPayloadDecoder {
       nfft = fromSize;
     }
     if (csiBytes > nfft * 4) this.trailingBytesPackets++;
-    if (!this.#encoding) {
+    let encoding = this.#encoding;
+    if (!encoding) {
       const fromId = CHIP_IDS[chipId];
-      if (fromId) {
-        this.#encoding = fromId;
-        this.encodingSource = 'chip-id';
-      } else {
-        this.#encoding = guessNexmonEncoding(data, pos + NEXMON_HEADER_BYTES, nfft);
-        this.encodingSource = 'content';
-      }
+      const source = fromId ? 'chip-id' : 'content';
+      encoding = fromId ?? guessNexmonEncoding(data, pos + NEXMON_HEADER_BYTES, nfft);
+      const candidate = this.#candidate;
+      if (candidate && candidate.encoding === encoding && candidate.source === source) candidate.agreeing++;
+      else this.#candidate = { encoding, source, agreeing: 1 };
+      this.encodingSource = source;
+      if (this.#candidate!.agreeing >= this.#confirmations) this.#encoding = encoding;
     }
     const options = this.#options;
     const order = this.#order(nfft, options.nullSubcarriers === 'keep');
@@ -228,7 +238,7 @@ export class NexmonPayloadDecoder {
     const both = new Float32Array(2 * count);
     const re = both.subarray(0, count);
     const im = both.subarray(count);
-    decodeWith(this.#encoding, data, pos + NEXMON_HEADER_BYTES, nfft, re, im, options.nullSubcarriers === 'keep' ? undefined : order.bins);
+    decodeWith(encoding, data, pos + NEXMON_HEADER_BYTES, nfft, re, im, options.nullSubcarriers === 'keep' ? undefined : order.bins);
     if (this.#firstTimestamp < 0) this.#firstTimestamp = timestampUs;
     return {
       timestamp: timestampUs,
@@ -246,7 +256,7 @@ export class NexmonPayloadDecoder {
       sequence: sequenceControl >> 4,
       format: 'nexmon',
       provenance: options.provenance,
-      extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding: this.#encoding, encodingSource: this.encodingSource, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
+      extra: { mac, core, spatialStream, chanspec: chanspecValue, channel: chanspec.channel, chipId, encoding, encodingSource: this.encodingSource, fragment: sequenceControl & 0xf, frameControl, nfft, oldFirmware },
     };
   }
 

@@ -19,6 +19,7 @@ import type { FlowRunner } from '../jobs/flow-runner.js';
 import { baseUrlOf } from '../studio/studio-routes.js';
 import { ANONYMOUS_MCP_PRINCIPAL, AuthSettingsSchema, DEFAULT_MCP_AUTH_TYPE, mcpAuthType, openClientSecret, publicAuthSettings, sealAuthSettings } from './auth-settings.js';
 import { MCP_CLIENTS, clientConfigPath, defaultHome, installServer, isInstalled, serverEntry } from './install.js';
+import { jsonRpcBody, sendJsonRpcError } from './json-rpc-body.js';
 import { createProjectServer } from './mcp-server.js';
 import { OAuthValidator } from './oauth.js';
 import { projectTools, sanitizeToolName } from './tools.js';
@@ -100,9 +101,8 @@ export class McpSessions {
   }
 }
 
-function jsonRpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
+/** How big one MCP message may be (tool arguments can carry a recording's worth of data). */
+const MCP_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** `/api/v1/mcp/project`: per-project MCP servers (Streamable HTTP and legacy SSE), settings, install, composer URL. */
 export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: FlowRunner, sessions: McpSessions): Router {
@@ -166,12 +166,12 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
   // --- Streamable HTTP ---------------------------------------------------------------
   // `/mcp` is an alias: clients such as the MCP Inspector CLI pick Streamable HTTP for URLs ending in /mcp.
   const streamable = ['/:project_id/streamable', '/:project_id/mcp'];
-  router.post(streamable, mcpAuth, ...json, async (req, res) => {
+  router.post(streamable, mcpAuth, ...jsonRpcBody(MCP_BODY_LIMIT, { batches: true }), async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = req.get('mcp-session-id');
     if (sessionId) {
       const session = sessions.get(sessionId);
-      if (!session || session.projectId !== project.id || !(session.transport instanceof StreamableHTTPServerTransport)) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (!session || session.projectId !== project.id || !(session.transport instanceof StreamableHTTPServerTransport)) return sendJsonRpcError(res, 404, -32001, 'Session not found');
       await session.transport.handleRequest(req, res, req.body);
       return;
     }
@@ -203,10 +203,10 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     const sessionId = req.get('mcp-session-id');
     if (!sessionId) {
       res.setHeader('Allow', 'POST');
-      return jsonRpcError(res, 405, -32000, 'Method not allowed without an mcp-session-id (stateless use is POST only)');
+      return sendJsonRpcError(res, 405, -32000, 'Method not allowed without an mcp-session-id (stateless use is POST only)');
     }
     const session = sessions.get(sessionId);
-    if (!session || session.projectId !== project.id || !(session.transport instanceof StreamableHTTPServerTransport)) return jsonRpcError(res, 404, -32001, 'Session not found');
+    if (!session || session.projectId !== project.id || !(session.transport instanceof StreamableHTTPServerTransport)) return sendJsonRpcError(res, 404, -32001, 'Session not found');
     await session.transport.handleRequest(req, res);
   };
   router.get(streamable, mcpAuth, sessionRequest);
@@ -226,11 +226,11 @@ export function mcpRoutes(studio: StudioContext, flows: FlowService, runner: Flo
     await server.connect(transport);
   });
 
-  router.post('/:project_id', mcpAuth, ...json, async (req, res) => {
+  router.post('/:project_id', mcpAuth, ...jsonRpcBody(MCP_BODY_LIMIT, { batches: false }), async (req, res) => {
     const project = res.locals.project as ProjectRecord;
     const sessionId = typeof req.query.sessionId === 'string' ? req.query.sessionId : '';
     const session = sessions.get(sessionId);
-    if (!session || session.projectId !== project.id || !(session.transport instanceof SSEServerTransport)) return jsonRpcError(res, 404, -32001, 'Session not found');
+    if (!session || session.projectId !== project.id || !(session.transport instanceof SSEServerTransport)) return sendJsonRpcError(res, 404, -32001, 'Session not found');
     await session.transport.handlePostMessage(req, res, req.body);
   });
 
