@@ -18,7 +18,7 @@ export { PluginHost, type PluginReport, type PluginFilter } from './plugins/plug
 export type { FlowNode, FlowEdge, FlowData, FlowDocument, OverflowPolicy } from './flows/flow.js';
 export { flowEnvironments } from './flows/flow-environments.js';
 export { FlowCompiler, type FlowProblem, type CompiledFlow, type CompiledNode, type CompiledEdge, type CompileResult, type CompileOptions } from './flows/compiler.js';
-export { flowInterface, flowIoSchemas, applyBindings, parseInputText, undeclaredInputProblem, FLOW_INPUT_NODE, FLOW_OUTPUT_NODE, FLOW_VALUE_TYPES, type FlowInterface, type FlowInput, type FlowOutput, type FlowBinding, type FlowValueType } from './flows/flow-interface.js';
+export { flowInterface, isJobFlow, flowIoSchemas, applyBindings, parseInputText, undeclaredInputProblem, FLOW_INPUT_NODE, FLOW_OUTPUT_NODE, FLOW_VALUE_TYPES, type FlowInterface, type FlowInput, type FlowOutput, type FlowBinding, type FlowValueType } from './flows/flow-interface.js';
 export { ioPlugin, ioInputNode, ioOutputNode, IoInputConfig, IoOutputConfig, IoValueTypes } from './builtin/io-plugin.js';
 export { LatencyHistogram } from './engine/latency-histogram.js';
 export { EdgeQueue } from './engine/edge-queue.js';

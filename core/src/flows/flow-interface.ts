@@ -94,6 +94,19 @@ function bindingsOf(node: FlowNode, input: string): FlowBinding[] {
 }
 
 /**
+ * Whether a flow is a job: it has an `io.input` or `io.output` node, so it takes inputs or gives
+ * outputs per run. Such a flow runs as a job only: deployed as a stream pipeline its inputs would
+ * never arrive and its outputs would go nowhere. The one rule of the studio and the deploy API.
+ */
+export function isJobFlow(data: { readonly nodes?: unknown } | null | undefined): boolean {
+  const nodes = Array.isArray(data?.nodes) ? (data.nodes as (FlowNode | null)[]) : [];
+  return nodes.some((node) => {
+    const type = node && typeof node === 'object' && node.data && typeof node.data === 'object' ? node.data.nodeType : undefined;
+    return type === FLOW_INPUT_NODE || type === FLOW_OUTPUT_NODE;
+  });
+}
+
+/**
  * Read a flow's interface from its data: any value (stored data may be malformed; what is not
  * an io node with a string `name` is not part of the interface).
  */

@@ -19,6 +19,8 @@ export const StudioErrors = {
   nameTaken: defineError('WIFLOW_STUDIO_NAME_TAKEN', 409, (what: string, value: string) => `${what} "${value}" is already used by another of your flows`),
   duplicateIds: defineError('WIFLOW_STUDIO_DUPLICATE_IDS', 422, (ids: string) => `Duplicate flow ids in the batch: ${ids}`),
   invalidBody: defineError('WIFLOW_STUDIO_INVALID_BODY', 422, (reason: string) => reason),
+  jobFlowNotDeployable: defineError('WIFLOW_STUDIO_JOB_FLOW_NOT_DEPLOYABLE', 422, (name: string) =>
+    `Not deployed: "${name}" is a job flow (it has Job input or Job output nodes), which runs once per request; run it as a job (Run… in the studio, POST /api/v1/run/{id}) instead`),
   invalidFlow: defineError('WIFLOW_STUDIO_INVALID_FLOW', 422, (count: number) => `The flow has ${count} problem${count === 1 ? '' : 's'} and cannot run`),
   invalidUpload: defineError('WIFLOW_STUDIO_INVALID_UPLOAD', 400, (reason: string) => reason),
   archiveTooLarge: defineError('WIFLOW_STUDIO_ARCHIVE_TOO_LARGE', 413, (detail: string) => `Archive rejected: ${detail} (studio.imports limits)`),

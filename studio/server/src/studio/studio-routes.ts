@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { param } from '../http/params.js';
 import { Router, type Request } from 'express';
-import { defineRoute, flowIoSchemas, type FlowData } from '@wiflow/core';
+import { defineRoute, flowIoSchemas, isJobFlow, type FlowData } from '@wiflow/core';
 import { z } from 'zod';
 import type { StudioContext } from '../context.js';
 import { StudioErrors } from '../errors.js';
@@ -208,6 +208,8 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
           throw error;
         }
         const data = asFlowData(flow.data);
+        // Deployed, a job flow stops at once having done nothing: its io.input nodes emit only in a job.
+        if (isJobFlow(data)) throw StudioErrors.jobFlowNotDeployable(flow.name);
         await deployments.assertFree(flow.id, data);
         const access = await studio.runAccess(userId, principal!.roles);
         checkDeploymentQuota(userId);

@@ -86,6 +86,24 @@ describe('studio endpoints', () => {
     const refused = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: draft.id }).expect(422);
     expect(refused.body.details.problems[0].code).toBe('unknown_node_type');
   });
+
+  it('refuses to deploy a job flow with a message that says to run it, and runs it as a job', async () => {
+    const data = {
+      nodes: [
+        { id: 'in', position: { x: 0, y: 0 }, data: { nodeType: 'io.input', config: { name: 'text', kind: 'text' } } },
+        { id: 'out', position: { x: 200, y: 0 }, data: { nodeType: 'io.output', config: { name: 'echo' } } },
+      ],
+      edges: [{ id: 'e', source: 'in', sourceHandle: 'value', target: 'out', targetHandle: 'value' }],
+    };
+    const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Echo job', data }).expect(201)).body;
+    const before = s.runtime.pipelines.size;
+    const refused = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(422);
+    expect(refused.body.code).toBe('WIFLOW_STUDIO_JOB_FLOW_NOT_DEPLOYABLE');
+    expect(refused.body.detail).toBe('Not deployed: "Echo job" is a job flow (it has Job input or Job output nodes), which runs once per request; run it as a job (Run… in the studio, POST /api/v1/run/{id}) instead');
+    expect(s.runtime.pipelines.size).toBe(before);
+    const ran = await s.http.post(`/api/v1/run/${flow.id}`).set(s.alice.auth).send({ inputs: { text: 'hello' } }).expect(200);
+    expect(JSON.stringify(ran.body)).toContain('hello');
+  });
 });
 
 describe('deployments: the server\'s own pipelines and conflicts', () => {

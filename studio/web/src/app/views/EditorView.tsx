@@ -11,7 +11,7 @@ import {
   type Connection,
   type IsValidConnection,
 } from '@xyflow/react';
-import { flowInterface } from '@wiflow/core/flow-interface';
+import { flowInterface, isJobFlow } from '@wiflow/core/flow-interface';
 import { arePortsCompatible } from '@wiflow/core/ports';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../api/client';
@@ -33,6 +33,8 @@ const nodeTypes = { wiflow: WiflowNodeView };
 const READABLE_ZOOM = 0.8;
 /** Screen pixels of the minimap (bottom right); fitting keeps nodes above it. */
 const MINIMAP = { width: 160, height: 100 };
+/** Why a job flow's Deploy is disabled (its tooltip). */
+const JOB_ONLY_REASON = 'A job flow (it has Job input or Job output nodes) runs once per request: use Run…. Deployed as a pipeline its inputs would never arrive.';
 /** Where a dropped node's pointer lands on it: the middle of its title bar. */
 const DROP_GRIP = { x: 95, y: 14 };
 
@@ -401,7 +403,8 @@ function Editor({ flowId }: { flowId: string }) {
       const body = (e as ApiError).body as { detail?: { problems?: FlowProblem[] }; details?: { problems?: FlowProblem[] }; error?: { details?: { problems?: FlowProblem[] } } } | undefined;
       const found = body?.details?.problems ?? body?.error?.details?.problems ?? body?.detail?.problems;
       if (found) setProblems(found);
-      const refused = e instanceof ApiError && e.status === 409;
+      // 409: something already runs it; 422 without problems: the server will not run this flow as a pipeline.
+      const refused = e instanceof ApiError && (e.status === 409 || (e.status === 422 && !found));
       setStatus(refused ? 'deploy refused' : 'deploy failed');
       setNotice(`${refused ? 'Deploy refused' : 'Deploy failed'}: ${(e as Error).message}`);
     }
@@ -416,6 +419,8 @@ function Editor({ flowId }: { flowId: string }) {
   }, [problems, selectedId]);
 
   const closeMenu = () => menu.current?.removeAttribute('open');
+  /** A job flow cannot be deployed (the server refuses it too): Run… is its action. Undeploy stays offered. */
+  const jobOnly = isJobFlow({ nodes }) && !deployment;
   const sideOpen = (panel === 'config' && Boolean(selected && selectedInfo)) || panel === 'run' || panel === 'revisions';
   // The side panel takes or gives back canvas width: fit again after the resize, unless the
   // user chose the view (panned, zoomed, or added a node where they wanted it).
@@ -493,10 +498,23 @@ function Editor({ flowId }: { flowId: string }) {
             <button onClick={redo} disabled={!history.current.canRedo} title="Redo (Ctrl+Shift+Z or Ctrl+Y)" aria-label="Redo">↷</button>
             <button onClick={() => void validate()} data-testid="validate" title="Compile the flow and show its problems">Check</button>
             <button onClick={() => void save()} data-testid="save">Save</button>
-            <button onClick={() => void deploy()} data-testid="deploy" className={deployment ? '' : 'primary'} title={deployment ? 'Stop the running pipeline' : 'Save and start as a live pipeline'}>
+            <button
+              onClick={() => void deploy()}
+              data-testid="deploy"
+              className={deployment || jobOnly ? '' : 'primary'}
+              disabled={jobOnly}
+              title={deployment ? 'Stop the running pipeline' : jobOnly ? JOB_ONLY_REASON : 'Save and start as a live pipeline'}
+            >
               {deployment ? 'Undeploy' : 'Deploy'}
             </button>
-            <button onClick={() => setPanel('run')} data-testid="open-run" title="Run once as a job">Run…</button>
+            <button
+              onClick={() => setPanel('run')}
+              data-testid="open-run"
+              className={jobOnly ? 'primary' : ''}
+              title={jobOnly ? 'Run once as a job, with the values of its Job input nodes' : 'Run once as a job: it ends when its sources end (a looping source never does); Deploy runs it live'}
+            >
+              Run…
+            </button>
             <details className="wf-menu" ref={menu}>
               <summary data-testid="more" title="More actions">More</summary>
               <div className="wf-menu-items" onClick={(e) => (e.target as HTMLElement).closest('button') && closeMenu()}>

@@ -1,3 +1,4 @@
+import { isJobFlow } from '@wiflow/core/flow-interface';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { isRunning, listDeployments, listJobs, timeAgo, type DeploymentInfo, type JobInfo, type ListedTool } from '../api/studio';
@@ -21,11 +22,11 @@ interface FlowHeader {
   data?: { nodes?: { data?: { nodeType?: string } }[] } | null;
 }
 
-/** A job flow takes inputs or gives outputs (io.input / io.output nodes); anything else runs as a pipeline. */
+/** A job flow takes inputs or gives outputs (io.input / io.output nodes, core's isJobFlow); anything else runs as a pipeline. */
 function kindOf(f: FlowHeader): 'job' | 'pipeline' | 'empty' {
   const nodes = f.data?.nodes ?? [];
   if (nodes.length === 0) return 'empty';
-  return nodes.some((n) => n.data?.nodeType === 'io.input' || n.data?.nodeType === 'io.output') ? 'job' : 'pipeline';
+  return isJobFlow({ nodes }) ? 'job' : 'pipeline';
 }
 
 /** The state columns of one flow: running or not, its MCP tool name, its last job. */

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getToken } from '../api/client';
-import type { RoomInfo } from '../api/studio';
+import { listDeployments, type RoomInfo } from '../api/studio';
 import { contextIn, useCanvasSize } from '../hooks/useCanvasSize';
+import { hashQuery, replaceHashQuery } from '../hooks/useHashRoute';
 import { activityColor, activityNames, drawActivityStrip } from '../live/activity-strip';
+import { ALL_ENVIRONMENTS, effectiveEnvironment, ENVIRONMENT_STORAGE_KEY, knownEnvironments, type EnvironmentChoice } from '../live/environment-choice';
 import { drawFloor, floorExtent, floorHeightFor, HEAT_CELL } from '../live/floor-plan';
 import { drawSkeletons } from '../live/skeletons';
 import { toFrame, type ActivitySample, type LiveAlert, type LiveFrame } from '../live/types';
@@ -12,11 +14,23 @@ const WINDOW_MS = 5 * 60_000;
 /** The virtual camera's image when frames do not say otherwise (the simulator's default camera). */
 const CAMERA_IMAGE = { width: 640, height: 480 };
 
+/** The saved choice of environment: the URL's `?environment=` first, else the last one chosen in this browser. */
+function savedChoice(): EnvironmentChoice | null {
+  return hashQuery().get('environment') || localStorage.getItem(ENVIRONMENT_STORAGE_KEY) || null;
+}
+
 /** Floor plan to scale (room, zones, radios, people, trails, heat map), skeletons, the activity strip and alerts; each says where its data came from. */
 export function LiveView() {
   const [frame, setFrame] = useState<LiveFrame | null>(null);
   const [alerts, setAlerts] = useState<LiveAlert[]>([]);
   const [rooms, setRooms] = useState<RoomInfo[]>([]);
+  const [deployedEnvironments, setDeployedEnvironments] = useState<string[]>([]);
+  /** Whether the first look at rooms and deployments is done (the default choice depends on it). */
+  const [looked, setLooked] = useState(false);
+  const [seenEnvironments, setSeenEnvironments] = useState<string[]>([]);
+  /** Environments of the frames this socket delivered (one, when filtered). */
+  const [delivered, setDelivered] = useState<string[]>([]);
+  const [saved, setSaved] = useState<EnvironmentChoice | null>(savedChoice);
   const [connection, setConnection] = useState('connecting');
   const [framesSeen, setFramesSeen] = useState(0);
   const skeletonRef = useRef<HTMLCanvasElement>(null);
@@ -26,10 +40,15 @@ export function LiveView() {
   const heat = useRef(new Map<string, number>());
   const samples = useRef<ActivitySample[]>([]);
 
-  // Floor plans of the running pipelines (room, radios, zones), refreshed as pipelines come and go.
+  // Floor plans of the running pipelines (room, radios, zones) and the environments they write,
+  // refreshed as pipelines come and go.
   useEffect(() => {
     let stop = false;
-    const load = () => api<RoomInfo[]>('/api/v1/studio/rooms').then((r) => !stop && setRooms(r), () => undefined);
+    const load = () =>
+      Promise.all([
+        api<RoomInfo[]>('/api/v1/studio/rooms').then((r) => !stop && setRooms(r), () => undefined),
+        listDeployments().then((list) => !stop && setDeployedEnvironments(knownEnvironments(list.map((d) => d.environment_id))), () => undefined),
+      ]).then(() => !stop && setLooked(true));
     void load();
     const timer = setInterval(load, 15_000);
     return () => {
@@ -37,9 +56,36 @@ export function LiveView() {
       clearInterval(timer);
     };
   }, []);
-  const room = rooms.find((r) => r.environment_id === frame?.environmentId) ?? rooms[0] ?? null;
+  const environments = knownEnvironments(
+    rooms.map((r) => r.environment_id),
+    deployedEnvironments,
+    seenEnvironments,
+  );
+  const environment = effectiveEnvironment(saved, environments);
+  const offered = knownEnvironments(environments, [environment]);
+  const choose = (choice: EnvironmentChoice) => {
+    localStorage.setItem(ENVIRONMENT_STORAGE_KEY, choice);
+    const query = hashQuery();
+    query.set('environment', choice);
+    replaceHashQuery(query);
+    setSaved(choice);
+  };
+  const room = environment
+    ? (rooms.find((r) => r.environment_id === environment) ?? null)
+    : (rooms.find((r) => r.environment_id === frame?.environmentId) ?? rooms[0] ?? null);
 
+  // One socket per choice: the server filters by environment (pose_updates and alerts), so it
+  // sends only what is shown; a new choice starts the trails, heat map, strip and alerts afresh.
   useEffect(() => {
+    if (!looked) return;
+    trails.current.clear();
+    heat.current.clear();
+    samples.current = [];
+    setFrame(null);
+    setAlerts([]);
+    setFramesSeen(0);
+    setDelivered([]);
+    const only = environment ? { environment_id: environment } : {};
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${window.location.host}/ws/pose?token=${encodeURIComponent(getToken() ?? '')}`);
     ws.onopen = () => setConnection('open');
@@ -47,10 +93,15 @@ export function LiveView() {
     ws.onmessage = (event) => {
       const msg = JSON.parse(String(event.data)) as { type: string } & Record<string, unknown>;
       if (msg.type === 'connection_established') {
-        ws.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: { include_keypoints: true, include_dense_pose: false } }));
-        ws.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: {} }));
+        ws.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: { include_keypoints: true, include_dense_pose: false, ...only } }));
+        ws.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: only }));
       } else if (msg.type === 'pose_update') {
         const f = toFrame(msg as unknown as Parameters<typeof toFrame>[0]);
+        const seen = f.environmentId;
+        if (seen) {
+          setSeenEnvironments((list) => (list.includes(seen) ? list : [...list, seen]));
+          setDelivered((list) => (list.includes(seen) ? list : [...list, seen]));
+        }
         setFrame(f);
         setFramesSeen((n) => n + 1);
         const now = Date.now();
@@ -73,7 +124,7 @@ export function LiveView() {
       }
     };
     return () => ws.close();
-  }, []);
+  }, [looked, environment]);
 
   const extent = floorExtent(room, trails.current);
   const floorHeight = useCallback((w: number) => floorHeightFor(w, extent), [extent.width, extent.depth]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -95,19 +146,38 @@ export function LiveView() {
   const names = activityNames(samples.current);
   const source = frame ? `${frame.provenance} · model ${frame.model}${frame.modelHash ? ` (${frame.modelHash.slice(0, 12)})` : ''}` : '—';
   return (
-    <div className="wf-live" data-testid="live-view">
+    <div className="wf-live" data-testid="live-view" data-delivered-environments={delivered.join(',')}>
       <div className="wf-live-head" data-testid="live-head">
+        <label className="wf-live-environment">
+          environment{' '}
+          <select data-testid="live-environment" value={environment ?? ALL_ENVIRONMENTS} onChange={(e) => choose(e.target.value)} title="Show one environment's frames, people, trails, occupancy and alerts (the server sends only those)">
+            {offered.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+            <option value={ALL_ENVIRONMENTS}>all environments</option>
+          </select>
+        </label>
         <span>stream: {connection}</span>
         <span className="wf-live-source" data-testid="provenance" title={source}>
           source: {source}
         </span>
-        <span data-testid="frames-seen">frames: {framesSeen}</span>
+        <span data-testid="frames-seen" data-environment={frame?.environmentId ?? ''}>
+          frames: {framesSeen}
+        </span>
         <span data-testid="person-count">people: {frame?.persons.length ?? 0}</span>
       </div>
       <div className="wf-live-grid">
         <figure className="wf-card">
           <canvas ref={floorRef} data-testid="floor-canvas" />
           <figcaption data-testid="room-legend">
+            {!environment && delivered.length > 1 ? (
+              <>
+                <strong data-testid="mixed-environments">{delivered.length} environments drawn together ({delivered.join(', ')}): their people, trails and counts mix; choose one above.</strong>
+                <br />
+              </>
+            ) : null}
             {room ? (
               <>
                 <strong>

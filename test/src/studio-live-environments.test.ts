@@ -1,0 +1,179 @@
+// The live view's environment filter and the editor's job-only flows, in Debian's Chromium
+// against the real `wiflow serve`: two simulated wards (ground-truth poses, no model) deployed
+// together; the live view shows one ward's frames and people at a time, the choice survives a
+// reload; a job flow's editor offers Run… and disables Deploy with the reason.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
+import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+
+const PASSWORD = 'live-environments-password-1';
+
+/**
+ * A simulated ward: the example "Healthcare on ground truth" (ground-truth poses, no model, so
+ * light; tracker, fall detection, pose API) on another scenario, writing `environmentId`.
+ */
+function wardFlow(scenario: string, environmentId: string) {
+  const example = JSON.parse(readFileSync(path.join(ROOT, 'examples/flows/healthcare-on-ground-truth.json'), 'utf8')) as { data: { nodes: { id: string; data: { config: Record<string, unknown> } }[] } };
+  // Readable by flow-service runs: the shipped scenarios beside `studio.examplesDir` (by absolute
+  // path; a relative one is read in the user's own files folder).
+  const file = path.join(ROOT, 'examples/scenarios', scenario);
+  for (const node of example.data.nodes) {
+    if (node.id === 'sim') Object.assign(node.data.config, { scenario: file, environmentId });
+    if (node.id === 'truth') Object.assign(node.data.config, { scenario: file });
+  }
+  return example.data;
+}
+
+/** A job: the text passed in comes back as the output `echo`. */
+const echoJob = {
+  nodes: [
+    { id: 'in', position: { x: 0, y: 0 }, data: { nodeType: 'io.input', config: { name: 'text', kind: 'text' } } },
+    { id: 'out', position: { x: 300, y: 0 }, data: { nodeType: 'io.output', config: { name: 'echo' } } },
+  ],
+  edges: [{ id: 'e', source: 'in', sourceHandle: 'value', target: 'out', targetHandle: 'value' }],
+};
+
+describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let bearer: string;
+  let page: Page;
+  const errors: string[] = [];
+  const flows: Record<string, string> = {};
+
+  const api = async <T>(pathname: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${server.url}${pathname}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${bearer}`, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  };
+  const createFlow = async (name: string, data: unknown) => {
+    const created = await api<{ id: string }>('/api/v1/flows/', { method: 'POST', json: { name, data } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    flows[name] = created.body.id;
+    return created.body.id;
+  };
+  const deploy = async (flowId: string) => {
+    const deployed = await api<{ id: string }>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: flowId } });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+    expect((deployed.body as { status?: string }).status, 'the ward pipeline runs').toBe('running');
+  };
+
+  /** Frames counted since the current choice, and the environments they came from. */
+  const delivered = async () => ({
+    frames: Number(((await page.getByTestId('frames-seen').textContent()) ?? '').replace(/\D+/g, '')),
+    environments: (await page.getByTestId('live-view').getAttribute('data-delivered-environments')) ?? '',
+  });
+  /** Wait for `n` frames under the current choice; answer the environments they came from. */
+  const environmentsOfFrames = async (n: number) => {
+    await expect.poll(async () => (await delivered()).frames, { timeout: 20_000 }).toBeGreaterThanOrEqual(n);
+    return (await delivered()).environments;
+  };
+  const people = async () => Number(((await page.getByTestId('person-count').textContent()) ?? '').replace(/\D+/g, ''));
+
+  beforeAll(async () => {
+    const config = path.join(tmpdir(), `wiflow-live-environments-${process.pid}.json`);
+    writeFileSync(config, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
+    server = await startServer({ args: ['--config', config], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
+    bearer = await token(server.url, 'admin', PASSWORD);
+    // Ward A: the home (5 × 4 m, two people); ward B: the office crossing (7 × 5 m, three people).
+    await deploy(await createFlow('Ward A', wardFlow('home-monitored.yaml', 'ward-a')));
+    await deploy(await createFlow('Ward B', wardFlow('three-people-crossing.yaml', 'ward-b')));
+    await createFlow('Echo job', echoJob);
+    await createFlow('Ward C', wardFlow('home-monitored.yaml', 'ward-c'));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 });
+    page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.getByTestId('flow-list').waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const d of (await api<{ id: string }[]>('/api/v1/studio/deployments').catch(() => ({ body: [] as { id: string }[] }))).body ?? []) await api(`/api/v1/studio/deployments/${d.id}`, { method: 'DELETE' });
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows the first running environment by default, one ward's frames and people at a time", async () => {
+    await page.goto(`${server.url}/#/live`);
+    const select = page.getByTestId('live-environment');
+    // Default: the first environment the server lists (ward A, deployed first), not both mixed.
+    await expect.poll(() => select.inputValue()).toBe('ward-a');
+    expect(await select.locator('option').allTextContents()).toEqual(['ward-a', 'ward-b', 'all environments']);
+    expect(await environmentsOfFrames(10)).toBe('ward-a');
+    expect(await page.getByTestId('room-legend').textContent()).toContain('ward-a: 5 × 4 m');
+    expect(await people()).toBeLessThanOrEqual(2);
+
+    await select.selectOption('ward-b');
+    expect(await environmentsOfFrames(10)).toBe('ward-b');
+    expect(await page.getByTestId('room-legend').textContent()).toContain('ward-b: 7 × 5 m');
+    // The office's three people, none of the home's: the count is ward B's alone.
+    await expect.poll(people, { timeout: 10_000 }).toBe(3);
+    expect(page.url()).toContain('#/live?environment=ward-b');
+  });
+
+  it('keeps the choice across a reload and a visit from the navigation', async () => {
+    await page.reload();
+    await expect.poll(() => page.getByTestId('live-environment').inputValue()).toBe('ward-b');
+    expect(await environmentsOfFrames(5)).toBe('ward-b');
+    await page.getByTestId('nav-flows').click();
+    await page.getByTestId('flow-list').waitFor();
+    await page.getByTestId('nav-live').click();
+    await expect.poll(() => page.getByTestId('live-environment').inputValue()).toBe('ward-b');
+    expect(await environmentsOfFrames(5)).toBe('ward-b');
+  });
+
+  it('draws every environment together only when asked, and says they mix', async () => {
+    await page.getByTestId('live-environment').selectOption('*');
+    await expect.poll(async () => (await delivered()).environments.split(',').sort().join(','), { timeout: 20_000 }).toBe('ward-a,ward-b');
+    expect(await page.getByTestId('mixed-environments').textContent()).toMatch(/^2 environments drawn together/);
+    await page.getByTestId('live-environment').selectOption('ward-a');
+    expect(await environmentsOfFrames(5)).toBe('ward-a');
+    expect(await page.getByTestId('mixed-environments').count()).toBe(0);
+  });
+
+  it("makes Run… a job flow's action: Deploy is disabled with the reason, and the run works", async () => {
+    await page.goto(`${server.url}/#/flows/${flows['Echo job']}`);
+    await page.getByTestId('node-in').waitFor();
+    const deployButton = page.getByTestId('deploy');
+    expect(await deployButton.isDisabled()).toBe(true);
+    expect(await deployButton.getAttribute('title')).toBe('A job flow (it has Job input or Job output nodes) runs once per request: use Run…. Deployed as a pipeline its inputs would never arrive.');
+    expect(await deployButton.getAttribute('class')).not.toContain('primary');
+    const runButton = page.getByTestId('open-run');
+    expect(await runButton.getAttribute('class')).toContain('primary');
+    await runButton.click();
+    await page.getByTestId('run-input-text').fill('hello ward');
+    await page.getByTestId('run').click();
+    await expect.poll(() => page.getByTestId('run-result').textContent(), { timeout: 20_000 }).toContain('hello ward');
+    // Nothing was deployed.
+    expect((await api<{ flow_id: string }[]>('/api/v1/studio/deployments')).body.map((d) => d.flow_id)).not.toContain(flows['Echo job']);
+  });
+
+  it("keeps Deploy a pipeline's primary action, and disables it as soon as a job node is added", async () => {
+    await page.goto(`${server.url}/#/flows/${flows['Ward C']}`);
+    await page.getByTestId('node-sim').waitFor();
+    const deployButton = page.getByTestId('deploy');
+    expect(await deployButton.isDisabled()).toBe(false);
+    expect(await deployButton.getAttribute('class')).toContain('primary');
+    expect(await page.getByTestId('open-run').getAttribute('class')).not.toContain('primary');
+    // Double-clicking a palette entry adds the node: the flow becomes a job, Deploy is disabled.
+    await page.getByTestId('palette-io.output').dblclick();
+    await expect.poll(() => deployButton.isDisabled()).toBe(true);
+    expect(await page.getByTestId('open-run').getAttribute('class')).toContain('primary');
+  });
+
+  it('logs no error in the page', () => {
+    expect(errors).toEqual([]);
+  });
+});
