@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       await s.page.goto(`${server.url}/#/flows/${defaultFlowId}`);
       await s.page.getByTestId('node-publish').waitFor();
       // Wait for the opening fit (the viewport leaves zoom 1 once the nodes are measured).
-      await expect.poll(() => s.page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a)).toBeLessThan(1);
+      await expect.poll(() => s.page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a), { timeout: 10_000 }).toBeLessThan(1);
       await expectToolbarOneRow(s);
       const { zoom } = await expectReadableCanvas(s, { allVisible: s.width >= 1440 });
       expect(zoom).toBeGreaterThanOrEqual(MIN_TEXT_PX / 14);
@@ -207,13 +207,13 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       await expect.poll(async () => {
         const [node, canvas] = await Promise.all([s.page.getByTestId('node-publish').boundingBox(), s.page.getByTestId('canvas').boundingBox()]);
         return node!.x >= canvas!.x && node!.x + node!.width <= canvas!.x + canvas!.width;
-      }).toBe(true);
+      }, { timeout: 10_000 }).toBe(true);
       await expectToolbarOneRow(s);
       await expectReadableCanvas(s, { allVisible: false });
       // Closing it gives the width back: at 1440 px the whole flow is in view again.
       await s.page.getByRole('button', { name: 'Close the panel' }).click();
       await s.page.getByTestId('side-panel').waitFor({ state: 'detached' });
-      if (s.width >= 1440) await expect.poll(async () => (await expectReadableCanvas(s, { allVisible: true }).then(() => true, () => false))).toBe(true);
+      if (s.width >= 1440) await expect.poll(async () => (await expectReadableCanvas(s, { allVisible: true }).then(() => true, () => false)), { timeout: 10_000 }).toBe(true);
     }
   });
 
@@ -386,7 +386,8 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
     await s.page.goto(`${server.url}/#/flows/${defaultFlowId}`);
     await s.page.getByTestId('deployment-state').waitFor();
     await s.page.click('[data-testid=deploy]');
-    await expect.poll(() => s.page.getByTestId('deploy').textContent()).toBe('Deploy');
+    // Undeploying drains the pipeline (up to 2 s) before the editor shows Deploy again.
+    await expect.poll(() => s.page.getByTestId('deploy').textContent(), { timeout: 20_000 }).toBe('Deploy');
     const running = (await api<{ flow_id: string; status?: string }[]>('/api/v1/studio/deployments')).body.filter((d) => d.flow_id === defaultFlowId && (d.status ?? 'running') === 'running');
     expect(running).toEqual([]);
   });
