@@ -10,6 +10,8 @@ export interface DeploymentView {
   flow_id: string | null;
   flow_name: string;
   status: 'running' | 'stopped' | 'failed';
+  /** Why a failed pipeline failed (the node's error, naming the node); null while it runs or when it ended otherwise. */
+  error: string | null;
   /** 'studio': deployed through POST /deployments; 'server': started by the server itself (the system pipeline). */
   origin: 'server' | 'studio';
   /** The environment the flow's nodes name; null when none names one. */
@@ -25,6 +27,13 @@ const LINKS_KEY = 'server-pipeline-flows';
 export function statusOf(deployed: DeployedPipeline): DeploymentView['status'] {
   if (!deployed.outcome) return 'running';
   return deployed.outcome.status === 'failed' ? 'failed' : 'stopped';
+}
+
+/** Why a pipeline failed, naming the node when one failed it; null unless it failed. */
+export function failureOf(deployed: DeployedPipeline): string | null {
+  const outcome = deployed.outcome;
+  if (!outcome || outcome.status !== 'failed') return null;
+  return outcome.nodeId ? `node ${outcome.nodeId}: ${outcome.error}` : outcome.error;
 }
 
 /**
@@ -103,6 +112,7 @@ export class Deployments {
       flow_id: flowId,
       flow_name: stored?.name ?? deployed.name ?? deployed.source ?? deployed.id,
       status: statusOf(deployed),
+      error: failureOf(deployed),
       origin,
       environment_id: flowEnvironments(deployed.data)[0] ?? null,
       started_at: new Date(deployed.startedAt).toISOString(),

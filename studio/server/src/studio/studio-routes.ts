@@ -12,7 +12,7 @@ import { parseWith } from '../http/validation.js';
 import { asFlowData, validateFlowData } from '../flows/flow-data.js';
 import { FlowDataRequestSchema } from '../jobs/run-model.js';
 import type { FlowService } from '../flows/flow-service.js';
-import { Deployments } from './deployments.js';
+import { Deployments, failureOf, statusOf } from './deployments.js';
 
 /** The base URL clients reach this server at: `studio.publicUrl`, or the request's own. */
 export function baseUrlOf(studio: StudioContext, req: Request): string {
@@ -82,7 +82,15 @@ const ValidateBody = z.object({ data: FlowDataRequestSchema });
 const DeploymentListQuery = z.object({ flow_id: z.guid().optional() });
 const DeployBody = z.object({ flow_id: z.guid() });
 const CountersQuery = z.object({ interval_ms: z.coerce.number().int().min(100).max(60_000).default(1000) });
-const Counters = z.object({ id: z.string(), flow_id: z.string().nullable(), counters: JsonObject, at: z.string() });
+const Counters = z.object({
+  id: z.string(),
+  flow_id: z.string().nullable(),
+  /** Whether the pipeline still runs, so a poller learns that it stopped or failed, and why. */
+  status: z.enum(['running', 'stopped', 'failed']),
+  error: z.string().nullable(),
+  counters: JsonObject,
+  at: z.string(),
+});
 
 /** `/api/v1/studio`: config, node types, validation, deployments with live counters; plus `/health` and `/health_check`. */
 export function studioRoutes(studio: StudioContext, flows: FlowService): { studio: Router; health: Router } {
@@ -258,7 +266,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
       errors: [404],
       async handler({ params, principal }) {
         const view = await deployments.get(principal!.userId, params.id);
-        return { body: { id: view.id, flow_id: view.flow_id, counters: view.counters, at: new Date().toISOString() } };
+        return { body: { id: view.id, flow_id: view.flow_id, status: view.status, error: view.error, counters: view.counters, at: new Date().toISOString() } };
       },
     }),
     defineRoute({
@@ -301,7 +309,7 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
         clearInterval(timer);
         return;
       }
-      sse.send('counters', { id, flow_id: first.flow_id, counters: deployed.pipeline.counters(), at: new Date().toISOString() }, ++seq);
+      sse.send('counters', { id, flow_id: first.flow_id, status: statusOf(deployed), error: failureOf(deployed), counters: deployed.pipeline.counters(), at: new Date().toISOString() }, ++seq);
     };
     const timer = setInterval(tick, interval);
     tick();

@@ -125,7 +125,7 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
       const listed = (await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200)).body as Record<string, unknown>[];
       const server = listed.find((d) => d.id === 'pose-api:system');
       expect(server).toEqual({
-        id: 'pose-api:system', flow_id: expect.stringMatching(/^[0-9a-f-]{36}$/), flow_name: 'Server demo', status: 'running', origin: 'server',
+        id: 'pose-api:system', flow_id: expect.stringMatching(/^[0-9a-f-]{36}$/), flow_name: 'Server demo', status: 'running', error: null, origin: 'server',
         environment_id: 'lab', started_at: new Date(serverPipeline.startedAt).toISOString(), counters: expect.objectContaining({ tick: expect.any(Object) }),
       });
       // The linked flow is a stored flow of the examples owner, so the editor can open it; the link holds.
@@ -185,13 +185,16 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
     const ends = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Ends', data: reading(fileURLToPath(import.meta.url)) }).expect(201)).body;
     const ended = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: ends.id }).expect(201)).body;
     await s.runtime.pipelines.get(ended.id)!.pipeline.done;
-    expect((await s.http.get(`/api/v1/studio/deployments/${ended.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'stopped', flow_name: 'Ends' });
+    expect((await s.http.get(`/api/v1/studio/deployments/${ended.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'stopped', error: null, flow_name: 'Ends' });
     await s.http.delete(`/api/v1/studio/deployments/${ended.id}`).set(s.alice.auth).expect(204);
 
     const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Fails', data: reading(path.join(s.dataDir, 'missing.bin')) }).expect(201)).body;
     const dep = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
     await s.runtime.pipelines.get(dep.id)!.pipeline.done;
-    expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails' });
+    expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails', error: expect.stringMatching(/^node file: .*missing\.bin/) });
+    // The editor polls the counters: they say that it failed, and why, too.
+    const counters = (await s.http.get(`/api/v1/studio/deployments/${dep.id}/counters`).set(s.alice.auth).expect(200)).body;
+    expect(counters).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.bin/) });
     // A failed pipeline does not block a new deployment of its flow.
     const next = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
     await s.http.delete(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(204);

@@ -8,6 +8,8 @@ export interface DeploymentInfo {
   flow_id: string | null;
   flow_name?: string | null;
   status?: 'running' | 'stopped' | 'failed' | null;
+  /** Why it failed (naming the node), when it did. */
+  error?: string | null;
   origin?: 'server' | 'studio' | null;
   environment_id?: string | null;
   started_at?: string | number | null;

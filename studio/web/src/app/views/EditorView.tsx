@@ -350,8 +350,16 @@ function Editor({ flowId }: { flowId: string }) {
     const inFlight = new AbortController();
     const tick = async () => {
       try {
-        const body = await api<{ counters: Record<string, NodeCounters> }>(`/api/v1/studio/deployments/${deployment.id}/counters`, { signal: inFlight.signal });
-        if (!stop) setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
+        const body = await api<{ counters: Record<string, NodeCounters>; status?: DeploymentInfo['status']; error?: string | null }>(`/api/v1/studio/deployments/${deployment.id}/counters`, { signal: inFlight.signal });
+        if (stop) return;
+        setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
+        // Ended (its sources ended, or a node failed it): say so and why, keep the last counters, stop polling.
+        if (body.status && body.status !== 'running') {
+          stop = true;
+          clearInterval(timer);
+          setDeploymentInfo((d) => (d && d.id === deployment.id ? { ...d, status: body.status, error: body.error ?? null } : d));
+          setStatus(body.status === 'failed' ? `the deployment failed: ${body.error ?? 'no reason given'}` : 'the deployment has stopped: its sources ended');
+        }
       } catch (e) {
         // Gone (undeployed elsewhere, server restarted): say so. Anything else may pass; keep polling.
         if (!stop && e instanceof ApiError && e.status === 404) {
@@ -490,8 +498,13 @@ function Editor({ flowId }: { flowId: string }) {
           <div className="wf-toolbar" data-testid="toolbar">
             <strong className="wf-flow-name" title={flow?.name ?? ''}>{flow?.name ?? '…'}</strong>
             {deployment ? (
-              <span className="wf-chip running" data-testid="deployment-state" title={`deployment ${deployment.id}${deployment.environment_id ? ` · environment ${deployment.environment_id}` : ''}`}>
-                running{deployment.origin === 'server' ? ' (server)' : ''}
+              <span
+                className={`wf-chip ${deployment.status ?? 'running'}`}
+                data-testid="deployment-state"
+                title={`deployment ${deployment.id}${deployment.environment_id ? ` · environment ${deployment.environment_id}` : ''}${deployment.error ? ` · ${deployment.error}` : ''}`}
+              >
+                {deployment.status ?? 'running'}
+                {deployment.origin === 'server' ? ' (server)' : ''}
               </span>
             ) : null}
             <button onClick={undo} disabled={!history.current.canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>
@@ -503,9 +516,9 @@ function Editor({ flowId }: { flowId: string }) {
               data-testid="deploy"
               className={deployment || jobOnly ? '' : 'primary'}
               disabled={jobOnly}
-              title={deployment ? 'Stop the running pipeline' : jobOnly ? JOB_ONLY_REASON : 'Save and start as a live pipeline'}
+              title={deployment ? (isRunning(deployment) ? 'Stop the running pipeline' : 'Remove the ended deployment') : jobOnly ? JOB_ONLY_REASON : 'Save and start as a live pipeline'}
             >
-              {deployment ? 'Undeploy' : 'Deploy'}
+              {deployment ? (isRunning(deployment) ? 'Undeploy' : 'Remove') : 'Deploy'}
             </button>
             <button
               onClick={() => setPanel('run')}
