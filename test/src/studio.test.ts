@@ -354,6 +354,28 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     for (const d of deployments) await api(`/api/v1/studio/deployments/${d.id}`, { method: 'DELETE' });
   });
 
+  it('shows a deployment that fails as failed, with the reason, and removes it', async () => {
+    const data = {
+      nodes: [
+        { id: 'reader', position: { x: 0, y: 0 }, data: { nodeType: 'csi.file', config: { path: 'no-such-capture.wfr' } } },
+        { id: 'rec', position: { x: 260, y: 0 }, data: { nodeType: 'csi.record', config: { path: 'copy.wfr' } } },
+      ],
+      edges: [{ id: 'e', source: 'reader', sourceHandle: 'frames', target: 'rec', targetHandle: 'frames' }],
+    };
+    const created = await api<{ id: string }>('/api/v1/flows/', { method: 'POST', json: { name: 'Missing capture', folder_id: projectId, data } });
+    await page.goto(`${server.url}/#/flows/${created.id}`);
+    await page.getByTestId('node-reader').waitFor();
+    await page.click('[data-testid=deploy]');
+    // It deploys, the reader fails at once: the editor says so, names the node and why, and offers Remove.
+    await expect.poll(() => page.getByTestId('deployment-state').textContent(), { timeout: 20_000 }).toBe('failed');
+    expect(await page.getByTestId('status').textContent()).toMatch(/the deployment failed: node reader: .*no-such-capture\.wfr/);
+    expect(await page.getByTestId('deploy').textContent()).toBe('Remove');
+    await page.click('[data-testid=deploy]');
+    await expect.poll(() => page.getByTestId('deploy').textContent(), { timeout: 20_000 }).toBe('Deploy');
+    const left = await api<{ flow_id: string }[]>('/api/v1/studio/deployments');
+    expect(left.filter((d) => d.flow_id === created.id)).toEqual([]);
+  });
+
   it.runIf(!hasShippedModel)('reports that the shipped pose weights are missing (no skeleton check)', () => {
     console.warn(`no shipped pose weights at ${SHIPPED_MODEL}: the skeleton part of the studio suite is skipped (see docs/model.md)`);
   });
