@@ -172,6 +172,8 @@ export class Runtime {
     if (this.#storage) {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
+      const jobs = await this.jobs.attachStore(this.#storage.jobs, this.logger);
+      if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
     }
@@ -260,6 +262,7 @@ export class Runtime {
       await this.hooks.beforeStop.promise(this.#system);
       await Promise.all([...this.pipelines.keys()].map((id) => this.undeploy(id, Math.max(0, Math.min(2000, deadline - Date.now() - 500)))));
       await this.jobs.cancelAll('runtime stopping');
+      await this.jobs.settled();
       await this.http.close(Math.max(100, deadline - Date.now() - 200));
       await this.hooks.stop.promise(this.#system);
       await this.#storage?.close();
