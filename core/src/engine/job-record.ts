@@ -25,6 +25,8 @@ export interface JobRecordSource {
   flowId: string | null;
   flowName: string | null;
   userId: string | null;
+  /** The runtime that runs it (see `JobRecord.runnerId`). */
+  runnerId?: string | null;
   status: JobRecord['status'];
   createdAt: number;
   startedAt: number | null;
@@ -62,6 +64,7 @@ export function toJobRecord(job: JobRecordSource, events: readonly JobEvent[], l
     flowId: job.flowId,
     flowName: job.flowName,
     userId: job.userId,
+    runnerId: job.runnerId ?? null,
     status: job.status,
     createdAt: job.createdAt,
     startedAt: job.startedAt,

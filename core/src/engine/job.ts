@@ -67,6 +67,8 @@ export class Job {
   pipeline: Pipeline | undefined;
   /** Events the stored copy this job was restored from had already left out. */
   eventsOmitted = 0;
+  /** The runtime that ran it (set by the manager that stores it; kept from a stored record). */
+  runnerId: string | null = null;
   readonly #flow: CompiledFlow | null;
   readonly #done: Promise<JobSnapshot>;
   #resolve!: (s: JobSnapshot) => void;
@@ -98,6 +100,7 @@ export class Job {
     this.error = stored.error;
     this.errorCode = stored.errorCode;
     this.eventsOmitted = stored.eventsOmitted;
+    this.runnerId = stored.runnerId;
     if (this.finished) this.#resolve(this.snapshot());
   }
 
@@ -140,7 +143,7 @@ export class Job {
 
   /** The stored form of this job (bounded: see `JOB_RECORD_LIMITS`). */
   record(): JobRecord {
-    return toJobRecord({ ...this.snapshot(), eventsOmitted: this.eventsOmitted }, this.log.since(0));
+    return toJobRecord({ ...this.snapshot(), eventsOmitted: this.eventsOmitted, runnerId: this.runnerId }, this.log.since(0));
   }
 
   /** Start the pipeline (called by the manager when a slot is free). */
@@ -243,6 +246,7 @@ export class JobManager {
   /** The last write of each job still in flight (a job's writes are chained, so they land in order). */
   readonly #writes = new Map<string, Promise<void>>();
   #store: JobRepository | undefined;
+  #runnerId: string | null = null;
   #logger: Logger | undefined;
   readonly limits: JobLimits;
 
@@ -257,6 +261,7 @@ export class JobManager {
   /** Queue a job and start it as soon as the limits allow. */
   submit(request: JobRequest): Job {
     const job = new Job(request);
+    job.runnerId = this.#runnerId;
     this.#jobs.set(job.id, job);
     this.#queue.push(job);
     this.#save(job);
@@ -275,15 +280,19 @@ export class JobManager {
   /**
    * Keep jobs in `store` from now on (the runtime calls this once its storage is open): each job
    * is saved when queued, when started and when it ends, and only the newest `keepStored` are
-   * kept. Stored jobs still queued or in progress were left by a process that died (this one
-   * has run none yet): they become `failed` with `WIFLOW_JOB_INTERRUPTED`.
+   * kept. `runnerId` names this runtime (stable across its restarts): its stored jobs still
+   * queued or in progress were left by a process that died (this one has run none yet), so
+   * they become `failed` with `WIFLOW_JOB_INTERRUPTED`. Other runtimes' jobs (a shared
+   * database) are theirs to end.
    */
-  async attachStore(store: JobRepository, logger?: Logger): Promise<JobStoreReport> {
+  async attachStore(store: JobRepository, options: { runnerId: string; logger?: Logger }): Promise<JobStoreReport> {
     this.#store = store;
-    this.#logger = logger;
+    this.#runnerId = options.runnerId;
+    this.#logger = options.logger;
+    for (const job of this.#jobs.values()) job.runnerId ??= options.runnerId;
     let interrupted = 0;
     for (;;) {
-      const page = await store.list({ statuses: ['queued', 'in_progress'] }, { page: 1, perPage: 100 });
+      const page = await store.list({ statuses: ['queued', 'in_progress'], runnerId: options.runnerId }, { page: 1, perPage: 100 });
       const left = page.items.filter((record) => !this.#jobs.has(record.id));
       if (!left.length) break;
       for (const record of left) {

@@ -17,6 +17,7 @@ import type { FileAccess } from '../security/file-access.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
+import { runnerIdOf } from './runner-id.js';
 import { LogBuffer } from './log-buffer.js';
 import type { FlowControl, RuntimeState, SystemInfo } from './capabilities.js';
 import { createLogger, recordingLogger, type Logger } from './logger.js';
@@ -172,7 +173,7 @@ export class Runtime {
     if (this.#storage) {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
-      const jobs = await this.jobs.attachStore(this.#storage.jobs, this.logger);
+      const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: runnerIdOf(this.dataDir), logger: this.logger });
       if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);

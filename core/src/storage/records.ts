@@ -545,6 +545,11 @@ export interface JobRecord {
   /** The flow's name when the job started (the flow may be renamed or deleted later). */
   flowName: string | null;
   userId: string | null;
+  /**
+   * The runtime that ran the job (stable per data directory): on start a runtime ends only its
+   * own unfinished jobs, never those of another instance sharing the database.
+   */
+  runnerId: string | null;
   status: StoredJobStatus;
   createdAt: number;
   startedAt: number | null;
@@ -563,5 +568,6 @@ export interface JobRecord {
 export interface JobQuery {
   userId?: string;
   flowId?: string;
+  runnerId?: string;
   statuses?: StoredJobStatus[];
 }

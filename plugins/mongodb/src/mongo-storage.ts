@@ -86,7 +86,7 @@ const INDEXES: Record<string, { key: Record<string, 1 | -1>; unique?: boolean; p
   api_keys: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }],
   refresh_tokens: [{ key: { tokenHash: 1 }, unique: true }, { key: { familyId: 1 } }, { key: { userId: 1 } }],
   settings: [{ key: { namespace: 1, key: 1 } }],
-  jobs: [{ key: { createdAt: -1, seq: -1 } }, { key: { userKey: 1, createdAt: -1, seq: -1 } }, { key: { status: 1 } }],
+  jobs: [{ key: { createdAt: -1, seq: -1 } }, { key: { userKey: 1, createdAt: -1, seq: -1 } }, { key: { status: 1, runnerId: 1 } }],
 };
 
 /**

@@ -373,13 +373,14 @@ export const MIGRATIONS: Migration[] = [
         id TEXT NOT NULL UNIQUE,
         user_id TEXT NOT NULL,
         flow_id TEXT,
+        runner_id TEXT,
         status TEXT NOT NULL,
         created_at INTEGER NOT NULL,
         body TEXT NOT NULL
       );
       CREATE INDEX jobs_created ON jobs (created_at, seq);
       CREATE INDEX jobs_user_created ON jobs (user_id, created_at, seq);
-      CREATE INDEX jobs_status ON jobs (status);
+      CREATE INDEX jobs_status ON jobs (status, runner_id);
     `,
   },
 ];

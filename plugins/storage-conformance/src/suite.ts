@@ -720,6 +720,7 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         flowId: 'f1',
         flowName: 'Shout',
         userId: 'u1',
+        runnerId: 'r1',
         status: 'completed',
         createdAt,
         startedAt: createdAt + 1,
@@ -754,6 +755,10 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         expect((await storage.jobs.list({}, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['c', 'b', 'a']);
         expect((await storage.jobs.list({ userId: 'u1' }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['a']);
         expect((await storage.jobs.list({ flowId: 'f2' }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['b']);
+        await storage.jobs.save(job('e', 500, { runnerId: 'r2', status: 'queued', finishedAt: null }));
+        expect((await storage.jobs.list({ runnerId: 'r2', statuses: ['queued', 'in_progress'] }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['e']);
+        expect((await storage.jobs.list({ runnerId: 'r1', statuses: ['queued', 'in_progress'] }, { page: 1, perPage: 10 })).items).toEqual([]);
+        expect(await storage.jobs.keepNewest(3)).toBe(1);
         expect((await storage.jobs.list({ statuses: ['failed', 'queued'] }, { page: 1, perPage: 10 })).items).toEqual([job('b', 2000, { userId: 'u2', flowId: 'f2', status: 'failed', error: 'boom', errorCode: 'WIFLOW_JOB_INTERRUPTED' })]);
         const second = await storage.jobs.list({}, { page: 2, perPage: 2 });
         expect(second).toMatchObject({ page: 2, perPage: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });

@@ -16,7 +16,7 @@ export function checkJobRecord(job: JobRecord): JobRecord {
   if (!JOB_STATUSES.includes(job.status)) throw StorageErrors.invalid(`job status must be one of ${JOB_STATUSES.join(', ')}, got ${String(job.status)}`);
   if (!Number.isFinite(job.createdAt)) throw StorageErrors.invalid('job createdAt must be a time (ms)');
   for (const key of ['startedAt', 'finishedAt'] as const) if (!nullableTime(job[key])) throw StorageErrors.invalid(`job ${key} must be a time (ms) or null`);
-  for (const key of ['flowId', 'flowName', 'userId', 'error', 'errorCode'] as const) if (!nullableText(job[key])) throw StorageErrors.invalid(`job ${key} must be a string or null`);
+  for (const key of ['flowId', 'flowName', 'userId', 'runnerId', 'error', 'errorCode'] as const) if (!nullableText(job[key])) throw StorageErrors.invalid(`job ${key} must be a string or null`);
   if (!Array.isArray(job.events)) throw StorageErrors.invalid('job events must be an array');
   if (!Number.isInteger(job.eventsOmitted) || job.eventsOmitted < 0) throw StorageErrors.invalid('job eventsOmitted must be an integer >= 0');
   return JSON.parse(JSON.stringify({ ...job, labels: job.labels ?? {}, outputs: job.outputs ?? {} })) as JobRecord;

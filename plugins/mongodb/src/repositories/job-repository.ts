@@ -22,7 +22,7 @@ export class MongoJobRepository implements JobRepository {
   async save(input: JobRecord): Promise<void> {
     this.#ctx.ensureOpen();
     const job = checkJobRecord(input);
-    const fields = { userKey: userKey(job.userId), flowId: job.flowId, status: job.status, createdAt: job.createdAt, body: this.#ctx.sealBody(job) };
+    const fields = { userKey: userKey(job.userId), flowId: job.flowId, runnerId: job.runnerId, status: job.status, createdAt: job.createdAt, body: this.#ctx.sealBody(job) };
     const updated = await this.#jobs.updateOne({ _id: job.id as never }, { $set: fields });
     if (updated.matchedCount > 0) return;
     const seq = await this.#ctx.reserveSeq('jobs', 1);
@@ -43,6 +43,7 @@ export class MongoJobRepository implements JobRepository {
     const filter: Document = {};
     if (query.userId !== undefined) filter.userKey = userKey(query.userId);
     if (query.flowId !== undefined) filter.flowId = query.flowId;
+    if (query.runnerId !== undefined) filter.runnerId = query.runnerId;
     if (query.statuses?.length) filter.status = { $in: query.statuses };
     const [total, docs] = await Promise.all([
       this.#jobs.countDocuments(filter),

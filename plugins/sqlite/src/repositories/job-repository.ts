@@ -20,10 +20,10 @@ export class SqliteJobRepository implements JobRepository {
     const job = checkJobRecord(input);
     this.#ctx.db
       .prepare(
-        `INSERT INTO jobs (id, user_id, flow_id, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, flow_id = excluded.flow_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
+        `INSERT INTO jobs (id, user_id, flow_id, runner_id, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, flow_id = excluded.flow_id, runner_id = excluded.runner_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
       )
-      .run(job.id, userKey(job.userId), job.flowId, job.status, job.createdAt, this.#ctx.sealBody(job));
+      .run(job.id, userKey(job.userId), job.flowId, job.runnerId, job.status, job.createdAt, this.#ctx.sealBody(job));
   }
 
   async get(id: string): Promise<JobRecord | null> {
@@ -39,6 +39,7 @@ export class SqliteJobRepository implements JobRepository {
     const where = new SqlWhere();
     if (query.userId !== undefined) where.add('user_id = ?', userKey(query.userId));
     if (query.flowId !== undefined) where.add('flow_id = ?', query.flowId);
+    if (query.runnerId !== undefined) where.add('runner_id = ?', query.runnerId);
     where.in('status', query.statuses);
     const total = (this.#ctx.db.prepare(`SELECT COUNT(*) AS n FROM jobs ${where.sql}`).get(...where.params) as { n: number }).n;
     const rows = this.#ctx.db

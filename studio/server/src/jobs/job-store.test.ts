@@ -84,6 +84,23 @@ describe('jobs after a restart (in-process, clean stop)', () => {
   });
 });
 
+describe('jobs of another runtime on a shared database', () => {
+  it('leaves another instance\'s running job alone and ends only its own', async () => {
+    const first = await studioOn();
+    const own = (await first.runtime.storage.jobs.list({}, { page: 1, perPage: 1 })).items;
+    expect(own).toEqual([]);
+    const base = { flowId: null, flowName: null, userId: first.alice.id, error: null, errorCode: null, labels: {}, outputs: {}, events: [], eventsOmitted: 0, startedAt: 2, finishedAt: null };
+    const runnerId = readFileSync(`${first.dataDir}/runner-id`, 'utf8').trim();
+    // As a process that died would have left them: one of this runtime's, one of another instance's.
+    await first.runtime.storage.jobs.save({ ...base, id: 'mine', runnerId, status: 'in_progress', createdAt: 1 });
+    await first.runtime.storage.jobs.save({ ...base, id: 'theirs', runnerId: 'another-instance', status: 'in_progress', createdAt: 1 });
+    await first.close();
+    const second = await studioOn(first.dataDir);
+    const list = (await second.http.get('/api/v1/studio/jobs').set(second.alice.auth).expect(200)).body as JobSummary[];
+    expect(Object.fromEntries(list.map((j) => [j.job_id, [j.status, j.error_code]]))).toEqual({ mine: ['failed', 'WIFLOW_JOB_INTERRUPTED'], theirs: ['in_progress', null] });
+  });
+});
+
 describe('jobs after the process is killed (SIGKILL, child process)', () => {
   it('reads a job that was running as failed with WIFLOW_JOB_INTERRUPTED, and the finished one as it was', async () => {
     let child: ChildStudio = await startChildStudio();
