@@ -78,7 +78,7 @@ export type {
   FlowRevision, ProjectFields, ProjectRecord, ProjectCreate, ProjectQuery, MessageRecord, MessageCreate, MessageQuery,
   FileRecord, FileCreate, FileQuery, UserRecord, UserCreate, UserPatch, ApiKeyRecord, ApiKeyCreate, RefreshTokenRecord,
   RefreshTokenIssue, RefreshTokenConsumption, SettingRecord, SensingQuery, StoredSensingFrame,
-  StoredJobStatus, StoredJobEvent, JobRecord, JobQuery,
+  StoredJobStatus, StoredJobEvent, JobRecord, JobSummaryRecord, JobQuery,
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';

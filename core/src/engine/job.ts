@@ -6,7 +6,7 @@ import type { CompiledFlow } from '../flows/compiler.js';
 import type { RuntimeHooks } from '../hooks/hooks.js';
 import type { Logger } from '../runtime/logger.js';
 import type { JobRepository } from '../storage/storage.js';
-import type { JobRecord } from '../storage/records.js';
+import type { JobRecord, JobSummaryRecord } from '../storage/records.js';
 import { JobLog } from './job-log.js';
 import { toJobRecord } from './job-record.js';
 import type { NodeCounters } from './node-runner.js';
@@ -215,6 +215,12 @@ export class Job {
   }
 }
 
+/** A stored job's public state, as lists give it (no outputs: read the job for them). */
+function snapshotOf(item: JobSummaryRecord): JobSnapshot {
+  const { id, status, flowId, flowName, userId, createdAt, startedAt, finishedAt, error, errorCode, labels } = item;
+  return { id, status, flowId, flowName, userId, createdAt, startedAt, finishedAt, outputs: {}, error, errorCode, labels };
+}
+
 /** Limits on how many jobs run at once. */
 export interface JobLimits {
   /** Running jobs across the runtime. */
@@ -293,9 +299,11 @@ export class JobManager {
     let interrupted = 0;
     for (;;) {
       const page = await store.list({ statuses: ['queued', 'in_progress'], runnerId: options.runnerId }, { page: 1, perPage: 100 });
-      const left = page.items.filter((record) => !this.#jobs.has(record.id));
+      const left = page.items.filter((item) => !this.#jobs.has(item.id));
       if (!left.length) break;
-      for (const record of left) {
+      for (const item of left) {
+        const record = await store.get(item.id);
+        if (!record) continue;
         const job = Job.restore(record);
         job.interrupt();
         await store.save(job.record());
@@ -327,7 +335,7 @@ export class JobManager {
     const byId = new Map<string, JobSnapshot>();
     if (this.#store) {
       const stored = await this.#store.list({ userId: filter.userId, flowId: filter.flowId }, { page: 1, perPage: limit });
-      for (const record of stored.items) byId.set(record.id, Job.restore(record).snapshot());
+      for (const item of stored.items) byId.set(item.id, snapshotOf(item));
     }
     // What this runtime holds is newer than what it last wrote.
     for (const job of this.list(filter).slice(0, limit)) byId.set(job.id, job.snapshot());

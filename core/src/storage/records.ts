@@ -564,6 +564,9 @@ export interface JobRecord {
   eventsOmitted: number;
 }
 
+/** A job as `jobs.list` gives it: everything but its outputs and log (`jobs.get` has them), so a list stays small. */
+export type JobSummaryRecord = Omit<JobRecord, 'outputs' | 'events'>;
+
 /** Filters of `jobs.list` (absent: any). */
 export interface JobQuery {
   userId?: string;

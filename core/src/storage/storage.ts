@@ -19,6 +19,7 @@ import type {
   FlowUpdateOptions,
   JobQuery,
   JobRecord,
+  JobSummaryRecord,
   JsonValue,
   MessageCreate,
   MessageQuery,
@@ -259,8 +260,8 @@ export interface JobRepository {
   /** Create a job, or replace the one with its id (its place in the list stays). StorageErrors.invalid for a malformed record. */
   save(job: JobRecord): Promise<void>;
   get(id: string): Promise<JobRecord | null>;
-  /** Newest first: by createdAt, ties in reverse order of first save. */
-  list(query: JobQuery, paging: PageRequest): Promise<Page<JobRecord>>;
+  /** Newest first: by createdAt, ties in reverse order of first save; without outputs and log. */
+  list(query: JobQuery, paging: PageRequest): Promise<Page<JobSummaryRecord>>;
   /** Delete every job but the newest `keep` (same order as `list`); returns how many were deleted. */
   keepNewest(keep: number): Promise<number>;
 }

@@ -376,7 +376,8 @@ export const MIGRATIONS: Migration[] = [
         runner_id TEXT,
         status TEXT NOT NULL,
         created_at INTEGER NOT NULL,
-        body TEXT NOT NULL
+        body TEXT NOT NULL,
+        detail TEXT NOT NULL
       );
       CREATE INDEX jobs_created ON jobs (created_at, seq);
       CREATE INDEX jobs_user_created ON jobs (user_id, created_at, seq);

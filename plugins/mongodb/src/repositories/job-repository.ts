@@ -1,10 +1,11 @@
 import type { Document } from 'mongodb';
-import type { JobQuery, JobRecord, JobRepository, Page, PageRequest } from '@wiflow/core';
+import type { JobQuery, JobRecord, JobRepository, JobSummaryRecord, Page, PageRequest } from '@wiflow/core';
 import { checkJobQuery, checkJobRecord, checkKeepCount, checkPageRequest, makePage } from '@wiflow/storage-kit';
 import { userKey, type MongoContext } from '../context.js';
 
 /**
- * Jobs (collection `jobs`, _id = job id): the queried fields beside the record, sealed like
+ * Jobs (collection `jobs`, _id = job id): the queried fields beside the summary (`body`) and
+ * the outputs and log (`detail`, read only by `get`, left out of list reads), both sealed like
  * messages. `seq` (reserved on first save) is the tie-break of `createdAt`; replacing a job
  * keeps it, and so its place.
  */
@@ -21,8 +22,8 @@ export class MongoJobRepository implements JobRepository {
 
   async save(input: JobRecord): Promise<void> {
     this.#ctx.ensureOpen();
-    const job = checkJobRecord(input);
-    const fields = { userKey: userKey(job.userId), flowId: job.flowId, runnerId: job.runnerId, status: job.status, createdAt: job.createdAt, body: this.#ctx.sealBody(job) };
+    const { outputs, events, ...job } = checkJobRecord(input);
+    const fields = { userKey: userKey(job.userId), flowId: job.flowId, runnerId: job.runnerId, status: job.status, createdAt: job.createdAt, body: this.#ctx.sealBody(job), detail: this.#ctx.sealBody({ outputs, events }) };
     const updated = await this.#jobs.updateOne({ _id: job.id as never }, { $set: fields });
     if (updated.matchedCount > 0) return;
     const seq = await this.#ctx.reserveSeq('jobs', 1);
@@ -33,10 +34,10 @@ export class MongoJobRepository implements JobRepository {
   async get(id: string): Promise<JobRecord | null> {
     this.#ctx.ensureOpen();
     const doc = await this.#jobs.findOne({ _id: id as never });
-    return doc ? this.#ctx.openBody<JobRecord>(doc.body) : null;
+    return doc ? { ...this.#ctx.openBody<JobSummaryRecord>(doc.body), ...this.#ctx.openBody<Pick<JobRecord, 'outputs' | 'events'>>(doc.detail) } : null;
   }
 
-  async list(query: JobQuery, paging: PageRequest): Promise<Page<JobRecord>> {
+  async list(query: JobQuery, paging: PageRequest): Promise<Page<JobSummaryRecord>> {
     this.#ctx.ensureOpen();
     checkPageRequest(paging);
     checkJobQuery(query);
@@ -47,9 +48,9 @@ export class MongoJobRepository implements JobRepository {
     if (query.statuses?.length) filter.status = { $in: query.statuses };
     const [total, docs] = await Promise.all([
       this.#jobs.countDocuments(filter),
-      this.#jobs.find(filter).sort({ createdAt: -1, seq: -1 }).skip((paging.page - 1) * paging.perPage).limit(paging.perPage).toArray(),
+      this.#jobs.find(filter, { projection: { detail: 0 } }).sort({ createdAt: -1, seq: -1 }).skip((paging.page - 1) * paging.perPage).limit(paging.perPage).toArray(),
     ]);
-    return makePage(docs.map((d) => this.#ctx.openBody<JobRecord>(d.body)), total, paging);
+    return makePage(docs.map((d) => this.#ctx.openBody<JobSummaryRecord>(d.body)), total, paging);
   }
 
   async keepNewest(keep: number): Promise<number> {
