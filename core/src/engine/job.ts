@@ -29,6 +29,12 @@ export interface JobRequest {
   labels?: Record<string, string>;
   /** Where the job's nodes may open files (default: anywhere). */
   files?: FileAccess;
+  /**
+   * false: keep the job in memory only, never in storage (probes and per-request runs whose
+   * answer carries the result: the flow service's health probe, `POST /pose/process`).
+   * Default true.
+   */
+  stored?: boolean;
 }
 
 /** A job's public state. */
@@ -401,7 +407,7 @@ export class JobManager {
   /** Write a job's current state after its earlier writes; `retain`: then delete jobs beyond `keepStored`. */
   #save(job: Job, options: { retain?: boolean } = {}): void {
     const store = this.#store;
-    if (!store) return;
+    if (!store || job.request.stored === false) return;
     const record = job.record();
     const previous = this.#writes.get(job.id) ?? Promise.resolve();
     const write = previous

@@ -31,10 +31,13 @@ describe('jobs after a restart (in-process, clean stop)', () => {
     const jobId = started.body.job_id as string;
     await first.runtime.jobs.get(jobId)!.done;
     const before = events((await first.http.get(`/api/v1/build/${jobId}/events?event_delivery=polling&since=0`).set(first.alice.auth).expect(200)).text);
+    // the health check's probe job runs but is not stored
+    expect((await first.http.get('/health_check').expect(200)).body).toMatchObject({ chat: 'ok' });
     await first.close();
 
     const second = await studioOn(first.dataDir);
     expect(second.runtime.jobs.get(jobId)).toBeUndefined();
+    expect((await second.runtime.storage.jobs.list({}, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual([jobId]);
     const list = (await second.http.get('/api/v1/studio/jobs').set(second.alice.auth).expect(200)).body as JobSummary[];
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ job_id: jobId, flow_id: flow.id, flow_name: 'Shout', status: 'completed', source: 'build', error: null, error_code: null });
