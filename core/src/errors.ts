@@ -35,6 +35,8 @@ export const CoreErrors = {
   jobNotFound: defineError('WIFLOW_JOB_NOT_FOUND', 404, (id: string) => `job ${id} not found`),
   jobTimedOut: defineError('WIFLOW_JOB_TIMED_OUT', 504, (ms: number) => `job exceeded its timeout of ${ms} ms`),
   jobCancelled: defineError('WIFLOW_JOB_CANCELLED', 499, () => 'job was cancelled'),
+  jobInterrupted: defineError('WIFLOW_JOB_INTERRUPTED', 500, (status: string) =>
+    `the server stopped without a clean shutdown while this job was ${status === 'queued' ? 'queued' : 'running'}; it did not finish (run it again)`),
   jobInputMissing: defineError('WIFLOW_JOB_INPUT_MISSING', 422, (name: string) => `job input ${name} is required`),
   configInvalid: defineError('WIFLOW_CONFIG_INVALID', 422, (reason: string) => `invalid configuration: ${reason}`),
   serviceMissing: defineError('WIFLOW_SERVICE_MISSING', 500, (name: string) => `no service registered for ${name}`),

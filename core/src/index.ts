@@ -24,7 +24,8 @@ export { LatencyHistogram } from './engine/latency-histogram.js';
 export { EdgeQueue } from './engine/edge-queue.js';
 export type { NodeCounters } from './engine/node-runner.js';
 export { Pipeline, type PipelineOptions, type PipelineOutcome } from './engine/pipeline.js';
-export { Job, JobManager, type JobStatus, type JobRequest, type JobSnapshot, type JobLimits } from './engine/job.js';
+export { Job, JobManager, type JobStatus, type JobRequest, type JobSnapshot, type JobLimits, type JobStoreReport } from './engine/job.js';
+export { JOB_RECORD_LIMITS, toJobRecord, type JobRecordLimits, type JobRecordSource } from './engine/job-record.js';
 export { JobLog, type JobEvent } from './engine/job-log.js';
 export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline, type RunAccess } from './runtime/runtime.js';
 export { ConfigStore, CoreConfigSchema, configSection, deepMerge, changedPaths, getPath, type ConfigSection, type CoreConfig, type CoreSectionName } from './runtime/config.js';
@@ -66,7 +67,7 @@ export { buildOpenApi, errorSchema, successSchema, RATE_LIMIT_HEADERS, type Open
 export type {
   Storage, StorageHealth, PoseRepository, TrackRepository, EventRepository, AlertRepository, MetricRepository,
   FlowRepository, RevisionRepository, ProjectRepository, MessageRepository, FileRepository, UserRepository,
-  ApiKeyRepository, RefreshTokenRepository, SettingRepository, SensingRepository,
+  ApiKeyRepository, RefreshTokenRepository, SettingRepository, SensingRepository, JobRepository,
 } from './storage/storage.js';
 export type { PageRequest, Page, CursorRequest, CursorPage, SortOrder, TimeRange } from './storage/paging.js';
 export { StorageErrors, storageErrorCatalogue } from './storage/errors.js';
@@ -77,6 +78,7 @@ export type {
   FlowRevision, ProjectFields, ProjectRecord, ProjectCreate, ProjectQuery, MessageRecord, MessageCreate, MessageQuery,
   FileRecord, FileCreate, FileQuery, UserRecord, UserCreate, UserPatch, ApiKeyRecord, ApiKeyCreate, RefreshTokenRecord,
   RefreshTokenIssue, RefreshTokenConsumption, SettingRecord, SensingQuery, StoredSensingFrame,
+  StoredJobStatus, StoredJobEvent, JobRecord, JobSummaryRecord, JobQuery,
 } from './storage/records.js';
 export { SecretBox, hashSecret, verifySecret, loadOrCreateKey } from './security/secret-box.js';
 export { FileAccess, type FileMode } from './security/file-access.js';

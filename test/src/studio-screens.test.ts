@@ -1,7 +1,8 @@
 // The studio's main screens as a newcomer meets them, in Debian's Chromium at 1024 and 1440 px
 // wide against the real `wiflow serve` (temp SQLite data dir, the example flows loaded): login,
 // flow list, the editor with the default pipeline (deployed, then reopened), a drop into an empty
-// flow, the live view, the MCP page and the jobs page. Checks no console errors, toolbars on one
+// flow, the live view, the MCP page and the jobs page, and the jobs page again after a restart on
+// the same data dir (jobs are stored). Checks no console errors, toolbars on one
 // row clear of the canvas's minimap, node text at least 11 px on screen, canvases filling their
 // cards; writes the screenshots docs/studio.md shows into docs/screenshots/.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,7 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
   let defaultFlowId: string;
   let projectId: string;
   let projectName: string;
+  let config: string;
 
   const api = async <T>(pathname: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${server.url}${pathname}`, {
@@ -130,7 +132,7 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     // The example flows in the admin's default project, nothing started: the studio deploys.
-    const config = path.join(tmpdir(), `wiflow-screens-${process.pid}.json`);
+    config = path.join(tmpdir(), `wiflow-screens-${process.pid}.json`);
     writeFileSync(config, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
     server = await startServer({ args: ['--config', config], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
     bearer = await token(server.url, 'admin', PASSWORD);
@@ -395,6 +397,36 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
   it('raised no console errors on any screen', async () => {
     for (const s of screens) expect(s.errors, `console errors at ${s.width} px`).toEqual([]);
     for (const s of screens) await s.context.close();
+  });
+
+  it('lists the stored jobs after a restart, with their flow names', async () => {
+    type Listed = { job_id: string; status: string; flow_name: string | null };
+    const before = (await api<Listed[]>('/api/v1/studio/jobs')).body;
+    expect(before.length, 'the earlier steps ran jobs').toBeGreaterThan(0);
+    const dataDir = server.dataDir;
+    expect(await server.stop()).toBe(0);
+    server = await startServer({ args: ['--config', config], dataDir, env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
+    bearer = await token(server.url, 'admin', PASSWORD);
+    const after = (await api<Listed[]>('/api/v1/studio/jobs')).body;
+    expect(after.map((j) => j.job_id)).toEqual(before.map((j) => j.job_id));
+    for (const [i, job] of before.entries()) if (job.status !== 'queued' && job.status !== 'in_progress') expect(after[i]).toEqual(job);
+
+    const context = await browser.newContext({ viewport: WIDTHS[1], deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.getByTestId('login-form').waitFor();
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.getByTestId('flow-list').waitFor();
+    await page.click('[data-testid=nav-jobs]');
+    await page.getByTestId('jobs-table').waitFor();
+    await expect.poll(() => page.locator('[data-testid=jobs-table] tbody tr').count()).toBe(after.length);
+    expect(await page.getByTestId('jobs-table').textContent()).toMatch(/occupancy/i);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
 

@@ -49,3 +49,23 @@ describe('JobLog.read', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('JobLog.restore', () => {
+  it('keeps stored sequence numbers, gaps included, for since and resumption, closed unless asked open', async () => {
+    const stored = [1, 2, 7, 9].map((seq) => ({ seq, event: `e${seq}`, data: null, timestamp: seq }));
+    const log = JobLog.restore(stored);
+    expect(log.closed).toBe(true);
+    expect(log.lastSeq).toBe(9);
+    expect(log.since(0).map((e) => e.seq)).toEqual([1, 2, 7, 9]);
+    expect(log.since(2).map((e) => e.seq)).toEqual([7, 9]);
+    expect(log.since(5).map((e) => e.seq)).toEqual([7, 9]);
+    expect(log.since(9)).toEqual([]);
+    const read: number[] = [];
+    for await (const e of log.read(1)) read.push(e.seq);
+    expect(read).toEqual([2, 7, 9]);
+    const open = JobLog.restore(stored, { open: true });
+    expect(open.append('job_failed')?.seq).toBe(10);
+    open.close();
+    expect(open.append('late')).toBeUndefined();
+  });
+});

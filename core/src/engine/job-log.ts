@@ -17,10 +17,22 @@ export class JobLog {
   readonly #listeners = new Set<(event: JobEvent | null) => void>();
   #closed = false;
 
+  /**
+   * A log holding stored events (a job read back from storage), closed unless `open` (a job
+   * that has yet to be ended). Sequence numbers are kept, gaps included, so `since` and
+   * `Last-Event-ID` mean what they meant before.
+   */
+  static restore(events: readonly JobEvent[], options: { open?: boolean } = {}): JobLog {
+    const log = new JobLog();
+    log.#events.push(...[...events].sort((a, b) => a.seq - b.seq));
+    log.#closed = !options.open;
+    return log;
+  }
+
   /** Append an event; ignored once the log is closed. */
   append(event: string, data?: unknown): JobEvent | undefined {
     if (this.#closed) return undefined;
-    const entry: JobEvent = { seq: this.#events.length + 1, event, data: data ?? null, timestamp: Date.now() };
+    const entry: JobEvent = { seq: this.lastSeq + 1, event, data: data ?? null, timestamp: Date.now() };
     this.#events.push(entry);
     for (const listener of this.#listeners) listener(entry);
     return entry;
@@ -40,12 +52,20 @@ export class JobLog {
 
   /** Sequence number of the last event (0 when empty). */
   get lastSeq(): number {
-    return this.#events.length;
+    return this.#events.at(-1)?.seq ?? 0;
   }
 
   /** Events with a sequence number greater than `seq`. */
   since(seq = 0): JobEvent[] {
-    return this.#events.slice(Math.max(0, seq));
+    // A live log is dense (seq = index + 1); a restored one may have gaps, so search.
+    let low = 0;
+    let high = this.#events.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.#events[mid].seq <= seq) low = mid + 1;
+      else high = mid;
+    }
+    return this.#events.slice(low);
   }
 
   /**

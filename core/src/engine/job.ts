@@ -4,7 +4,11 @@ import { CoreErrors } from '../errors.js';
 import type { FileAccess } from '../security/file-access.js';
 import type { CompiledFlow } from '../flows/compiler.js';
 import type { RuntimeHooks } from '../hooks/hooks.js';
+import type { Logger } from '../runtime/logger.js';
+import type { JobRepository } from '../storage/storage.js';
+import type { JobRecord, JobSummaryRecord } from '../storage/records.js';
 import { JobLog } from './job-log.js';
+import { toJobRecord } from './job-record.js';
 import type { NodeCounters } from './node-runner.js';
 import { Pipeline } from './pipeline.js';
 
@@ -18,11 +22,19 @@ export interface JobRequest {
   /** Milliseconds before the job is stopped as timed_out (default: the manager's). */
   timeoutMs?: number;
   flowId?: string;
+  /** The flow's name, kept with the job (the flow may be renamed or deleted later). */
+  flowName?: string;
   userId?: string;
   /** Free-form labels kept with the job (session id, source). */
   labels?: Record<string, string>;
   /** Where the job's nodes may open files (default: anywhere). */
   files?: FileAccess;
+  /**
+   * false: keep the job in memory only, never in storage (probes and per-request runs whose
+   * answer carries the result: the flow service's health probe, `POST /pose/process`).
+   * Default true.
+   */
+  stored?: boolean;
 }
 
 /** A job's public state. */
@@ -30,33 +42,78 @@ export interface JobSnapshot {
   id: string;
   status: JobStatus;
   flowId: string | null;
+  flowName: string | null;
   userId: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
   outputs: Record<string, unknown>;
   error: string | null;
+  /** The error's code when known (`WIFLOW_JOB_TIMED_OUT`, `WIFLOW_JOB_INTERRUPTED`). */
+  errorCode: string | null;
   labels: Record<string, string>;
 }
 
-/** One job: a pipeline run in job mode with its log, outputs and status. */
+/**
+ * One job: a pipeline run in job mode with its log, outputs and status. A job read back from
+ * storage (`Job.restore`) has ended: it has its stored log and outputs and no flow to run.
+ */
 export class Job {
-  readonly id = randomUUID();
-  readonly log = new JobLog();
-  readonly createdAt = Date.now();
+  readonly id: string;
+  readonly log: JobLog;
+  readonly createdAt: number;
+  /** What was asked, less the compiled flow (a restored job has none). */
+  readonly request: Omit<JobRequest, 'flow'>;
   status: JobStatus = 'queued';
   startedAt: number | null = null;
   finishedAt: number | null = null;
   outputs: Record<string, unknown> = {};
   error: string | null = null;
+  errorCode: string | null = null;
   pipeline: Pipeline | undefined;
+  /** Events the stored copy this job was restored from had already left out. */
+  eventsOmitted = 0;
+  /** The runtime that ran it (set by the manager that stores it; kept from a stored record). */
+  runnerId: string | null = null;
+  readonly #flow: CompiledFlow | null;
   readonly #done: Promise<JobSnapshot>;
   #resolve!: (s: JobSnapshot) => void;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly request: JobRequest) {
+  /** A new job, queued. */
+  constructor(request: JobRequest);
+  /** A job storage kept (see `Job.restore`). */
+  constructor(request: Omit<JobRequest, 'flow'>, stored: JobRecord);
+  constructor(request: Omit<JobRequest, 'flow'> & { flow?: CompiledFlow }, stored?: JobRecord) {
+    const { flow, ...rest } = request;
+    this.#flow = flow ?? null;
+    this.request = rest;
     this.#done = new Promise((resolve) => (this.#resolve = resolve));
-    this.log.append('job_queued', { job_id: this.id });
+    if (!stored) {
+      this.id = randomUUID();
+      this.createdAt = Date.now();
+      this.log = new JobLog();
+      this.log.append('job_queued', { job_id: this.id });
+      return;
+    }
+    this.id = stored.id;
+    this.createdAt = stored.createdAt;
+    this.log = JobLog.restore(stored.events, { open: stored.finishedAt === null });
+    this.status = stored.status;
+    this.startedAt = stored.startedAt;
+    this.finishedAt = stored.finishedAt;
+    this.outputs = { ...stored.outputs };
+    this.error = stored.error;
+    this.errorCode = stored.errorCode;
+    this.eventsOmitted = stored.eventsOmitted;
+    this.runnerId = stored.runnerId;
+    if (this.finished) this.#resolve(this.snapshot());
+  }
+
+  /** A job as storage kept it: its log, outputs and status; it has no flow and never runs. */
+  static restore(record: JobRecord): Job {
+    const request = { flowId: record.flowId ?? undefined, flowName: record.flowName ?? undefined, userId: record.userId ?? undefined, labels: { ...record.labels } };
+    return new Job(request, record);
   }
 
   /** Resolves with the final snapshot when the job ends. */
@@ -78,23 +135,30 @@ export class Job {
       id: this.id,
       status: this.status,
       flowId: this.request.flowId ?? null,
+      flowName: this.request.flowName ?? null,
       userId: this.request.userId ?? null,
       createdAt: this.createdAt,
       startedAt: this.startedAt,
       finishedAt: this.finishedAt,
       outputs: this.outputs,
       error: this.error,
+      errorCode: this.errorCode,
       labels: this.request.labels ?? {},
     };
   }
 
+  /** The stored form of this job (bounded: see `JOB_RECORD_LIMITS`). */
+  record(): JobRecord {
+    return toJobRecord({ ...this.snapshot(), eventsOmitted: this.eventsOmitted, runnerId: this.runnerId }, this.log.since(0));
+  }
+
   /** Start the pipeline (called by the manager when a slot is free). */
   async run(hooks: RuntimeHooks, services: ServiceReader, defaultTimeoutMs: number): Promise<void> {
-    if (this.finished) return;
+    if (this.finished || !this.#flow) return;
     this.status = 'in_progress';
     this.startedAt = Date.now();
-    this.log.append('job_started', { job_id: this.id, nodes: this.request.flow.layers });
-    const pipeline = new Pipeline(this.request.flow, {
+    this.log.append('job_started', { job_id: this.id, nodes: this.#flow.layers });
+    const pipeline = new Pipeline(this.#flow, {
       runId: this.id,
       mode: 'job',
       hooks,
@@ -116,7 +180,7 @@ export class Job {
     this.pipeline = pipeline;
     const timeoutMs = this.request.timeoutMs ?? defaultTimeoutMs;
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      this.#timer = setTimeout(() => void this.#end('timed_out', CoreErrors.jobTimedOut(timeoutMs).message), timeoutMs);
+      this.#timer = setTimeout(() => void this.#end('timed_out', CoreErrors.jobTimedOut(timeoutMs).message, CoreErrors.jobTimedOut.code), timeoutMs);
       this.#timer.unref();
     }
     await pipeline.start();
@@ -131,18 +195,36 @@ export class Job {
     return this.snapshot();
   }
 
-  async #end(status: JobStatus, error: string | null): Promise<void> {
+  /**
+   * End a job storage still had as queued or in progress when this process started: the process
+   * that ran it died. It becomes `failed` with `WIFLOW_JOB_INTERRUPTED`, its log closed as a
+   * live failure's would be.
+   */
+  interrupt(): void {
+    if (this.finished) return;
+    const error = CoreErrors.jobInterrupted(this.status);
+    void this.#end('failed', error.message, error.code);
+  }
+
+  async #end(status: JobStatus, error: string | null, errorCode: string | null = null): Promise<void> {
     if (this.finished) return;
     this.finishedAt = Date.now();
     this.status = status;
     this.error = error;
+    this.errorCode = errorCode;
     if (this.#timer) clearTimeout(this.#timer);
     if (status !== 'completed' && this.pipeline) void this.pipeline.stop(status, 0);
-    this.log.append(status === 'completed' ? 'job_completed' : `job_${status}`, { job_id: this.id, status, error, outputs: this.outputs });
+    this.log.append(status === 'completed' ? 'job_completed' : `job_${status}`, { job_id: this.id, status, error, ...(errorCode ? { code: errorCode } : {}), outputs: this.outputs });
     this.log.append('end', { status });
     this.log.close();
     this.#resolve(this.snapshot());
   }
+}
+
+/** A stored job's public state, as lists give it (no outputs: read the job for them). */
+function snapshotOf(item: JobSummaryRecord): JobSnapshot {
+  const { id, status, flowId, flowName, userId, createdAt, startedAt, finishedAt, error, errorCode, labels } = item;
+  return { id, status, flowId, flowName, userId, createdAt, startedAt, finishedAt, outputs: {}, error, errorCode, labels };
 }
 
 /** Limits on how many jobs run at once. */
@@ -155,8 +237,17 @@ export interface JobLimits {
   maxPerFlow: number;
   /** Default timeout per job (ms). */
   defaultTimeoutMs: number;
-  /** Finished jobs kept for reading their logs. */
+  /** Finished jobs kept in memory for reading their logs. */
   keepFinished: number;
+  /** Jobs kept in storage (the newest; older ones are deleted as new ones end). */
+  keepStored: number;
+}
+
+/** What `JobManager.attachStore` found: the stored jobs a dead process left unfinished, now failed. */
+export interface JobStoreReport {
+  interrupted: number;
+  /** Older jobs deleted to keep `keepStored`. */
+  deleted: number;
 }
 
 /** Runs jobs under concurrency limits; jobs over a limit wait as `queued`. */
@@ -164,6 +255,11 @@ export class JobManager {
   readonly #jobs = new Map<string, Job>();
   readonly #queue: Job[] = [];
   readonly #running = new Set<Job>();
+  /** The last write of each job still in flight (a job's writes are chained, so they land in order). */
+  readonly #writes = new Map<string, Promise<void>>();
+  #store: JobRepository | undefined;
+  #runnerId: string | null = null;
+  #logger: Logger | undefined;
   readonly limits: JobLimits;
 
   constructor(
@@ -171,18 +267,21 @@ export class JobManager {
     private readonly services: ServiceReader,
     limits: Partial<JobLimits> = {},
   ) {
-    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, ...limits };
+    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, keepStored: 500, ...limits };
   }
 
   /** Queue a job and start it as soon as the limits allow. */
   submit(request: JobRequest): Job {
     const job = new Job(request);
+    job.runnerId = this.#runnerId;
     this.#jobs.set(job.id, job);
     this.#queue.push(job);
+    this.#save(job);
     void job.done.then(() => {
       this.#running.delete(job);
       const i = this.#queue.indexOf(job);
       if (i >= 0) this.#queue.splice(i, 1);
+      this.#save(job, { retain: true });
       this.#prune();
       this.#pump();
     });
@@ -190,8 +289,68 @@ export class JobManager {
     return job;
   }
 
+  /**
+   * Keep jobs in `store` from now on (the runtime calls this once its storage is open): each job
+   * is saved when queued, when started and when it ends, and only the newest `keepStored` are
+   * kept. `runnerId` names this runtime (stable across its restarts): its stored jobs still
+   * queued or in progress were left by a process that died (this one has run none yet), so
+   * they become `failed` with `WIFLOW_JOB_INTERRUPTED`. Other runtimes' jobs (a shared
+   * database) are theirs to end.
+   */
+  async attachStore(store: JobRepository, options: { runnerId: string; logger?: Logger }): Promise<JobStoreReport> {
+    this.#store = store;
+    this.#runnerId = options.runnerId;
+    this.#logger = options.logger;
+    for (const job of this.#jobs.values()) job.runnerId ??= options.runnerId;
+    let interrupted = 0;
+    for (;;) {
+      const page = await store.list({ statuses: ['queued', 'in_progress'], runnerId: options.runnerId }, { page: 1, perPage: 100 });
+      const left = page.items.filter((item) => !this.#jobs.has(item.id));
+      if (!left.length) break;
+      for (const item of left) {
+        const record = await store.get(item.id);
+        if (!record) continue;
+        const job = Job.restore(record);
+        job.interrupt();
+        await store.save(job.record());
+        interrupted++;
+      }
+    }
+    const deleted = await store.keepNewest(this.limits.keepStored);
+    return { interrupted, deleted };
+  }
+
+  /** A job this runtime holds, or null; `find` also reads storage. */
   get(id: string): Job | undefined {
     return this.#jobs.get(id);
+  }
+
+  /** A job by id: one this runtime holds, else one read back from storage (ended, read-only); undefined when neither has it. */
+  async find(id: string): Promise<Job | undefined> {
+    const live = this.#jobs.get(id);
+    if (live || !this.#store) return live;
+    const record = await this.#store.get(id);
+    return record ? Job.restore(record) : undefined;
+  }
+
+  /**
+   * The newest `limit` jobs (of a user, of a flow): those this runtime holds and those in
+   * storage (earlier runs, before restarts), newest first, as snapshots.
+   */
+  async history(filter: { userId?: string; flowId?: string }, limit: number): Promise<JobSnapshot[]> {
+    const byId = new Map<string, JobSnapshot>();
+    if (this.#store) {
+      const stored = await this.#store.list({ userId: filter.userId, flowId: filter.flowId }, { page: 1, perPage: limit });
+      for (const item of stored.items) byId.set(item.id, snapshotOf(item));
+    }
+    // What this runtime holds is newer than what it last wrote.
+    for (const job of this.list(filter).slice(0, limit)) byId.set(job.id, job.snapshot());
+    return [...byId.values()].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+  }
+
+  /** Resolves when every job write started so far has landed (before storage closes). */
+  async settled(): Promise<void> {
+    while (this.#writes.size) await Promise.all(this.#writes.values());
   }
 
   /** Cancel a job by id; unknown ids are an error. */
@@ -240,7 +399,27 @@ export class JobManager {
       this.#queue.splice(i, 1);
       this.#running.add(job);
       void job.run(this.hooks, this.services, this.limits.defaultTimeoutMs).catch((error) => job.cancel(String(error)));
+      // run() marks the job in_progress before its first await.
+      if (!job.finished) this.#save(job);
     }
+  }
+
+  /** Write a job's current state after its earlier writes; `retain`: then delete jobs beyond `keepStored`. */
+  #save(job: Job, options: { retain?: boolean } = {}): void {
+    const store = this.#store;
+    if (!store || job.request.stored === false) return;
+    const record = job.record();
+    const previous = this.#writes.get(job.id) ?? Promise.resolve();
+    const write = previous
+      .then(() => store.save(record))
+      .then(async () => {
+        if (options.retain) await store.keepNewest(this.limits.keepStored);
+      })
+      .catch((error: unknown) => this.#logger?.warn('could not store a job', { jobId: job.id, error: String(error) }))
+      .finally(() => {
+        if (this.#writes.get(job.id) === write) this.#writes.delete(job.id);
+      });
+    this.#writes.set(job.id, write);
   }
 
   #prune(): void {

@@ -34,8 +34,9 @@ export const CoreConfigSchema = {
       maxPerUser: z.number().int().positive().default(4),
       maxPerFlow: z.number().int().positive().default(4),
       timeoutMs: z.number().int().positive().default(300_000),
+      keepStored: z.number().int().positive().default(500).describe('Jobs kept in storage, newest first; older ones are deleted as new ones end'),
     })
-    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000 }),
+    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000, keepStored: 500 }),
   engine: z
     .object({
       queueCapacity: z.number().int().positive().default(1024).describe('Default per-edge queue capacity'),

@@ -17,6 +17,7 @@ import type { FileAccess } from '../security/file-access.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
+import { runnerIdOf } from './runner-id.js';
 import { LogBuffer } from './log-buffer.js';
 import type { FlowControl, RuntimeState, SystemInfo } from './capabilities.js';
 import { createLogger, recordingLogger, type Logger } from './logger.js';
@@ -172,6 +173,8 @@ export class Runtime {
     if (this.#storage) {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
+      const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: runnerIdOf(this.dataDir), logger: this.logger });
+      if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
     }
@@ -260,6 +263,7 @@ export class Runtime {
       await this.hooks.beforeStop.promise(this.#system);
       await Promise.all([...this.pipelines.keys()].map((id) => this.undeploy(id, Math.max(0, Math.min(2000, deadline - Date.now() - 500)))));
       await this.jobs.cancelAll('runtime stopping');
+      await this.jobs.settled();
       await this.http.close(Math.max(100, deadline - Date.now() - 200));
       await this.hooks.stop.promise(this.#system);
       await this.#storage?.close();

@@ -521,3 +521,56 @@ export interface SettingRecord<T extends JsonValue = JsonValue> {
   /** Starts at 1, +1 on every set. */
   revision: number;
 }
+
+/** JobStatus of the flow service models, as stored. */
+export type StoredJobStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+
+/** One event of a stored job's log (the job log's entry, its data JSON). */
+export interface StoredJobEvent {
+  /** 1-based, strictly increasing within a job; gaps where events were left out. */
+  seq: number;
+  event: string;
+  data: JsonValue;
+  timestamp: number;
+}
+
+/**
+ * A job (a flow run as a job) as stored, so it survives a restart: status, times, outputs and
+ * a bounded copy of its event log (core's job recorder decides the bounds; storage keeps what
+ * it is given).
+ */
+export interface JobRecord {
+  id: string;
+  flowId: string | null;
+  /** The flow's name when the job started (the flow may be renamed or deleted later). */
+  flowName: string | null;
+  userId: string | null;
+  /**
+   * The runtime that ran the job (stable per data directory): on start a runtime ends only its
+   * own unfinished jobs, never those of another instance sharing the database.
+   */
+  runnerId: string | null;
+  status: StoredJobStatus;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  error: string | null;
+  /** The error's code when known, e.g. `WIFLOW_JOB_INTERRUPTED`, `WIFLOW_JOB_TIMED_OUT`. */
+  errorCode: string | null;
+  labels: Record<string, string>;
+  outputs: Record<string, JsonValue>;
+  events: StoredJobEvent[];
+  /** How many events were left out of `events` (0: the log is complete). */
+  eventsOmitted: number;
+}
+
+/** A job as `jobs.list` gives it: everything but its outputs and log (`jobs.get` has them), so a list stays small. */
+export type JobSummaryRecord = Omit<JobRecord, 'outputs' | 'events'>;
+
+/** Filters of `jobs.list` (absent: any). */
+export interface JobQuery {
+  userId?: string;
+  flowId?: string;
+  runnerId?: string;
+  statuses?: StoredJobStatus[];
+}

@@ -17,6 +17,9 @@ import type {
   FlowRecord,
   FlowRevision,
   FlowUpdateOptions,
+  JobQuery,
+  JobRecord,
+  JobSummaryRecord,
   JsonValue,
   MessageCreate,
   MessageQuery,
@@ -249,6 +252,20 @@ export interface SettingRepository {
   list(namespace: string): Promise<SettingRecord[]>;
 }
 
+/**
+ * Jobs (flows run as jobs), so the jobs list and each job's log survive a restart. Written
+ * directly (durable when the promise resolves). Kept by count, not by age: `keepNewest`.
+ */
+export interface JobRepository {
+  /** Create a job, or replace the one with its id (its place in the list stays). StorageErrors.invalid for a malformed record. */
+  save(job: JobRecord): Promise<void>;
+  get(id: string): Promise<JobRecord | null>;
+  /** Newest first: by createdAt, ties in reverse order of first save; without outputs and log. */
+  list(query: JobQuery, paging: PageRequest): Promise<Page<JobSummaryRecord>>;
+  /** Delete every job but the newest `keep` (same order as `list`); returns how many were deleted. */
+  keepNewest(keep: number): Promise<number>;
+}
+
 /** Health of a storage for /health/detailed. */
 export interface StorageHealth {
   status: 'healthy' | 'degraded' | 'unhealthy';
@@ -280,6 +297,7 @@ export interface Storage {
   readonly apiKeys: ApiKeyRepository;
   readonly refreshTokens: RefreshTokenRepository;
   readonly settings: SettingRepository;
+  readonly jobs: JobRepository;
   /** Open connections, run migrations. */
   open(): Promise<void>;
   /**

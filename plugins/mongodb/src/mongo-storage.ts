@@ -7,6 +7,7 @@ import {
   type EventRepository,
   type FileRepository,
   type FlowRepository,
+  type JobRepository,
   type MessageRepository,
   type MetricRepository,
   type SensingRepository,
@@ -28,6 +29,7 @@ import type { MongoContext } from './context.js';
 import { MongoFileRepository, MongoMessageRepository } from './repositories/content-repositories.js';
 import { MongoFlowRepository, MongoProjectRepository, MongoRevisionRepository } from './repositories/flow-repositories.js';
 import { MongoApiKeyStore, MongoRefreshTokenStore, MongoSettingRepository, MongoUserStore } from './repositories/identity-repositories.js';
+import { MongoJobRepository } from './repositories/job-repository.js';
 import { MongoPoseRepository } from './repositories/pose-repository.js';
 import { MongoAlertRepository, MongoEventRepository, MongoMetricRepository, MongoSensingRepository } from './repositories/time-series-repositories.js';
 import { MongoTrackRepository } from './repositories/track-repository.js';
@@ -84,6 +86,7 @@ const INDEXES: Record<string, { key: Record<string, 1 | -1>; unique?: boolean; p
   api_keys: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }],
   refresh_tokens: [{ key: { tokenHash: 1 }, unique: true }, { key: { familyId: 1 } }, { key: { userId: 1 } }],
   settings: [{ key: { namespace: 1, key: 1 } }],
+  jobs: [{ key: { createdAt: -1, seq: -1 } }, { key: { userKey: 1, createdAt: -1, seq: -1 } }, { key: { status: 1, runnerId: 1 } }],
 };
 
 /**
@@ -127,6 +130,7 @@ export class MongoStorage implements Storage {
   get apiKeys(): ApiKeyRepository { return this.#repos().apiKeys; }
   get refreshTokens(): RefreshTokenRepository { return this.#repos().refreshTokens; }
   get settings(): SettingRepository { return this.#repos().settings; }
+  get jobs(): JobRepository { return this.#repos().jobs; }
 
   /** The options the client is made with (pool figures, timeouts). */
   clientOptions(): MongoClientOptions {
@@ -290,6 +294,7 @@ export class MongoStorage implements Storage {
       files: new MongoFileRepository(ctx),
       ...createIdentityRepositories({ users: new MongoUserStore(ctx), apiKeys: new MongoApiKeyStore(ctx), refreshTokens: new MongoRefreshTokenStore(ctx) }, () => ctx.now()),
       settings: new MongoSettingRepository(ctx),
+      jobs: new MongoJobRepository(ctx),
     };
   }
 

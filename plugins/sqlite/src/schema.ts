@@ -364,6 +364,26 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sensing_frames_env_ts ON sensing_frames (environment_id, scope, ts);
     `,
   },
+  {
+    version: 6,
+    description: 'jobs (flows run as jobs), kept across restarts, the newest jobs.keepStored',
+    up: `
+      CREATE TABLE jobs (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        user_id TEXT NOT NULL,
+        flow_id TEXT,
+        runner_id TEXT,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        detail TEXT NOT NULL
+      );
+      CREATE INDEX jobs_created ON jobs (created_at, seq);
+      CREATE INDEX jobs_user_created ON jobs (user_id, created_at, seq);
+      CREATE INDEX jobs_status ON jobs (status, runner_id);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -23,6 +23,7 @@ import {
   type RevisionRepository,
   type SensingRepository,
   type SettingRepository,
+  type JobRepository,
   type Storage,
   type StorageHealth,
   type TrackRepository,
@@ -31,6 +32,7 @@ import {
 import type { SqliteContext } from './context.js';
 import { SqliteFileRepository, SqliteMessageRepository } from './repositories/content-repositories.js';
 import { SqliteFlowRepository, SqliteProjectRepository, SqliteRevisionRepository } from './repositories/flow-repositories.js';
+import { SqliteJobRepository } from './repositories/job-repository.js';
 import { SqliteApiKeyStore, SqliteRefreshTokenStore, SqliteSettingRepository, SqliteUserStore } from './repositories/identity-repositories.js';
 import { SqlitePoseRepository } from './repositories/pose-repository.js';
 import { SqliteAlertRepository, SqliteEventRepository, SqliteMetricRepository, SqliteSensingRepository } from './repositories/time-series-repositories.js';
@@ -116,6 +118,7 @@ export class SqliteStorage implements Storage {
   get apiKeys(): ApiKeyRepository { return this.#repos().apiKeys; }
   get refreshTokens(): RefreshTokenRepository { return this.#repos().refreshTokens; }
   get settings(): SettingRepository { return this.#repos().settings; }
+  get jobs(): JobRepository { return this.#repos().jobs; }
 
   /** The open connection (for backups and diagnostics). */
   get database(): Database {
@@ -309,6 +312,7 @@ export class SqliteStorage implements Storage {
       files: new SqliteFileRepository(ctx),
       ...createIdentityRepositories({ users: new SqliteUserStore(ctx), apiKeys: new SqliteApiKeyStore(ctx), refreshTokens: new SqliteRefreshTokenStore(ctx) }, () => ctx.now()),
       settings: new SqliteSettingRepository(ctx),
+      jobs: new SqliteJobRepository(ctx),
     };
   }
 

@@ -3,6 +3,7 @@ import {
   StorageErrors,
   type CursorPage,
   type CursorRequest,
+  type JobRecord,
   type PersonRecord,
   type PoseFrame,
   type PoseQuery,
@@ -77,7 +78,7 @@ function recordKey(r: PersonRecord): string {
 /**
  * The storage conformance suite: every storage plugin runs it with a factory of fresh
  * storages. It covers every repository, both paging kinds, filters, the available range,
- * aggregation, optimistic concurrency, retention and anonymisation.
+ * aggregation, optimistic concurrency, jobs, retention and anonymisation.
  */
 export function describeStorageConformance(name: string, factory: StorageFactory, options: ConformanceOptions = {}): void {
   const skip = options.skip || false;
@@ -710,6 +711,79 @@ export function describeStorageConformance(name: string, factory: StorageFactory
         expect(await storage.settings.delete('mcp', 'another')).toBe(true);
         expect(await storage.settings.delete('mcp', 'another')).toBe(false);
         await expectCode(storage.settings.set('', 'k', 1), StorageErrors.invalid.code);
+      });
+    });
+
+    describe('jobs', () => {
+      const job = (id: string, createdAt: number, fields: Partial<JobRecord> = {}): JobRecord => ({
+        id,
+        flowId: 'f1',
+        flowName: 'Shout',
+        userId: 'u1',
+        runnerId: 'r1',
+        status: 'completed',
+        createdAt,
+        startedAt: createdAt + 1,
+        finishedAt: createdAt + 2,
+        error: null,
+        errorCode: null,
+        labels: { source: 'build' },
+        outputs: { result: 'HELLO', many: [1, { a: null }] },
+        events: [
+          { seq: 1, event: 'job_queued', data: { job_id: id }, timestamp: createdAt },
+          { seq: 4, event: 'end', data: { status: 'completed' }, timestamp: createdAt + 2 },
+        ],
+        eventsOmitted: 2,
+        ...fields,
+      });
+
+      const summary = ({ outputs: _outputs, events: _events, ...rest }: JobRecord) => rest;
+
+      it('saves, replaces and reads jobs back whole, lists them without outputs and log, newest first, filtered', async () => {
+        const storage = await fresh();
+        const a = job('a', 1000, { status: 'in_progress', finishedAt: null });
+        await storage.jobs.save(a);
+        expect(await storage.jobs.get('a')).toEqual(a);
+        expect(await storage.jobs.get('missing')).toBeNull();
+        await storage.jobs.save(job('b', 2000, { userId: 'u2', flowId: 'f2', status: 'failed', error: 'boom', errorCode: 'WIFLOW_JOB_INTERRUPTED' }));
+        await storage.jobs.save(job('c', 2000, { userId: null, flowId: null, flowName: null, labels: {} }));
+        // c ties b on createdAt and was saved later: it is newer
+        const all = await storage.jobs.list({}, { page: 1, perPage: 10 });
+        expect(all.items.map((j) => j.id)).toEqual(['c', 'b', 'a']);
+        expect(all.items[2]).toEqual(summary(a));
+        expect(all.total).toBe(3);
+        const done = job('a', 1000);
+        await storage.jobs.save(done);
+        expect(await storage.jobs.get('a')).toEqual(done);
+        expect((await storage.jobs.list({}, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['c', 'b', 'a']);
+        expect((await storage.jobs.list({ userId: 'u1' }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['a']);
+        expect((await storage.jobs.list({ flowId: 'f2' }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['b']);
+        await storage.jobs.save(job('e', 500, { runnerId: 'r2', status: 'queued', finishedAt: null }));
+        expect((await storage.jobs.list({ runnerId: 'r2', statuses: ['queued', 'in_progress'] }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['e']);
+        expect((await storage.jobs.list({ runnerId: 'r1', statuses: ['queued', 'in_progress'] }, { page: 1, perPage: 10 })).items).toEqual([]);
+        expect(await storage.jobs.keepNewest(3)).toBe(1);
+        expect((await storage.jobs.list({ statuses: ['failed', 'queued'] }, { page: 1, perPage: 10 })).items).toEqual([summary(job('b', 2000, { userId: 'u2', flowId: 'f2', status: 'failed', error: 'boom', errorCode: 'WIFLOW_JOB_INTERRUPTED' }))]);
+        const second = await storage.jobs.list({}, { page: 2, perPage: 2 });
+        expect(second).toMatchObject({ page: 2, perPage: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });
+        expect(second.items.map((j) => j.id)).toEqual(['a']);
+        await expectCode(storage.jobs.save({ ...job('d', 1), status: 'running' as never }), StorageErrors.invalid.code);
+        await expectCode(storage.jobs.save({ ...job('', 1) }), StorageErrors.invalid.code);
+        await expectCode(storage.jobs.list({ statuses: ['done' as never] }, { page: 1, perPage: 10 }), StorageErrors.invalid.code);
+        await expectCode(storage.jobs.list({}, { page: 0, perPage: 10 }), StorageErrors.invalid.code);
+      });
+
+      it('keeps the newest jobs and deletes the rest; age retention leaves them alone', async () => {
+        const storage = await fresh({ dataRetentionDays: 1 });
+        for (let i = 0; i < 5; i++) await storage.jobs.save(job(`j${i}`, 1000 + i));
+        await storage.jobs.save(job('j0', 1000, { status: 'failed' }));
+        await storage.applyRetention(Date.now());
+        expect((await storage.jobs.list({}, { page: 1, perPage: 10 })).total).toBe(5);
+        expect(await storage.jobs.keepNewest(3)).toBe(2);
+        expect((await storage.jobs.list({}, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['j4', 'j3', 'j2']);
+        expect(await storage.jobs.get('j0')).toBeNull();
+        expect(await storage.jobs.keepNewest(3)).toBe(0);
+        expect(await storage.jobs.keepNewest(0)).toBe(3);
+        await expectCode(storage.jobs.keepNewest(-1), StorageErrors.invalid.code);
       });
     });
 

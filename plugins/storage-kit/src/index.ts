@@ -11,3 +11,4 @@ export { buildFlow, patchFlow, buildProject, patchProject, buildMessage, buildFi
 export { personColumns, type PersonColumns } from './person-columns.js';
 export { checkSensingFrame, checkSensingQuery, sensingLinkKey } from './sensing-records.js';
 export { PendingRecords, type PendingWrites } from './pending-writes.js';
+export { JOB_STATUSES, checkJobRecord, checkJobQuery, checkKeepCount } from './job-records.js';

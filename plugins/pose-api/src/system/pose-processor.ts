@@ -135,7 +135,7 @@ export class PoseProcessor {
     const timeoutMs = this.config().processing.timeoutMs;
     let job;
     try {
-      job = await this.host.flows.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' } });
+      job = await this.host.flows.runJob(splitInput(flow), { inputs: { csi: frames }, timeoutMs, userId, labels: { source: 'POST /pose/process' }, stored: false });
     } catch (error) {
       // The chain does not compile (bad node config in api.processing.nodeConfig, port types).
       const problems = (error as { details?: { problems?: { message?: string }[] } }).details?.problems;

@@ -40,7 +40,7 @@ export function buildRoutes(studio: StudioContext, runner: FlowRunner): { build:
 
   /** The job if the caller may see it: its owner, or anyone for public builds. */
   async function visibleJob(req: express.Request, id: string): Promise<Job> {
-    const job = studio.flows.jobs.get(id);
+    const job = await studio.flows.jobs.find(id);
     if (!job) throw StudioErrors.jobNotFound(id);
     if (job.request.labels?.source === 'public') return job;
     const principal: Principal | undefined = await authenticate(studio, req, studio.config.autoLogin);

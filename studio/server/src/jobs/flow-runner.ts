@@ -102,7 +102,7 @@ export class FlowRunner {
     const timeoutMs = request.timeoutMs ? Math.min(request.timeoutMs, limit) : undefined;
     let job: Job;
     try {
-      job = await this.studio.flows.runJob(tweaked, { access, inputs, timeoutMs, flowId: request.flow.id, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
+      job = await this.studio.flows.runJob(tweaked, { access, inputs, timeoutMs, flowId: request.flow.id, flowName: request.flow.name, userId: request.userId, labels: { session_id: sessionId, source: request.source } });
     } catch (error) {
       if (error instanceof WiflowError && error.code === 'WIFLOW_FLOW_INVALID') {
         const mapped = StudioErrors.invalidFlow(((error.details?.problems as unknown[]) ?? []).length);

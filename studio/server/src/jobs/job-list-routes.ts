@@ -14,18 +14,22 @@ const JobListQuery = z.object({
 const JobSummary = z.object({
   job_id: z.string(),
   flow_id: z.string().nullable(),
+  /** The flow's name when the job ran (kept if the flow is renamed or deleted). */
+  flow_name: z.string().nullable(),
   status: z.string(),
   source: z.string().nullable(),
   created_at: z.string().nullable(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   error: z.string().nullable(),
+  /** The error's code when known, e.g. WIFLOW_JOB_INTERRUPTED (the server stopped mid-job). */
+  error_code: z.string().nullable(),
 });
 
 /**
- * `GET /api/v1/studio/jobs`: the caller's recent jobs, newest first (`?flow_id=` for one flow).
- * The runtime keeps jobs in memory (every active job and the last 500 finished ones), so the list
- * starts empty after a restart; outputs are left out (read them from the job's events).
+ * `GET /api/v1/studio/jobs`: the caller's recent jobs, newest first (`?flow_id=` for one flow):
+ * the runtime's and the stored ones (`jobs.keepStored`, so the list survives a restart); outputs
+ * are left out (read them from the job's events).
  */
 export function jobListRoutes(studio: StudioContext): Router {
   const list = defineRoute({
@@ -41,12 +45,20 @@ export function jobListRoutes(studio: StudioContext): Router {
     async handler({ query, principal }) {
       const { flow_id: flowId, limit } = query as z.output<typeof JobListQuery>;
       const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-      const jobs = studio.flows.jobs.list({ userId: principal!.userId, flowId }).slice(0, limit);
+      const jobs = await studio.flows.jobs.history({ userId: principal!.userId, flowId }, limit);
       return {
-        body: jobs.map((job) => {
-          const s = job.snapshot();
-          return { job_id: s.id, flow_id: s.flowId, status: s.status, source: s.labels.source ?? null, created_at: iso(s.createdAt), started_at: iso(s.startedAt), finished_at: iso(s.finishedAt), error: s.error };
-        }),
+        body: jobs.map((s) => ({
+          job_id: s.id,
+          flow_id: s.flowId,
+          flow_name: s.flowName,
+          status: s.status,
+          source: s.labels.source ?? null,
+          created_at: iso(s.createdAt),
+          started_at: iso(s.startedAt),
+          finished_at: iso(s.finishedAt),
+          error: s.error,
+          error_code: s.errorCode,
+        })),
       };
     },
   });

@@ -67,7 +67,7 @@ export async function healthChecks(studio: StudioContext): Promise<{ db: string;
       ],
       edges: [{ id: 'e', source: 'in', sourceHandle: 'value', target: 'out', targetHandle: 'value' }],
     };
-    const job = await studio.flows.runJob(data, { inputs: { value: probe }, timeoutMs: 5000, labels: { source: 'health' } });
+    const job = await studio.flows.runJob(data, { inputs: { value: probe }, timeoutMs: 5000, labels: { source: 'health' }, stored: false });
     const result = await job.done;
     if (result.status !== 'completed' || result.outputs.value !== probe) chat = `error: engine probe ${result.status}${result.error ? `: ${result.error}` : ''}`;
   } catch (error) {

@@ -22,10 +22,13 @@ export interface ChildStudio {
 const script = fileURLToPath(new URL('./serve-child.mjs', import.meta.url));
 const builtServer = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** Start the built flow service in a child process with extra runtime config; resolves when it listens. */
-export async function startChildStudio(config: Record<string, unknown> = {}): Promise<ChildStudio> {
+/**
+ * Start the built flow service in a child process with extra runtime config; resolves when it
+ * listens. `dataDir`: reopen an earlier child's data (a restart after it died).
+ */
+export async function startChildStudio(config: Record<string, unknown> = {}, options: { dataDir?: string } = {}): Promise<ChildStudio> {
   if (!existsSync(builtServer)) throw new Error(`build @wiflow/studio-server first: ${builtServer} is missing`);
-  const child = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, JSON.stringify(config), ...(options.dataDir ? [options.dataDir] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   let exited = false;

@@ -247,9 +247,12 @@ export interface TestStudio {
   close(): Promise<void>;
 }
 
-/** Start a runtime with SQLite storage, the studio server, test nodes and test auth; two users with keys and tokens. */
-export async function startTestStudio(options: { studio?: Record<string, unknown>; jobs?: Record<string, unknown>; plugins?: WiflowPlugin[]; discover?: boolean } = {}): Promise<TestStudio> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'wiflow-studio-'));
+/**
+ * Start a runtime with SQLite storage, the studio server, test nodes and test auth; two users with
+ * keys and tokens. `dataDir`: reopen an earlier studio's data (a restart); its users are reused.
+ */
+export async function startTestStudio(options: { studio?: Record<string, unknown>; jobs?: Record<string, unknown>; plugins?: WiflowPlugin[]; discover?: boolean; dataDir?: string } = {}): Promise<TestStudio> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'wiflow-studio-'));
   const runtime = await Runtime.create({
     discover: options.discover ?? false,
     dataDir,
@@ -259,7 +262,7 @@ export async function startTestStudio(options: { studio?: Record<string, unknown
   });
   const { url } = await runtime.listen(0, '127.0.0.1');
   const makeUser = async (username: string, roles: string[]): Promise<TestUser> => {
-    const user = await runtime.storage.users.create({ username, password: `${username}-password-123`, roles });
+    const user = (await runtime.storage.users.getByUsername(username)) ?? (await runtime.storage.users.create({ username, password: `${username}-password-123`, roles }));
     const { key } = await runtime.storage.apiKeys.create({ userId: user.id, name: 'test' });
     const token = `token-${randomUUID()}`;
     testBearerTokens.set(token, { userId: user.id, username, roles, via: 'jwt' });

@@ -19,12 +19,16 @@ export interface DeploymentInfo {
 export interface JobInfo {
   job_id: string;
   flow_id: string | null;
+  /** The flow's name when the job ran (the flow may since be renamed or deleted). */
+  flow_name: string | null;
   status: JobStatus;
   source: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
   error: string | null;
+  /** e.g. WIFLOW_JOB_INTERRUPTED: the server stopped without a clean shutdown while the job ran. */
+  error_code: string | null;
 }
 
 /** A tool as a project's MCP server lists it. */

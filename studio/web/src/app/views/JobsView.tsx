@@ -11,10 +11,19 @@ function duration(job: JobInfo): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** The flow a job ran: a link while the flow exists, else the name it had then. */
+function flowCell(job: JobInfo, names: Map<string, string> | null) {
+  if (!job.flow_id) return <span className="muted">unsaved flow</span>;
+  const current = names?.get(job.flow_id);
+  // Until the flow list has loaded (or when it could not), every flow counts as existing.
+  if (current !== undefined || names === null) return <a href={`#/flows/${job.flow_id}`}>{current ?? job.flow_name ?? job.flow_id.slice(0, 8)}</a>;
+  return <span title="this flow has been deleted">{job.flow_name ?? job.flow_id.slice(0, 8)} <span className="muted">(deleted)</span></span>;
+}
+
 /** The caller's recent jobs (runs of job flows from the studio, the API, MCP or webhooks), newest first. */
 export function JobsView() {
   const [jobs, setJobs] = useState<JobInfo[] | null>(null);
-  const [names, setNames] = useState<Map<string, string>>(new Map());
+  const [names, setNames] = useState<Map<string, string> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     listJobs({ limit: 200 }).then(setJobs, (e: Error) => setError(e.message));
@@ -23,7 +32,7 @@ export function JobsView() {
   return (
     <div className="wf-page" data-testid="jobs-page">
       <h2>Jobs</h2>
-      <p className="muted">Runs of job flows — from the editor's Run, the run and build APIs, MCP tool calls and webhooks. The server keeps the last 500 in memory: a restart empties this list.</p>
+      <p className="muted">Runs of job flows — from the editor's Run, the run and build APIs, MCP tool calls and webhooks. The server stores them (the newest 500 by default), so they stay after a restart; a job it was running when it stopped without a clean shutdown reads failed.</p>
       {error ? <p className="error">{error}</p> : null}
       {jobs === null && !error ? <p className="muted">Loading…</p> : null}
       {jobs?.length === 0 ? <p className="muted" data-testid="jobs-empty">No jobs yet. Open a job flow and choose Run…, or call one of its MCP tools.</p> : null}
@@ -31,14 +40,16 @@ export function JobsView() {
         <DataTable className="wf-jobs" testId="jobs-table" columns={['Flow', 'Status', 'From', 'Started', 'Took', 'Error']}>
           {jobs.map((j) => (
             <tr key={j.job_id} title={`job ${j.job_id}`}>
-              <td>{j.flow_id ? <a href={`#/flows/${j.flow_id}`}>{names.get(j.flow_id) ?? j.flow_id.slice(0, 8)}</a> : <span className="muted">unsaved flow</span>}</td>
+              <td>{flowCell(j, names)}</td>
               <td>
                 <span className={`wf-job-status ${j.status}`}>{j.status.replace('_', ' ')}</span>
               </td>
               <td>{j.source ?? '—'}</td>
               <td>{timeAgo(j.created_at)}</td>
               <td>{duration(j)}</td>
-              <td className="wf-job-error">{j.error ?? ''}</td>
+              <td className="wf-job-error" title={j.error_code ?? undefined}>
+                {j.error ?? ''}
+              </td>
             </tr>
           ))}
         </DataTable>
