@@ -143,6 +143,12 @@ export const SensingConfigSchema = z.object({
    * Off: in the same pilot it left one of the 8 false falls of real captures (a mid-capture one).
    */
   fallFullContext: z.boolean().default(false),
+  /**
+   * Motion guard (issue 22, pilot/fallctx-protocol.md): a link raises a fall only if its output `motion` (the
+   * motion classifier's probability) reads ≥ 0.5 in at least one second from 2 s before to 3 s after the fall.
+   * Unlike the movement guard it needs no presence, so a fall by a person the link never saw arrive can pass.
+   */
+  fallMotionGuard: z.boolean().default(false),
   /** Seconds of history the link's own movement floor is learned over (its 10th percentile; see `pairFloor`). */
   floorWindowSeconds: z.number().min(10).max(3600).default(300),
 });
