@@ -16,9 +16,9 @@ export function registerEvalRealCommand(program: Command, print: (line: string) 
     .option('--out <file>', 'also write the markdown table to this file')
     .option('--fit', 'print the models fitted on all the data (the shipped defaults) as JSON')
     .option('--falls-only', 'only the falls rows (the activities set; nothing fitted for --fit)')
-    .option('--config <json>', 'sense with these settings instead of the shipped ones, e.g. \'{"fallMotionGuard":true}\'', (v) => SensingConfigSchema.parse(JSON.parse(v)))
-    .action(async (options: { data: string; subset?: number; json?: boolean; out?: string; fit?: boolean; fallsOnly?: boolean; config?: SensingConfig }) => {
-      const evaluation = await evaluateReal(options.data, { perGroup: options.subset, log: options.json ? undefined : print, config: options.config, fallsOnly: options.fallsOnly });
+    .option('--sensing <json>', 'sense with these sensing settings instead of the shipped ones (--config is the runtime config file), e.g. \'{"fallMotionGuard":true}\'', (v) => SensingConfigSchema.strict().parse(JSON.parse(v)))
+    .action(async (options: { data: string; subset?: number; json?: boolean; out?: string; fit?: boolean; fallsOnly?: boolean; sensing?: SensingConfig }) => {
+      const evaluation = await evaluateReal(options.data, { perGroup: options.subset, log: options.json ? undefined : print, config: options.sensing, fallsOnly: options.fallsOnly });
       if (!evaluation) {
         print(`real captures not found at ${options.data}: nothing to evaluate`);
         return;
