@@ -6,7 +6,7 @@
 // empty, fall, fall-like) of fresh simulated validation rooms, each simulated once and sensed by one `LinkSensor` per
 // link and candidate, room seconds by `combineRoomSecond`, scored by the evaluation's own `scoreSimRuns`.
 // Run from the repository root after a build:
-//   node plugins/sensing/pilot/fallctx.mjs OUT.json [--real-only | --sim-only] [--first 216] [--rooms 12]
+//   node plugins/sensing/pilot/fallctx.mjs OUT.json [--real-only | --sim-only | --clips-only] [--clips] [--first 216] [--rooms 12]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
