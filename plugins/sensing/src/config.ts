@@ -140,9 +140,21 @@ export const SensingConfigSchema = z.object({
    * Full context (issue 22, pilot/fallguard-protocol.md): a fall detector judges a peak only when the link's
    * segment holds the whole span its features read before the peak (velocity profile 3 s, burst 8 s) and, at
    * end of input, after it (5 s, 4 s); otherwise a peak in a capture's first seconds is judged against nothing.
-   * Off: in the same pilot it left one of the 8 false falls of real captures (a mid-capture one).
+   * Off: in the same pilot it left one of the 8 false falls of real captures (a mid-capture one). Chosen in the
+   * second round (pilot/fallctx-protocol.md: 1 false fall left, simulated false alarms 3.4 → 0 per day), but on the
+   * real falls, scored once, the burst detector's sensitivity fell 54 % → 48 % (the clips are cut 6–7.5 s before
+   * the fall, under its 8 s) while the velocity profile's rose 74 % → 80 %: off by the lead's rule that no
+   * real-falls row may lose more than 1 of 50 (docs/sensing.md, "Fall context").
    */
   fallFullContext: z.boolean().default(false),
+  /**
+   * Motion guard (issue 22, pilot/fallctx-protocol.md): a link raises a fall only if its output `motion` (the
+   * motion classifier's probability) reads ≥ 0.5 in at least one second from 2 s before to 3 s after the fall.
+   * Unlike the movement guard it needs no presence, so a fall by a person the link never saw arrive can pass.
+   * Off (2026-11-28): it left 6 of the 8 false falls of real quiet rooms and still people (a link's motion reads
+   * high in its first seconds, where those peaks are) and lost real falls (profile 37 → 36, burst 27 → 24 of 50).
+   */
+  fallMotionGuard: z.boolean().default(false),
   /** Seconds of history the link's own movement floor is learned over (its 10th percentile; see `pairFloor`). */
   floorWindowSeconds: z.number().min(10).max(3600).default(300),
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultRealRoot, evaluateReal, withoutCopies } from '../index.js';
+import { defaultRealRoot, evaluateReal, SensingConfigSchema, withoutCopies } from '../index.js';
 
 const root = defaultRealRoot();
 const have = existsSync(root);
@@ -18,6 +18,15 @@ describe.skipIf(!have)('real-data evaluation (subset)', () => {
     const got = Object.fromEntries(evaluation!.results.map((r) => [r.name, r.value]));
     expect(Object.keys(got).sort()).toEqual(Object.keys(expected.results).sort());
     for (const [name, value] of Object.entries(expected.results)) expect(Math.abs((got[name] ?? NaN) - value), name).toBeLessThanOrEqual(expected.tolerance);
+  });
+
+  it('with fallsOnly, gives the same falls rows and nothing else; with the shipped settings passed, the same figures', { timeout: 600_000 }, async () => {
+    const evaluation = await evaluateReal(root, { perGroup: expected.perGroup, fallsOnly: true, config: SensingConfigSchema.parse({}) });
+    const got = Object.fromEntries(evaluation!.results.map((r) => [r.name, r.value]));
+    const fallRows = Object.keys(expected.results).filter((name) => name.startsWith('falls'));
+    expect(Object.keys(got).sort()).toEqual(fallRows.sort());
+    for (const name of fallRows) expect(Math.abs((got[name] ?? NaN) - expected.results[name]), name).toBeLessThanOrEqual(expected.tolerance);
+    expect(evaluation!.fitted).toBeNull();
   });
 
   it('says so and returns nothing when the folder is absent', async () => {

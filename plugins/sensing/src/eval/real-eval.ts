@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SensingConfigSchema, type SensingModels } from '../config.js';
+import { SensingConfigSchema, type SensingConfig, type SensingModels } from '../config.js';
 import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { fitLogistic, pickFeatures, predictLogistic, type LogisticModel } from '../model/logistic.js';
 import { senseCapture } from '../sense-capture.js';
@@ -44,8 +44,8 @@ export interface RealEvaluation {
   root: string;
   subset: boolean;
   results: ProtocolResult[];
-  /** Models fitted on all the data of each set (what `--fit` prints for the shipped defaults). */
-  fitted: SensingModels;
+  /** Models fitted on all the data of each set (what `--fit` prints for the shipped defaults); null with `fallsOnly`. */
+  fitted: SensingModels | null;
 }
 
 /** Options of `evaluateReal`. */
@@ -53,6 +53,10 @@ export interface RealEvalOptions {
   /** Take only the first `perGroup` files of each (label, person/chip) group: the CI subset. */
   perGroup?: number;
   log?: (line: string) => void;
+  /** Sense with these settings instead of the shipped ones (a candidate's figures before its default changes). */
+  config?: SensingConfig;
+  /** Only the activities set's falls rows (the rest of the evaluation takes most of its time); nothing is fitted for `--fit`. */
+  fallsOnly?: boolean;
 }
 
 // The lying/sitting files carry a file name where the others carry a person; 'hjj' (falls only) is read as 'hhj'.
@@ -108,21 +112,28 @@ const PROFILE_PROBE_MODELS: SensingModels = {
   profileFall: { features: PROFILE_FEATURES, mean: PROFILE_FEATURES.map(() => 0), scale: PROFILE_FEATURES.map(() => 1), weights: PROFILE_FEATURES.map(() => 0), bias: 0, threshold: 1.01 },
 };
 
-/** Whether the shipped sensing guards falls by the link's movement (`fallMovementGuard`). */
-const GUARD = SensingConfigSchema.parse({}).fallMovementGuard;
+/**
+ * The seconds a link's fall guards let a fall through at (`fallMovementGuard`: state `moving`; `fallMotionGuard`:
+ * motion ≥ 0.5; each from 2 s before to 3 s after), as LinkSensor applies them after the classifier.
+ */
+function guardKeeps(config: SensingConfig, links: { second: number; state: string; motion: number }[]): (second: number) => boolean {
+  const moving = links.filter((f) => f.state === 'moving').map((f) => f.second);
+  const motion = links.filter((f) => f.motion >= 0.5).map((f) => f.second);
+  const near = (list: number[], second: number) => list.some((s) => s + 1 > second - 2 && s < second + 3);
+  return (second) => (!config.fallMovementGuard || near(moving, second)) && (!config.fallMotionGuard || near(motion, second));
+}
 
-async function gather(dir: string, entries: Label[], group: (e: Label) => string, log?: (line: string) => void): Promise<FileFeatures[]> {
+async function gather(dir: string, entries: Label[], group: (e: Label) => string, log?: (line: string) => void, config: SensingConfig = SensingConfigSchema.parse({})): Promise<FileFeatures[]> {
   const out: FileFeatures[] = [];
   for (const entry of entries) {
     const motion: number[][] = [];
     const candidates: FallCandidate[] = [];
     const profile: ProfileEvent[] = [];
-    const result = await senseCapture(join(dir, entry.file), { models: PROFILE_PROBE_MODELS, onMotionFeatures: (_s, f) => motion.push(motionInputs(f)), onFallCandidate: (c) => candidates.push(c), onProfileEvent: (e) => profile.push(e) });
+    const result = await senseCapture(join(dir, entry.file), { config, models: PROFILE_PROBE_MODELS, onMotionFeatures: (_s, f) => motion.push(motionInputs(f)), onFallCandidate: (c) => candidates.push(c), onProfileEvent: (e) => profile.push(e) });
     if (result.error) log?.(`  ${entry.file}: ${result.error.message} (the frames before it are used)`);
-    // The movement guard sits after the classifier (LinkSensor), so the models are fitted on every judged event
-    // and a file is scored on those the guard keeps. These captures have one link each.
-    const moving = result.links.filter((f) => f.state === 'moving').map((f) => f.second);
-    const kept = (second: number) => !GUARD || moving.some((s) => s + 1 > second - 2 && s < second + 3);
+    // The fall guards sit after the classifier (LinkSensor), so the models are fitted on every judged event
+    // and a file is scored on those the guards keep. These captures have one link each.
+    const kept = guardKeeps(config, result.links);
     out.push({ file: entry.file, label: entry.label, group: group(entry), motion, candidates, profile, guarded: { candidates: candidates.filter((c) => kept(c.second)), profile: profile.filter((e) => kept(e.second)) } });
   }
   return out;
@@ -507,17 +518,22 @@ export async function evaluateReal(root: string, options: RealEvalOptions = {}):
   const activities = subset(kept, personOf, options.perGroup);
   const copied = [...new Set(dropped.map((e) => e.label))].join(', ');
   log?.(`activities-intel5300: ${activities.length} files${dropped.length ? ` (${dropped.length} byte copies left out: ${copied})` : ''}`);
-  const actFeatures = await gather(activitiesDir, activities, personOf, log);
-  results.push(stillVsMoving(actFeatures));
-  results.push(await stillPresence(activitiesDir, actFeatures));
+  const config = options.config ?? SensingConfigSchema.parse({});
+  const fallFiles = options.fallsOnly ? activities.filter((e) => e.label !== 'lying' && e.label !== 'sitting') : activities;
+  const actFeatures = await gather(activitiesDir, fallFiles, personOf, log, config);
+  if (!options.fallsOnly) {
+    results.push(stillVsMoving(actFeatures));
+    results.push(await stillPresence(activitiesDir, actFeatures));
+  }
   // The velocity-profile detector gives the falls of these links; the burst detector (the other radios') is scored beside it.
   results.push(...falls(actFeatures, PROFILE_DETECTOR));
   results.push(...falls(actFeatures, PROFILE_ONLY_DETECTOR, ', profile without state change'));
   results.push(...falls(actFeatures, BURST_DETECTOR, ', burst detector (other radios)'));
+  if (options.fallsOnly) return { root, subset: Boolean(options.perGroup), results, fitted: null };
   const presenceDir = join(root, 'presence-esp32');
   const presence = readLabels(presenceDir);
   log?.(`presence-esp32: ${presence.length} files`);
-  const presFeatures = await gather(presenceDir, presence, (e) => e.chip ?? 'unknown', log);
+  const presFeatures = await gather(presenceDir, presence, (e) => e.chip ?? 'unknown', log, config);
   results.push(...quietVsMovement(presFeatures));
   const bDir = join(root, 'breathing-esp32');
   const bEntries = subset(readLabels(bDir), (e) => e.subject ?? '', options.perGroup);

@@ -71,6 +71,23 @@ describe('velocity-profile falls', () => {
     }
   });
 
+  it('with the motion guard, drops falls where motion never reached 0.5 and keeps the one at the movement', () => {
+    // An empty room's noise gives the detector peaks to judge; only the one at the movement has motion near it.
+    const scene: SyntheticSegment[] = [{ kind: 'empty', seconds: 30 }, { kind: 'moving', seconds: 2 }, { kind: 'empty', seconds: 14 }];
+    const frames = syntheticLinkFrames(scene, intel);
+    const fallsAt = (fallMotionGuard: boolean) => {
+      const { out } = sense(frames, EVERY_EVENT, { fallMotionGuard });
+      const origin = out[0].time - 1000;
+      return { out, at: out.flatMap((f) => f.falls.map((fall) => (fall.time - origin) / 1000)) };
+    };
+    const unguarded = fallsAt(false);
+    expect(unguarded.at.some((t) => t < 25)).toBe(true);
+    const guarded = fallsAt(true);
+    expect(guarded.at.length).toBeGreaterThan(0);
+    for (const t of guarded.at) expect(t).toBeGreaterThan(27);
+    for (const t of guarded.at) expect(guarded.out.some((f) => f.motion >= 0.5 && f.second + 1 > t - 2 && f.second < t + 3)).toBe(true);
+  });
+
   it('leaves single-chain links to the burst detector', () => {
     const { events } = sense(syntheticLinkFrames(story, { ...intel, nrx: 1 }), EVERY_EVENT);
     expect(events).toHaveLength(0);

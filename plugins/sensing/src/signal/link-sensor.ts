@@ -173,6 +173,8 @@ export class LinkSensor {
   #movingRun = 0;
   /** Seconds whose state read `moving`, recent ones only (the movement guard reads them). */
   #movingSeconds: number[] = [];
+  /** Seconds whose output motion read ≥ 0.5, recent ones only (the motion guard reads them). */
+  #motionSeconds: number[] = [];
   #out: SensingFrame[] = [];
   #pairHistory: Float64Array;
   #pairHistoryCount = 0;
@@ -609,6 +611,9 @@ export class LinkSensor {
     }
     if (state === 'moving') this.#movingSeconds.push(second);
     while (this.#movingSeconds.length && this.#movingSeconds[0] < second - 16) this.#movingSeconds.shift();
+    const motionOut = Math.round(motion * 1000) / 1000;
+    if (motionOut >= 0.5) this.#motionSeconds.push(second);
+    while (this.#motionSeconds.length && this.#motionSeconds[0] < second - 16) this.#motionSeconds.shift();
     const burstFalls = this.#pendingFalls.splice(0); // emptied on every link; on profile links only an observer's run fills it
     const falls = this.#guardFalls(this.#profileFalls ? this.#profileFalls.takeFalls() : burstFalls);
     // Movement nobody was seen arrive for (a door, a pet) is no person's activity: the second is `empty`.
@@ -624,7 +629,7 @@ export class LinkSensor {
       link: this.link,
       presence,
       state,
-      motion: Math.round(motion * 1000) / 1000,
+      motion: motionOut,
       breathingBpm,
       breathingReason,
       breathingQuality,
@@ -638,14 +643,17 @@ export class LinkSensor {
   }
 
   /**
-   * The movement guard (`fallMovementGuard`): only falls of a link whose state read `moving` in a second from
-   * 2 s before to 3 s after the fall; every detector judges a peak at least 4 s late, so those seconds are known.
+   * The fall guards: with `fallMovementGuard`, only falls of a link whose state read `moving`, and with
+   * `fallMotionGuard`, only falls of a link whose motion read ≥ 0.5 (no presence needed), in a second from 2 s
+   * before to 3 s after the fall; every detector judges a peak at least 4 s late, so those seconds are known.
    */
   #guardFalls(falls: SensingFallEvent[]): SensingFallEvent[] {
-    if (!this.options.config.fallMovementGuard || !falls.length) return falls;
+    const { fallMovementGuard, fallMotionGuard } = this.options.config;
+    if ((!fallMovementGuard && !fallMotionGuard) || !falls.length) return falls;
     return falls.filter((fall) => {
       const at = (fall.time - this.#originMs) / 1000;
-      return this.#movingSeconds.some((s) => s + 1 > at - 2 && s < at + 3);
+      const near = (s: number) => s + 1 > at - 2 && s < at + 3;
+      return (!fallMovementGuard || this.#movingSeconds.some(near)) && (!fallMotionGuard || this.#motionSeconds.some(near));
     });
   }
 
