@@ -137,16 +137,17 @@ export const SensingConfigSchema = z.object({
    */
   fallMovementGuard: z.boolean().default(false),
   /**
-   * Full context (issue 22, pilot/fallguard-protocol.md): a fall detector judges a peak only when the link's
-   * segment holds the whole span its features read before the peak (velocity profile 3 s, burst 8 s) and, at
-   * end of input, after it (5 s, 4 s); otherwise a peak in a capture's first seconds is judged against nothing.
-   * Off: in the same pilot it left one of the 8 false falls of real captures (a mid-capture one). Chosen in the
-   * second round (pilot/fallctx-protocol.md: 1 false fall left, simulated false alarms 3.4 → 0 per day), but on the
-   * real falls, scored once, the burst detector's sensitivity fell 54 % → 48 % (the clips are cut 6–7.5 s before
-   * the fall, under its 8 s) while the velocity profile's rose 74 % → 80 %: off by the lead's rule that no
-   * real-falls row may lose more than 1 of 50 (docs/sensing.md, "Fall context").
+   * Full context (issue 22, pilot/fallguard-protocol.md, pilot/fallctx-protocol.md): a fall detector judges a peak
+   * only when the link's segment holds the whole span its features read before the peak (velocity profile 3 s,
+   * burst 8 s) and, at end of input, after it (5 s, 4 s); otherwise a peak in a capture's first seconds is judged
+   * against nothing. On since 2026-11-28: chosen on validation data before any test figure (real quiet rooms and
+   * still people 8 → 1 false fall in 7,629 s; fresh simulated validation rooms 216–227 3.4 → 0 false alarms per
+   * day, falls unchanged), then on the real falls, scored once, the velocity profile (the Intel 5300 path, the
+   * protocol's gate) 74 % → 80 % at 6.4 % → 6.1 % false alarms; the burst detector (other radios) 54 % → 48 % at
+   * 6.8 % → 4.5 %, because those clips are cut 6–7.5 s after their start, under its 8 s (live, a fall has its
+   * context except in a link's first 8 s). The lead's decision (docs/sensing.md, "Fall context").
    */
-  fallFullContext: z.boolean().default(false),
+  fallFullContext: z.boolean().default(true),
   /**
    * Motion guard (issue 22, pilot/fallctx-protocol.md): a link raises a fall only if its output `motion` (the
    * motion classifier's probability) reads ≥ 0.5 in at least one second from 2 s before to 3 s after the fall.

@@ -6,7 +6,7 @@ import type { SensingFrame } from '@wiflow/core';
 import { encodeRecording } from '@wiflow/plugin-csi';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerSenseCommand } from '../index.js';
+import { registerSenseCommand, senseCapture } from '../index.js';
 import { syntheticLinkFrames } from '../testing/synthetic-link.js';
 import { summarize } from './sense-command.js';
 
@@ -83,6 +83,19 @@ describe('wiflow sense', () => {
     const lines = await sense([join(fixtures, 'intel', 'log.all_csi.6.7.6.dat')]);
     expect(lines[0]).toMatch(/log\.all_csi\.6\.7\.6\.dat\s+\(room default, 29 frames, 0 s\)/);
     expect(lines[1]).toBe('  no whole second of CSI in 29 frames: nothing to sense (sensing reports per second; give a longer capture)');
+  });
+
+  it("raises no fall from a capture's first seconds, judged without the context a fall detector reads (fallFullContext, on)", async () => {
+    // The ESP32-CSI-Tool sample: 12 s that read empty throughout. Judged without its 8 s before, a burst at 1 s was a fall.
+    const sample = join(fixtures, 'esp32', 'example_data.csv');
+    const lines = (await sense([sample, '--json'])).map((l) => JSON.parse(l) as { t?: number; state?: string; fall?: unknown; summary?: { falls: number[]; state_seconds: Record<string, number> } });
+    const summary = lines.find((l) => l.summary)!.summary!;
+    expect(summary.state_seconds.empty).toBe(12);
+    expect(summary.falls).toEqual([]);
+    expect(lines.filter((l) => l.t !== undefined && l.fall !== null)).toEqual([]);
+    // The same capture with the option off: the start-up fall the option removes.
+    const without = await senseCapture(sample, { config: { fallFullContext: false } });
+    expect(without.room.flatMap((f) => f.falls).length).toBeGreaterThan(0);
   });
 
   it('prints a readable table without --json', async () => {
