@@ -19,25 +19,16 @@ export interface JobRecordLimits {
 /** The bounds documented in docs/flow-service.md ("Jobs after a restart"). */
 export const JOB_RECORD_LIMITS: Readonly<JobRecordLimits> = Object.freeze({ headEvents: 50, tailEvents: 450, maxEventBytes: 4096, maxOutputBytes: 262_144 });
 
-/** What a stored job is built from: a job's snapshot fields and its log. */
-export interface JobRecordSource {
-  id: string;
-  flowId: string | null;
-  flowName: string | null;
-  userId: string | null;
-  /** The runtime that runs it (see `JobRecord.runnerId`). */
+/**
+ * What a stored job is built from: a job's snapshot fields (the record's, less its bounded parts)
+ * and its log. `runnerId`: the runtime that runs it; `eventsOmitted`: events already left out
+ * before (a job read back from storage and saved again).
+ */
+export type JobRecordSource = Omit<JobRecord, 'runnerId' | 'outputs' | 'events' | 'eventsOmitted'> & {
   runnerId?: string | null;
-  status: JobRecord['status'];
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  error: string | null;
-  errorCode: string | null;
-  labels: Record<string, string>;
   outputs: Record<string, unknown>;
-  /** Events already left out before (a job read back from storage and saved again). */
   eventsOmitted?: number;
-}
+};
 
 /** A value as JSON within `maxBytes`, or the marker that replaces it (also for values JSON cannot hold). */
 function boundedJson(value: unknown, maxBytes: number): JsonValue {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defineNode, definePlugin, type CsiFrame, type Runtime } from '@wiflow/core';
+import { defineNode, definePlugin, mulberry32, type CsiFrame, type Runtime } from '@wiflow/core';
 import { buildFlow, createTestRuntime } from '@wiflow/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -42,17 +42,6 @@ const sinkPlugin = definePlugin({
   },
 });
 
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const bytes = (next: () => number, n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256)));
 
 async function poll(condition: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
@@ -148,7 +137,7 @@ describe('csi.nexmon-udp under hostile datagrams', () => {
     const port = await boundPort(stats);
     const { payloads, expected } = nexmonCapture();
     const udp = await udpSender(port, stats);
-    const next = random(1);
+    const next = mulberry32(1); // seeded, so a failure can be replayed
     const good = payloads[0];
 
     await udp.send(Buffer.alloc(0));
@@ -241,7 +230,7 @@ describe('csi.esp32-udp under hostile datagrams', () => {
     const lines = readFileSync(file('esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
     const expected = await readCapture(file('esp32/example_data.csv'));
     const udp = await udpSender(port, stats);
-    const next = random(2);
+    const next = mulberry32(2); // seeded, so a failure can be replayed
     const line = lines[0];
 
     await udp.send(Buffer.alloc(0));
@@ -324,7 +313,7 @@ describe('csi.esp32-serial under hostile byte streams (a FIFO: the node reads it
   });
 
   it('passes over binary noise and garbage lines, reports the bad CSI lines with their stream offset, and decodes the good lines after', async () => {
-    const next = random(3);
+    const next = mulberry32(3); // seeded, so a failure can be replayed
     const noise = bytes(next, 200_000);
     const lines = text().split('\n');
     const cut = lines[1].slice(0, 40);
