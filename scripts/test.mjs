@@ -1,13 +1,24 @@
 #!/usr/bin/env node
-// The README's test command: build everything, run every package's tests (turbo, build
-// before test), then print one closing line summing the vitest JSON reports of all packages.
-import { spawnSync } from 'node:child_process';
+// The README's test command: build everything (turbo), run every package's tests, then print
+// how long each package took and one closing line summing the vitest JSON reports of all packages.
+//
+// The tests run in two lanes at once, one package at a time in each:
+// - "compute": the packages whose suites replay long evaluations in one process (the locator's
+//   and room-pose models, the end-to-end and sensing evaluations). They need a core each and
+//   nothing else: no ports, no brokers, no browser.
+// - "services": every other package, with its servers, brokers, browsers and timing, one after
+//   another as before.
+// Vitest runs one worker per package on a 2-core machine, so one lane alone leaves a core idle for
+// most of the run; two lanes use both. `npm test -- ARGS` (for example `--filter=@wiflow/core`)
+// passes ARGS to `turbo run test` and runs the old way, one package at a time.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = '.test-results.json';
+const COMPUTE = ['@wiflow/plugin-pose-tfjs', '@wiflow/plugin-evaluation', '@wiflow/plugin-sensing'];
 
 function packageDirs() {
   const dirs = [path.join(root, 'core'), path.join(root, 'test')];
@@ -19,18 +30,76 @@ function packageDirs() {
   return dirs.filter((d) => existsSync(path.join(d, 'package.json')));
 }
 
+function manifestOf(dir) {
+  return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+}
+
+/** Runs one package's test script; its output streams line by line, each line prefixed with the package's name. */
+function runPackage(dir, env) {
+  const name = manifestOf(dir).name;
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'test', '--silent'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pipe = (stream, out) => {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        for (const line of lines) out.write(`${name}:test: ${line}\n`);
+      });
+      stream.on('end', () => {
+        if (rest) out.write(`${name}:test: ${rest}\n`);
+      });
+    };
+    pipe(child.stdout, process.stdout);
+    pipe(child.stderr, process.stderr);
+    child.on('error', (error) => {
+      process.stderr.write(`${name}:test: could not start: ${error.message}\n`);
+      resolve({ name, code: 1, seconds: (Date.now() - started) / 1000 });
+    });
+    child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+async function runLane(lane, dirs, env, results) {
+  for (const dir of dirs) {
+    const result = await runPackage(dir, env);
+    results.push({ ...result, lane });
+  }
+}
+
 for (const dir of packageDirs()) rmSync(path.join(dir, REPORT), { force: true });
 
 const extra = process.argv.slice(2);
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
 // Build everything first: tests discover installed plugins, so every package's dist must exist
-// before any suite starts (turbo caches the builds, so the test task's own build is a cache hit).
+// before any suite starts.
 const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
 if (build.status !== 0) {
   console.log('the build failed: no tests were run');
   process.exit(1);
 }
-const result = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...extra], { cwd: root, stdio: 'inherit', env });
+
+let testsOk;
+if (extra.length > 0) {
+  const result = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...extra], { cwd: root, stdio: 'inherit', env });
+  testsOk = result.status === 0;
+} else {
+  const withTests = packageDirs().filter((dir) => manifestOf(dir).scripts?.test);
+  const compute = withTests.filter((dir) => COMPUTE.includes(manifestOf(dir).name));
+  // Longest first, so the lane's end is not one long suite started last.
+  compute.sort((a, b) => COMPUTE.indexOf(manifestOf(a).name) - COMPUTE.indexOf(manifestOf(b).name));
+  const services = withTests.filter((dir) => !compute.includes(dir));
+  const results = [];
+  const started = Date.now();
+  await Promise.all([runLane('compute', compute, env, results), runLane('services', services, env, results)]);
+  console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s in two lanes:`);
+  for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
+    console.log(`  ${r.name.padEnd(32)} ${r.lane.padEnd(9)} ${String(Math.round(r.seconds)).padStart(5)} s${r.code === 0 ? '' : `  (exit ${r.code})`}`);
+  }
+  testsOk = results.every((r) => r.code === 0);
+}
 
 let passed = 0;
 let failed = 0;
@@ -38,7 +107,7 @@ let skipped = 0;
 const missing = [];
 for (const dir of packageDirs()) {
   const file = path.join(dir, REPORT);
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const manifest = manifestOf(dir);
   if (!manifest.scripts?.test) continue;
   if (!existsSync(file)) {
     missing.push(path.relative(root, dir));
@@ -51,4 +120,4 @@ for (const dir of packageDirs()) {
 }
 if (missing.length) console.log(`packages without a test report (their tests did not run): ${missing.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(result.status === 0 && failed === 0 && missing.length === 0 ? 0 : 1);
+process.exit(testsOk && failed === 0 && missing.length === 0 ? 0 : 1);
