@@ -1,7 +1,7 @@
 // The live view's environment filter and the editor's job-only flows, in Debian's Chromium
 // against the real `wiflow serve`: two simulated wards (ground-truth poses, no model) deployed
 // together; the live view shows one ward's frames and people at a time, the choice survives a
-// reload, and a kept ward nothing writes any more says so; a job flow's editor offers Run… and
+// reload, and a kept ward whose pipeline is gone or failed says so; a job flow's editor offers Run… and
 // disables Deploy with the reason.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     expect(await page.getByTestId('mixed-environments').count()).toBe(0);
   });
 
-  it('says why a kept environment shows nothing once its deployment is undeployed, until all environments is chosen', async () => {
+  it('says why a kept environment shows nothing: undeployed (until all environments is chosen), or failed with its error', async () => {
     const select = page.getByTestId('live-environment');
     await select.selectOption('ward-b');
     expect(await environmentsOfFrames(1)).toBe('ward-b');
@@ -164,6 +164,16 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     expect(await select.inputValue()).toBe('*');
     expect(page.url()).toContain('#/live?environment=*');
     expect(await environmentsOfFrames(3)).toBe('ward-a');
+
+    // A deployment that failed (its scenario file is missing): the notice gives the stored error.
+    const missing = path.join(ROOT, 'examples/scenarios/missing-ward.yaml');
+    const wardF = await createFlow('Ward F', { nodes: [{ id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: missing, environmentId: 'ward-f' } } }], edges: [] });
+    expect((await api('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: wardF } })).status).toBe(201);
+    await page.goto(`${server.url}/#/live?environment=ward-f`);
+    await page.reload();
+    await expect.poll(() => notice.getAttribute('data-state')).toBe('failed');
+    expect(await notice.textContent()).toMatch(/^Nothing to show for ward-f: its pipeline failed\. Ward F \(deployment [0-9a-f]{8}\) failed: node sim: .*missing-ward\.yaml/);
+    expect(await notice.getByTestId('live-notice-open-flow').getAttribute('href')).toBe(`#/flows/${wardF}`);
   });
 
   it("makes Run… a job flow's action: Deploy is disabled with the reason, and the run works", async () => {

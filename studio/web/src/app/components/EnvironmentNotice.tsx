@@ -68,10 +68,11 @@ export function EnvironmentNotice({ silence, onShowAll }: { silence: Environment
   } else {
     body = (
       <>
-        Nothing to show for <strong>{environment}</strong>: its pipeline {silence.state === 'failed' ? 'failed' : 'stopped'}.{' '}
+        Nothing to show for <strong>{environment}</strong>: its pipeline {silence.state === 'failed' ? 'failed' : 'stopped'}.
         {silence.writers.map((d) => (
           <span key={d.id} data-testid="live-notice-deployment">
-            {deploymentName(d)} {d.status === 'failed' ? `failed: ${d.error ?? 'no reason stored'}` : 'stopped'}.{' '}
+            {' '}
+            {deploymentName(d)} {d.status === 'failed' ? `failed: ${d.error ?? 'no reason stored'}` : 'stopped'}.
           </span>
         ))}
         <FlowLinks flows={flowsOf(silence.writers)} verb="to deploy it again" />
