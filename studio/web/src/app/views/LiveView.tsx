@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getToken } from '../api/client';
 import { listDeployments, type DeploymentInfo, type RoomInfo } from '../api/studio';
+import { EnvironmentNotice } from '../components/EnvironmentNotice';
 import { contextIn, useCanvasSize } from '../hooks/useCanvasSize';
 import { hashQuery, replaceHashQuery } from '../hooks/useHashRoute';
 import { activityColor, activityNames, drawActivityStrip } from '../live/activity-strip';
-import { EnvironmentNotice } from '../components/EnvironmentNotice';
 import { ALL_ENVIRONMENTS, effectiveEnvironment, ENVIRONMENT_STORAGE_KEY, knownEnvironments, type EnvironmentChoice } from '../live/environment-choice';
 import { environmentSilence, QUIET_MS, type StoredFlow } from '../live/environment-status';
 import { drawFloor, floorExtent, floorHeightFor, HEAT_CELL } from '../live/floor-plan';
@@ -26,7 +26,8 @@ export function LiveView() {
   const [frame, setFrame] = useState<LiveFrame | null>(null);
   const [alerts, setAlerts] = useState<LiveAlert[]>([]);
   const [rooms, setRooms] = useState<RoomInfo[]>([]);
-  const [deployments, setDeployments] = useState<DeploymentInfo[]>([]);
+  /** The deployments as last read; null until one read succeeded (no notice claims what was never read). */
+  const [deployments, setDeployments] = useState<DeploymentInfo[] | null>(null);
   /** Stored flows, read once a notice must name the flow that writes an environment nothing deploys. */
   const [flows, setFlows] = useState<StoredFlow[] | null>(null);
   /** Whether the first look at rooms and deployments is done (the default choice depends on it). */
@@ -68,7 +69,7 @@ export function LiveView() {
   }, []);
   const environments = knownEnvironments(
     rooms.map((r) => r.environment_id),
-    deployments.map((d) => d.environment_id),
+    (deployments ?? []).map((d) => d.environment_id),
     seenEnvironments,
   );
   const environment = effectiveEnvironment(saved, environments);
@@ -149,7 +150,7 @@ export function LiveView() {
   useEffect(() => {
     if (quiet) reload.current();
   }, [quiet]);
-  const silence = looked ? environmentSilence({ environment, deployments, rooms, flows, framesArrived: framesSeen > 0, quiet }) : null;
+  const silence = looked && deployments ? environmentSilence({ environment, deployments, rooms, flows, framesArrived: framesSeen > 0, quiet }) : null;
   const needsFlows = silence?.state === 'absent' && flows === null;
   useEffect(() => {
     if (!needsFlows) return;
