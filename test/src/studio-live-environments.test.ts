@@ -1,7 +1,8 @@
 // The live view's environment filter and the editor's job-only flows, in Debian's Chromium
 // against the real `wiflow serve`: two simulated wards (ground-truth poses, no model) deployed
 // together; the live view shows one ward's frames and people at a time, the choice survives a
-// reload; a job flow's editor offers Run… and disables Deploy with the reason.
+// reload, and a kept ward whose pipeline is gone or failed says so; a job flow's editor offers Run… and
+// disables Deploy with the reason.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -141,6 +142,38 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     await page.getByTestId('live-environment').selectOption('ward-a');
     expect(await environmentsOfFrames(5)).toBe('ward-a');
     expect(await page.getByTestId('mixed-environments').count()).toBe(0);
+  });
+
+  it('says why a kept environment shows nothing: undeployed (until all environments is chosen), or failed with its error', async () => {
+    const select = page.getByTestId('live-environment');
+    await select.selectOption('ward-b');
+    expect(await environmentsOfFrames(1)).toBe('ward-b');
+    const notice = page.getByTestId('live-environment-notice');
+    expect(await notice.count(), 'no notice while frames arrive').toBe(0);
+    const wardB = (await api<{ id: string; flow_id: string }[]>('/api/v1/studio/deployments')).body.find((d) => d.flow_id === flows['Ward B']);
+    expect((await api(`/api/v1/studio/deployments/${wardB!.id}`, { method: 'DELETE' })).status).toBe(204);
+    // Opened again later (a reload, a restart): the kept choice is ward B, which nothing writes now.
+    await page.reload();
+    await notice.waitFor();
+    expect(await notice.getAttribute('data-state')).toBe('absent');
+    expect(await select.inputValue()).toBe('ward-b');
+    await expect.poll(() => notice.getByTestId('live-notice-open-flow').getAttribute('href')).toBe(`#/flows/${flows['Ward B']}`);
+    expect(await notice.textContent()).toMatch(/^Nothing to show for ward-b: no deployment writes it \(it was undeployed, or the server restarted since\)\. Open Ward B in the editor to deploy it again\./);
+    await notice.getByTestId('live-notice-show-all').click();
+    await notice.waitFor({ state: 'detached' });
+    expect(await select.inputValue()).toBe('*');
+    expect(page.url()).toContain('#/live?environment=*');
+    expect(await environmentsOfFrames(3)).toBe('ward-a');
+
+    // A deployment that failed (its scenario file is missing): the notice gives the stored error.
+    const missing = path.join(ROOT, 'examples/scenarios/missing-ward.yaml');
+    const wardF = await createFlow('Ward F', { nodes: [{ id: 'sim', position: { x: 0, y: 0 }, data: { nodeType: 'sim.source', config: { scenario: missing, environmentId: 'ward-f' } } }], edges: [] });
+    expect((await api('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: wardF } })).status).toBe(201);
+    await page.goto(`${server.url}/#/live?environment=ward-f`);
+    await page.reload();
+    await expect.poll(() => notice.getAttribute('data-state')).toBe('failed');
+    expect(await notice.textContent()).toMatch(/^Nothing to show for ward-f: its pipeline failed\. Ward F \(deployment [0-9a-f]{8}\) failed: node sim: .*missing-ward\.yaml/);
+    expect(await notice.getByTestId('live-notice-open-flow').getAttribute('href')).toBe(`#/flows/${wardF}`);
   });
 
   it("makes Run… a job flow's action: Deploy is disabled with the reason, and the run works", async () => {

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getToken } from '../api/client';
-import { listDeployments, type RoomInfo } from '../api/studio';
+import { listDeployments, type DeploymentInfo, type RoomInfo } from '../api/studio';
+import { EnvironmentNotice } from '../components/EnvironmentNotice';
 import { contextIn, useCanvasSize } from '../hooks/useCanvasSize';
 import { hashQuery, replaceHashQuery } from '../hooks/useHashRoute';
 import { activityColor, activityNames, drawActivityStrip } from '../live/activity-strip';
 import { ALL_ENVIRONMENTS, effectiveEnvironment, ENVIRONMENT_STORAGE_KEY, knownEnvironments, type EnvironmentChoice } from '../live/environment-choice';
+import { environmentSilence, QUIET_MS, type StoredFlow } from '../live/environment-status';
 import { drawFloor, floorExtent, floorHeightFor, HEAT_CELL } from '../live/floor-plan';
 import { drawSkeletons } from '../live/skeletons';
 import { toFrame, type ActivitySample, type LiveAlert, type LiveFrame } from '../live/types';
@@ -24,7 +26,10 @@ export function LiveView() {
   const [frame, setFrame] = useState<LiveFrame | null>(null);
   const [alerts, setAlerts] = useState<LiveAlert[]>([]);
   const [rooms, setRooms] = useState<RoomInfo[]>([]);
-  const [deployedEnvironments, setDeployedEnvironments] = useState<string[]>([]);
+  /** The deployments as last read; null until one read succeeded (no notice claims what was never read). */
+  const [deployments, setDeployments] = useState<DeploymentInfo[] | null>(null);
+  /** Stored flows, read once a notice must name the flow that writes an environment nothing deploys. */
+  const [flows, setFlows] = useState<StoredFlow[] | null>(null);
   /** Whether the first look at rooms and deployments is done (the default choice depends on it). */
   const [looked, setLooked] = useState(false);
   const [seenEnvironments, setSeenEnvironments] = useState<string[]>([]);
@@ -33,6 +38,11 @@ export function LiveView() {
   const [saved, setSaved] = useState<EnvironmentChoice | null>(savedChoice);
   const [connection, setConnection] = useState('connecting');
   const [framesSeen, setFramesSeen] = useState(0);
+  /** Whether QUIET_MS passed without a frame of the choice (since its last frame, or since it was made). */
+  const [quiet, setQuiet] = useState(false);
+  /** When the last frame of the choice arrived, else when the choice was made. */
+  const lastHeard = useRef(Date.now());
+  const reload = useRef<() => void>(() => undefined);
   const skeletonRef = useRef<HTMLCanvasElement>(null);
   const floorRef = useRef<HTMLCanvasElement>(null);
   const stripRef = useRef<HTMLCanvasElement>(null);
@@ -47,8 +57,9 @@ export function LiveView() {
     const load = () =>
       Promise.all([
         api<RoomInfo[]>('/api/v1/studio/rooms').then((r) => !stop && setRooms(r), () => undefined),
-        listDeployments().then((list) => !stop && setDeployedEnvironments(knownEnvironments(list.map((d) => d.environment_id))), () => undefined),
+        listDeployments().then((list) => !stop && setDeployments(list), () => undefined),
       ]).then(() => !stop && setLooked(true));
+    reload.current = () => void load();
     void load();
     const timer = setInterval(load, 15_000);
     return () => {
@@ -58,7 +69,7 @@ export function LiveView() {
   }, []);
   const environments = knownEnvironments(
     rooms.map((r) => r.environment_id),
-    deployedEnvironments,
+    (deployments ?? []).map((d) => d.environment_id),
     seenEnvironments,
   );
   const environment = effectiveEnvironment(saved, environments);
@@ -85,6 +96,8 @@ export function LiveView() {
     setAlerts([]);
     setFramesSeen(0);
     setDelivered([]);
+    setQuiet(false);
+    lastHeard.current = Date.now();
     const only = environment ? { environment_id: environment } : {};
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${window.location.host}/ws/pose?token=${encodeURIComponent(getToken() ?? '')}`);
@@ -104,6 +117,8 @@ export function LiveView() {
         }
         setFrame(f);
         setFramesSeen((n) => n + 1);
+        lastHeard.current = Date.now();
+        setQuiet(false);
         const now = Date.now();
         const activities: Record<string, number> = {};
         for (const p of f.persons) {
@@ -125,6 +140,29 @@ export function LiveView() {
     };
     return () => ws.close();
   }, [looked, environment]);
+
+  // Silence is told apart from a slow frame rate after QUIET_MS; going quiet asks the server again
+  // at once (a pipeline that just stopped should be named now, not at the next 15 s look).
+  useEffect(() => {
+    const timer = setInterval(() => setQuiet(Date.now() - lastHeard.current >= QUIET_MS), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (quiet) reload.current();
+  }, [quiet]);
+  const silence = looked && deployments ? environmentSilence({ environment, deployments, rooms, flows, framesArrived: framesSeen > 0, quiet }) : null;
+  const needsFlows = silence?.state === 'absent' && flows === null;
+  useEffect(() => {
+    if (!needsFlows) return;
+    let stop = false;
+    api<StoredFlow[]>('/api/v1/flows/?get_all=true').then(
+      (list) => !stop && setFlows(list),
+      () => !stop && setFlows([]),
+    );
+    return () => {
+      stop = true;
+    };
+  }, [needsFlows]);
 
   const extent = floorExtent(room, trails.current);
   const floorHeight = useCallback((w: number) => floorHeightFor(w, extent), [extent.width, extent.depth]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -168,6 +206,7 @@ export function LiveView() {
         </span>
         <span data-testid="person-count">people: {frame?.persons.length ?? 0}</span>
       </div>
+      {silence ? <EnvironmentNotice silence={silence} onShowAll={() => choose(ALL_ENVIRONMENTS)} /> : null}
       <div className="wf-live-grid">
         <figure className="wf-card">
           <canvas ref={floorRef} data-testid="floor-canvas" />
