@@ -105,6 +105,23 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+/** The failures one report holds: failed tests, and test files that failed before any test ran. */
+function failuresOf(report, dir) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? dir);
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests) {
+      const why = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      lines.push(`  ${where} > ${t.fullName ?? t.title}\n      ${why}`);
+    }
+    if (failedTests.length === 0 && file.status === 'failed') {
+      lines.push(`  ${where}\n      ${String(file.message ?? 'the file failed').split('\n')[0].slice(0, 300)}`);
+    }
+  }
+  return lines;
+}
+const failures = [];
 for (const dir of packageDirs()) {
   const file = path.join(dir, REPORT);
   const manifest = manifestOf(dir);
@@ -117,7 +134,10 @@ for (const dir of packageDirs()) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  failures.push(...failuresOf(report, dir));
 }
+// The lanes' output interleaves, so the failures are repeated here, at the end, where they are read.
+if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 if (missing.length) console.log(`packages without a test report (their tests did not run): ${missing.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(testsOk && failed === 0 && missing.length === 0 ? 0 : 1);
