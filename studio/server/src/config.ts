@@ -39,8 +39,8 @@ export const StudioConfigSchema = z
       .describe('Rate limit of the flow service (429 with X-RateLimit-* headers beyond it)'),
     quotas: z
       .object({
-        deploymentsPerUser: z.number().int().min(0).default(4).describe('Pipelines one user may have deployed at once'),
-        deploymentsTotal: z.number().int().min(0).default(16).describe('Pipelines deployed through the flow service at once, all users together'),
+        deploymentsPerUser: z.number().int().min(0).default(4).describe('Pipelines one user may have running at once (failed or stopped deployments do not count)'),
+        deploymentsTotal: z.number().int().min(0).default(16).describe('Pipelines running through the flow service at once, all users together'),
         jobsPerUser: z.number().int().positive().default(16).describe('Unfinished (queued or running) jobs one user may have'),
         jobsTotal: z.number().int().positive().default(128).describe('Unfinished jobs of all users together'),
         deploymentMaxMinutes: z.number().min(0).default(0).describe('Minutes after which a deployed pipeline is undeployed (0: never)'),

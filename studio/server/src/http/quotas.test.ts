@@ -90,3 +90,41 @@ describe('flow service quotas', () => {
     await s.http.post(`/api/v1/build/${slow}/flow?event_delivery=polling`).set(s.alice.auth).send({ inputs: { input_value: '1' } }).expect(200);
   });
 });
+
+describe('deployment quotas count running pipelines only', () => {
+  let s: TestStudio;
+  beforeAll(async () => {
+    s = await startTestStudio({ studio: { quotas: { deploymentsPerUser: 1, deploymentsTotal: 1 } } });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('lets a user whose one deployment failed deploy another, without undeploying the failed one first', async () => {
+    const failing: FlowData = {
+      // A source that throws (its file is missing) fails the pipeline.
+      nodes: [
+        { id: 'file', position: { x: 0, y: 0 }, data: { nodeType: 'stest.filesource', config: { path: '/nonexistent/wiflow-quota-test.csv' } } },
+        { id: 'sink', position: { x: 200, y: 0 }, data: { nodeType: 'stest.sink', config: {} } },
+      ],
+      edges: [{ id: 'e', source: 'file', sourceHandle: 'size', target: 'sink', targetHandle: 'value' }],
+    };
+    const failingId = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'failing', data: failing }).expect(201)).body.id as string;
+    const endlessId = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'endless', data: endless }).expect(201)).body.id as string;
+    const deployment = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: failingId })).body as { id: string };
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'failed'; i++) {
+      status = (await s.http.get(`/api/v1/studio/deployments/${deployment.id}`).set(s.alice.auth).expect(200)).body.status;
+      if (status !== 'failed') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe('failed');
+    // The failed deployment stays listed, with its reason, and no longer holds the user's one place.
+    await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: endlessId }).expect(201);
+    const listed = (await s.http.get('/api/v1/studio/deployments').set(s.alice.auth).expect(200)).body as { id: string; status: string }[];
+    expect(listed.map((d) => d.status).sort()).toEqual(['failed', 'running']);
+    // The one running deployment is the quota's limit again.
+    const third = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'endless 2', data: endless }).expect(201)).body.id as string;
+    const over = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: third }).expect(429);
+    expect(over.body.detail).toMatch(/You have 1 pipelines deployed/);
+  });
+});

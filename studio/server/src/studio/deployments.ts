@@ -67,15 +67,20 @@ export class Deployments {
     return this.#owners.get(id);
   }
 
-  /** How many studio deployments still run: the user's and everyone's (for `studio.quotas`). */
+  /**
+   * How many studio deployments still run: the user's and everyone's (for `studio.quotas`). A
+   * deployment that failed or stopped stays listed until undeployed, but holds no place.
+   */
   countStudioDeployments(userId: string): { mine: number; total: number } {
     let mine = 0;
     let total = 0;
     for (const [id, owner] of this.#owners) {
-      if (!this.studio.flows.pipelines.has(id)) {
+      const deployed = this.studio.flows.pipelines.get(id);
+      if (!deployed) {
         this.#owners.delete(id);
         continue;
       }
+      if (deployed.outcome) continue;
       total++;
       if (owner === userId) mine++;
     }
