@@ -25,6 +25,15 @@ describe('wiflow serve', () => {
     });
     const health = await fetch(`${url}/api/v1/health`);
     expect(health.status).toBe(200);
+    // Both services' OpenAPI documents are reachable, to anyone: the pose service's at
+    // /api/v1/openapi.json (registered first), the flow service's at its own path.
+    const pose = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
+    expect(pose.info.title).toBe('wiflow pose service');
+    const flowService = await fetch(`${url}/api/v1/studio/openapi.json`);
+    expect(flowService.status).toBe(200);
+    const document = (await flowService.json()) as { info: { title: string }; paths: Record<string, unknown> };
+    expect(document.info.title).toBe('wiflow flow service');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/flows/', '/api/v1/studio/jobs', '/api/v1/studio/openapi.json']));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const t0 = Date.now();
     child.kill('SIGTERM');

@@ -8,7 +8,7 @@ import { flowRoutes } from './flows/flow-routes.js';
 import { FlowService } from './flows/flow-service.js';
 import { loadExampleFlows } from './examples/load-examples.js';
 import { errorHandler } from './http/error-handler.js';
-import { OPENAPI_PATH, openApiRoutes } from './http/openapi.js';
+import { FLOW_SERVICE_OPENAPI_PATH, OPENAPI_PATH, openApiRoutes } from './http/openapi.js';
 import { FlowRateLimiter, rateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './jobs/build-routes.js';
 import { FlowRunner } from './jobs/flow-runner.js';
@@ -81,8 +81,9 @@ const studioServerPlugin = definePlugin({
         ['/api/v1/studio', jobListRoutes(context)],
         ['/api/v1/studio', roomRoutes(context)],
       ];
-      // The document of every declared route above, this one included.
-      mount.push([OPENAPI_PATH, openApiRoutes(context, mounts)]);
+      // The document of every declared route above, this one included, at both of its paths.
+      const openApi = openApiRoutes(context, mounts);
+      mount.push([OPENAPI_PATH, openApi], [FLOW_SERVICE_OPENAPI_PATH, openApi]);
       for (const [path, router] of mount) app.use(path, limited, router, onError);
       app.use('/health_check', limited);
       app.use(health, onError);

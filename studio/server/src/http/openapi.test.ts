@@ -19,7 +19,14 @@ describe('GET /api/v1/openapi.json', () => {
     expect(paths['/api/v1/folders/'].get).toBeDefined();
     expect(paths['/health'].get.security).toEqual([]);
     expect(paths['/api/v1/openapi.json'].get).toBeDefined();
+    expect(paths['/api/v1/studio/openapi.json'].get).toBeDefined();
     // Bare handlers (streams, uploads, downloads) are left out.
     expect(paths['/api/v1/studio/deployments/{id}/counters/stream']).toBeUndefined();
+  });
+
+  it('answers the same document at /api/v1/studio/openapi.json, where the pose API cannot shadow it', async () => {
+    const [shared, own] = await Promise.all([fetch(`${s.url}/api/v1/openapi.json`), fetch(`${s.url}/api/v1/studio/openapi.json`)]);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual(await shared.json());
   });
 });

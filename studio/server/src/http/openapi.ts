@@ -16,6 +16,12 @@ const FlowServiceError = z.object({
 /** Where the document is served: beside Langflow's `/api/v1` paths, clashing with none of them (Langflow serves its own at `/openapi.json`). */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
+/**
+ * The same document at a path of its own: where the pose API loads too (`wiflow serve`, `npm start`),
+ * the pose service's document answers at OPENAPI_PATH, registered first, and this one is reached here.
+ */
+export const FLOW_SERVICE_OPENAPI_PATH = '/api/v1/studio/openapi.json';
+
 /** A mount path and a route path; a document mounted at its own path ('/api/v1/openapi.json' + '/') keeps no trailing slash. */
 function joinPath(mount: string, path: string): string {
   return path === '/' && mount.endsWith('.json') ? mount : `${mount}${path}`;
@@ -37,7 +43,7 @@ export function flowServiceOpenApi(mounts: readonly { path: string; router: Rout
   return document;
 }
 
-/** `GET /api/v1/openapi.json` (mount at OPENAPI_PATH): the document of `mounts`, built once, on the first request. */
+/** `GET /api/v1/openapi.json` (mount at OPENAPI_PATH and FLOW_SERVICE_OPENAPI_PATH): the document of `mounts`, built once, on the first request. */
 export function openApiRoutes(studio: StudioContext, mounts: readonly { path: string; router: Router }[]): Router {
   let document: Record<string, unknown> | undefined;
   return flowServiceRouter(studio, [
