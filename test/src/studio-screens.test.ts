@@ -204,6 +204,21 @@ describe.skipIf(!hasChromium)('studio screens at 1024 and 1440 px', () => {
       expect(await s.page.getByTestId('deploy').textContent()).toBe('Deploy');
       await expectNoSidewaysScroll(s);
       // Editing the last node: the side panel takes width, the node stays in view, text readable.
+      // Where the flow opens at its start (1024 px) the last node is off the canvas: pan to it as
+      // a user does, dragging the pane leftwards from an empty spot below the nodes.
+      const [publish, canvas] = await Promise.all([s.page.getByTestId('node-publish').boundingBox(), s.page.getByTestId('canvas').boundingBox()]);
+      const overhang = publish!.x + publish!.width - (canvas!.x + canvas!.width);
+      if (overhang > 0) {
+        const from = { x: canvas!.x + canvas!.width / 2, y: canvas!.y + canvas!.height - 40 };
+        await s.page.mouse.move(from.x, from.y);
+        await s.page.mouse.down();
+        await s.page.mouse.move(from.x - (overhang + 40), from.y, { steps: 8 });
+        await s.page.mouse.up();
+        await expect.poll(async () => {
+          const [node, box] = await Promise.all([s.page.getByTestId('node-publish').boundingBox(), s.page.getByTestId('canvas').boundingBox()]);
+          return node!.x + node!.width <= box!.x + box!.width;
+        }, { timeout: 10_000 }).toBe(true);
+      }
       await s.page.getByTestId('node-publish').click();
       await s.page.getByTestId('config-form').waitFor();
       await expect.poll(async () => {

@@ -431,14 +431,16 @@ function Editor({ flowId }: { flowId: string }) {
   const jobOnly = isJobFlow({ nodes }) && !deployment;
   const sideOpen = (panel === 'config' && Boolean(selected && selectedInfo)) || panel === 'run' || panel === 'revisions';
   // The side panel takes or gives back canvas width: fit again after the resize, unless the
-  // user chose the view (panned, zoomed, or added a node where they wanted it).
+  // user chose the view (panned, zoomed, or added a node where they wanted it). Either way the
+  // node being edited stays in view: the panel must not cover the node it edits.
   const latestNodes = useRef(nodes);
   latestNodes.current = nodes;
   useEffect(() => {
-    if (!viewIsOurs.current || latestNodes.current.length === 0) return;
+    if (latestNodes.current.length === 0) return;
     const frame = requestAnimationFrame(() => {
-      fitReadable(latestNodes.current);
-      // A flow wider than the canvas opens at its start: bring the node being edited into view.
+      if (viewIsOurs.current) fitReadable(latestNodes.current);
+      // A flow wider than the canvas opens at its start, and a node the user panned to at the
+      // canvas's right edge goes under the panel: bring the node being edited into view.
       const chosen = latestNodes.current.find((n) => n.id === selectedId);
       const box = wrapper.current?.getBoundingClientRect();
       if (!chosen || !box) return;
