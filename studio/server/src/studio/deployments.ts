@@ -14,8 +14,10 @@ export interface DeploymentView {
   error: string | null;
   /** 'studio': deployed through POST /deployments; 'server': started by the server itself (the system pipeline). */
   origin: 'server' | 'studio';
-  /** The environment the flow's nodes name; null when none names one. */
+  /** The environment the flow's nodes name (the first, when they name several); null when none names one. */
   environment_id: string | null;
+  /** Every environment the flow's nodes name, sorted; empty when none names one. */
+  environment_ids: string[];
   started_at: string;
   counters: Record<string, NodeCounters>;
 }
@@ -112,6 +114,7 @@ export class Deployments {
     const origin = this.#owners.has(deployed.id) ? 'studio' : 'server';
     const flowId = deployed.flowId ?? (origin === 'server' ? await this.#linkedFlow(deployed) : null);
     const stored = flowId && this.studio.hasStorage ? await this.studio.storage.flows.get(flowId) : null;
+    const environments = flowEnvironments(deployed.data);
     return {
       id: deployed.id,
       flow_id: flowId,
@@ -119,7 +122,8 @@ export class Deployments {
       status: statusOf(deployed),
       error: failureOf(deployed),
       origin,
-      environment_id: flowEnvironments(deployed.data)[0] ?? null,
+      environment_id: environments[0] ?? null,
+      environment_ids: environments,
       started_at: new Date(deployed.startedAt).toISOString(),
       counters: deployed.pipeline.counters(),
     };

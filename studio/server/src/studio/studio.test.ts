@@ -126,7 +126,7 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
       const server = listed.find((d) => d.id === 'pose-api:system');
       expect(server).toEqual({
         id: 'pose-api:system', flow_id: expect.stringMatching(/^[0-9a-f-]{36}$/), flow_name: 'Server demo', status: 'running', error: null, origin: 'server',
-        environment_id: 'lab', started_at: new Date(serverPipeline.startedAt).toISOString(), counters: expect.objectContaining({ tick: expect.any(Object) }),
+        environment_id: 'lab', environment_ids: ['lab'], started_at: new Date(serverPipeline.startedAt).toISOString(), counters: expect.objectContaining({ tick: expect.any(Object) }),
       });
       // The linked flow is a stored flow of the examples owner, so the editor can open it; the link holds.
       const flow = (await s.http.get(`/api/v1/flows/${server!.flow_id}`).set(s.alice.auth).expect(200)).body;
@@ -155,6 +155,15 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
       const second = await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: other.id }).expect(409);
       expect(second.body.detail).toContain(`deployment ${first.id} ("Garage", started by the studio) is running and it runs this flow`);
       await s.http.delete(`/api/v1/studio/deployments/${first.id}`).set(s.alice.auth).expect(204);
+
+      // A flow writing two environments names both (environment_id keeps the first).
+      const wards = tickerFlow('ward-a');
+      wards.nodes.push({ id: 'tick2', position: { x: 0, y: 200 }, data: { nodeType: 'stest.ticker', config: { everyMs: 5, environmentId: 'ward-b' } } });
+      wards.edges.push({ id: 'e2', source: 'tick2', sourceHandle: 'value', target: 'sink', targetHandle: 'value' });
+      const twoWards = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Wards A and B', data: wards }).expect(201)).body;
+      const both = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: twoWards.id }).expect(201)).body;
+      expect(both).toMatchObject({ environment_id: 'ward-a', environment_ids: ['ward-a', 'ward-b'] });
+      await s.http.delete(`/api/v1/studio/deployments/${both.id}`).set(s.alice.auth).expect(204);
 
       // The server's pipeline is stopped through the system API, not the studio.
       const stop = await s.http.delete('/api/v1/studio/deployments/pose-api:system').set(s.alice.auth).expect(409);

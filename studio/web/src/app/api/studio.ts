@@ -11,8 +11,17 @@ export interface DeploymentInfo {
   /** Why it failed (naming the node), when it did. */
   error?: string | null;
   origin?: 'server' | 'studio' | null;
+  /** The first environment the flow's nodes name. */
   environment_id?: string | null;
+  /** Every environment the flow's nodes name (older servers send only environment_id). */
+  environment_ids?: string[] | null;
   started_at?: string | number | null;
+}
+
+/** The environments a deployment writes, as its flow's nodes name them. */
+export function environmentsOf(d: DeploymentInfo): string[] {
+  if (d.environment_ids) return d.environment_ids;
+  return d.environment_id ? [d.environment_id] : [];
 }
 
 /** A job as GET /api/v1/studio/jobs lists it. */

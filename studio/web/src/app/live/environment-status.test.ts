@@ -42,6 +42,12 @@ describe('why the chosen environment shows nothing', () => {
     expect(silence).toMatchObject({ state: 'failed', environment: 'home', writers: [{ id: 's' }] });
   });
 
+  it('counts a deployment whose flow writes several environments as a writer of each', () => {
+    const both: DeploymentInfo = { ...ward('ab', 'ward-a', 'failed', 'node sim2: ENOENT'), environment_ids: ['ward-a', 'ward-b'] };
+    expect(environmentSilence(facts({ environment: 'ward-b', deployments: [both] }))).toMatchObject({ state: 'failed', writers: [{ id: 'ab' }] });
+    expect(environmentSilence(facts({ environment: 'ward-b', deployments: [{ ...both, status: 'running' }] }))).toBeNull();
+  });
+
   it('prefers a running writer over an ended one (deployed again after a failure)', () => {
     expect(environmentSilence(facts({ deployments: [ward('old', 'ward-b', 'failed', 'x'), ward('new', 'ward-b', 'running')] }))).toBeNull();
   });

@@ -2,7 +2,7 @@
 // but sends no frames. Framework-free, so the Live view's notice is decided in one place.
 import { flowEnvironments } from '@wiflow/core/flow-environments';
 import type { FlowData } from '@wiflow/core';
-import { isRunning, type DeploymentInfo, type RoomInfo } from '../api/studio';
+import { environmentsOf, isRunning, type DeploymentInfo, type RoomInfo } from '../api/studio';
 
 /** How long a chosen environment may stay without frames before the view says so. */
 export const QUIET_MS = 10_000;
@@ -38,12 +38,12 @@ export type EnvironmentSilence =
   | { state: 'absent'; environment: string; flows: StoredFlow[] | null };
 
 /**
- * The deployments that write `environment`: those whose flow names it (`environment_id`) and
+ * The deployments that write `environment`: those whose flow names it (`environment_ids`) and
  * those whose room (a scenario file the flow names only by path) is of it.
  */
 export function writersOf(environment: string, deployments: readonly DeploymentInfo[], rooms: readonly RoomInfo[]): DeploymentInfo[] {
   const byRoom = new Set(rooms.filter((r) => r.environment_id === environment).map((r) => r.deployment_id));
-  return deployments.filter((d) => d.environment_id === environment || byRoom.has(d.id));
+  return deployments.filter((d) => environmentsOf(d).includes(environment) || byRoom.has(d.id));
 }
 
 /**

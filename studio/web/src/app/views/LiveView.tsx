@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getToken } from '../api/client';
-import { listDeployments, type DeploymentInfo, type RoomInfo } from '../api/studio';
+import { environmentsOf, listDeployments, type DeploymentInfo, type RoomInfo } from '../api/studio';
 import { EnvironmentNotice } from '../components/EnvironmentNotice';
 import { contextIn, useCanvasSize } from '../hooks/useCanvasSize';
 import { hashQuery, replaceHashQuery } from '../hooks/useHashRoute';
@@ -69,7 +69,7 @@ export function LiveView() {
   }, []);
   const environments = knownEnvironments(
     rooms.map((r) => r.environment_id),
-    (deployments ?? []).map((d) => d.environment_id),
+    (deployments ?? []).flatMap(environmentsOf),
     seenEnvironments,
   );
   const environment = effectiveEnvironment(saved, environments);
