@@ -31,11 +31,15 @@ export function statusOf(deployed: DeployedPipeline): DeploymentView['status'] {
   return deployed.outcome.status === 'failed' ? 'failed' : 'stopped';
 }
 
-/** Why a pipeline failed, naming the node when one failed it; null unless it failed. */
+/**
+ * Why a pipeline failed, naming the node when one failed it; null unless it failed. The engine's
+ * errors name the node already (`source sim (sim.source) failed: …`); only one that does not is
+ * prefixed with it.
+ */
 export function failureOf(deployed: DeployedPipeline): string | null {
   const outcome = deployed.outcome;
   if (!outcome || outcome.status !== 'failed') return null;
-  return outcome.nodeId ? `node ${outcome.nodeId}: ${outcome.error}` : outcome.error;
+  return outcome.nodeId && !outcome.error.includes(outcome.nodeId) ? `node ${outcome.nodeId}: ${outcome.error}` : outcome.error;
 }
 
 /**

@@ -200,7 +200,7 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
     const flow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'Fails', data: reading(path.join(s.dataDir, 'missing.bin')) }).expect(201)).body;
     const dep = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
     await s.runtime.pipelines.get(dep.id)!.pipeline.done;
-    expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails', error: expect.stringMatching(/^node file: .*missing\.bin/) });
+    expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails', error: expect.stringMatching(/^source file \(stest\.filesource\) failed: [^]*missing\.bin/) });
     // The editor polls the counters: they say that it failed, and why, too.
     const counters = (await s.http.get(`/api/v1/studio/deployments/${dep.id}/counters`).set(s.alice.auth).expect(200)).body;
     expect(counters).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.bin/) });
