@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     await page.goto(`${server.url}/#/live?environment=ward-f`);
     await page.reload();
     await expect.poll(() => notice.getAttribute('data-state')).toBe('failed');
-    expect(await notice.textContent()).toMatch(/^Nothing to show for ward-f: its pipeline failed\. Ward F \(deployment [0-9a-f]{8}\) failed: source sim \(sim\.source\) failed: .*missing-ward\.yaml/);
+    expect(await notice.textContent()).toMatch(/^Nothing to show for ward-f: its pipeline failed\. Ward F \(deployment [0-9a-f]{8}\) failed: node sim \(sim\.source\) failed to start: .*missing-ward\.yaml/);
     expect(await notice.getByTestId('live-notice-open-flow').getAttribute('href')).toBe(`#/flows/${wardF}`);
   });
 

@@ -368,7 +368,7 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     await page.click('[data-testid=deploy]');
     // It deploys, the reader fails at once: the editor says so, names the node and why, and offers Remove.
     await expect.poll(() => page.getByTestId('deployment-state').textContent(), { timeout: 20_000 }).toBe('failed');
-    expect(await page.getByTestId('status').textContent()).toMatch(/the deployment failed: node reader: .*no-such-capture\.wfr/);
+    expect(await page.getByTestId('status').textContent()).toMatch(/the deployment failed: (source|node) reader \(csi\.file\) failed[^:]*: .*no-such-capture\.wfr/);
     expect(await page.getByTestId('deploy').textContent()).toBe('Remove');
     await page.click('[data-testid=deploy]');
     await expect.poll(() => page.getByTestId('deploy').textContent(), { timeout: 20_000 }).toBe('Deploy');
