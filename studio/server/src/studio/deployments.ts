@@ -39,7 +39,9 @@ export function statusOf(deployed: DeployedPipeline): DeploymentView['status'] {
 export function failureOf(deployed: DeployedPipeline): string | null {
   const outcome = deployed.outcome;
   if (!outcome || outcome.status !== 'failed') return null;
-  return outcome.nodeId && !outcome.error.includes(outcome.nodeId) ? `node ${outcome.nodeId}: ${outcome.error}` : outcome.error;
+  const { nodeId, error } = outcome;
+  const named = nodeId !== undefined && (error.startsWith(`node ${nodeId} `) || error.startsWith(`source ${nodeId} `));
+  return nodeId && !named ? `node ${nodeId}: ${error}` : error;
 }
 
 /**
