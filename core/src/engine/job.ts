@@ -241,6 +241,11 @@ export interface JobLimits {
   keepFinished: number;
   /** Jobs kept in storage (the newest; older ones are deleted as new ones end). */
   keepStored: number;
+  /**
+   * While a job runs, its state and new events are stored this often (ms), so a process killed
+   * mid-run leaves the events up to the last checkpoint; 0: only when queued, started and ended.
+   */
+  checkpointMs: number;
 }
 
 /** What `JobManager.attachStore` found: the stored jobs a dead process left unfinished, now failed. */
@@ -267,7 +272,7 @@ export class JobManager {
     private readonly services: ServiceReader,
     limits: Partial<JobLimits> = {},
   ) {
-    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, keepStored: 500, ...limits };
+    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, keepStored: 500, checkpointMs: 1000, ...limits };
   }
 
   /** Queue a job and start it as soon as the limits allow. */
@@ -291,7 +296,8 @@ export class JobManager {
 
   /**
    * Keep jobs in `store` from now on (the runtime calls this once its storage is open): each job
-   * is saved when queued, when started and when it ends, and only the newest `keepStored` are
+   * is saved when queued, when started, every `checkpointMs` while it runs and its log grows,
+   * and when it ends, and only the newest `keepStored` are
    * kept. `runnerId` names this runtime (stable across its restarts): its stored jobs still
    * queued or in progress were left by a process that died (this one has run none yet), so
    * they become `failed` with `WIFLOW_JOB_INTERRUPTED`. Other runtimes' jobs (a shared
@@ -400,8 +406,25 @@ export class JobManager {
       this.#running.add(job);
       void job.run(this.hooks, this.services, this.limits.defaultTimeoutMs).catch((error) => job.cancel(String(error)));
       // run() marks the job in_progress before its first await.
-      if (!job.finished) this.#save(job);
+      if (!job.finished) {
+        this.#save(job);
+        this.#checkpoint(job);
+      }
     }
+  }
+
+  /** While `job` runs, store it every `checkpointMs` when its log grew since the last write. */
+  #checkpoint(job: Job): void {
+    if (!this.#store || job.request.stored === false || !(this.limits.checkpointMs > 0)) return;
+    let saved = job.log.lastSeq;
+    const timer = setInterval(() => {
+      if (job.finished) return clearInterval(timer);
+      if (job.log.lastSeq === saved || this.#writes.has(job.id)) return;
+      saved = job.log.lastSeq;
+      this.#save(job);
+    }, this.limits.checkpointMs);
+    timer.unref();
+    void job.done.then(() => clearInterval(timer));
   }
 
   /** Write a job's current state after its earlier writes; `retain`: then delete jobs beyond `keepStored`. */

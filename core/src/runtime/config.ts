@@ -35,8 +35,14 @@ export const CoreConfigSchema = {
       maxPerFlow: z.number().int().positive().default(4),
       timeoutMs: z.number().int().positive().default(300_000),
       keepStored: z.number().int().positive().default(500).describe('Jobs kept in storage, newest first; older ones are deleted as new ones end'),
+      checkpointMs: z
+        .number()
+        .int()
+        .min(0)
+        .default(1000)
+        .describe('While a job runs, its state and new events are stored this often (ms), so a killed process leaves them; 0: only when queued, started and ended'),
     })
-    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000, keepStored: 500 }),
+    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000, keepStored: 500, checkpointMs: 1000 }),
   engine: z
     .object({
       queueCapacity: z.number().int().positive().default(1024).describe('Default per-edge queue capacity'),

@@ -1,7 +1,10 @@
 // Jobs survive a restart: they are kept in the runtime's storage (a real SQLite file), read back
 // over real HTTP by a new server on the same data directory; a job the process was running when
-// it was killed (SIGKILL) reads `failed` with WIFLOW_JOB_INTERRUPTED.
+// it was killed (SIGKILL) reads `failed` with WIFLOW_JOB_INTERRUPTED, with the events it had
+// logged up to the last checkpoint (`jobs.checkpointMs`).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SqliteStorage } from '@wiflow/plugin-sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CoreErrors, JOB_RECORD_LIMITS } from '@wiflow/core';
 import { startChildStudio, type ChildStudio } from '../testing/child-studio.js';
@@ -105,8 +108,9 @@ describe('jobs of another runtime on a shared database', () => {
 });
 
 describe('jobs after the process is killed (SIGKILL, child process)', () => {
-  it('reads a job that was running as failed with WIFLOW_JOB_INTERRUPTED, and the finished one as it was', async () => {
-    let child: ChildStudio = await startChildStudio();
+  it('reads a job that was running as failed with WIFLOW_JOB_INTERRUPTED, with the events it logged before the kill, and the finished one as it was', async () => {
+    // A checkpoint every 100 ms: the events a running job logged are stored before the kill.
+    let child: ChildStudio = await startChildStudio({ jobs: { checkpointMs: 100 } });
     open.push(child);
     const post = (path: string, body: unknown) => fetch(`${child.url}${path}`, { method: 'POST', headers: { ...child.auth('operator'), 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const get = async (path: string) => {
@@ -127,6 +131,15 @@ describe('jobs after the process is killed (SIGKILL, child process)', () => {
     for (let text = ''; !text.includes('job_started'); ) text += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
     expect(((await (await get('/api/v1/studio/jobs')).json()) as JobSummary[])[0]).toMatchObject({ job_id: running, status: 'in_progress' });
+    // The node's progress event reaches the database file while the job runs (read with the
+    // storage plugin's own reader, a second connection to the child's file).
+    const stored = new SqliteStorage({ file: path.join(child.dataDir, 'wiflow.db') });
+    await stored.open();
+    try {
+      await expect.poll(async () => (await stored.jobs.get(running))?.events.map((e) => e.event), { timeout: 15_000 }).toContain('progress');
+    } finally {
+      await stored.close();
+    }
 
     const gone = new Promise((resolve) => child.process.once('exit', resolve));
     child.process.kill('SIGKILL');
@@ -139,8 +152,9 @@ describe('jobs after the process is killed (SIGKILL, child process)', () => {
     expect(list[0]).toMatchObject({ job_id: running, error_code: 'WIFLOW_JOB_INTERRUPTED', error: CoreErrors.jobInterrupted('in_progress').message });
     expect(list[0].finished_at).not.toBeNull();
     const log = events(await (await get(`/api/v1/build/${running}/events?event_delivery=polling&since=0`)).text());
-    expect(log.map((e) => e.event)).toEqual(['job_queued', 'job_started', 'job_failed', 'end']);
-    expect(log[2].data).toMatchObject({ status: 'failed', code: 'WIFLOW_JOB_INTERRUPTED' });
+    expect(log.map((e) => e.event)).toEqual(['job_queued', 'job_started', 'progress', 'job_failed', 'end']);
+    expect(log[2].data).toMatchObject({ node_id: expect.any(String), message: 'waiting 600000 ms' });
+    expect(log[3].data).toMatchObject({ status: 'failed', code: 'WIFLOW_JOB_INTERRUPTED' });
     // the code is documented for users
     expect(readFileSync(new URL('../../../../docs/flow-service.md', import.meta.url), 'utf8')).toContain('WIFLOW_JOB_INTERRUPTED');
   });

@@ -2,8 +2,8 @@
 // SQLite storage, the built studio server (dist), and bearer tokens `viewer`, `operator`, `admin`
 // (one user each). Prints one JSON line {url, pid, users} when listening. Config (JSON) in argv[2];
 // argv[3], when given, is the data directory of an earlier child to reopen (its users are reused).
-// Node type `child-test.wait` passes its input on after `ms` (a job that is still running when a
-// test kills the process).
+// Node type `child-test.wait` reports progress, then passes its input on after `ms` (a job that
+// is still running when a test kills the process).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,7 @@ const waitPlugin = definePlugin({
         config: z.object({ ms: z.number().int().min(0).default(60_000) }),
         create: (c) => ({
           async receive(_port, value) {
+            c.progress(0, `waiting ${c.config.ms} ms`);
             await new Promise((resolve) => {
               const timer = setTimeout(resolve, c.config.ms);
               c.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
