@@ -24,8 +24,9 @@ export const JOB_RECORD_LIMITS: Readonly<JobRecordLimits> = Object.freeze({ head
  * and its log. `runnerId`: the runtime that runs it; `eventsOmitted`: events already left out
  * before (a job read back from storage and saved again).
  */
-export type JobRecordSource = Omit<JobRecord, 'runnerId' | 'outputs' | 'events' | 'eventsOmitted'> & {
+export type JobRecordSource = Omit<JobRecord, 'runnerId' | 'outputs' | 'events' | 'eventsOmitted' | 'heartbeatAt'> & {
   runnerId?: string | null;
+  heartbeatAt?: number | null;
   outputs: Record<string, unknown>;
   eventsOmitted?: number;
 };
@@ -66,5 +67,6 @@ export function toJobRecord(job: JobRecordSource, events: readonly JobEvent[], l
     outputs,
     events: kept.map((e): StoredJobEvent => ({ seq: e.seq, event: e.event, data: boundedJson(e.data, limits.maxEventBytes), timestamp: e.timestamp })),
     eventsOmitted: (job.eventsOmitted ?? 0) + events.length - kept.length,
+    heartbeatAt: job.heartbeatAt ?? null,
   };
 }

@@ -149,7 +149,7 @@ export class Job {
 
   /** The stored form of this job (bounded: see `JOB_RECORD_LIMITS`). */
   record(): JobRecord {
-    return toJobRecord({ ...this.snapshot(), eventsOmitted: this.eventsOmitted, runnerId: this.runnerId }, this.log.since(0));
+    return toJobRecord({ ...this.snapshot(), eventsOmitted: this.eventsOmitted, runnerId: this.runnerId, heartbeatAt: Date.now() }, this.log.since(0));
   }
 
   /** Start the pipeline (called by the manager when a slot is free). */
@@ -246,11 +246,19 @@ export interface JobLimits {
    * mid-run leaves the events up to the last checkpoint; 0: only when queued, started and ended.
    */
   checkpointMs: number;
+  /**
+   * How long a job of another instance sharing the database may go unwritten (ms) before this
+   * runtime ends it as interrupted: its instance is taken for gone. A runtime rewrites each of
+   * its unfinished jobs at least every quarter of this.
+   */
+  leaseMs: number;
 }
 
 /** What `JobManager.attachStore` found: the stored jobs a dead process left unfinished, now failed. */
 export interface JobStoreReport {
   interrupted: number;
+  /** Unfinished jobs of other instances not written for a whole `leaseMs`, now failed. */
+  vanished: number;
   /** Older jobs deleted to keep `keepStored`. */
   deleted: number;
 }
@@ -262,6 +270,9 @@ export class JobManager {
   readonly #running = new Set<Job>();
   /** The last write of each job still in flight (a job's writes are chained, so they land in order). */
   readonly #writes = new Map<string, Promise<void>>();
+  /** When each unfinished job was last written, and its log's last sequence number then. */
+  readonly #written = new Map<string, { at: number; seq: number }>();
+  #timers: NodeJS.Timeout[] = [];
   #store: JobRepository | undefined;
   #runnerId: string | null = null;
   #logger: Logger | undefined;
@@ -272,7 +283,7 @@ export class JobManager {
     private readonly services: ServiceReader,
     limits: Partial<JobLimits> = {},
   ) {
-    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, keepStored: 500, checkpointMs: 1000, ...limits };
+    this.limits = { maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, defaultTimeoutMs: 300_000, keepFinished: 500, keepStored: 500, checkpointMs: 1000, leaseMs: 60_000, ...limits };
   }
 
   /** Queue a job and start it as soon as the limits allow. */
@@ -287,6 +298,7 @@ export class JobManager {
       const i = this.#queue.indexOf(job);
       if (i >= 0) this.#queue.splice(i, 1);
       this.#save(job, { retain: true });
+      this.#written.delete(job.id);
       this.#prune();
       this.#pump();
     });
@@ -322,8 +334,78 @@ export class JobManager {
         interrupted++;
       }
     }
+    const vanished = await this.#endVanished();
     const deleted = await store.keepNewest(this.limits.keepStored);
-    return { interrupted, deleted };
+    this.#startTimers();
+    return { interrupted, vanished, deleted };
+  }
+
+  /** Stop the checkpoint and lease timers (the runtime stops). */
+  detachTimers(): void {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+  }
+
+  /**
+   * Every tick: store each running job whose log grew since its last write, once `checkpointMs`
+   * passed (0: never), and rewrite every unfinished job not written for a quarter of `leaseMs`
+   * (its heartbeat). Every `leaseMs`: end other instances' jobs whose lease ran out.
+   */
+  #startTimers(): void {
+    this.detachTimers();
+    const { checkpointMs, leaseMs } = this.limits;
+    const beat = leaseMs / 4;
+    const tickMs = Math.max(10, Math.min(checkpointMs > 0 ? checkpointMs : beat, beat));
+    const tick = setInterval(() => {
+      const now = Date.now();
+      for (const job of this.#jobs.values()) {
+        const last = this.#written.get(job.id);
+        if (job.finished || !last || this.#writes.has(job.id)) continue;
+        // A period is due within half a tick of its end (ticks do not land exactly on it).
+        const due = (periodMs: number) => now - last.at >= periodMs - tickMs / 2;
+        const grew = checkpointMs > 0 && job.status === 'in_progress' && job.log.lastSeq !== last.seq && due(checkpointMs);
+        if (grew || due(beat)) this.#save(job);
+      }
+    }, tickMs);
+    const sweep = setInterval(() => {
+      this.#endVanished().catch((error: unknown) => this.#logger?.warn('could not check other instances\' jobs', { error: String(error) }));
+    }, leaseMs);
+    for (const timer of [tick, sweep]) timer.unref();
+    this.#timers = [tick, sweep];
+  }
+
+  /**
+   * End, as interrupted, the unfinished jobs of other instances sharing the database that were not
+   * written for a whole `leaseMs` (their instance is gone: a live one rewrites them every quarter
+   * of it). Records of earlier versions carry no heartbeat: their start, else their creation, counts.
+   */
+  async #endVanished(): Promise<number> {
+    const store = this.#store;
+    if (!store) return 0;
+    const now = Date.now();
+    const stale: string[] = [];
+    for (let page = 1; ; page++) {
+      const found = await store.list({ statuses: ['queued', 'in_progress'] }, { page, perPage: 100 });
+      for (const item of found.items) {
+        if (item.runnerId === this.#runnerId || this.#jobs.has(item.id)) continue;
+        const heard = item.heartbeatAt ?? item.startedAt ?? item.createdAt;
+        if (now - heard >= this.limits.leaseMs) stale.push(item.id);
+      }
+      if (page * 100 >= found.total || found.items.length === 0) break;
+    }
+    let ended = 0;
+    for (const id of stale) {
+      const record = await store.get(id);
+      const heard = record ? (record.heartbeatAt ?? record.startedAt ?? record.createdAt) : now;
+      // Read again: the instance may have written it since the list.
+      if (!record || (record.status !== 'queued' && record.status !== 'in_progress') || now - heard < this.limits.leaseMs) continue;
+      const job = Job.restore(record);
+      job.interrupt();
+      await store.save(job.record());
+      this.#logger?.warn('ended a job of an instance not heard of for a whole lease', { jobId: id, runnerId: record.runnerId, leaseMs: this.limits.leaseMs });
+      ended++;
+    }
+    return ended;
   }
 
   /** A job this runtime holds, or null; `find` also reads storage. */
@@ -406,25 +488,8 @@ export class JobManager {
       this.#running.add(job);
       void job.run(this.hooks, this.services, this.limits.defaultTimeoutMs).catch((error) => job.cancel(String(error)));
       // run() marks the job in_progress before its first await.
-      if (!job.finished) {
-        this.#save(job);
-        this.#checkpoint(job);
-      }
+      if (!job.finished) this.#save(job);
     }
-  }
-
-  /** While `job` runs, store it every `checkpointMs` when its log grew since the last write. */
-  #checkpoint(job: Job): void {
-    if (!this.#store || job.request.stored === false || !(this.limits.checkpointMs > 0)) return;
-    let saved = job.log.lastSeq;
-    const timer = setInterval(() => {
-      if (job.finished) return clearInterval(timer);
-      if (job.log.lastSeq === saved || this.#writes.has(job.id)) return;
-      saved = job.log.lastSeq;
-      this.#save(job);
-    }, this.limits.checkpointMs);
-    timer.unref();
-    void job.done.then(() => clearInterval(timer));
   }
 
   /** Write a job's current state after its earlier writes; `retain`: then delete jobs beyond `keepStored`. */
@@ -432,6 +497,7 @@ export class JobManager {
     const store = this.#store;
     if (!store || job.request.stored === false) return;
     const record = job.record();
+    if (!job.finished) this.#written.set(job.id, { at: Date.now(), seq: job.log.lastSeq });
     const previous = this.#writes.get(job.id) ?? Promise.resolve();
     const write = previous
       .then(() => store.save(record))

@@ -41,8 +41,14 @@ export const CoreConfigSchema = {
         .min(0)
         .default(1000)
         .describe('While a job runs, its state and new events are stored this often (ms), so a killed process leaves them; 0: only when queued, started and ended'),
+      leaseMs: z
+        .number()
+        .int()
+        .min(1000)
+        .default(60_000)
+        .describe("An unfinished job of another instance on the same database not written for this long (ms) is ended as interrupted; each runtime rewrites its own unfinished jobs every quarter of it"),
     })
-    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000, keepStored: 500, checkpointMs: 1000 }),
+    .default({ maxConcurrent: 8, maxPerUser: 4, maxPerFlow: 4, timeoutMs: 300_000, keepStored: 500, checkpointMs: 1000, leaseMs: 60_000 }),
   engine: z
     .object({
       queueCapacity: z.number().int().positive().default(1024).describe('Default per-edge queue capacity'),

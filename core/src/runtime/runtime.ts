@@ -175,6 +175,7 @@ export class Runtime {
       this.services.provideValue(Tokens.Storage, this.#storage);
       const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: runnerIdOf(this.dataDir), logger: this.logger });
       if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
+      if (jobs.vanished) this.logger.warn(`${jobs.vanished} job(s) of other instances were not written for jobs.leaseMs; marked failed (WIFLOW_JOB_INTERRUPTED)`);
     } else {
       this.logger.warn(`no storage plugin resolved storage kind ${kind}; persistence is off`);
     }
@@ -262,6 +263,7 @@ export class Runtime {
     const work = (async () => {
       await this.hooks.beforeStop.promise(this.#system);
       await Promise.all([...this.pipelines.keys()].map((id) => this.undeploy(id, Math.max(0, Math.min(2000, deadline - Date.now() - 500)))));
+      this.jobs.detachTimers();
       await this.jobs.cancelAll('runtime stopping');
       await this.jobs.settled();
       await this.http.close(Math.max(100, deadline - Date.now() - 200));

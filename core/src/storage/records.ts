@@ -562,6 +562,13 @@ export interface JobRecord {
   events: StoredJobEvent[];
   /** How many events were left out of `events` (0: the log is complete). */
   eventsOmitted: number;
+  /**
+   * When the runtime running the job last wrote it (ms). While a job is unfinished its runtime
+   * rewrites it at least every quarter of `jobs.leaseMs`; another instance ends a job it has not
+   * heard of for a whole lease as interrupted. Absent in records of earlier versions (then
+   * `startedAt`, else `createdAt`, stands in).
+   */
+  heartbeatAt?: number | null;
 }
 
 /** A job as `jobs.list` gives it: everything but its outputs and log (`jobs.get` has them), so a list stays small. */

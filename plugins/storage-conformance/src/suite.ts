@@ -741,7 +741,8 @@ export function describeStorageConformance(name: string, factory: StorageFactory
 
       it('saves, replaces and reads jobs back whole, lists them without outputs and log, newest first, filtered', async () => {
         const storage = await fresh();
-        const a = job('a', 1000, { status: 'in_progress', finishedAt: null });
+        // A running job carries its runtime's last write (its lease), in the summary too.
+        const a = job('a', 1000, { status: 'in_progress', finishedAt: null, heartbeatAt: 1500 });
         await storage.jobs.save(a);
         expect(await storage.jobs.get('a')).toEqual(a);
         expect(await storage.jobs.get('missing')).toBeNull();

@@ -91,19 +91,48 @@ describe('jobs after a restart (in-process, clean stop)', () => {
 });
 
 describe('jobs of another runtime on a shared database', () => {
-  it('leaves another instance\'s running job alone and ends only its own', async () => {
+  it('leaves another instance\'s running job alone, and ends its own and those of instances not heard of for a whole lease', async () => {
     const first = await studioOn();
     const own = (await first.runtime.storage.jobs.list({}, { page: 1, perPage: 1 })).items;
     expect(own).toEqual([]);
     const base = { flowId: null, flowName: null, userId: first.alice.id, error: null, errorCode: null, labels: {}, outputs: {}, events: [], eventsOmitted: 0, startedAt: 2, finishedAt: null };
     const runnerId = readFileSync(`${first.dataDir}/runner-id`, 'utf8').trim();
     // As a process that died would have left them: one of this runtime's, one of another instance's.
+    // Another instance's job it wrote a moment ago (alive), and one it has not written for longer than
+    // jobs.leaseMs (60 s by default: gone), and one of an earlier version without a heartbeat, started long ago.
     await first.runtime.storage.jobs.save({ ...base, id: 'mine', runnerId, status: 'in_progress', createdAt: 1 });
-    await first.runtime.storage.jobs.save({ ...base, id: 'theirs', runnerId: 'another-instance', status: 'in_progress', createdAt: 1 });
+    await first.runtime.storage.jobs.save({ ...base, id: 'theirs', runnerId: 'another-instance', status: 'in_progress', createdAt: 1, heartbeatAt: Date.now() });
+    await first.runtime.storage.jobs.save({ ...base, id: 'gone', runnerId: 'a-vanished-instance', status: 'in_progress', createdAt: 1, heartbeatAt: Date.now() - 61_000 });
+    await first.runtime.storage.jobs.save({ ...base, id: 'older', runnerId: 'an-older-instance', status: 'queued', createdAt: 1, startedAt: null });
     await first.close();
     const second = await studioOn(first.dataDir);
     const list = (await second.http.get('/api/v1/studio/jobs').set(second.alice.auth).expect(200)).body as JobSummary[];
-    expect(Object.fromEntries(list.map((j) => [j.job_id, [j.status, j.error_code]]))).toEqual({ mine: ['failed', 'WIFLOW_JOB_INTERRUPTED'], theirs: ['in_progress', null] });
+    expect(Object.fromEntries(list.map((j) => [j.job_id, [j.status, j.error_code]]))).toEqual({
+      mine: ['failed', 'WIFLOW_JOB_INTERRUPTED'],
+      theirs: ['in_progress', null],
+      gone: ['failed', 'WIFLOW_JOB_INTERRUPTED'],
+      older: ['failed', 'WIFLOW_JOB_INTERRUPTED'],
+    });
+    const gone = (await second.http.get('/api/v1/build/gone/events?event_delivery=polling&since=0').set(second.alice.auth).expect(200)).text;
+    expect(events(gone).map((e) => e.event)).toEqual(['job_failed', 'end']);
+  });
+
+  it('ends another instance\'s job once it goes a whole lease unwritten, while its own running job keeps its heartbeat', async () => {
+    const s = await studioOn(undefined, { leaseMs: 1000, checkpointMs: 0 });
+    const base = { flowId: null, flowName: null, userId: s.alice.id, error: null, errorCode: null, labels: {}, outputs: {}, events: [], eventsOmitted: 0, startedAt: Date.now(), finishedAt: null };
+    await s.runtime.storage.jobs.save({ ...base, id: 'theirs', runnerId: 'another-instance', status: 'in_progress', createdAt: Date.now(), heartbeatAt: Date.now() });
+    // Its own job: one progress event, then 4 s of quiet (checkpoints off: only the heartbeat writes it).
+    const slow = (await s.http.post('/api/v1/flows/').set(s.alice.auth).send({ name: 'quiet', data: chainFlow([{ type: 'stest.slow', config: { steps: 1, delayMs: 4000 } }]) }).expect(201)).body.id;
+    const own = (await s.http.post(`/api/v1/build/${slow}/flow?event_delivery=polling`).set(s.alice.auth).send({ inputs: { input_value: '1' } }).expect(200)).body.job_id as string;
+    const status = async (id: string) => ((await s.http.get('/api/v1/studio/jobs').set(s.alice.auth).expect(200)).body as JobSummary[]).find((j) => j.job_id === id);
+    await expect.poll(async () => (await status('theirs'))?.status, { timeout: 10_000, interval: 200 }).toBe('failed');
+    expect(await status('theirs')).toMatchObject({ error_code: 'WIFLOW_JOB_INTERRUPTED' });
+    // Meanwhile this runtime rewrote its own running job (every quarter lease), so no instance would end it.
+    const stored = await s.runtime.storage.jobs.get(own);
+    expect(stored).toMatchObject({ status: 'in_progress' });
+    expect(Date.now() - stored!.heartbeatAt!).toBeLessThan(1000);
+    expect(stored!.heartbeatAt! - stored!.startedAt!).toBeGreaterThan(0);
+    expect((await status(own))?.status).toBe('in_progress');
   });
 });
 
