@@ -14,6 +14,7 @@ const BATCH = 256;
 /** How a pipeline ended. */
 export type PipelineOutcome =
   | { status: 'completed' }
+  /** `error` names the failing node when there is one (`node X (type) …`, `source X (type) failed: …`). */
   | { status: 'failed'; error: string; nodeId?: string }
   | { status: 'stopped'; reason: string };
 

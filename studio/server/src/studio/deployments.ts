@@ -31,17 +31,10 @@ export function statusOf(deployed: DeployedPipeline): DeploymentView['status'] {
   return deployed.outcome.status === 'failed' ? 'failed' : 'stopped';
 }
 
-/**
- * Why a pipeline failed, naming the node when one failed it; null unless it failed. The engine's
- * errors name the node already (`source sim (sim.source) failed: …`); only one that does not is
- * prefixed with it.
- */
+/** Why a pipeline failed (the engine's message names the failing node: `node sim (sim.source) failed to start: …`); null unless it failed. */
 export function failureOf(deployed: DeployedPipeline): string | null {
   const outcome = deployed.outcome;
-  if (!outcome || outcome.status !== 'failed') return null;
-  const { nodeId, error } = outcome;
-  const named = nodeId !== undefined && (error.startsWith(`node ${nodeId} `) || error.startsWith(`source ${nodeId} `));
-  return nodeId && !named ? `node ${nodeId}: ${error}` : error;
+  return outcome && outcome.status === 'failed' ? outcome.error : null;
 }
 
 /**
