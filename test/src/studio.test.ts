@@ -312,6 +312,12 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
 
   it.skipIf(!hasShippedModel)('deploys the pose pipeline, shows live counters on the nodes and draws skeletons from real pose frames', async () => {
     const created = await api<{ id: string }>('/api/v1/flows/', { method: 'POST', json: { name: 'Pose pipeline', folder_id: projectId, data: await posePipeline() } });
+    // The counters come over one server-sent event stream, not a request a second.
+    const counterRequests: string[] = [];
+    const seeRequest = (r: { url(): string }) => {
+      if (/\/deployments\/[^/]+\/counters/.test(r.url())) counterRequests.push(new URL(r.url()).pathname.replace(/deployments\/[^/]+/, 'deployments/ID'));
+    };
+    page.on('request', seeRequest);
     await page.goto(`${server.url}/#/flows/${created.id}`);
     await page.getByTestId('node-pose').waitFor();
     await page.click('[data-testid=deploy]');
@@ -349,9 +355,18 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
     expect(floorTrail).toBeGreaterThan(50);
     await page.screenshot({ path: path.join(shots, 'live-view.png') });
 
+    expect(counterRequests.length).toBeGreaterThan(0);
+    expect([...new Set(counterRequests)]).toEqual(['/api/v1/studio/deployments/ID/counters/stream']);
+
+    // Undeployed elsewhere (here through the API) while the editor shows it: the editor says so at once.
     await page.goto(`${server.url}/#/flows/${created.id}`);
+    await expect.poll(() => page.getByTestId('deploy').textContent(), { timeout: 20_000 }).toBe('Undeploy');
+    await expect.poll(async () => Number(/in (\d+)/.exec((await page.getByTestId('counters-publish').textContent().catch(() => '')) ?? '')?.[1] ?? 0), { timeout: 20_000 }).toBeGreaterThan(0);
     const deployments = await api<{ id: string }[]>('/api/v1/studio/deployments');
     for (const d of deployments) await api(`/api/v1/studio/deployments/${d.id}`, { method: 'DELETE' });
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toBe('the deployment has stopped');
+    expect(await page.getByTestId('deploy').textContent()).toBe('Deploy');
+    page.off('request', seeRequest);
   });
 
   it('shows a deployment that fails as failed, with the reason, and removes it', async () => {

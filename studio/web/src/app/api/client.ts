@@ -28,7 +28,7 @@ export function unwrap<T>(body: unknown): T {
   return body as T;
 }
 
-function errorText(body: unknown, status: number): string {
+export function errorText(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
     const b = body as { detail?: unknown; error?: { message?: string; details?: unknown }; message?: string };
     if (typeof b.detail === 'string') return b.detail;
@@ -57,14 +57,17 @@ export async function api<T = unknown>(path: string, init: RequestInit & { json?
   } catch {
     parsed = text;
   }
-  if (!response.ok) {
-    if (response.status === 401 && !path.includes('/auth/token')) {
-      setTokens(null);
-      window.dispatchEvent(new Event('wiflow:logout'));
-    }
-    throw new ApiError(errorText(parsed, response.status), response.status, parsed);
-  }
+  if (!response.ok) throw failed(path, response.status, parsed);
   return parsed as T;
+}
+
+/** The ApiError of a non-2xx answer (a 401 outside the token endpoint logs out). */
+export function failed(path: string, status: number, body: unknown): ApiError {
+  if (status === 401 && !path.includes('/auth/token')) {
+    setTokens(null);
+    window.dispatchEvent(new Event('wiflow:logout'));
+  }
+  return new ApiError(errorText(body, status), status, body);
 }
 
 /** Log in against the pose service's token endpoint (the same users as every API). */

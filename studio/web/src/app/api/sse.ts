@@ -1,4 +1,4 @@
-import { getToken } from './client';
+import { ApiError, failed, getToken } from './client';
 
 /** One server-sent event. */
 export interface SseEvent {
@@ -9,7 +9,8 @@ export interface SseEvent {
 
 /**
  * POST (or GET) and read a server-sent event stream with the bearer token (EventSource
- * cannot send headers). Calls `onEvent` per event; resolves when the stream ends.
+ * cannot send headers). Calls `onEvent` per event; resolves when the stream ends. A non-2xx
+ * answer throws `ApiError` with its status (as `api` does; a 401 logs out).
  */
 export async function readSse(path: string, init: RequestInit & { json?: unknown }, onEvent: (e: SseEvent) => void, signal?: AbortSignal): Promise<void> {
   const headers = new Headers(init.headers);
@@ -24,14 +25,14 @@ export async function readSse(path: string, init: RequestInit & { json?: unknown
   const response = await fetch(path, { ...init, headers, body, signal });
   if (!response.ok || !response.body) {
     const text = await response.text();
-    let message = `HTTP ${response.status}`;
+    let parsed: unknown = text;
     try {
-      const parsed = JSON.parse(text) as { detail?: string; error?: { message?: string } };
-      message = parsed.detail ?? parsed.error?.message ?? message;
+      parsed = JSON.parse(text);
     } catch {
-      if (text) message = text;
+      // plain text (or nothing)
     }
-    throw new Error(message);
+    const error = failed(path, response.status, parsed || null);
+    throw typeof parsed === 'string' && parsed ? new ApiError(parsed, response.status, parsed) : error;
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

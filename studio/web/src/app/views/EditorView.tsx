@@ -339,41 +339,54 @@ function Editor({ flowId }: { flowId: string }) {
     [flow, remember, setNodes, setEdges, loadRevisions],
   );
 
-  // Live counters of a deployed pipeline, polled once a second onto the nodes. Undeploying stops
-  // the polling first (and aborts a poll in flight): a poll answered 404 by the deployment being
-  // removed would otherwise be a failed request in the browser's console.
+  // Live counters of a deployed pipeline, streamed once a second onto the nodes (server-sent
+  // events, `/counters/stream`; a dropped stream is opened again). Undeploying stops the stream
+  // first: a stream answered 404 by the deployment being removed would otherwise be a failed
+  // request in the browser's console.
   const stopCounters = useRef<(() => void) | null>(null);
   const [countersEpoch, setCountersEpoch] = useState(0);
   useEffect(() => {
     if (!deployment) return;
     let stop = false;
     const inFlight = new AbortController();
-    const tick = async () => {
-      try {
-        const body = await api<{ counters: Record<string, NodeCounters>; status?: DeploymentInfo['status']; error?: string | null }>(`/api/v1/studio/deployments/${deployment.id}/counters`, { signal: inFlight.signal });
-        if (stop) return;
-        setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
-        // Ended (its sources ended, or a node failed it): say so and why, keep the last counters, stop polling.
-        if (body.status && body.status !== 'running') {
-          stop = true;
-          clearInterval(timer);
-          setDeploymentInfo((d) => (d && d.id === deployment.id ? { ...d, status: body.status, error: body.error ?? null } : d));
-          setStatus(body.status === 'failed' ? `the deployment failed: ${body.error ?? 'no reason given'}` : 'the deployment has stopped: its sources ended');
-        }
-      } catch (e) {
-        // Gone (undeployed elsewhere, server restarted): say so. Anything else may pass; keep polling.
-        if (!stop && e instanceof ApiError && e.status === 404) {
-          setDeployment(null);
-          setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
-          setStatus('the deployment has stopped');
-        }
+    type CountersEvent = { counters: Record<string, NodeCounters>; status?: DeploymentInfo['status']; error?: string | null };
+    const gone = () => {
+      stop = true;
+      setDeployment(null);
+      setNodes((ns) => ns.map((n) => ({ ...n, data: { ...n.data, counters: undefined } })));
+      setStatus('the deployment has stopped');
+    };
+    const onEvent = (event: string, body: CountersEvent) => {
+      if (stop) return;
+      if (event === 'undeployed') return gone();
+      if (event !== 'counters') return;
+      setNodes((ns) => ns.map((n) => (body.counters[n.id] ? { ...n, data: { ...n.data, counters: body.counters[n.id] } } : n)));
+      // Ended (its sources ended, or a node failed it): say so and why, keep the last counters, close the stream.
+      if (body.status && body.status !== 'running') {
+        stop = true;
+        inFlight.abort();
+        setDeploymentInfo((d) => (d && d.id === deployment.id ? { ...d, status: body.status, error: body.error ?? null } : d));
+        setStatus(body.status === 'failed' ? `the deployment failed: ${body.error ?? 'no reason given'}` : 'the deployment has stopped: its sources ended');
       }
     };
-    void tick();
-    const timer = setInterval(tick, 1000);
+    void (async () => {
+      for (let retryMs = 1000; !stop; ) {
+        try {
+          await readSse(`/api/v1/studio/deployments/${deployment.id}/counters/stream`, { method: 'GET' }, (e) => onEvent(e.event, e.data as CountersEvent), inFlight.signal);
+          retryMs = 1000;
+        } catch (e) {
+          if (stop) return;
+          // Gone (undeployed elsewhere, server restarted on another store): say so. A dropped
+          // connection or a passing error: open the stream again, waiting longer each time (to 10 s).
+          if (e instanceof ApiError && e.status === 404) return gone();
+          if (e instanceof ApiError && e.status === 401) return;
+          retryMs = Math.min(retryMs * 2, 10_000);
+        }
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+      }
+    })();
     const halt = () => {
       stop = true;
-      clearInterval(timer);
       inFlight.abort();
     };
     stopCounters.current = halt;
