@@ -213,7 +213,7 @@ describe('SqliteStorage specifics', () => {
     await expect(new SqliteStorage({ file: path2 }).open()).rejects.toMatchObject({ code: StorageErrors.backend.code, message: expect.stringContaining('newer') });
   });
 
-  it('seals flows, projects and messages at rest when encryption is on', async () => {
+  it('seals flows, projects, messages and jobs at rest when encryption is on', async () => {
     const box = new SecretBox(randomBytes(32));
     const path3 = file();
     const storage = new SqliteStorage({ file: path3, sealer: box, privacy: () => ({ dataRetentionDays: 30, anonymizeData: false, enableEncryption: true }) });
@@ -225,10 +225,25 @@ describe('SqliteStorage specifics', () => {
     expect(raw.startsWith('sealed:')).toBe(true);
     expect(raw).not.toContain('the ward plan');
     expect(storage.database.prepare('SELECT body FROM messages').pluck().get()).not.toContain('private words');
+    // A job: its summary (flow name, error) and its log and outputs (a run's inputs and answers).
+    const job = {
+      id: 'job-1', flowId: flow.id, flowName: 'secret flow', userId: 'u1', runnerId: 'r1', status: 'completed' as const, error: null, errorCode: null,
+      labels: { ward: 'oncology' }, outputs: { answer: 'the patient in bed 4' }, events: [{ seq: 1, event: 'job_started', data: { input_value: 'bed 4 please' }, timestamp: 2 }],
+      eventsOmitted: 0, createdAt: 1, startedAt: 2, finishedAt: 3,
+    };
+    await storage.jobs.save(job);
+    expect(await storage.jobs.get('job-1')).toEqual(job);
+    expect((await storage.jobs.list({ runnerId: 'r1', statuses: ['completed'] }, { page: 1, perPage: 10 })).items.map((j) => j.id)).toEqual(['job-1']);
+    const jobRow = storage.database.prepare('SELECT body, detail FROM jobs').get() as { body: string; detail: string };
+    for (const column of [jobRow.body, jobRow.detail]) {
+      expect(column.startsWith('sealed:')).toBe(true);
+      for (const secret of ['secret flow', 'oncology', 'bed 4']) expect(column).not.toContain(secret);
+    }
     await storage.close();
     const withoutKey = new SqliteStorage({ file: path3 });
     await withoutKey.open();
     await expect(withoutKey.flows.get(flow.id)).rejects.toMatchObject({ code: StorageErrors.backend.code });
+    await expect(withoutKey.jobs.get('job-1')).rejects.toMatchObject({ code: StorageErrors.backend.code });
     await withoutKey.close();
   });
 
