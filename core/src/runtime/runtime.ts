@@ -17,7 +17,7 @@ import type { FileAccess } from '../security/file-access.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
-import { runnerIdOf } from './runner-id.js';
+import { claimRunnerId, type RunnerClaim } from './runner-id.js';
 import { LogBuffer } from './log-buffer.js';
 import type { FlowControl, RuntimeState, SystemInfo } from './capabilities.js';
 import { createLogger, recordingLogger, type Logger } from './logger.js';
@@ -93,6 +93,8 @@ export class Runtime {
   #plugins!: PluginHost;
   #storage: Storage | undefined;
   #state: RuntimeState = 'created';
+  /** This runtime's runner id and its hold on the data directory (once storage is open). */
+  #runner: RunnerClaim | undefined;
   /** What `Tokens.System` and the lifecycle hooks hand out: a read-only view, never the runtime. */
   readonly #system: SystemInfo;
 
@@ -173,7 +175,12 @@ export class Runtime {
     if (this.#storage) {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
-      const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: runnerIdOf(this.dataDir), logger: this.logger });
+      this.#runner = claimRunnerId(this.dataDir, { leaseMs: this.jobs.limits.leaseMs });
+      if (!this.#runner.holder) {
+        const by = this.#runner.heldBy;
+        this.logger.info(`the data directory is in use by another runtime${by && by.pid > 0 ? ` (process ${by.pid} on ${by.host})` : ''}: this one runs jobs as ${this.#runner.runnerId} and leaves that runtime's jobs to it`);
+      }
+      const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: this.#runner.runnerId, logger: this.logger });
       if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
       if (jobs.vanished) this.logger.warn(`${jobs.vanished} job(s) of other instances were not written for jobs.leaseMs; marked failed (WIFLOW_JOB_INTERRUPTED)`);
     } else {
@@ -269,6 +276,7 @@ export class Runtime {
       await this.http.close(Math.max(100, deadline - Date.now() - 200));
       await this.hooks.stop.promise(this.#system);
       await this.#storage?.close();
+      this.#runner?.release();
     })();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -282,6 +290,7 @@ export class Runtime {
       }),
     ]);
     if (timer) clearTimeout(timer);
+    this.#runner?.release();
     this.#state = 'stopped';
   }
 }

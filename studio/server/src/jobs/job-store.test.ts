@@ -136,6 +136,33 @@ describe('jobs of another runtime on a shared database', () => {
   });
 });
 
+describe('a second runtime on the same data directory while the first runs (a CLI command beside wiflow serve)', () => {
+  it("leaves the first runtime's running job alone: stored and served in_progress before, during and after the second runtime's start and stop", async () => {
+    const child: ChildStudio = await startChildStudio({ jobs: { checkpointMs: 100 } });
+    open.push(child);
+    const headers = { ...child.auth('operator'), 'content-type': 'application/json' };
+    const flow = (await (await fetch(`${child.url}/api/v1/flows/`, { method: 'POST', headers, body: JSON.stringify({ name: 'Never ends', data: chainFlow([{ type: 'child-test.wait', config: { ms: 600_000 } }]) }) })).json()) as { id: string };
+    const running = ((await (await fetch(`${child.url}/api/v1/build/${flow.id}/flow?event_delivery=polling`, { method: 'POST', headers, body: JSON.stringify({ inputs: { input_value: '1' } }) })).json()) as { job_id: string }).job_id;
+    const served = async () => ((await (await fetch(`${child.url}/api/v1/studio/jobs`, { headers })).json()) as JobSummary[]).find((j) => j.job_id === running)?.status;
+    await expect.poll(served, { timeout: 15_000 }).toBe('in_progress');
+    const stored = new SqliteStorage({ file: path.join(child.dataDir, 'wiflow.db') });
+    await stored.open();
+    try {
+      await expect.poll(async () => (await stored.jobs.get(running))?.status, { timeout: 15_000 }).toBe('in_progress');
+      // The second runtime: it starts on the same directory and database, then stops.
+      const second = await startTestStudio({ dataDir: child.dataDir });
+      expect((await stored.jobs.get(running))?.status).toBe('in_progress');
+      await second.close();
+      expect((await stored.jobs.get(running))).toMatchObject({ status: 'in_progress', errorCode: null });
+      expect(await served()).toBe('in_progress');
+      // The lock still names the first runtime (the second never held it).
+      expect(JSON.parse(readFileSync(path.join(child.dataDir, 'runtime.lock'), 'utf8'))).toMatchObject({ pid: child.pid });
+    } finally {
+      await stored.close();
+    }
+  });
+});
+
 describe('jobs after the process is killed (SIGKILL, child process)', () => {
   it('reads a job that was running as failed with WIFLOW_JOB_INTERRUPTED, with the events it logged before the kill, and the finished one as it was', async () => {
     // A checkpoint every 100 ms: the events a running job logged are stored before the kill.
