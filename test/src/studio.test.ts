@@ -327,6 +327,27 @@ describe.skipIf(!hasChromium)('studio in Chromium against wiflow serve', () => {
       .poll(async () => Number(/in (\d+)/.exec((await page.getByTestId('counters-publish').textContent().catch(() => '')) ?? '')?.[1] ?? 0), { timeout: 90_000, intervals: [500] })
       .toBeGreaterThan(3);
     expect(await page.getByTestId('counters-pose').textContent()).toMatch(/err 0/);
+    // A hidden tab closes its stream (browsers share about six connections per server among all tabs)
+    // and opens it again when shown; the counters go on.
+    const closed: string[] = [];
+    const seeClosed = (r: { url(): string }) => r.url().includes('/counters/stream') && closed.push(r.url());
+    page.on('requestfailed', seeClosed);
+    const opened = counterRequests.length;
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    await expect.poll(() => closed.length, { timeout: 10_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(counterRequests.length).toBe(opened);
+    const countedIn = async () => Number(/in (\d+)/.exec((await page.getByTestId('counters-publish').textContent()) ?? '')?.[1] ?? 0);
+    const whileHidden = await countedIn();
+    await setHidden(false);
+    await expect.poll(() => counterRequests.length, { timeout: 10_000 }).toBe(opened + 1);
+    await expect.poll(countedIn, { timeout: 20_000 }).toBeGreaterThan(whileHidden);
+    page.off('requestfailed', seeClosed);
     await page.getByTestId('node-pose').click();
     await page.getByTestId('config-form').waitFor();
     await page.screenshot({ path: path.join(shots, 'editor-pose-pipeline.png') });

@@ -340,7 +340,7 @@ function Editor({ flowId }: { flowId: string }) {
   );
 
   // Live counters of a deployed pipeline, streamed once a second onto the nodes (server-sent
-  // events, `/counters/stream`; a dropped stream is opened again). Undeploying stops the stream
+  // events, `/counters/stream`; a dropped stream is opened again, a hidden tab's is closed). Undeploying stops the stream
   // first: a stream answered 404 by the deployment being removed would otherwise be a failed
   // request in the browser's console.
   const stopCounters = useRef<(() => void) | null>(null);
@@ -348,7 +348,10 @@ function Editor({ flowId }: { flowId: string }) {
   useEffect(() => {
     if (!deployment) return;
     let stop = false;
-    const inFlight = new AbortController();
+    // The open stream; a hidden tab closes it (browsers allow about six connections per server
+    // over HTTP/1.1, shared by every tab) and opens it again when shown.
+    let connection: AbortController | null = null;
+    let wake: () => void = () => undefined;
     type CountersEvent = { counters: Record<string, NodeCounters>; status?: DeploymentInfo['status']; error?: string | null };
     const gone = () => {
       stop = true;
@@ -364,30 +367,47 @@ function Editor({ flowId }: { flowId: string }) {
       // Ended (its sources ended, or a node failed it): say so and why, keep the last counters, close the stream.
       if (body.status && body.status !== 'running') {
         stop = true;
-        inFlight.abort();
+        connection?.abort();
         setDeploymentInfo((d) => (d && d.id === deployment.id ? { ...d, status: body.status, error: body.error ?? null } : d));
         setStatus(body.status === 'failed' ? `the deployment failed: ${body.error ?? 'no reason given'}` : 'the deployment has stopped: its sources ended');
       }
     };
+    const shown = () =>
+      new Promise<void>((resolve) => {
+        if (!document.hidden || stop) return resolve();
+        wake = resolve;
+      });
+    const onVisibility = () => {
+      if (document.hidden) connection?.abort();
+      else wake();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
     void (async () => {
       for (let retryMs = 1000; !stop; ) {
+        await shown();
+        if (stop) return;
+        connection = new AbortController();
         try {
-          await readSse(`/api/v1/studio/deployments/${deployment.id}/counters/stream`, { method: 'GET' }, (e) => onEvent(e.event, e.data as CountersEvent), inFlight.signal);
+          await readSse(`/api/v1/studio/deployments/${deployment.id}/counters/stream`, { method: 'GET' }, (e) => onEvent(e.event, e.data as CountersEvent), connection.signal);
           retryMs = 1000;
         } catch (e) {
           if (stop) return;
+          if (document.hidden) continue;
           // Gone (undeployed elsewhere, server restarted on another store): say so. A dropped
           // connection or a passing error: open the stream again, waiting longer each time (to 10 s).
           if (e instanceof ApiError && e.status === 404) return gone();
           if (e instanceof ApiError && e.status === 401) return;
           retryMs = Math.min(retryMs * 2, 10_000);
         }
+        if (stop || document.hidden) continue;
         await new Promise((resolve) => setTimeout(resolve, retryMs));
       }
     })();
     const halt = () => {
       stop = true;
-      inFlight.abort();
+      connection?.abort();
+      document.removeEventListener('visibilitychange', onVisibility);
+      wake();
     };
     stopCounters.current = halt;
     return halt;
@@ -402,7 +422,7 @@ function Editor({ flowId }: { flowId: string }) {
         await api(`/api/v1/studio/deployments/${deployment.id}`, { method: 'DELETE' });
       } catch (e) {
         // Gone already is fine; anything else (not allowed, server error) is said, and the
-        // deployment's counters are polled again.
+        // deployment's counters are streamed again.
         if (!(e instanceof ApiError && e.status === 404)) {
           setCountersEpoch((k) => k + 1);
           setStatus('undeploy failed');
