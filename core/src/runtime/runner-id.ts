@@ -68,7 +68,9 @@ export function claimRunnerId(dataDir: string, options: { leaseMs: number; now?:
     try {
       fd = openSync(file, 'wx', 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A folder this runtime cannot write the lock in: run as a guest (its own id), so no live
+      // runtime's jobs are ended; a dead one's are ended by the lease.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return guest({ pid: -1, host: 'unknown', startedAt: '' });
       const holder = liveHolder(file, options.leaseMs, now());
       if (holder) return guest(holder);
       try {
