@@ -178,7 +178,8 @@ export class Runtime {
       this.#runner = claimRunnerId(this.dataDir, { leaseMs: this.jobs.limits.leaseMs });
       if (!this.#runner.holder) {
         const by = this.#runner.heldBy;
-        this.logger.info(`the data directory is in use by another runtime${by && by.pid > 0 ? ` (process ${by.pid} on ${by.host})` : ''}: this one runs jobs as ${this.#runner.runnerId} and leaves that runtime's jobs to it`);
+        // Debug: a CLI command beside the server (`wiflow users add`) meets this on every call.
+        this.logger.debug('the data directory is held by another runtime: this one runs its jobs under its own id and leaves that runtime\'s jobs to it', { runnerId: this.#runner.runnerId, heldBy: by && by.pid > 0 ? { pid: by.pid, host: by.host } : null });
       }
       const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: this.#runner.runnerId, logger: this.logger });
       if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
