@@ -301,6 +301,9 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
     const interval = parseWith(CountersQuery, req.query, 'query').interval_ms;
     const sse = openSse(res);
     let seq = 0;
+    // An ended pipeline's counters no longer change: its last event (status stopped or failed,
+    // with the error) is sent once; the stream then waits for the removal (`undeployed`).
+    let ended = false;
     const tick = () => {
       const deployed = studio.flows.pipelines.get(id);
       if (!deployed) {
@@ -309,7 +312,10 @@ export function studioRoutes(studio: StudioContext, flows: FlowService): { studi
         clearInterval(timer);
         return;
       }
-      sse.send('counters', { id, flow_id: first.flow_id, status: statusOf(deployed), error: failureOf(deployed), counters: deployed.pipeline.counters(), at: new Date().toISOString() }, ++seq);
+      if (ended) return;
+      const status = statusOf(deployed);
+      ended = status !== 'running';
+      sse.send('counters', { id, flow_id: first.flow_id, status, error: failureOf(deployed), counters: deployed.pipeline.counters(), at: new Date().toISOString() }, ++seq);
     };
     const timer = setInterval(tick, interval);
     tick();

@@ -201,12 +201,36 @@ describe('deployments: the server\'s own pipelines and conflicts', () => {
     const dep = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
     await s.runtime.pipelines.get(dep.id)!.pipeline.done;
     expect((await s.http.get(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(200)).body).toMatchObject({ status: 'failed', flow_name: 'Fails', error: expect.stringMatching(/^source file \(stest\.filesource\) failed: [^]*missing\.bin/) });
-    // The editor polls the counters: they say that it failed, and why, too.
+    // The counters say that it failed, and why, too.
     const counters = (await s.http.get(`/api/v1/studio/deployments/${dep.id}/counters`).set(s.alice.auth).expect(200)).body;
     expect(counters).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.bin/) });
+    // So does the stream the editor reads, once (the counters of an ended pipeline do not change),
+    // and then only the removal.
+    const stream = await fetch(`${s.url}/api/v1/studio/deployments/${dep.id}/counters/stream?interval_ms=100`, { headers: s.alice.auth });
+    const reader = stream.body!.getReader();
+    let text = '';
+    // Read for `ms` (true when the stream ended); a read still pending then is kept for the next call.
+    let pending: ReturnType<typeof reader.read> | null = null;
+    const readFor = async (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until) {
+        pending ??= reader.read();
+        const chunk = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), until - Date.now()))]);
+        if (!chunk) break;
+        pending = null;
+        if (chunk.done) return true;
+        text += Buffer.from(chunk.value).toString('utf8');
+      }
+      return false;
+    };
+    expect(await readFor(800)).toBe(false);
+    const events = () => text.split('\n\n').filter((b) => b.includes('data: ')).map((b) => ({ event: /event: (\w+)/.exec(b)?.[1], data: JSON.parse(/data: (.*)/.exec(b)![1]) }));
+    expect(events()).toEqual([{ event: 'counters', data: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/missing\.bin/) }) }]);
     // A failed pipeline does not block a new deployment of its flow.
     const next = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flow.id }).expect(201)).body;
     await s.http.delete(`/api/v1/studio/deployments/${dep.id}`).set(s.alice.auth).expect(204);
+    expect(await readFor(2000)).toBe(true);
+    expect(events().map((e) => e.event)).toEqual(['counters', 'undeployed']);
     await s.http.delete(`/api/v1/studio/deployments/${next.id}`).set(s.alice.auth).expect(204);
   });
 });
