@@ -340,9 +340,9 @@ function Editor({ flowId }: { flowId: string }) {
   );
 
   // Live counters of a deployed pipeline, streamed once a second onto the nodes (server-sent
-  // events, `/counters/stream`; a dropped stream is opened again, a hidden tab's is closed). Undeploying stops the stream
-  // first: a stream answered 404 by the deployment being removed would otherwise be a failed
-  // request in the browser's console.
+  // events, `/counters/stream`; a dropped stream is opened again, a hidden tab's is closed).
+  // Undeploying stops the stream first: a stream answered 404 by the deployment being removed
+  // would otherwise be a failed request in the browser's console.
   const stopCounters = useRef<(() => void) | null>(null);
   const [countersEpoch, setCountersEpoch] = useState(0);
   useEffect(() => {
