@@ -358,9 +358,10 @@ export class JobManager {
     const tickMs = Math.max(10, Math.min(checkpointMs > 0 ? checkpointMs : beat, beat));
     const tick = setInterval(() => {
       const now = Date.now();
-      for (const job of this.#jobs.values()) {
-        const last = this.#written.get(job.id);
-        if (job.finished || !last || this.#writes.has(job.id)) continue;
+      // Only the unfinished stored jobs (`#written`), not the finished ones the manager keeps.
+      for (const [id, last] of this.#written) {
+        const job = this.#jobs.get(id);
+        if (!job || job.finished || this.#writes.has(id)) continue;
         // A period is due within half a tick of its end (ticks do not land exactly on it).
         const due = (periodMs: number) => now - last.at >= periodMs - tickMs / 2;
         const grew = checkpointMs > 0 && job.status === 'in_progress' && job.log.lastSeq !== last.seq && due(checkpointMs);

@@ -28,7 +28,7 @@ export function unwrap<T>(body: unknown): T {
   return body as T;
 }
 
-export function errorText(body: unknown, status: number): string {
+function errorText(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
     const b = body as { detail?: unknown; error?: { message?: string; details?: unknown }; message?: string };
     if (typeof b.detail === 'string') return b.detail;
