@@ -8,7 +8,7 @@ import { SMALL_SELECTION } from '../eval/evaluate-split.js';
 import { EnvironmentGeometrySchema, type EnvironmentGeometry } from '../model/environment.js';
 import { environmentFromScenarioFile } from '../sim/environment-from-scenario.js';
 import { loadSim, SECOND_VALIDATION_SEED_SUFFIX, SPLIT_NAMES, type SplitName } from '../sim/pose-dataset.js';
-import { loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel } from './locator-model.js';
+import { ImagingSettingsSchema, loadLocatorModel, SHIPPED_LOCATOR_DIR, writeLocatorModel, type LocatorModelSpec } from './locator-model.js';
 import { readReference, ReferenceRecorder, writeReference } from './reference.js';
 import { referenceForEnvironment } from './reference-check.js';
 import { fitTwinCount, TWIN_COUNT } from './twin-count.js';
@@ -76,11 +76,14 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--profile <name>', 'hardware of the training rooms, as `wiflow eval-e2e --profile` names it: recipe (3 links, what the shipped locator was fitted on), recipe+4rx (a fourth receiver), recipe+2tx (a second transmitter), a chip…', 'recipe')
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
-    .option('--version <v>', 'version written into locator.json', '2.3.0')
+    // Not `--version`: the wiflow program's own --version (print and exit) takes that flag wherever it stands.
+    .option('--model-version <v>', 'version written into locator.json', '2.3.0')
     .addOption(whatIfOption())
+    .option('--imaging <json>', "imaging settings merged over the shipped ones (a JSON object, e.g. '{\"scorer\":\"capon\"}'); the count head is fitted on what they image")
     .option('--birth-above-noise <margin>', `the tracker's birth rule: change energy (log ratio) a new person needs above the room's empty-room noise (shipped: ${String(DEFAULT_LOCATOR.tracker?.birthAboveNoise)}, chosen on 3-link validation rooms)`, (v) => Number(v))
-    .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; version: string; birthAboveNoise?: number; whatifPropagation?: PropagationWhatIf }) => {
+    .action(async (opts: { out: string; profile: string; trainSessions: number; seed: number; birthAboveNoise?: number; whatifPropagation?: PropagationWhatIf; imaging?: string; modelVersion: string }) => {
       if (!Number.isInteger(opts.trainSessions) || opts.trainSessions < 1) throw new Error(`--train-sessions must be a whole number ≥ 1, got ${String(opts.trainSessions)}`);
+      const imaging = opts.imaging === undefined ? undefined : imagingOverride(opts.imaging);
       if (opts.birthAboveNoise !== undefined && !Number.isFinite(opts.birthAboveNoise)) throw new Error('--birth-above-noise must be a number');
       const hardware = await loadHardwareProfile(opts.profile);
       const profile = opts.whatifPropagation ? withPropagationWhatIf(hardware, opts.whatifPropagation) : hardware;
@@ -89,7 +92,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       // The pose network's recipe: the same rooms, so its test rooms stay unseen here too.
       const recipe = (JSON.parse(readFileSync(path.join(SHIPPED_MODEL_DIR, MODEL_SPEC_JSON), 'utf8')) as ModelSpec).training.dataset as Partial<DatasetRecipe>;
       const tracker = opts.birthAboveNoise === undefined ? undefined : PeopleTrackerSettingsSchema.parse({ ...DEFAULT_LOCATOR.tracker, birthAboveNoise: opts.birthAboveNoise });
-      const spec = await fitLocator({ modelId: path.basename(path.resolve(opts.out)), version: opts.version, recipe, profile, trainSessions: opts.trainSessions, seed: opts.seed, ...(tracker ? { settings: { tracker } } : {}), onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions (profile ${profile.name})`); } });
+      const spec = await fitLocator({ modelId: path.basename(path.resolve(opts.out)), version: opts.modelVersion, recipe, profile, trainSessions: opts.trainSessions, seed: opts.seed, settings: { ...(tracker ? { tracker } : {}), ...(imaging ? { imaging } : {}) }, onSession: (done, total) => { if (done === total) cli.print(`imaged ${total} training sessions (profile ${profile.name})`); } });
       mkdirSync(opts.out, { recursive: true });
       writeLocatorModel(opts.out, spec);
       const model = loadLocatorModel(opts.out);
@@ -187,4 +190,18 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
       const comparison = existsSync(network) ? (JSON.parse(readFileSync(network, 'utf8')) as RecordedEvaluation) : undefined;
       cli.print(`wrote ${writeLocatorCard(dir, comparison)}`);
     });
+}
+
+/** `locate fit --imaging`: a JSON object merged over the shipped imaging settings, checked as `locator.json` checks them. */
+function imagingOverride(text: string): LocatorModelSpec['imaging'] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`--imaging must be a JSON object: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('--imaging must be a JSON object');
+  const parsed = ImagingSettingsSchema.strict().safeParse({ ...DEFAULT_LOCATOR.imaging, ...(value as object) });
+  if (!parsed.success) throw new Error(`--imaging: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return parsed.data as LocatorModelSpec['imaging'];
 }

@@ -11,7 +11,8 @@ import { loadHardwareProfile, loadLocatorModel, locateSplit, registerPoseCommand
 let dir: string;
 
 function cli(lines: string[] = []) {
-  const p = new Command('wiflow').exitOverride().configureOutput({ writeErr: () => undefined });
+  // As the wiflow program is built (core's cli/program.ts): its own --version is known wherever it stands.
+  const p = new Command('wiflow').version('0.0.0-harness').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
   registerPoseCommands(p, { runtime: async () => ({ dataDir: dir }) as never, print: (l) => lines.push(l) });
   return (...args: string[]) => p.parseAsync(['node', 'wiflow', ...args]);
 }
@@ -51,17 +52,31 @@ describe('hardware profiles of the locator', () => {
   });
 });
 
+describe('wiflow locate fit: options refused before anything is imaged', () => {
+  it.each([
+    ['not JSON', '{scorer', /--imaging must be a JSON object/],
+    ['an array', '[]', /--imaging must be a JSON object/],
+    ['an unknown setting', '{"scorrer":"capon"}', /--imaging: .*scorrer/],
+    ['a bad value', '{"scorer":"music"}', /--imaging: scorer/],
+  ])('--imaging with %s', async (_, value, message) => {
+    await expect(cli()('locate', 'fit', '--train-sessions', '1', '--imaging', value, '--out', path.join(dir, 'never'))).rejects.toThrow(message);
+    expect(existsSync(path.join(dir, 'never'))).toBe(false);
+  });
+});
+
 describe('wiflow locate fit --profile', () => {
   const out = () => path.join(dir, 'locate-4rx');
   const lines: string[] = [];
   beforeAll(async () => {
-    await cli(lines)('locate', 'fit', '--profile', 'recipe+4rx', '--train-sessions', '1', '--birth-above-noise', '0.3', '--version', '9.1.0', '--out', out());
+    await cli(lines)('locate', 'fit', '--profile', 'recipe+4rx', '--train-sessions', '1', '--birth-above-noise', '0.3', '--model-version', '9.1.0', '--imaging', '{"scorer":"capon","caponLoading":10}', '--out', out());
   }, 120_000);
 
-  it('writes a loadable model that records its profile, birth rule and version, and says so', () => {
+  it('writes a loadable model that records its profile, birth rule, imaging and version, and says so', () => {
     const model = loadLocatorModel(out());
     expect(model.spec.modelId).toBe('locate-4rx');
     expect(model.spec.version).toBe('9.1.0');
+    // --imaging is merged over the shipped imaging settings.
+    expect(model.spec.imaging).toEqual({ ...loadLocatorModel().spec.imaging, scorer: 'capon', caponLoading: 10 });
     expect(model.spec.training).toMatchObject({ profile: 'recipe+4rx', split: 'train', rooms: 1 });
     expect(model.spec.tracker?.birthAboveNoise).toBe(0.3);
     // The rest of the tracker is the shipped one's.

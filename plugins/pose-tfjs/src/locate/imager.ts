@@ -70,6 +70,15 @@ export interface ImagingSettings {
    * change's. Absent: none.
    */
   diffuseWhitening?: { decayNs: number; diffuseToNoise: number };
+  /**
+   * How a cell is scored when peaks are picked: 'bartlett' (absent) — the matched filter's power; 'capon' —
+   * the minimum-variance (Capon, MVDR) power 1 / (aᴴ R⁻¹ a), R the packets' change covariance loaded with
+   * `caponLoading` × the link's noise power (capon-protocol.md). Only where peaks go changes: a peak's `score`
+   * stays the matched filter's at the cell picked, and CLEAN's energies are the raw change's.
+   */
+  scorer?: 'bartlett' | 'capon';
+  /** Diagonal loading of Capon's covariance, in units of the link's noise power per value (default 1). */
+  caponLoading?: number;
 }
 
 /** One person found in the image, in the order found (strongest first). */
@@ -299,9 +308,18 @@ export class RoomImager {
     });
     const scores = new Float64Array(cells.length);
     const img = new Float64Array(cells.length);
+    // With `scorer: 'capon'`, peaks are picked on `pickScores`; `scores` (the matched filter's) stay what a peak reports.
+    const capon = this.settings.scorer === 'capon';
+    const pickScores = capon ? new Float64Array(cells.length) : scores;
+    const addShares = (target: Float64Array) => {
+      let total = 0;
+      for (let c = 0; c < cells.length; c++) total += img[c];
+      for (let c = 0; c < cells.length; c++) target[c] += Math.log(img[c] / (total || 1) + 1e-12);
+    };
     const score = () => {
       scores.fill(0);
-      this.#links.forEach((_, li) => {
+      if (capon) pickScores.fill(0);
+      this.#links.forEach((link, li) => {
         img.fill(0);
         const { yr, yi } = whitened[li]?.outputs ?? outputs[li];
         const P = histories[li].length;
@@ -310,9 +328,11 @@ export class RoomImager {
           for (let p = 0; p < P; p++) power += yr[row * P + p] * yr[row * P + p] + yi[row * P + p] * yi[row * P + p];
           img[(row / H) | 0] += power;
         }
-        let total = 0;
-        for (let c = 0; c < cells.length; c++) total += img[c];
-        for (let c = 0; c < cells.length; c++) scores[c] += Math.log(img[c] / (total || 1) + 1e-12);
+        addShares(scores);
+        if (!capon) return;
+        img.fill(0);
+        caponImage(link.n, histories[li], outputs[li], rows, H, (this.settings.caponLoading ?? 1) * link.noisePower, img);
+        addShares(pickScores);
       });
     };
     const changeSpectrum = this.#spectrum(histories);
@@ -322,7 +342,7 @@ export class RoomImager {
       score();
       let best = -1;
       for (let c = 0; c < cells.length; c++) {
-        if (best >= 0 && scores[c] <= scores[best]) continue;
+        if (best >= 0 && pickScores[c] <= pickScores[best]) continue;
         if (peaks.every((q) => Math.hypot(q.x - cells[c][0], q.y - cells[c][1]) > this.settings.separationM)) best = c;
       }
       if (best < 0) break;
@@ -366,6 +386,74 @@ export class RoomImager {
     });
     return Array.from(total);
   }
+}
+
+/**
+ * Capon's (MVDR) power per cell of one link, added into `img` (H rows a cell): 1 / (aᴴ R⁻¹ a) with
+ * R = X Xᴴ / P + σ² I, X the link's packets (n × P) and σ² = `loading` (power per value). By Woodbury
+ * aᴴ R⁻¹ a = (n − zᴴ (G + Pσ² I)⁻¹ z) / σ², z = Xᴴ a = conj(y) (the matched-filter outputs) and G = Xᴴ X.
+ * A cell whose response lies in the packets' span scores high; a lobe, partly outside it, low.
+ */
+export function caponImage(n: number, packets: readonly { re: ArrayLike<number>; im: ArrayLike<number> }[], outputs: { yr: Float64Array; yi: Float64Array }, rows: number, H: number, loading: number, img: Float64Array): void {
+  const P = packets.length;
+  if (P === 0) return;
+  const sigma2 = loading > 0 ? loading : 1e-12;
+  // M = G + Pσ² I as the real symmetric 2P × 2P [[Re, −Im], [Im, Re]]; its inverse has the same form.
+  const N = 2 * P;
+  const m = new Float64Array(N * N);
+  for (let a = 0; a < P; a++) {
+    for (let b = a; b < P; b++) {
+      let gr = 0, gi = 0;
+      const x = packets[a], y = packets[b];
+      for (let j = 0; j < n; j++) { gr += x.re[j] * y.re[j] + x.im[j] * y.im[j]; gi += x.re[j] * y.im[j] - x.im[j] * y.re[j]; }
+      if (a === b) { gr += P * sigma2; gi = 0; }
+      // G[a][b] = x_aᴴ x_b = gr + j gi; G[b][a] = its conjugate.
+      m[a * N + b] = gr; m[(a + P) * N + b + P] = gr; m[a * N + b + P] = -gi; m[(a + P) * N + b] = gi;
+      m[b * N + a] = gr; m[(b + P) * N + a + P] = gr; m[b * N + a + P] = gi; m[(b + P) * N + a] = -gi;
+    }
+  }
+  const inv = invertSymmetric(m, N);
+  // zᴴ M⁻¹ z with z = conj(y): as real vectors w = [Re z, Im z] = [yr, −yi], the quadratic form wᵀ M⁻¹_real w.
+  const { yr, yi } = outputs;
+  const w = new Float64Array(N);
+  for (let row = 0; row < rows; row++) {
+    for (let p = 0; p < P; p++) { w[p] = yr[row * P + p]; w[p + P] = -yi[row * P + p]; }
+    let q = 0;
+    for (let i = 0; i < N; i++) {
+      let s = 0;
+      for (let k = 0; k < N; k++) s += inv[i * N + k] * w[k];
+      q += w[i] * s;
+    }
+    // The real form counts the complex quadratic form once (M⁻¹_real holds Re and Im blocks): q = zᴴ M⁻¹ z.
+    const denominator = Math.max(n - q, 1e-9 * n);
+    img[(row / H) | 0] += sigma2 / denominator;
+  }
+}
+
+/** Inverse of a symmetric positive-definite N × N matrix (Gauss–Jordan; N is small here). */
+function invertSymmetric(A: Float64Array, N: number): Float64Array {
+  const a = Float64Array.from(A);
+  const inv = new Float64Array(N * N);
+  for (let i = 0; i < N; i++) inv[i * N + i] = 1;
+  for (let col = 0; col < N; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < N; r++) if (Math.abs(a[r * N + col]) > Math.abs(a[pivot * N + col])) pivot = r;
+    if (pivot !== col) {
+      for (let k = 0; k < N; k++) {
+        [a[col * N + k], a[pivot * N + k]] = [a[pivot * N + k], a[col * N + k]];
+        [inv[col * N + k], inv[pivot * N + k]] = [inv[pivot * N + k], inv[col * N + k]];
+      }
+    }
+    const d = a[col * N + col] || 1e-300;
+    for (let k = 0; k < N; k++) { a[col * N + k] /= d; inv[col * N + k] /= d; }
+    for (let r = 0; r < N; r++) {
+      if (r === col) continue;
+      const f = a[r * N + col];
+      if (f === 0) continue;
+      for (let k = 0; k < N; k++) { a[r * N + k] -= f * a[col * N + k]; inv[r * N + k] -= f * inv[col * N + k]; }
+    }
+  }
+  return inv;
 }
 
 /** An aligned packet minus the reference: the change, in place. */

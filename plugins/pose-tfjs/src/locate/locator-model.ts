@@ -20,6 +20,29 @@ const DenseLayerSchema = z.object({
   activation: z.enum(['relu', 'linear', 'softmax']),
 });
 
+/** The imaging settings of a locator (`ImagingSettings` of imager.ts). */
+export const ImagingSettingsSchema = z.object({
+  gridStepM: z.number().positive(),
+  heightsM: z.array(z.number()).min(1),
+  packets: z.number().int().positive(),
+  separationM: z.number().nonnegative(),
+  cleanRadiusM: z.number().nonnegative(),
+  maxPersons: z.number().int().min(1).max(6),
+  scatterer: z.enum(['point', 'body']).default('point'),
+  minPacketIntervalS: z.number().positive().optional(),
+  /** Drift between reference and recording (`ImagingSettings`; drift-protocol.md). Absent: as before. */
+  chainGain: z.enum(['reference', 'per-rx-chain']).optional(),
+  liveNoise: z.boolean().optional(),
+  backgroundS: z.number().positive().optional(),
+  /** A gain per receive chain held static over `windowS` seconds (drift2-protocol.md). Absent: none. */
+  staticChainGain: z.object({ windowS: z.number().positive(), minDeviation: z.number().nonnegative().default(0) }).strict().optional(),
+  /** Peaks placed against a body's diffuse paths (`ImagingSettings`; c2image-protocol.md). Absent: none. */
+  diffuseWhitening: z.object({ decayNs: z.number().positive(), diffuseToNoise: z.number().nonnegative() }).strict().optional(),
+  /** How peaks are picked: the matched filter, or Capon's power (capon-protocol.md). Absent: the matched filter. */
+  scorer: z.enum(['bartlett', 'capon']).optional(),
+  caponLoading: z.number().positive().optional(),
+});
+
 /**
  * `locator.json` (`wiflow-locator/1`): the imaging settings, the learned count head (a small
  * dense network over the CLEAN energy features, trained with TF.js on the training rooms)
@@ -30,24 +53,7 @@ export const LocatorModelSchema = z.object({
   modelId: z.string().min(1),
   version: z.string().min(1),
   description: z.string().default(''),
-  imaging: z.object({
-    gridStepM: z.number().positive(),
-    heightsM: z.array(z.number()).min(1),
-    packets: z.number().int().positive(),
-    separationM: z.number().nonnegative(),
-    cleanRadiusM: z.number().nonnegative(),
-    maxPersons: z.number().int().min(1).max(6),
-    scatterer: z.enum(['point', 'body']).default('point'),
-    minPacketIntervalS: z.number().positive().optional(),
-    /** Drift between reference and recording (`ImagingSettings`; drift-protocol.md). Absent: as before. */
-    chainGain: z.enum(['reference', 'per-rx-chain']).optional(),
-    liveNoise: z.boolean().optional(),
-    backgroundS: z.number().positive().optional(),
-    /** A gain per receive chain held static over `windowS` seconds (drift2-protocol.md). Absent: none. */
-    staticChainGain: z.object({ windowS: z.number().positive(), minDeviation: z.number().nonnegative().default(0) }).strict().optional(),
-    /** Peaks placed against a body's diffuse paths (`ImagingSettings`; c2image-protocol.md). Absent: none. */
-    diffuseWhitening: z.object({ decayNs: z.number().positive(), diffuseToNoise: z.number().nonnegative() }).strict().optional(),
-  }),
+  imaging: ImagingSettingsSchema,
   /** The one environment this locator was fitted for (`wiflow locate twin-fit`); absent: any room. */
   environmentId: z.string().min(1).optional(),
   /** Packets of the room's first link between estimates (packets kept: see `imaging.minPacketIntervalS`). */
