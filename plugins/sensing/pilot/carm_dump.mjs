@@ -1,7 +1,8 @@
-// Pilot (not shipped): raw CSI of every Intel 5300 activity sample (lying/sitting left out), for carm.py.
+// Pilot (not shipped): raw CSI of every Intel 5300 activity sample (lying/sitting left out), for carm.py; with a
+// second argument `still`, of the lying and sitting recordings only, for still_breathing.py.
 // Writes DIR/index.json ({file, label, person, frames, offset}) and DIR/csi.bin: per frame 181 float32s, the
 // seconds since the file's first frame, then the 90 real and the 90 imaginary parts of [rx][subcarrier].
-// Run from the repository root after a build: node plugins/sensing/pilot/carm_dump.mjs /tmp/fr
+// Run from the repository root after a build: node plugins/sensing/pilot/carm_dump.mjs /tmp/fr [still]
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultRealRoot, personOf } from '../dist/index.js';
@@ -13,11 +14,12 @@ if (!existsSync(dir)) {
   process.exit(0);
 }
 const outDir = process.argv[2] ?? '/tmp/fr';
+const still = process.argv[3] === 'still';
 const fd = openSync(join(outDir, 'csi.bin'), 'w');
 const index = [];
 let offset = 0;
 for (const e of JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8'))) {
-  if (e.label === 'lying' || e.label === 'sitting') continue;
+  if ((e.label === 'lying' || e.label === 'sitting') !== still) continue;
   let frames = 0;
   let t0 = null;
   const reader = await openCapture(join(dir, e.file), { onError: 'stop' });

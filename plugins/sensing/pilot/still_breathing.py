@@ -1,5 +1,5 @@
 # Pilot (not shipped): is a breathing line visible in the Intel 5300 lying/sitting recordings where the product
-# finds none (abid and hhj lying, hhj sitting: `no_periodicity` in most seconds)? Reads still_breathing_dump.mjs's
+# finds none (abid and hhj lying, hhj sitting: `no_periodicity` in most seconds)? Reads `carm_dump.mjs DIR still`'s
 # dump. Per file, 30-s windows every 5 s on a 10-Hz grid; per window and per channel set, the combined spectrum's
 # peak-to-median ratio in 6-40 bpm (the product asks >= 4) and its rate. Channel sets:
 #   groups: the product's (8 subcarrier groups per chain: gain-free amplitude; conjugate products of chains 1, 2

@@ -2,10 +2,9 @@
 // directly, and the property it is there for, a lobe scored far below the person's cell.
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '@wiflow/core';
-import { planDataset, Simulator } from '@wiflow/plugin-sim';
-import { environmentFromScenario } from '../sim/environment-from-scenario.js';
-import { caponImage, RoomImager, type ImagingSettings } from './imager.js';
-import { simulateReference } from './simulated.js';
+import { planDataset } from '@wiflow/plugin-sim';
+import { imageSession } from '../testing/image-session.js';
+import { caponImage, type ImagingSettings } from './imager.js';
 
 interface Vec { re: Float64Array; im: Float64Array }
 const vec = (n: number, f: (j: number) => [number, number]): Vec => {
@@ -107,24 +106,12 @@ describe('RoomImager with scorer capon', () => {
   const settings: ImagingSettings = { gridStepM: 0.25, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point' };
   // The two-people sessions of a small plan's rooms, 4 s each.
   const sessions = planDataset({ rooms: 8, secondsPerSession: 4, sessionsPerRoom: 1, seed: 'capon-test', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions.filter((s) => s.scenario.people.length >= 2).slice(0, 2);
-  const images = (scenario: (typeof sessions)[number]['scenario'], options: Partial<ImagingSettings>[]) => {
-    const environment = environmentFromScenario(scenario as never);
-    const reference = simulateReference({ Simulator } as never, scenario as never);
-    const imagers = options.map((o) => new RoomImager(environment, reference, { ...settings, ...o }));
-    const out: ReturnType<RoomImager['image']>[][] = options.map(() => []);
-    for (const tick of new Simulator(scenario as never).run(4)) {
-      for (const frame of tick.frames) for (const imager of imagers) imager.push(frame);
-      if (tick.index % 10 !== 0 || !imagers[0].ready()) continue;
-      imagers.forEach((imager, i) => out[i].push(imager.image()));
-    }
-    return out;
-  };
 
   it('moves peaks but keeps the raw change energy and, at a cell both pick, the matched filter\'s score', () => {
     expect(sessions.length).toBeGreaterThan(0);
     let moved = 0, same = 0;
     for (const session of sessions) {
-      const [plain, capon] = images(session.scenario, [{}, { scorer: 'capon' }]);
+      const [plain, capon] = imageSession(session.scenario, settings, [{}, { scorer: 'capon' }]);
       expect(plain.length).toBeGreaterThan(3);
       plain.forEach((image, e) => {
         expect(capon[e].energies[0]).toBeCloseTo(image.energies[0], 6);

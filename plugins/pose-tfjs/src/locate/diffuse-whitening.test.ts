@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '@wiflow/core';
-import { planDataset, Simulator } from '@wiflow/plugin-sim';
-import { environmentFromScenario } from '../sim/environment-from-scenario.js';
+import { planDataset } from '@wiflow/plugin-sim';
+import { imageSession } from '../testing/image-session.js';
 import { DiffuseWhitener } from './diffuse-whitening.js';
-import { RoomImager, type ImagingSettings } from './imager.js';
-import { simulateReference } from './simulated.js';
+import type { ImagingSettings } from './imager.js';
 
 const C = 299792458;
 // 30 subcarriers over 20 MHz at 5.32 GHz, a 4 m line of sight, C2's 22 ns tail, ten times the noise.
@@ -67,18 +66,7 @@ describe('RoomImager with diffuseWhitening', () => {
   // A one-person training room of a small plan, with the reverberant body (C2) on.
   const session = planDataset({ rooms: 6, secondsPerSession: 4, sessionsPerRoom: 1, seed: 'c2image-test', ranges: { receivers: [3, 3], rateHz: 20 } }).sessions.find((s) => s.scenario.people.length === 1)!;
   const scenario = { ...session.scenario, propagation: { ...session.scenario.propagation, reverberation: { decayNs: 22, staticTail: false, bodyDiffuse: true, bodyDirections: 'segment' as const } } };
-  const environment = environmentFromScenario(scenario as never);
-  const reference = simulateReference({ Simulator } as never, scenario);
-  const images = (options: Partial<ImagingSettings>[]) => {
-    const imagers = options.map((o) => new RoomImager(environment, reference, { ...settings, ...o }));
-    const out: ReturnType<RoomImager['image']>[][] = options.map(() => []);
-    for (const tick of new Simulator(scenario as never).run(4)) {
-      for (const frame of tick.frames) for (const imager of imagers) imager.push(frame);
-      if (tick.index % 10 !== 0 || !imagers[0].ready()) continue;
-      imagers.forEach((imager, i) => out[i].push(imager.image()));
-    }
-    return out;
-  };
+  const images = (options: Partial<ImagingSettings>[]) => imageSession(scenario, settings, options);
 
   it('places peaks by the whitened score but keeps the raw change energies; with no diffuse power (ρ 0) it is the plain image', () => {
     const [plain, none, whitened] = images([{}, { diffuseWhitening: { decayNs: 22, diffuseToNoise: 0 } }, { diffuseWhitening: { decayNs: 22, diffuseToNoise: 10 } }]);
