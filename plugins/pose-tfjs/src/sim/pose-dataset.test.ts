@@ -34,6 +34,19 @@ describe('dataset splits', () => {
     }
   });
 
+  it('draws val3 and val4 fresh too: none of their rooms in train, val, test, val2 or each other', () => {
+    const seen = new Set([...signatures(plan.sessions as never), ...signatures(splitSessions(module, recipe, { split: 'val2' }) as never)]);
+    for (const split of ['val3', 'val4'] as const) {
+      expect(SPLIT_NAMES).toContain(split);
+      const sessions = splitSessions(module, recipe, { split });
+      expect(sessions).toHaveLength(plan.sessions.filter((s) => s.split === 'test').length);
+      const fresh = signatures(sessions as never);
+      expect(fresh.size).toBe(sessions.length);
+      for (const signature of fresh) expect(seen.has(signature)).toBe(false);
+      for (const signature of fresh) seen.add(signature);
+    }
+  });
+
   it('takes the first sessions of val2 for a small selection', () => {
     expect(splitSessions(module, recipe, { split: 'val2', maxSessions: 4 }).map((s) => s.sessionId)).toEqual(splitSessions(module, recipe, { split: 'val2' }).slice(0, 4).map((s) => s.sessionId));
   });

@@ -33,24 +33,27 @@ export async function loadSim(given?: SimModule): Promise<SimModule> {
 }
 
 /**
- * A split of a recipe's rooms. `train`, `val` and `test` are the recipe's own plan; `val2` is a
- * second validation split of fresh rooms: the `test` share of the plan the same generator draws
- * with the seed `<recipe seed>:val2` (same room count, ranges and session kinds as `test`, no room
- * or scenario seed shared with train/val/test). It is a second opinion on a choice made on `val`,
- * before the choice goes to the test rooms.
+ * A split of a recipe's rooms. `train`, `val` and `test` are the recipe's own plan; `val2`, `val3`
+ * and `val4` are further validation splits of fresh rooms: each the `test` share of the plan the
+ * same generator draws with the seed `<recipe seed>:<split>` (same room count, ranges and session
+ * kinds as `test`, no room or scenario seed shared with train/val/test or each other). They are a
+ * second (and third) opinion on a choice made on `val`, before the choice goes to the test rooms.
  */
-export type SplitName = 'train' | 'val' | 'test' | 'val2';
+export type SplitName = 'train' | 'val' | 'test' | 'val2' | 'val3' | 'val4';
 
 /** Every split name `--split` accepts, in the order help texts list them. */
-export const SPLIT_NAMES: readonly SplitName[] = ['test', 'val', 'train', 'val2'];
+export const SPLIT_NAMES: readonly SplitName[] = ['test', 'val', 'train', 'val2', 'val3', 'val4'];
 
-/** The seed suffix of the plan `val2` is drawn from (never a seed of train/val/test). */
+/** The seed suffix of the plan `val2` is drawn from (never a seed of train/val/test); `val3` and `val4` take theirs the same way. */
 export const SECOND_VALIDATION_SEED_SUFFIX = ':val2';
 
-/** The recipe's plan for a split (for `val2`, the fresh plan) and the sessions of the selection, in plan order. */
+/** The fresh validation splits, each drawn from its own plan (`<recipe seed>:<split>`). */
+const FRESH_SPLITS: readonly SplitName[] = ['val2', 'val3', 'val4'];
+
+/** The recipe's plan for a split (for a fresh split, its own plan) and the sessions of the selection, in plan order. */
 export function splitSessions(sim: SimModule, recipe: DatasetRecipe, selection: Omit<SplitSelection, 'sim'>): ReturnType<SimModule['planDataset']>['sessions'] {
-  const fresh = selection.split === 'val2';
-  const seed = fresh ? `${String(recipe.seed)}${SECOND_VALIDATION_SEED_SUFFIX}` : recipe.seed;
+  const fresh = FRESH_SPLITS.includes(selection.split);
+  const seed = fresh ? `${String(recipe.seed)}:${selection.split}` : recipe.seed;
   const plan = sim.planDataset({ rooms: recipe.rooms, secondsPerSession: recipe.secondsPerSession, sessionsPerRoom: recipe.sessionsPerRoom, seed, ranges: recipe.ranges });
   const split = fresh ? 'test' : selection.split;
   return plan.sessions.filter((s) => s.split === split).slice(0, selection.maxSessions ?? Infinity);
