@@ -131,7 +131,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .description('evaluate a locator on simulated rooms never used to fit it, per person-count bucket, next to two mean-pose baselines')
     .option('--json', 'print the figures as JSON (the keys of `wiflow eval --json`)', false)
     .option('--split <name>', `dataset split: ${SPLIT_NAMES.join(', ')} (val2, val3, val4: further validation splits of fresh rooms, each drawn like test with the seed <recipe seed>:<split>, e.g. <recipe seed>${SECOND_VALIDATION_SEED_SUFFIX})`, 'test')
-    .option('--per-room', 'with --json: add each room\'s count exact and floor error (perRoom), for a bootstrap over rooms', false)
+    .option('--per-room', 'with --json: add each room\'s count exact, floor error and each paired person\'s floor error (perRoom), for a bootstrap over rooms', false)
     .option('--small', 'a small deterministic subset of the split (what CI runs)', false)
     .option('--model <dir>', 'locator directory (default: the shipped wiflow-locate-v2)')
     .option('--profile <name>', 'hardware of the rooms, as `wiflow eval-e2e --profile` names it (default: the profile the model was fitted on, its training.profile; recipe for the shipped one)')

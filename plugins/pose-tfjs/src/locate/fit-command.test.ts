@@ -100,3 +100,27 @@ describe('wiflow locate fit --profile', () => {
     expect(JSON.parse(readFileSync(path.join(loadLocatorModel().directory, 'locator.json'), 'utf8')).training.profile).toBeUndefined();
   }, 120_000);
 });
+
+describe('wiflow locate eval --per-room', () => {
+  it("gives each room's figures and each paired person's error, which pool to the split's own figures", async () => {
+    const lines: string[] = [];
+    await cli(lines)('locate', 'eval', '--small', '--per-room', '--json');
+    const report = JSON.parse(lines.join('\n')) as {
+      model: { all: { countAccuracy: number } };
+      floorErrorM: { all: { people: number; mean: number; median: number; p90: number } };
+      perRoom: { samples: number; countExact: number; people: number; floorErrorM: number | null; floorErrorsM: number[] }[];
+    };
+    expect(report.perRoom.length).toBeGreaterThan(1);
+    const samples = report.perRoom.reduce((n, r) => n + r.samples, 0);
+    expect(report.perRoom.reduce((n, r) => n + r.countExact * r.samples, 0) / samples).toBeCloseTo(report.model.all.countAccuracy, 9);
+    const errors = report.perRoom.flatMap((r) => r.floorErrorsM).sort((a, b) => a - b);
+    for (const r of report.perRoom) expect(r.floorErrorsM).toHaveLength(r.people);
+    expect(errors).toHaveLength(report.floorErrorM.all.people);
+    // Millimetres: the pooled errors give the split's mean and median to within rounding.
+    expect(errors.reduce((a, b) => a + b, 0) / errors.length).toBeCloseTo(report.floorErrorM.all.mean, 3);
+    // The report's quantiles are the sorted values at ⌊q·n⌋ (`floorErrorDistribution`).
+    const at = (q: number) => errors[Math.min(errors.length - 1, Math.floor(q * errors.length))];
+    expect(Math.abs(at(0.5) - report.floorErrorM.all.median)).toBeLessThanOrEqual(0.0005);
+    expect(Math.abs(at(0.9) - report.floorErrorM.all.p90)).toBeLessThanOrEqual(0.0005);
+  }, 120_000);
+});

@@ -105,7 +105,8 @@ export async function evaluateLocator(model: LocatorModel, selection: SplitSelec
   }
   const perRoom = [...rooms.entries()].map(([room, own]) => {
     const all = evaluateSamples(own, model.spec.meanPose).model.all;
-    return { room, samples: all.samples, countExact: all.countAccuracy, people: all.persons, floorErrorM: all.floorErrorM };
+    const roomErrors = own.flatMap((sample) => scoredPairs(sample).map(([truth, hypothesis]) => Math.round(1000 * Math.hypot(truth.position.x - hypothesis.position.x, truth.position.y - hypothesis.position.y)) / 1000));
+    return { room, samples: all.samples, countExact: all.countAccuracy, people: all.persons, floorErrorM: all.floorErrorM, floorErrorsM: roomErrors };
   });
   return { report: evaluateSamples(samples, model.spec.meanPose), samples: samples.length, rooms: rooms.size, floorErrorM: floorErrorDistribution(errors), perRoom };
 }
@@ -121,6 +122,8 @@ export interface RoomFigures {
   /** True people paired with a hypothesis (the floor error's mean is over them). */
   people: number;
   floorErrorM: number | null;
+  /** Each paired person's floor error (m, to the millimetre): medians and tails of pooled rooms, which their means cannot give. */
+  floorErrorsM: number[];
 }
 
 /** People reported in rooms with nobody in them (`wiflow locate eval --empty-room <seconds>`). */
