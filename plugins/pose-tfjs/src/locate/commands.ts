@@ -77,7 +77,7 @@ export function registerLocateCommands(program: Command, cli: CliContext): void 
     .option('--train-sessions <n>', 'training sessions of the plan to fit on (the shipped locator: 40)', (v) => Number(v), 40)
     .option('--seed <n>', 'seed of the count head', (v) => Number(v), 1)
     // Not `--version`: the wiflow program's own --version (print and exit) takes that flag wherever it stands.
-    .option('--model-version <v>', 'version written into locator.json', '2.3.0')
+    .option('--model-version <v>', 'version written into locator.json', '2.4.0')
     .addOption(whatIfOption())
     .option('--imaging <json>', "imaging settings merged over the shipped ones (a JSON object, e.g. '{\"scorer\":\"capon\"}'); the count head is fitted on what they image")
     .option('--birth-above-noise <margin>', `the tracker's birth rule: change energy (log ratio) a new person needs above the room's empty-room noise (shipped: ${String(DEFAULT_LOCATOR.tracker?.birthAboveNoise)}, chosen on 3-link validation rooms)`, (v) => Number(v))

@@ -173,7 +173,9 @@ export const DEFAULT_LOCATOR: Pick<LocatorModelSpec, 'imaging' | 'hopPackets' | 
   // training rooms and hurt on validation rooms (pilot in FINDINGS.md), so it is not the default.
   // A re-plugged receiver's new chain phases: one gain per receive chain held over 30 s, outside a
   // dead band of 0.2 (chosen on validation rooms by drift2-protocol.md's rule, 2.3.0; FINDINGS.md).
-  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045, staticChainGain: { windowS: 30, minDeviation: 0.2 } },
+  // Peaks picked on Capon's minimum-variance power, loaded at the noise power (capon-protocol.md: confirmed on
+  // fresh validation rooms and passed the test rooms' guard, 2.4.0).
+  imaging: { gridStepM: 0.2, heightsM: [0.9], packets: 8, separationM: 0.8, cleanRadiusM: 0, maxPersons: 3, scatterer: 'point', minPacketIntervalS: 0.045, staticChainGain: { windowS: 30, minDeviation: 0.2 }, scorer: 'capon', caponLoading: 1 },
   hopPackets: 5,
   presenceThreshold: 0.5,
   // Births need change energy 0.1 (log ratio) above the room's own empty-room noise energy: chosen
