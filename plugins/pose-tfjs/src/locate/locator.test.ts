@@ -40,7 +40,9 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
   it('images one person in unseen rooms closer than the room centre, within the card\'s figure', () => {
     const { model, sessions } = onePersonTestSessions();
     let error = 0, centre = 0, n = 0;
-    for (const session of sessions.slice(0, 3)) {
+    // Every one-person test room (13): in the first three one person stands 0.03 m from the centre, so three rooms'
+    // room-centre figure says little (Capon's first peak, 2.4.0: 0.73 m over all 13 against the centre's 1.15 m).
+    for (const session of sessions) {
       const environment = environmentFromScenario(session.scenario);
       const imager = new RoomImager(environment, simulateReference({ Simulator } as never, session.scenario), model.spec.imaging);
       for (const tick of new Simulator(session.scenario).run(8)) {
@@ -53,8 +55,8 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
         n++;
       }
     }
-    expect(n).toBeGreaterThan(30);
-    // Within the card's one-person floor error (all 23 test rooms) with a margin for three rooms' spread, and closer than the room centre.
+    expect(n).toBeGreaterThan(300);
+    // Within the card's one-person floor error (all 23 test rooms, through the tracker) with a margin for the first peak alone, and closer than the room centre.
     const card = recorded('eval-test.json').model['1'].floorErrorM ?? 0;
     expect(error / n).toBeLessThan(card * 1.25);
     expect(error / n).toBeLessThan(centre / n);
@@ -62,7 +64,8 @@ describe.skipIf(!shipped)('empty-room locator (shipped wiflow-locate-v2)', () =>
 
   it('reads the change power per height at every cell: heights added and scored as the image scores cells, it peaks where the image finds the first person', () => {
     const { model, sessions } = onePersonTestSessions();
-    const settings = { ...model.spec.imaging, heightsM: [0.3, 0.9, 1.5], scatterer: 'point' as const };
+    // The matched filter's image (what powerByHeight reads), whatever the shipped locator picks peaks by.
+    const settings = { ...model.spec.imaging, heightsM: [0.3, 0.9, 1.5], scatterer: 'point' as const, scorer: 'bartlett' as const };
     const session = sessions[0];
     const environment = environmentFromScenario(session.scenario);
     const reference = simulateReference({ Simulator } as never, session.scenario);
