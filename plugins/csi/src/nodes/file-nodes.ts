@@ -27,17 +27,29 @@ interface PlaybackState {
   format: string | null;
 }
 
+type PlayOptions = { format?: CaptureFormat; chip?: string; speed: number; loop: boolean; onError: 'stop' | 'skip'; sourceId?: string; onTruth?: (truth: GroundTruthFrame) => void };
+
+const openFor = (path: string, options: PlayOptions): Promise<CaptureReader> =>
+  openCapture(path, { format: options.format, chip: options.chip as never, onError: options.onError, sourceId: options.sourceId, onTruth: options.onTruth });
+
+/**
+ * Play `first` (a reader opened when the node was created, so a missing, unreadable or unknown file
+ * fails the pipeline's start, and a deploy answers with the failure) and, when looping, the file again.
+ */
 async function play(
-  path: string,
-  options: { format?: CaptureFormat; chip?: string; speed: number; loop: boolean; onError: 'stop' | 'skip'; sourceId?: string; onTruth?: (truth: GroundTruthFrame) => void },
+  first: CaptureReader,
+  options: PlayOptions,
   signal: AbortSignal,
   emit: (frame: CsiFrame) => void | Promise<void>,
   state: PlaybackState,
 ): Promise<void> {
   const pacer = new Pacer(options.speed, signal);
   const clock = new LoopClock();
+  const path = first.path;
+  let next: CaptureReader | null = first;
   do {
-    const reader: CaptureReader = await openCapture(path, { format: options.format, chip: options.chip as never, onError: options.onError, sourceId: options.sourceId, onTruth: options.onTruth });
+    const reader: CaptureReader = next ?? (await openFor(path, options));
+    next = null;
     state.format = reader.format;
     for await (const raw of reader) {
       if (signal.aborted) return;
@@ -71,11 +83,12 @@ export const fileSourceNode = defineNode({
   config: FileSourceConfig,
   capabilities: ['fs.read'],
   source: true,
-  create(ctx) {
+  async create(ctx) {
     const state: PlaybackState = { frames: 0, passes: 0, skipped: 0, error: null, format: null };
+    const first = await openFor(await ctx.files.resolve(ctx.config.path, 'read'), ctx.config);
     const started = performance.now();
     return {
-      run: async () => play(await ctx.files.resolve(ctx.config.path, 'read'), { ...ctx.config }, ctx.signal, (frame) => ctx.emit('frames', frame), state),
+      run: async () => play(first, { ...ctx.config }, ctx.signal, (frame) => ctx.emit('frames', frame), state),
       stats: () => ({ ...state, framesPerSecond: Math.round(state.frames / Math.max(1e-3, (performance.now() - started) / 1000)) }),
     };
   },
@@ -99,13 +112,15 @@ export const replayNode = defineNode({
   config: ReplayConfig,
   capabilities: ['fs.read'],
   source: true,
-  create(ctx) {
+  async create(ctx) {
     const state: PlaybackState = { frames: 0, passes: 0, skipped: 0, error: null, format: null };
     let truths = 0;
     const pendingTruth: GroundTruthFrame[] = [];
+    const options: PlayOptions = { format: 'wiflow', speed: ctx.config.speed, loop: ctx.config.loop, onError: 'stop', onTruth: (truth) => pendingTruth.push(truth) };
+    const first = await openFor(await ctx.files.resolve(ctx.config.path, 'read'), options);
     return {
       run: async () =>
-        play(await ctx.files.resolve(ctx.config.path, 'read'), { format: 'wiflow', speed: ctx.config.speed, loop: ctx.config.loop, onError: 'stop', onTruth: (truth) => pendingTruth.push(truth) }, ctx.signal, async (frame) => {
+        play(first, options, ctx.signal, async (frame) => {
           while (pendingTruth.length) {
             truths++;
             await ctx.emit('truth', pendingTruth.shift());

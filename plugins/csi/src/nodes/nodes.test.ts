@@ -182,6 +182,28 @@ describe('live receivers on loopback', () => {
 });
 
 describe('file, record and replay nodes', () => {
+  it('a file source that cannot read its file fails the deployment as it starts, naming the node and the file (not a moment after)', async () => {
+    const rt = await start();
+    const notCsi = join(tmp, 'notes.txt');
+    writeFileSync(notCsi, 'not a capture\n');
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['csi.file', { path: join(tmp, 'missing.dat') }, /^node source \(csi\.file\) failed to start: .*missing\.dat/],
+      ['csi.file', { path: notCsi }, /^node source \(csi\.file\) failed to start: .*notes\.txt/],
+      ['csi.replay', { path: join(tmp, 'missing.wfr') }, /^node source \(csi\.replay\) failed to start: .*missing\.wfr/],
+    ];
+    for (const [type, config, error] of cases) {
+      const deployed = await rt.deploy(buildFlow({ source: [type, config], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+      // Read as deploy returns: the answer a deploy request gets carries the failure.
+      expect(deployed.outcome, type).toMatchObject({ status: 'failed', error: expect.stringMatching(error) });
+      await rt.undeploy(deployed.id, 0);
+    }
+    // In a confined run the same refusal as every other file node, still at start.
+    const confined = await rt.deploy(buildFlow({ source: ['csi.file', { path: 'missing.dat' }], sink: ['test.sink'] }, ['source.frames -> sink.in']), { access: { files: new FileAccess([tmp]) } });
+    expect(confined.outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('file "missing.dat" is not available to this flow') });
+    await rt.undeploy(confined.id, 0);
+    expect(received).toEqual([]);
+  });
+
   it('csi.file → csi.record writes a recording csi.replay plays back unchanged, truth included', async () => {
     const out = join(tmp, 'intel.wfr');
     const rt = await start();

@@ -189,4 +189,18 @@ describe('file nodes are confined to the owner\'s file folder and studio.fileRoo
     expect(existsSync(path.join(outside, 'new.wfr'))).toBe(false);
     expect(existsSync(path.join(path.dirname(own), 'escape.wfr'))).toBe(false);
   });
+
+  it('a deploy whose file source cannot read its file answers failed at once, naming node and file, and writes nothing', async () => {
+    const own = path.join(s.dataDir, 'studio-files', s.alice.id);
+    mkdirSync(own, { recursive: true });
+    const flowId = await createFlow(s.alice, 'deploy a missing file', fileToRecord('not-there.wfr', 'never.wfr'));
+    const answer = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flowId }).expect(201)).body;
+    expect(answer).toMatchObject({ status: 'failed', error: expect.stringMatching(/^node reader \(csi\.file\) failed to start: file "not-there\.wfr" is not available to this flow/) });
+    expect(existsSync(path.join(own, 'never.wfr'))).toBe(false);
+    // It holds no place, and the same flow deploys once its file is there.
+    writeFileSync(path.join(own, 'not-there.wfr'), captureBytes);
+    const next = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flowId }).expect(201)).body;
+    expect(next.status).not.toBe('failed');
+    for (const id of [answer.id, next.id]) await s.http.delete(`/api/v1/studio/deployments/${id}`).set(s.alice.auth).expect(204);
+  });
 });

@@ -439,7 +439,8 @@ function Editor({ flowId }: { flowId: string }) {
     try {
       const d = await api<DeploymentInfo>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: flow.id } });
       setDeploymentInfo({ ...d, flow_id: d.flow_id ?? flow.id });
-      setStatus('deployed: live counters on the nodes');
+      // A node that cannot start (a missing file, say) fails the deployment before the answer.
+      setStatus(d.status === 'failed' ? `the deployment failed: ${d.error ?? 'no reason given'}` : 'deployed: live counters on the nodes');
     } catch (e) {
       const body = (e as ApiError).body as { detail?: { problems?: FlowProblem[] }; details?: { problems?: FlowProblem[] }; error?: { details?: { problems?: FlowProblem[] } } } | undefined;
       const found = body?.details?.problems ?? body?.error?.details?.problems ?? body?.detail?.problems;
