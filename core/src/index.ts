@@ -29,7 +29,7 @@ export { JOB_RECORD_LIMITS, toJobRecord, type JobRecordLimits, type JobRecordSou
 export { JobLog, type JobEvent } from './engine/job-log.js';
 export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline, type RunAccess } from './runtime/runtime.js';
 export { ConfigStore, CoreConfigSchema, configSection, deepMerge, changedPaths, getPath, type ConfigSection, type CoreConfig, type CoreSectionName } from './runtime/config.js';
-export type { FlowControl, NodeCatalog, RuntimeState, StorageHost, SystemInfo } from './runtime/capabilities.js';
+export type { FlowControl, JobRunnerInfo, NodeCatalog, RuntimeState, StorageHost, SystemInfo } from './runtime/capabilities.js';
 export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';

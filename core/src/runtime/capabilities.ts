@@ -39,6 +39,19 @@ export interface FlowControl {
 export type RuntimeState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 /**
+ * A runtime as a job runner. The first runtime on a data directory holds its stable runner id (its
+ * stored unfinished jobs are ended as interrupted when it starts again); one started while another live
+ * runtime holds it (a server started beside a long `wiflow run`, say) runs its jobs under an id of its own.
+ */
+export interface JobRunnerInfo {
+  runnerId: string;
+  /** Whether this runtime holds the data directory's stable id. */
+  holdsDataDirectory: boolean;
+  /** The live runtime that holds it, when this one does not (null when it holds it, or the holder is unknown). */
+  heldBy: { pid: number; host: string; startedAt: string | null } | null;
+}
+
+/**
  * The running system, read-only: what health and status routes report, the recent log, and
  * the HTTP server once it listens. `Tokens.System` provides it, and the lifecycle hooks
  * (`start`, `ready`, `beforeStop`, `stop`) pass it to their taps.
@@ -51,6 +64,8 @@ export interface SystemInfo {
   readonly state: RuntimeState;
   /** Whether a storage plugin resolved a storage service (after start). */
   readonly hasStorage: boolean;
+  /** This runtime as a job runner (after start, with storage; else null). */
+  readonly jobRunner: JobRunnerInfo | null;
   /** The recent log (secrets scrubbed), bounded by config `logs.bufferSize`. */
   readonly logs: LogBuffer;
   /** The HTTP server while it listens (connection counts, sockets); undefined before `listen`. */

@@ -19,7 +19,7 @@ import type { Storage } from '../storage/storage.js';
 import { ConfigStore } from './config.js';
 import { claimRunnerId, type RunnerClaim } from './runner-id.js';
 import { LogBuffer } from './log-buffer.js';
-import type { FlowControl, RuntimeState, SystemInfo } from './capabilities.js';
+import type { FlowControl, JobRunnerInfo, RuntimeState, SystemInfo } from './capabilities.js';
 import { createLogger, recordingLogger, type Logger } from './logger.js';
 import { Services } from './services.js';
 import { Tokens } from './tokens.js';
@@ -162,6 +162,14 @@ export class Runtime {
   /** Whether a storage plugin resolved a storage service. */
   get hasStorage(): boolean {
     return this.#storage !== undefined;
+  }
+
+  /** This runtime as a job runner (after `start`, with storage; else null): its id and whether it holds the data directory. */
+  get jobRunner(): JobRunnerInfo | null {
+    const runner = this.#runner;
+    if (!runner) return null;
+    const by = runner.heldBy;
+    return { runnerId: runner.runnerId, holdsDataDirectory: runner.holder, heldBy: by && by.pid > 0 ? { pid: by.pid, host: by.host, startedAt: by.startedAt || null } : null };
   }
 
   /** Resolve storage through the hook, run start hooks, freeze the registry. */
@@ -321,6 +329,9 @@ function systemInfoOf(runtime: Runtime): SystemInfo {
     },
     get hasStorage() {
       return runtime.hasStorage;
+    },
+    get jobRunner() {
+      return runtime.jobRunner;
     },
     logs: runtime.logs,
     get httpServer() {

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractChecker } from './contract.test-support.js';
@@ -183,6 +184,23 @@ for (const convention of ['A', 'B'] as const) {
         expect(status.performance.frames_processed).toBeGreaterThan(0);
         expect(status.performance.average_fps).toBeGreaterThan(0);
         expect(status.started_at).toEqual(expect.any(String));
+      }
+      // The first server on its data directory holds the stable job-runner id.
+      expect(status.job_runner).toEqual({ runner_id: readFileSync(path.join(s.dataDir, 'runner-id'), 'utf8').trim(), holds_data_directory: true, held_by: null });
+    });
+
+    it('GET /system/status names the process holding the data directory when this server started beside it', async () => {
+      // A second server on the same data directory while the first runs (as one started beside a long `wiflow run`).
+      const beside = await startTestServer({ convention, dataDir: s.dataDir, alertEvery: 5, intervalMs: 20 });
+      try {
+        const res = await beside.http.get('/api/v1/system/status').set('Authorization', `Bearer ${await beside.token('viewer')}`).expect(200);
+        contract.check(res, 'get', '/system/status');
+        const body = data(res);
+        expect(body.job_runner).toMatchObject({ holds_data_directory: false, held_by: { pid: process.pid, host: hostname(), started_at: expect.any(String) } });
+        expect(body.job_runner.runner_id).not.toBe(readFileSync(path.join(s.dataDir, 'runner-id'), 'utf8').trim());
+      } finally {
+        // Not close(): that removes the data directory, which the first server still uses.
+        await beside.runtime.stop(5000);
       }
     });
 

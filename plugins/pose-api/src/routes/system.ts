@@ -1,3 +1,4 @@
+import type { JobRunnerInfo } from '@wiflow/core';
 import { z } from 'zod';
 import { defineRoute, iso, type RouteDefinition } from '../http/route.js';
 import type { ApiServices } from '../services.js';
@@ -32,6 +33,23 @@ function statNumber(nodes: ComponentNode[], names: string[]): number | null {
   return null;
 }
 
+/** This server as a job runner (extension): null without storage. */
+const JobRunnerSchema = z
+  .object({
+    runner_id: z.string(),
+    holds_data_directory: z.boolean(),
+    held_by: z.object({ pid: z.number().int(), host: z.string(), started_at: z.string().nullable() }).nullable(),
+  })
+  .nullable()
+  .describe(
+    "This server as a job runner (extension): its runner id, whether it holds the data directory's stable id (false when another live wiflow process on the same data directory, e.g. a long `wiflow run`, started first: this server then leaves that process's unfinished jobs to it) and which process holds it; null without storage",
+  );
+
+function jobRunnerOf(info: JobRunnerInfo | null): z.output<typeof JobRunnerSchema> {
+  if (!info) return null;
+  return { runner_id: info.runnerId, holds_data_directory: info.holdsDataDirectory, held_by: info.heldBy && { pid: info.heldBy.pid, host: info.heldBy.host, started_at: info.heldBy.startedAt } };
+}
+
 const StatusA = z.object({
   status: State,
   uptime_seconds: z.number().int(),
@@ -47,6 +65,7 @@ const StatusA = z.object({
   last_error: z.string().nullable(),
   cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
   empty_room_reference: ReferenceStatusSchema.describe("pose.locate's empty-room references: each link fresh, stale or not yet checked, and how to re-record (extension)"),
+  job_runner: JobRunnerSchema,
 });
 const StatusB = z.object({
   status: State,
@@ -63,6 +82,7 @@ const StatusB = z.object({
   last_error: z.string().nullable(),
   cluster: ClusterStatusSchema.optional().describe('Cluster mode only: every instance from its heartbeats (extension)'),
   empty_room_reference: ReferenceStatusSchema.describe("pose.locate's empty-room references: each link fresh, stale or not yet checked, and how to re-record (extension)"),
+  job_runner: JobRunnerSchema,
 });
 
 /** System control and status routes. */
@@ -119,6 +139,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
         last_error: systemProblem(system.lastError, nodes),
         ...clusterPart,
         empty_room_reference: referenceStatus(nodes, running),
+        job_runner: jobRunnerOf(services.host.system.jobRunner),
       };
     }
     let database = { status: 'not_configured', connection_pool: null as string | null };
@@ -149,6 +170,7 @@ export function systemRoutes(services: ApiServices): RouteDefinition[] {
       last_error: systemProblem(system.lastError, nodes),
       ...clusterPart,
       empty_room_reference: referenceStatus(nodes, running),
+      job_runner: jobRunnerOf(services.host.system.jobRunner),
     };
   }
 
