@@ -197,7 +197,7 @@ describe('file nodes are confined to the owner\'s file folder and studio.fileRoo
     const answer = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flowId }).expect(201)).body;
     expect(answer).toMatchObject({ status: 'failed', error: expect.stringMatching(/^node reader \(csi\.file\) failed to start: file "not-there\.wfr" is not available to this flow/) });
     expect(existsSync(path.join(own, 'never.wfr'))).toBe(false);
-    // It holds no place, and the same flow deploys once its file is there.
+    // A failed deployment does not block its flow: it deploys once the file is there.
     writeFileSync(path.join(own, 'not-there.wfr'), captureBytes);
     const next = (await s.http.post('/api/v1/studio/deployments').set(s.alice.auth).send({ flow_id: flowId }).expect(201)).body;
     expect(next.status).not.toBe('failed');
