@@ -111,7 +111,7 @@ export function registerEvaluationCommands(program: Command, cli: CliContext): v
       // Jobs need the plugins' node types, not storage, users or a port: the runtime is not started.
       const runtime = await cli.runtime();
       try {
-        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, tracker: opts.tracker === undefined ? undefined : trackerOptions(opts.tracker), emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`) };
+        const options = { small: opts.small, profile: opts.profile, split: opts.split as 'test', model: opts.model, twinFit: opts.twinFit, twinSessions: opts.twinSessions, tracker: opts.tracker === undefined ? undefined : trackerOptions(opts.tracker), emptySeconds: opts.emptySeconds, installerSeconds: opts.installerSeconds, emptyRooms: opts.emptyRooms, emptyConditions, onProgress: opts.json ? undefined : (line: string) => cli.print(`… ${line}`), onPlan: (line: string) => process.stderr.write(`${line}\n`) };
         const report = opts.emptyOnly ? await evaluateEmptyRooms(runtime, options) : await evaluateEndToEnd(runtime, options);
         const json = JSON.stringify(report, null, 2);
         if (opts.write) writeFileSync(opts.write, `${json}\n`);

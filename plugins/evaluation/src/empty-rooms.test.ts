@@ -8,13 +8,16 @@ import retailPlugin from '@wiflow/plugin-retail';
 import simPlugin, { randomScenario, validateScenario } from '@wiflow/plugin-sim';
 import trackerPlugin from '@wiflow/plugin-tracker';
 import { describe, expect, it } from 'vitest';
-import { emptiedScenario, evaluateEmptyRooms, parseEmptyConditions, poissonUpper95 } from './index.js';
+import { describeEvaluationPlan, emptiedScenario, evaluateEmptyRooms, EVALUATION_SIZES, parseEmptyConditions, poissonUpper95 } from './index.js';
 
 describe('eval-e2e --empty-only', () => {
   it('measures each condition over the emptied rooms and bounds each rate by its own count and hours', { timeout: 300_000 }, async () => {
     const runtime = await createTestRuntime({ plugins: [simPlugin, posePlugin, trackerPlugin, retailPlugin] });
     try {
-      const report = await evaluateEmptyRooms(runtime, { size: 'tiny', emptySeconds: 20 });
+      const plans: string[] = [];
+      const report = await evaluateEmptyRooms(runtime, { size: 'tiny', emptySeconds: 20, onPlan: (line) => plans.push(line) });
+      // Told before any room ran: one room, three conditions of 20 s each.
+      expect(plans).toEqual(['eval-e2e plan: 1 emptied room(s) × as-drawn, fan-cat-door, drift (20 s as drawn, 20 s per installer condition): 1 min of simulated empty room']);
       expect(report.estimator).toMatch(/^wiflow-locate-v\d+$/);
       const rows = [report.emptyRoom, ...report.emptyRoom.installer];
       expect(rows.map((r) => r.condition)).toEqual(['as-drawn', 'fan-cat-door', 'drift']);
@@ -33,6 +36,18 @@ describe('eval-e2e --empty-only', () => {
     } finally {
       await runtime.stop();
     }
+  });
+
+  it('says before a run how much simulated time it holds, and how to leave out the hours of empty room', () => {
+    const sessions = Array.from({ length: 23 }, () => ({}) as never);
+    const full = { size: EVALUATION_SIZES.full, sessions, recipeSeconds: 16 };
+    // The full default: 23 rooms × 16 s, 3 crossings × 60 s and the 150-s shop, then 23 rooms × 3 conditions × 480 s.
+    expect(describeEvaluationPlan({ ...full, options: {} }, false)).toBe(
+      'eval-e2e plan: 23 room(s) with people, 3 crossing and the shop: 12 min simulated; then 23 emptied room(s) × as-drawn, fan-cat-door, drift (480 s as drawn, 480 s per installer condition): 9.2 h of simulated empty room; for the people figures alone pass --empty-seconds 16 --empty-conditions as-drawn',
+    );
+    expect(describeEvaluationPlan({ ...full, options: { emptySeconds: 16, emptyConditions: ['as-drawn'] } }, false)).toBe(
+      'eval-e2e plan: 23 room(s) with people, 3 crossing and the shop: 12 min simulated; then 23 emptied room(s) × as-drawn (16 s as drawn): 6 min of simulated empty room',
+    );
   });
 
   it('empties a room and adds only what its condition names', () => {

@@ -74,6 +74,11 @@ export interface EndToEndOptions {
   /** Folder holding shop-monitored.yaml. */
   scenariosDir?: string;
   onProgress?(line: string): void;
+  /**
+   * Told once, before any room is simulated, how much simulated time the run holds (the empty-room
+   * part of a full run is hours): the CLI writes it to stderr, with `--json` too.
+   */
+  onPlan?(line: string): void;
 }
 
 /** The JSON report of `wiflow eval-e2e --json` (keys documented in docs/model.md). */
@@ -137,6 +142,7 @@ function labelOf(frames: readonly PoseFrame[]): { estimator: string; hash: strin
  */
 export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOptions = {}): Promise<EndToEndReport> {
   return withContext(runtime, options, async (context) => {
+    options.onPlan?.(describeEvaluationPlan(context, false));
     const { size, profile, split, sessions, progress, runIn } = context;
     const dir = options.scenariosDir ?? EXAMPLE_SCENARIOS_DIR;
     const roomSeconds = size.roomSeconds ?? context.recipeSeconds;
@@ -192,10 +198,35 @@ export async function evaluateEndToEnd(runtime: Runtime, options: EndToEndOption
  */
 export async function evaluateEmptyRooms(runtime: Runtime, options: EndToEndOptions = {}): Promise<EmptyRoomsOnlyReport> {
   return withContext(runtime, options, async (context) => {
+    options.onPlan?.(describeEvaluationPlan(context, true));
     const emptyRoom = await measureEmptyRooms(context);
     const found = context.label();
     return { estimator: found.estimator, hash: found.hash, profile: context.profile.name, split: context.split, size: context.sizeName, seconds: context.elapsed(), emptyRoom, ...(options.tracker ? { tracker: options.tracker } : {}) };
   });
+}
+
+/** The empty-room part's rooms, conditions and seconds per room, from the options and the size. */
+function emptyRoomPlan(context: Pick<EvaluationContext, 'options' | 'size' | 'sessions' | 'recipeSeconds'>) {
+  const { options, size } = context;
+  const emptySeconds = options.emptySeconds ?? size.emptySeconds ?? size.roomSeconds ?? context.recipeSeconds;
+  const installerSeconds = options.installerSeconds ?? emptySeconds;
+  const chosen = new Set(options.emptyConditions ?? EMPTY_ROOM_CONDITIONS);
+  const sessions = context.sessions.slice(0, options.emptyRooms ?? size.emptyRooms);
+  const seconds = sessions.length * [...chosen].reduce((sum, c) => sum + (c === 'as-drawn' ? emptySeconds : installerSeconds), 0);
+  return { emptySeconds, installerSeconds, chosen, sessions, seconds };
+}
+
+/** One line: the simulated time a run holds, people and empty rooms apart, and how to shorten the empty part. */
+export function describeEvaluationPlan(context: Pick<EvaluationContext, 'options' | 'size' | 'sessions' | 'recipeSeconds'>, emptyOnly: boolean): string {
+  const { size } = context;
+  const empty = emptyRoomPlan(context);
+  const hours = (s: number) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
+  const roomSeconds = size.roomSeconds ?? context.recipeSeconds;
+  const crossing = Math.min(size.crossingRooms, context.sessions.length);
+  const people = context.sessions.length * roomSeconds + crossing * size.crossingSeconds + size.shopSeconds;
+  const emptyPart = `${empty.sessions.length} emptied room(s) × ${[...empty.chosen].join(', ')} (${empty.emptySeconds} s as drawn${empty.chosen.size > (empty.chosen.has('as-drawn') ? 1 : 0) ? `, ${empty.installerSeconds} s per installer condition` : ''}): ${hours(empty.seconds)} of simulated empty room`;
+  const shorten = empty.seconds > 3600 ? '; for the people figures alone pass --empty-seconds 16 --empty-conditions as-drawn' : '';
+  return emptyOnly ? `eval-e2e plan: ${emptyPart}` : `eval-e2e plan: ${context.sessions.length} room(s) with people, ${crossing} crossing and the shop: ${hours(people)} simulated; then ${emptyPart}${shorten}`;
 }
 
 /** What every part of an evaluation shares: its size, profile and test sessions, and the runner that notes which locator ran. */
@@ -289,11 +320,8 @@ async function withContext<T>(runtime: Runtime, options: EndToEndOptions, body: 
  * its per-room progress lines).
  */
 async function measureEmptyRooms(context: EvaluationContext): Promise<EmptyRoomReport> {
-  const { size, options, profile, progress } = context;
-  const emptySeconds = options.emptySeconds ?? size.emptySeconds ?? size.roomSeconds ?? context.recipeSeconds;
-  const installerSeconds = options.installerSeconds ?? emptySeconds;
-  const chosen = new Set(options.emptyConditions ?? EMPTY_ROOM_CONDITIONS);
-  const sessions = context.sessions.slice(0, options.emptyRooms ?? size.emptyRooms);
+  const { profile, progress } = context;
+  const { emptySeconds, installerSeconds, chosen, sessions } = emptyRoomPlan(context);
   const rows = new Map<EmptyRoomCondition, EmptyRoomRow>();
   for (const condition of [...EMPTY_ROOM_CONDITIONS.slice(1), 'as-drawn'] as const) {
     if (!chosen.has(condition)) continue;

@@ -2,7 +2,7 @@
 import { definePlugin } from '@wiflow/core';
 import { registerEvaluationCommands } from './commands.js';
 
-export { evaluateEndToEnd, evaluateEmptyRooms, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EmptyRoomReport, type EmptyRoomsOnlyReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
+export { describeEvaluationPlan, evaluateEndToEnd, evaluateEmptyRooms, EVALUATION_SIZES, EXAMPLE_SCENARIOS_DIR, type EndToEndOptions, type EndToEndReport, type EmptyRoomReport, type EmptyRoomsOnlyReport, type EvaluationSize, type EvaluationSizeName } from './evaluate-end-to-end.js';
 export { EMPTY_ROOM_CONDITIONS, emptiedScenario, phantomsIn, parseEmptyConditions, EmptyRoomTally, type EmptyRoomCondition, type EmptyRoomRow, type Phantom, type PhantomDistractor } from './empty-rooms.js';
 export { poissonUpper95, ratePerHour } from '@wiflow/plugin-pose-tfjs';
 export { endToEndFlow, runEndToEnd, DEFAULT_ESTIMATOR, type EndToEndRun } from './end-to-end-flow.js';
