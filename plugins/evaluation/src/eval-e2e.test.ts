@@ -24,6 +24,8 @@ describe('wiflow eval-e2e', () => {
   it('--small --json reproduces the recorded figures within tolerance', { timeout: 900_000 }, async () => {
     const { code, stdout, stderr } = await wiflow(['eval-e2e', '--small', '--json']);
     expect(code, stderr.slice(-2000)).toBe(0);
+    // The plan goes to stderr before any room runs, so stdout stays one JSON document.
+    expect(stderr).toMatch(/^eval-e2e plan: 4 room\(s\) with people, 1 crossing and the shop: \d+ min simulated; then 2 emptied room\(s\) × as-drawn, fan-cat-door, drift \(16 s as drawn, 16 s per installer condition\): 2 min of simulated empty room$/m);
     const got = JSON.parse(stdout.slice(stdout.indexOf('{'))) as EndToEndReport;
     const want = expected.report;
     const tol = expected.tolerance;
