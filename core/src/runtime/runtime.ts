@@ -184,10 +184,10 @@ export class Runtime {
       await this.#storage.open();
       this.services.provideValue(Tokens.Storage, this.#storage);
       this.#runner = claimRunnerId(this.dataDir, { leaseMs: this.jobs.limits.leaseMs });
-      if (!this.#runner.holder) {
-        const by = this.#runner.heldBy;
+      const runner = this.jobRunner;
+      if (runner && !runner.holdsDataDirectory) {
         // Debug: a CLI command beside the server (`wiflow users add`) meets this on every call.
-        this.logger.debug('the data directory is held by another runtime: this one runs its jobs under its own id and leaves that runtime\'s jobs to it', { runnerId: this.#runner.runnerId, heldBy: by && by.pid > 0 ? { pid: by.pid, host: by.host } : null });
+        this.logger.debug('the data directory is held by another runtime: this one runs its jobs under its own id and leaves that runtime\'s jobs to it', { runnerId: runner.runnerId, heldBy: runner.heldBy });
       }
       const jobs = await this.jobs.attachStore(this.#storage.jobs, { runnerId: this.#runner.runnerId, logger: this.logger });
       if (jobs.interrupted) this.logger.warn(`${jobs.interrupted} job(s) were unfinished when the server last stopped; marked failed (WIFLOW_JOB_INTERRUPTED)`);
