@@ -29,7 +29,7 @@ export interface StreamLimits {
 /** Config section `nats`. */
 export const NatsConfig = z
   .object({
-    url: z.string().default(process.env.WIFLOW_NATS_URL ?? 'nats://127.0.0.1:4222').describe('NATS server URL (also WIFLOW_NATS_URL)'),
+    url: z.string().default(process.env.WIFLOW_NATS_URL ?? 'nats://127.0.0.1:4222').describe('NATS server URL, or several separated by commas (also WIFLOW_NATS_URL); credentials as nats://user:password@host:4222 or nats://token@host:4222 (percent-encoded), never shown in logs or errors'),
     duplicateWindowMs: z.number().int().positive().default(120_000).describe('JetStream duplicate window for message ids'),
     ackWaitMs: z.number().int().min(200).default(5_000).describe('Redelivery delay for unacknowledged messages'),
     retention: StreamRetentionConfig.describe('Limits of the streams NatsService creates; applied to existing streams when they differ'),

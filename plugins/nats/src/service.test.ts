@@ -47,3 +47,14 @@ describe.skipIf(!NATS_SERVER)('NatsService streams (real nats-server)', () => {
     expect((await jsm.streams.info('WIFLOW_CSI')).config.max_age).toBe(nanos(120_000));
   });
 });
+
+describe('NATS URLs with credentials', () => {
+  it('sends the credentials a URL holds as nats.js options (it ignores them in the URL), and shows the URL without them', async () => {
+    const { natsConnectOptions, redactNatsUrl } = await import('./service.js');
+    expect(natsConnectOptions('nats://reader:p%40ss@10.0.0.1:4222')).toEqual({ servers: ['nats://10.0.0.1:4222'], user: 'reader', pass: 'p@ss' });
+    expect(natsConnectOptions('nats://s3cr3t-token@a:4222, nats://b:4222')).toEqual({ servers: ['nats://a:4222', 'nats://b:4222'], token: 's3cr3t-token' });
+    expect(natsConnectOptions('127.0.0.1:4222')).toEqual({ servers: ['127.0.0.1:4222'] });
+    expect(redactNatsUrl('nats://reader:p%40ss@10.0.0.1:4222,nats://tok@b:1')).toBe('nats://***@10.0.0.1:4222,nats://***@b:1');
+    expect(redactNatsUrl('nats://127.0.0.1:4222')).toBe('nats://127.0.0.1:4222');
+  });
+});

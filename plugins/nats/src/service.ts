@@ -16,6 +16,35 @@ export function streamLimits(stream: string, settings: NatsSettings): Pick<Strea
   return { max_age: nanos(maxAgeMs), max_bytes: maxBytes > 0 ? maxBytes : -1, duplicate_window: nanos(duplicateMs), discard: DiscardPolicy.Old };
 }
 
+/** A NATS URL (or comma-separated list) as it may be shown: user, password or token replaced by `***`. */
+export function redactNatsUrl(url: string): string {
+  return url.replace(/(^|,|\/\/)([^,@/\s]+)@/g, (_, before: string) => `${before}***@`);
+}
+
+/**
+ * Connection options from a NATS URL (or comma-separated list): the servers without their user
+ * info, and the credentials it held (`user:password@` or `token@`, percent-decoded). nats.js
+ * ignores credentials written in a server URL, so without this a configured password would never
+ * be sent and the server would answer "Authorization Violation".
+ */
+export function natsConnectOptions(url: string): { servers: string[]; user?: string; pass?: string; token?: string } {
+  const servers: string[] = [];
+  let credentials: { user?: string; pass?: string; token?: string } = {};
+  for (const raw of url.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^([a-z]+:\/\/)?([^@/]*)@(.*)$/i.exec(raw);
+    if (!match) {
+      servers.push(raw);
+      continue;
+    }
+    const [, scheme = '', info, rest] = match;
+    servers.push(`${scheme}${rest}`);
+    const colon = info.indexOf(':');
+    const found = colon >= 0 ? { user: decodeURIComponent(info.slice(0, colon)), pass: decodeURIComponent(info.slice(colon + 1)) } : { token: decodeURIComponent(info) };
+    if (!credentials.user && !credentials.token) credentials = found;
+  }
+  return { servers, ...credentials };
+}
+
 /**
  * One NATS connection per runtime and URL, with the wiflow JetStream streams created when
  * missing and their retention limits (config `nats.retention`) applied. Nodes share it; it
@@ -31,10 +60,10 @@ export class NatsService {
     let pending = this.#connections.get(url);
     if (!pending) {
       pending = (async () => {
-        const nc = await connect({ servers: url, name: `wiflow-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+        const nc = await connect({ ...natsConnectOptions(url), name: `wiflow-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
         const jsm = await jetstreamManager(nc);
         for (const [name, subjects] of Object.entries(Streams)) await this.#ensureStream(jsm, name, subjects);
-        this.logger.info('connected to NATS', { url });
+        this.logger.info('connected to NATS', { url: redactNatsUrl(url) });
         return { nc, js: jetstream(nc), jsm };
       })();
       pending.catch(() => this.#connections.delete(url));

@@ -2,7 +2,7 @@ import { serviceToken, type ServiceToken } from '@wiflow/core';
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FlowControl, Logger } from '@wiflow/core';
-import type { NatsService } from '../service.js';
+import { redactNatsUrl, type NatsService } from '../service.js';
 import { ClusterHeartbeat, type ClusterMember, type InstanceHeartbeat } from './cluster-heartbeat.js';
 import type { ClusterSettings } from './cluster-config.js';
 import { PoseClusterLink, type PoseClusterLinkOptions } from './pose-cluster-link.js';
@@ -99,7 +99,7 @@ export class ClusterService {
     try {
       ({ nc } = await this.nats.get());
     } catch (error) {
-      throw new Error(`cannot join the cluster as ${this.settings.instanceId}: NATS at ${this.nats.url}: ${(error as Error).message}`, { cause: error });
+      throw new Error(`cannot join the cluster as ${this.settings.instanceId}: NATS at ${redactNatsUrl(this.nats.url)}: ${(error as Error).message}`, { cause: error });
     }
     const heartbeat = new ClusterHeartbeat(nc, () => this.describe(), { intervalMs: this.settings.heartbeatIntervalMs, missedBeats: this.settings.missedBeats });
     await heartbeat.start();

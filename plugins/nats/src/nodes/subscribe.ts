@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CLUSTER_SERVICE } from '../cluster/cluster-service.js';
 import { RoomShards } from '../cluster/room-shards.js';
 import { decodeValue, valuesOf } from '../codec.js';
-import { NATS_SERVICE, type NatsService } from '../service.js';
+import { NATS_SERVICE, redactNatsUrl, type NatsService } from '../service.js';
 import { streamFor, token } from '../subjects.js';
 
 /** Config of `nats.subscribe`'s room sharding. */
@@ -53,7 +53,7 @@ export const natsSubscribeNode = defineNode({
   config: NatsSubscribeConfig,
   capabilities: ['net.connect'],
   source: true,
-  create(ctx) {
+  async create(ctx) {
     const service = ctx.services.get(NATS_SERVICE);
     let received = 0;
     let acked = 0;
@@ -184,6 +184,13 @@ export const natsSubscribeNode = defineNode({
       await Promise.all([...running.values()].map((r) => r.done));
       if (failure && !ctx.signal.aborted) throw failure;
     };
+    // Connected when the node is created, so a deploy whose NATS cannot be reached (refused, unknown
+    // host, credentials refused) answers failed at once, naming the URL without its credentials. The
+    // connection is the runtime's, shared and kept; a later outage is ridden out by reconnecting.
+    const url = ctx.config.url ?? service.url;
+    await service.get(ctx.config.url).catch((error: Error) => {
+      throw new Error(`cannot connect to NATS at ${redactNatsUrl(url)}: ${error.message}`);
+    });
     return {
       async run() {
         if (ctx.config.shard) return runSharded(ctx.config.shard);
