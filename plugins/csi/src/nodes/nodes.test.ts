@@ -144,6 +144,72 @@ describe('live receivers on loopback', () => {
     client.close();
   });
 
+  it('a receiver whose UDP port is taken fails the deployment as it starts, naming node and port; a second flow on a port in use is refused, not fed', async () => {
+    const rt = await start();
+    // A program already receives on the port (no SO_REUSEADDR, as most do).
+    const other = createSocket('udp4');
+    await new Promise<void>((r) => other.bind(0, '127.0.0.1', () => r()));
+    const taken = other.address().port;
+    const onTaken = await rt.deploy(buildFlow({ source: ['csi.esp32-udp', { port: taken, host: '127.0.0.1' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(onTaken.outcome).toMatchObject({ status: 'failed', error: `node source (csi.esp32-udp) failed to start: UDP port ${taken} on 127.0.0.1 is in use (another flow or program receives there): stop it or choose another port` });
+    await rt.undeploy(onTaken.id, 0);
+    other.close();
+
+    // Two flows on one port: the first receives, the second is refused (it used to bind too and take every datagram).
+    const first = await rt.deploy(buildFlow({ source: ['csi.nexmon-udp', { port: 0, host: '127.0.0.1' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(first.outcome).toBeNull();
+    // The port is bound when the node is created: its stats carry it from the deploy's answer on.
+    const port = Number(first.pipeline.counters().source!.stats!.port);
+    expect(port).toBeGreaterThan(0);
+    const second = await rt.deploy(buildFlow({ source: ['csi.nexmon-udp', { port, host: '127.0.0.1' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(second.outcome).toMatchObject({ status: 'failed', error: expect.stringContaining(`failed to start: UDP port ${port} on 127.0.0.1 is in use`) });
+    await rt.undeploy(second.id, 0);
+    const client = createSocket('udp4');
+    await new Promise<void>((r, j) => client.send(Buffer.from([0x00, 0x01]), port, '127.0.0.1', (e) => (e ? j(e) : r())));
+    await poll(() => Number(first.pipeline.counters().source!.stats!.packets) === 1);
+    client.close();
+
+    // An address that is not this machine's says so.
+    const elsewhere = await rt.deploy(buildFlow({ source: ['csi.esp32-udp', { port: 0, host: '192.0.2.1' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(elsewhere.outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('192.0.2.1 is not an address of this machine') });
+    await rt.undeploy(elsewhere.id, 0);
+
+    // Undeployed, the port is free again at once.
+    await rt.undeploy(first.id, 0);
+    const again = createSocket('udp4');
+    await new Promise<void>((r, j) => {
+      again.once('error', j);
+      again.bind(port, '127.0.0.1', () => r());
+    });
+    again.close();
+    expect(received).toEqual([]);
+  });
+
+  it('a flow that fails to start after its receiver bound the port gives the port back', async () => {
+    const rt = await start();
+    const probe = createSocket('udp4');
+    await new Promise<void>((r) => probe.bind(0, '127.0.0.1', () => r()));
+    const port = probe.address().port;
+    probe.close();
+    // The receiver is created first (it has no inputs); the file source after it cannot start.
+    const deployed = await rt.deploy(buildFlow({ receiver: ['csi.esp32-udp', { port, host: '127.0.0.1' }], reader: ['csi.file', { path: join(tmp, 'no-such-capture.dat') }], sink: ['test.sink'] }, ['receiver.frames -> sink.in', 'reader.frames -> sink.in']));
+    expect(deployed.outcome).toMatchObject({ status: 'failed', error: expect.stringMatching(/^node reader \(csi\.file\) failed to start: .*no-such-capture\.dat/) });
+    await rt.undeploy(deployed.id, 0);
+    const rebind = createSocket('udp4');
+    await new Promise<void>((r, j) => {
+      rebind.once('error', j);
+      rebind.bind(port, '127.0.0.1', () => r());
+    });
+    rebind.close();
+  });
+
+  it('csi.esp32-serial fails the deployment as it starts when its device is not there, naming it', async () => {
+    const rt = await start();
+    const deployed = await rt.deploy(buildFlow({ source: ['csi.esp32-serial', { path: '/dev/ttyWIFLOW-missing0' }], sink: ['test.sink'] }, ['source.frames -> sink.in']));
+    expect(deployed.outcome).toMatchObject({ status: 'failed', error: expect.stringMatching(/^node source \(csi\.esp32-serial\) failed to start: .*ttyWIFLOW-missing0/) });
+    await rt.undeploy(deployed.id, 0);
+  });
+
   it('csi.esp32-serial reads lines from a device path (a file here) until it ends', async () => {
     const path = join(tmp, 'tty.log');
     const text = readFileSync(file('esp32/example_data.csv'), 'latin1');

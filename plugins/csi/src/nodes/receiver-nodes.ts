@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { execFile } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { constants as fsConstants, createReadStream } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DataTypes, defineNode, type CsiFrame, type FileAccess } from '@wiflow/core';
 import { z } from 'zod';
@@ -17,17 +17,44 @@ function liveOptions(sourceId: string, chip: string = 'auto'): DecoderOptions {
   return { sourceId, receiverId: sourceId, baseTime: Date.now(), provenance: 'live', chip: chip as DecoderOptions['chip'], nullSubcarriers: 'drop', esp32Field: 'auto', esp32FirstWordInvalid: true };
 }
 
-/** Bind a UDP socket and resolve when listening (rejects on bind errors). */
+/**
+ * Bind a UDP socket and resolve when listening; reject with what an installer can act on (the port
+ * taken, not allowed, or the address not this machine's). The socket is exclusive: a second flow
+ * (or program) on the same port is refused instead of silently taking the first one's datagrams,
+ * as a socket shared with SO_REUSEADDR would on Linux.
+ */
 function bindUdp(port: number, host: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     // A large receive buffer rides out bursts (Nexmon sends one packet per core and stream at once); Linux caps it at rmem_max.
-    const socket = createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: 4 * 1024 * 1024 });
-    socket.once('error', reject);
+    const socket = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      socket.close();
+      reject(new Error(bindProblem(error, port, host)));
+    });
     socket.bind(port, host, () => {
-      socket.off('error', reject);
+      socket.removeAllListeners('error');
       resolve(socket);
     });
   });
+}
+
+/** Why a UDP port could not be bound, in words. */
+function bindProblem(error: NodeJS.ErrnoException, port: number, host: string): string {
+  const where = `UDP port ${port} on ${host}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `${where} is in use (another flow or program receives there): stop it or choose another port`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${where} is not allowed to this process (ports below 1024 need privileges): choose a port of 1024 or more`;
+    case 'EADDRNOTAVAIL':
+      return `${where}: ${host} is not an address of this machine (0.0.0.0 listens on all of them)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${where}: host ${host} cannot be resolved`;
+    default:
+      return `${where} cannot be bound: ${error.message}`;
+  }
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {
@@ -81,17 +108,24 @@ function sourceOf(remote: { address: string; port: number; family: string }): st
 }
 
 /**
- * The instance of a UDP source node: binds the configured port and host, counts each datagram
- * (packets, rate) and hands it, with its sender, to `onDatagram` until the node stops; its stats
- * carry the bound port. A throw from `onDatagram` is counted, never raised: one datagram must
+ * The instance of a UDP source node. Its port is bound when the node is created, so a deploy whose
+ * port is taken (or not allowed) answers failed at once, naming node and port; the socket is closed
+ * when the node stops, or when the pipeline fails to start after it was bound. Each datagram is
+ * counted (packets, rate) and handed, with its sender, to `onDatagram` until the node stops; its
+ * stats carry the bound port. A throw from `onDatagram` is counted, never raised: one datagram must
  * not end the receiver, whatever it holds.
  */
-function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer, source: string) => void) {
-  let port: number | null = null;
+async function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer, source: string) => void) {
+  const socket = await bindUdp(ctx.config.port, ctx.config.host);
+  const port = socket.address().port;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    socket.close();
+  };
   return {
     async run() {
-      const socket = await bindUdp(ctx.config.port, ctx.config.host);
-      port = socket.address().port;
       socket.on('message', (message, remote) => {
         stats.packets++;
         stats.rate.tick();
@@ -106,8 +140,9 @@ function udpReceiver(ctx: { config: { port: number; host: string }; signal: Abor
         stats.lastError = error.message;
       });
       await untilAborted(ctx.signal);
-      socket.close();
+      close();
     },
+    close,
     stats: () => ({ ...stats.snapshot(), port }),
   };
 }
@@ -318,7 +353,7 @@ export const esp32SerialNode = defineNode({
   config: Esp32SerialConfig,
   capabilities: ['device', 'process'],
   source: true,
-  create(ctx) {
+  async create(ctx) {
     const stats = new ReceiverStats(2 ** 32);
     const parser = new Esp32LineParser(liveOptions(ctx.config.sourceId ?? basename(ctx.config.path)));
     const pending: Promise<void>[] = [];
@@ -326,10 +361,16 @@ export const esp32SerialNode = defineNode({
       const p = ctx.emit('frames', frame);
       if (p) pending.push(p);
     });
+    // Checked when the node is created, so a deploy naming a device that is not there (or not
+    // readable by this process, or that stty cannot set) answers failed at once. The device is
+    // opened when the node runs: opening a FIFO waits for its writer.
+    const path = await serialPath(ctx.files, ctx.config.path);
+    await access(path, fsConstants.R_OK).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(error.code === 'ENOENT' ? `serial device ${ctx.config.path} does not exist` : `serial device ${ctx.config.path} cannot be read by this process (${error.code ?? error.message}; on Linux the user is usually added to the dialout group)`);
+    });
+    if (ctx.config.baudRate) await configureTty(path, ctx.config.baudRate);
     return {
       async run() {
-        const path = await serialPath(ctx.files, ctx.config.path);
-        if (ctx.config.baudRate) await configureTty(path, ctx.config.baudRate);
         const stream = createReadStream(path, { highWaterMark: 16384 });
         const where = `serial ${ctx.config.path}`;
         const onLine = handle(where);
