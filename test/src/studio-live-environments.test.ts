@@ -45,6 +45,7 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
   let page: Page;
   const errors: string[] = [];
   const flows: Record<string, string> = {};
+  let configFile = '';
 
   const api = async <T>(pathname: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${server.url}${pathname}`, {
@@ -80,9 +81,9 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
   const people = async () => Number(((await page.getByTestId('person-count').textContent()) ?? '').replace(/\D+/g, ''));
 
   beforeAll(async () => {
-    const config = path.join(tmpdir(), `wiflow-live-environments-${process.pid}.json`);
-    writeFileSync(config, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
-    server = await startServer({ args: ['--config', config], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
+    configFile = path.join(tmpdir(), `wiflow-live-environments-${process.pid}.json`);
+    writeFileSync(configFile, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
+    server = await startServer({ args: ['--config', configFile], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
     bearer = await token(server.url, 'admin', PASSWORD);
     // Ward A: the home (5 × 4 m, two people); ward B: the office crossing (7 × 5 m, three people).
     await deploy(await createFlow('Ward A', wardFlow('home-monitored.yaml', 'ward-a')));
@@ -208,5 +209,54 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
 
   it('logs no error in the page', () => {
     expect(errors).toEqual([]);
+  });
+
+  /** Tell the page its tab was hidden or shown, as the browser does (headless Chromium never hides a tab itself). */
+  const setTabVisible = (visible: boolean) =>
+    page.evaluate((state) => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, visible ? 'visible' : 'hidden');
+
+  it('reads the deployments again as soon as its tab is shown, and asks nothing while hidden', async () => {
+    await page.goto(`${server.url}/#/live?environment=ward-a`);
+    await page.reload();
+    expect(await environmentsOfFrames(1)).toBe('ward-a');
+    const options = () => page.getByTestId('live-environment').locator('option').allTextContents();
+    expect(await options()).not.toContain('ward-d');
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/v1/studio/') && asked.push(r.url()));
+    await setTabVisible(false);
+    await deploy(await createFlow('Ward D', wardFlow('home-monitored.yaml', 'ward-d')));
+    // Hidden past one 15-s refresh: no request, the list as it was.
+    await new Promise((r) => setTimeout(r, 16_000));
+    expect(asked).toEqual([]);
+    expect(await options()).not.toContain('ward-d');
+    await setTabVisible(true);
+    await expect.poll(options, { timeout: 5_000 }).toContain('ward-d');
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
+  it('opens its stream again when the server comes back, keeping what it drew', async () => {
+    const stream = page.getByTestId('live-stream');
+    await page.getByTestId('live-environment').selectOption('ward-a');
+    expect(await environmentsOfFrames(3)).toBe('ward-a');
+    expect(await stream.getAttribute('data-state')).toBe('open');
+    const port = new URL(server.url).port;
+    await server.stop();
+    await expect.poll(() => stream.getAttribute('data-state'), { timeout: 10_000 }).toBe('closed');
+    expect(await stream.textContent()).toMatch(/reconnecting in \d+ s/);
+    const before = (await delivered()).frames;
+    // The same server again (same port, data folder and key): the studio's deployments do not outlive a
+    // restart, so ward A is deployed again; the page is not reloaded.
+    server = await startServer({ args: ['--config', configFile, '--port', port], dataDir: server.dataDir, env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
+    bearer = await token(server.url, 'admin', PASSWORD);
+    await deploy(flows['Ward A']);
+    await expect.poll(() => stream.getAttribute('data-state'), { timeout: 40_000 }).toBe('open');
+    await expect.poll(async () => (await delivered()).frames, { timeout: 20_000 }).toBeGreaterThan(before + 3);
+    expect((await delivered()).environments).toBe('ward-a');
+    // Only the browser's own notes on the refused connections while the server was away.
+    expect(errors.filter((e) => !/WebSocket connection to .* failed/.test(e))).toEqual([]);
   });
 });

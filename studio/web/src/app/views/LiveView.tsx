@@ -51,7 +51,8 @@ export function LiveView() {
   const samples = useRef<ActivitySample[]>([]);
 
   // Floor plans of the running pipelines (room, radios, zones) and the environments they write,
-  // refreshed as pipelines come and go.
+  // refreshed as pipelines come and go: every 15 s while the tab is visible (a hidden tab asks
+  // nothing), and at once when it becomes visible again.
   useEffect(() => {
     let stop = false;
     const load = () =>
@@ -61,10 +62,13 @@ export function LiveView() {
       ]).then(() => !stop && setLooked(true));
     reload.current = () => void load();
     void load();
-    const timer = setInterval(load, 15_000);
+    const timer = setInterval(() => document.visibilityState === 'visible' && void load(), 15_000);
+    const onVisible = () => document.visibilityState === 'visible' && void load();
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       stop = true;
       clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, []);
   const environments = knownEnvironments(
@@ -100,14 +104,49 @@ export function LiveView() {
     lastHeard.current = Date.now();
     const only = environment ? { environment_id: environment } : {};
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${proto}://${window.location.host}/ws/pose?token=${encodeURIComponent(getToken() ?? '')}`);
-    ws.onopen = () => setConnection('open');
-    ws.onclose = (e) => setConnection(`closed${e.reason ? `: ${e.reason}` : ''}`);
-    ws.onmessage = (event) => {
+    // A stream that closes (the server restarted, the network dropped) is opened again: after 1, 2,
+    // 4 … 30 s while the tab is visible, at once when it becomes visible or the browser is back
+    // online; a hidden tab waits. What was drawn (trails, heat map, strip, alerts) is kept.
+    let ws: WebSocket | null = null;
+    let ended = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let attempts = 0;
+    const open = () => {
+      clearTimeout(retry);
+      retry = undefined;
+      if (ended) return;
+      const socket = new WebSocket(`${proto}://${window.location.host}/ws/pose?token=${encodeURIComponent(getToken() ?? '')}`);
+      ws = socket;
+      socket.onopen = () => {
+        attempts = 0;
+        setConnection('open');
+      };
+      socket.onclose = (e) => {
+        if (ended || ws !== socket) return;
+        ws = null;
+        const why = `closed${e.reason ? `: ${e.reason}` : ''}`;
+        if (document.visibilityState !== 'visible') {
+          setConnection(`${why}; reconnecting when this tab is shown`);
+          return;
+        }
+        const delay = Math.min(30_000, 1000 * 2 ** attempts++);
+        setConnection(`${why}; reconnecting in ${Math.round(delay / 1000)} s`);
+        retry = setTimeout(open, delay);
+      };
+      socket.onmessage = onMessage;
+    };
+    const openNow = () => {
+      if (!ended && ws === null && document.visibilityState === 'visible') {
+        setConnection('reconnecting');
+        open();
+      }
+    };
+    const onMessage = (event: MessageEvent) => {
+      const socket = event.currentTarget as WebSocket;
       const msg = JSON.parse(String(event.data)) as { type: string } & Record<string, unknown>;
       if (msg.type === 'connection_established') {
-        ws.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: { include_keypoints: true, include_dense_pose: false, ...only } }));
-        ws.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: only }));
+        socket.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: { include_keypoints: true, include_dense_pose: false, ...only } }));
+        socket.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: only }));
       } else if (msg.type === 'pose_update') {
         const f = toFrame(msg as unknown as Parameters<typeof toFrame>[0]);
         const seen = f.environmentId;
@@ -138,7 +177,16 @@ export function LiveView() {
         setAlerts((a) => [msg as unknown as LiveAlert, ...a].slice(0, 50));
       }
     };
-    return () => ws.close();
+    document.addEventListener('visibilitychange', openNow);
+    window.addEventListener('online', openNow);
+    open();
+    return () => {
+      ended = true;
+      clearTimeout(retry);
+      document.removeEventListener('visibilitychange', openNow);
+      window.removeEventListener('online', openNow);
+      ws?.close();
+    };
   }, [looked, environment]);
 
   // Silence is told apart from a slow frame rate after QUIET_MS; going quiet asks the server again
@@ -197,7 +245,9 @@ export function LiveView() {
             <option value={ALL_ENVIRONMENTS}>all environments</option>
           </select>
         </label>
-        <span>stream: {connection}</span>
+        <span data-testid="live-stream" data-state={connection === 'open' ? 'open' : connection === 'connecting' || connection === 'reconnecting' ? 'connecting' : 'closed'}>
+          stream: {connection}
+        </span>
         <span className="wf-live-source" data-testid="provenance" title={source}>
           source: {source}
         </span>
