@@ -30,7 +30,7 @@ export { JobLog, type JobEvent } from './engine/job-log.js';
 export { Runtime, WIFLOW_VERSION, type RuntimeOptions, type DeployedPipeline, type RunAccess } from './runtime/runtime.js';
 export { ConfigStore, CoreConfigSchema, configSection, deepMerge, changedPaths, getPath, type ConfigSection, type CoreConfig, type CoreSectionName } from './runtime/config.js';
 export type { FlowControl, JobRunnerInfo, NodeCatalog, RuntimeState, StorageHost, SystemInfo } from './runtime/capabilities.js';
-export { createLogger, recordingLogger, scrubLogFields, type Logger, type LogLevel } from './runtime/logger.js';
+export { createLogger, recordingLogger, scrubLogFields, scrubUrlPasswords, type Logger, type LogLevel } from './runtime/logger.js';
 export { LogBuffer, type LogEntry, type LogEntryLevel } from './runtime/log-buffer.js';
 export { Tokens } from './runtime/tokens.js';
 export { Services, serviceToken, type ServiceToken, type ServiceReader } from './runtime/services.js';

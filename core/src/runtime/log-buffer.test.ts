@@ -54,6 +54,18 @@ describe('LogBuffer', () => {
     expect(lines[0]).not.toContain('Bearer abc');
   });
 
+  it('never writes a password given in a URL, in a field or in the message, and keeps the rest of the URL', () => {
+    const buffer = new LogBuffer(10, 'debug');
+    const lines: string[] = [];
+    const logger = recordingLogger(createLogger({ level: 'debug', write: (l) => lines.push(l) }), buffer);
+    logger.warn('cannot reach mqtt://wiflow:hunter2@broker:1883 now', { url: 'mqtts://wiflow:p%40ss@broker:8883/x', servers: ['nats://a:b1@n1:4222', 'nats://n2:4222'], error: new Error('connect mongodb://u:pw9@db/wiflow failed'), plain: 'user@example.com' });
+    const [entry] = buffer.entries();
+    expect(entry.message).toBe('cannot reach mqtt://wiflow:***@broker:1883 now');
+    expect(entry.fields).toEqual({ url: 'mqtts://wiflow:***@broker:8883/x', servers: ['nats://a:***@n1:4222', 'nats://n2:4222'], error: 'connect mongodb://u:***@db/wiflow failed', plain: 'user@example.com' });
+    for (const secret of ['hunter2', 'p%40ss', 'b1@', 'pw9']) expect(lines[0]).not.toContain(secret);
+    expect(lines[0]).toContain('mqtt://wiflow:***@broker:1883');
+  });
+
   it("the runtime's logger feeds runtime.logs, sized by config logs.bufferSize", async () => {
     const runtime = await createTestRuntime({ config: { logs: { bufferSize: 2 } } });
     runtime.logger.info('one');

@@ -18,8 +18,17 @@ export interface Logger {
 /** Field names whose values are never written to a log. */
 const SECRET_FIELDS = /pass(word)?|secret|token|api[_-]?key|authorization/i;
 
+/** A password written in a URL's user info (`scheme://user:password@host`, also a URL mistyped without its scheme's colon), wherever it sits in a string. */
+const URL_PASSWORD = /(^|\/\/|\s)([^\s/@:]*):[^\s/@]*@/g;
+
+/** A string as it may be written or shown: a password in any URL it holds replaced by `***`. */
+export function scrubUrlPasswords(text: string): string {
+  return text.includes('@') ? text.replace(URL_PASSWORD, '$1$2:***@') : text;
+}
+
 function scrubValue(value: unknown, depth: number): unknown {
-  if (value instanceof Error) return value.message;
+  if (value instanceof Error) return scrubUrlPasswords(value.message);
+  if (typeof value === 'string') return scrubUrlPasswords(value);
   if (typeof value !== 'object' || value === null) return value;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
   // Deep enough for the config objects and request summaries logged; deeper is cut rather than risked.
@@ -30,7 +39,10 @@ function scrubValue(value: unknown, depth: number): unknown {
   return out;
 }
 
-/** Fields as they may be written anywhere: values of secret-named keys (at any depth) replaced by `[redacted]`. */
+/**
+ * Fields as they may be written anywhere: values of secret-named keys (at any depth) replaced by
+ * `[redacted]`, and a password in a URL in any string (`mqtt://user:***@host`).
+ */
 export function scrubLogFields(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!fields) return undefined;
   return scrubValue(fields, 0) as Record<string, unknown>;
@@ -42,7 +54,7 @@ export function createLogger(options: { level?: LogLevel; component?: string; wr
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, ...(options.component ? { component: options.component } : {}), message, ...scrubLogFields(fields) }));
+    write(JSON.stringify({ time: new Date().toISOString(), level: at, ...(options.component ? { component: options.component } : {}), message: scrubUrlPasswords(message), ...scrubLogFields(fields) }));
   };
   return {
     debug: (m, f) => emit('debug', m, f),
@@ -60,7 +72,7 @@ export function createLogger(options: { level?: LogLevel; component?: string; wr
 export function recordingLogger(inner: Logger, buffer: LogBuffer, component: string | null = null): Logger {
   const at = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
     try {
-      buffer.record(level, component, message, scrubLogFields(fields) ?? null);
+      buffer.record(level, component, scrubUrlPasswords(message), scrubLogFields(fields) ?? null);
     } catch {
       // Keeping a copy must never stop the entry from reaching the real log.
     }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import type { Logger } from '@wiflow/core';
+import { scrubUrlPasswords, type Logger } from '@wiflow/core';
 import { MqttErrors } from './errors.js';
 import { checkTopicPrefix, TopicLayout } from './topics.js';
 
@@ -103,7 +103,7 @@ export function checkBrokerSettings(settings: BrokerSettings): void {
   try {
     url = new URL(settings.url);
   } catch {
-    throw MqttErrors.invalidSettings(`url ${JSON.stringify(settings.url)} is not a URL`);
+    throw MqttErrors.invalidSettings(`url ${JSON.stringify(scrubUrlPasswords(settings.url))} is not a URL`);
   }
   if (!PROTOCOLS.has(url.protocol)) throw MqttErrors.invalidSettings(`url protocol ${url.protocol} is not one of ${[...PROTOCOLS].join(', ')}`);
   const prefixProblem = checkTopicPrefix(settings.topicPrefix);
@@ -263,7 +263,7 @@ export class MqttConnection extends EventEmitter {
   /** Live figures. */
   stats(): ConnectionStats {
     return {
-      url: this.#settings.url,
+      url: scrubUrlPasswords(this.#settings.url),
       clientId: this.clientId,
       connected: this.client.connected,
       users: this.#users,
@@ -340,7 +340,7 @@ export class MqttConnection extends EventEmitter {
     this.#wasConnected = true;
     this.#lastError = null;
     this.#loggedErrors.clear();
-    if (this.#connects > 1) this.#logger.info('mqtt reconnected', { url: this.#settings.url, clientId: this.clientId, attempts: this.#reconnectAttempts });
+    if (this.#connects > 1) this.#logger.info('mqtt reconnected', { url: scrubUrlPasswords(this.#settings.url), clientId: this.clientId, attempts: this.#reconnectAttempts });
     this.#send({ topic: this.layout.availability(), payload: 'online', qos: 1, retain: true });
     if (this.#homeAssistantStatus.size > 0) this.#subscribeHomeAssistant([...this.#homeAssistantStatus]);
     this.#republishRetained();
@@ -353,6 +353,6 @@ export class MqttConnection extends EventEmitter {
     // One log line per distinct error per connection: a broker that is down must not flood the log.
     if (this.#loggedErrors.has(error.message)) return;
     this.#loggedErrors.add(error.message);
-    this.#logger.warn('mqtt client error', { url: this.#settings.url, clientId: this.clientId, error: error.message });
+    this.#logger.warn('mqtt client error', { url: scrubUrlPasswords(this.#settings.url), clientId: this.clientId, error: error.message });
   }
 }

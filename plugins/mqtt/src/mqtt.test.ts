@@ -285,6 +285,27 @@ describe('mqtt.publish with aedes (in-process broker)', () => {
     expect(deployed.pipeline.counters().mqtt.errors).toBe(0);
   });
 
+  it('a password written in the broker URL logs in, and is shown nowhere: stats, and the error of a URL it cannot read', async () => {
+    const broker = await startAedes(0, { username: 'wiflow', password: 's3cret-pass' });
+    cleanups.push(() => broker.close());
+    const runtime = await runtimeWith();
+    const url = broker.url.replace('mqtt://', 'mqtt://wiflow:s3cret-pass@');
+    const deployed = await runtime.deploy(buildFlow({ poses: ['test.push', { channel: 'urlcreds' }], mqtt: ['mqtt.publish', { url }] }, ['poses.out -> mqtt.poses']));
+    cleanups.push(() => runtime.undeploy(deployed.id, 0));
+    const connection = onlyConnection(runtime);
+    if (!connection.connected) await once(connection, 'connect');
+    expect(connection.stats().url).toBe(broker.url.replace('mqtt://', 'mqtt://wiflow:***@'));
+    expect(JSON.stringify(runtime.services.get(MqttTokens.Service).connections().map((c) => c.stats()))).not.toContain('s3cret-pass');
+    // A URL mistyped around its credentials is refused before the run, without echoing the password.
+    const refused = await runFlow(runtime, buildFlow({ poses: ['test.feed', { input: 'poses' }], mqtt: ['mqtt.publish', { url: 'mqtt//wiflow:s3cret-pass@127.0.0.1:1883' }] }, ['poses.out -> mqtt.poses']), { poses: [poseFrame(0, 1)] }).then(
+      () => null,
+      (error: unknown) => error as Error & { details?: unknown },
+    );
+    expect(refused?.message).toBe('the flow has 1 problem');
+    expect(JSON.stringify(refused?.details)).toMatch(/must be an mqtt:\/\//);
+    expect(JSON.stringify(refused?.details)).not.toContain('s3cret-pass');
+  });
+
   it('shares one client between nodes with the same broker settings', async () => {
     const broker = await startAedes();
     cleanups.push(() => broker.close());
