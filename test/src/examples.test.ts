@@ -1,4 +1,5 @@
 // Every example flow in examples/flows runs, in a real runtime with the installed plugins.
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,5 +148,49 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
     expect([...topics].some((t) => t.startsWith('wiflow/home/'))).toBe(true);
     expect(topics.has('wiflow/home/occupancy')).toBe(true);
     expect(deployed.pipeline.counters().health.in).toBeGreaterThan(10);
+  });
+
+  it('esp32-room-sensing.json turns an ESP32\'s UDP datagrams into live sensing frames on MQTT, with Home Assistant entities', async () => {
+    const rt = await runtime();
+    const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`);
+    const messages = new Map<string, string>();
+    subscriber.on('message', (topic, payload) => messages.set(topic, payload.toString()));
+    await subscriber.subscribeAsync(['wiflow/room/#', 'homeassistant/#']);
+    const flow = loadFlow('esp32-room-sensing.json');
+    expect(rt.compile(flow.data).problems).toEqual([]);
+    for (const n of flow.data.nodes) {
+      if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
+      if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
+    }
+    const deployed = await rt.deploy(flow.data);
+    expect(deployed.outcome).toBeNull();
+    const udpPort = Number(deployed.pipeline.counters().esp.stats!.port);
+    // An ESP32-CSI-Tool receiver at 20 packets a second for 15 s of its own clock: the sample capture's
+    // lines (its real CSI) with their local_timestamp column (µs) advanced 50 ms a line.
+    const lines = readFileSync(path.join(ROOT, 'plugins/csi/test-fixtures/esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
+    const client = createSocket('udp4');
+    for (let k = 0; k < 300; k++) {
+      const columns = lines[k % lines.length].split(',');
+      columns[18] = String(1_000_000 + k * 50_000);
+      await new Promise<void>((resolve, reject) => client.send(Buffer.from(columns.join(',') + '\n'), udpPort, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+      if (k % 10 === 9) await new Promise((r) => setTimeout(r, 5));
+    }
+    client.close();
+    // A room second leaves sense.room once the room has 10 s of its links' time.
+    await expect.poll(() => messages.get('wiflow/room/sensing'), { timeout: 20_000 }).toBeDefined();
+    const room = JSON.parse(messages.get('wiflow/room/sensing')!) as { environment_id: string; scope: string; presence: boolean; motion: number; source: { estimator_id: string; config_hash: string; provenance: string } };
+    expect(room).toMatchObject({ environment_id: 'room', scope: 'room', source: { provenance: 'live' } });
+    expect(room.source.estimator_id).toMatch(/^wiflow-sense/);
+    expect(room.source.config_hash).toMatch(/^[0-9a-f]{12,}$/);
+    expect(typeof room.presence).toBe('boolean');
+    expect([...messages.keys()].filter((t) => t.startsWith('homeassistant/') && t.endsWith('/config')).length).toBeGreaterThanOrEqual(3);
+    const c = deployed.pipeline.counters();
+    expect(c.esp.stats).toMatchObject({ packets: 300 });
+    expect(c['sense-link'].stats).toMatchObject({ links: 1 });
+    for (const [id, counters] of Object.entries(c)) expect(counters.errors, `node ${id}: ${counters.lastError}`).toBe(0);
+    expect(c.publish.in).toBeGreaterThan(0);
+    await rt.undeploy(deployed.id, 0);
+    await rt.stop();
+    await subscriber.endAsync();
   });
 });
