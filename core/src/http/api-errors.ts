@@ -1,6 +1,7 @@
 import { WiflowError } from '../errors.js';
 import { boundedEcho } from './bounded-echo.js';
 import { JSON_NOT_UTF8_CODE, isJsonNotObject, isJsonTooDeep } from './json-body.js';
+import { scrubUrlPasswords } from '../runtime/logger.js';
 
 /** The two response conventions of the pose service spec (A: bare bodies; B: `{success, data}` envelopes). */
 export type ApiConvention = 'A' | 'B';
@@ -144,8 +145,12 @@ export const MAX_FIELD_ERRORS_SHOWN = 50;
 /** Field names whose values are secrets: an error never echoes them. */
 const SECRET_FIELD = /(secret|password|token|api_?key)$/i;
 
-/** A copy with the value of every secret-named field replaced (bodies are depth-limited before parsing, so the walk is bounded). */
+/**
+ * A copy with the value of every secret-named field replaced, and a password in a URL in any string
+ * masked (`https://user:***@host`); bodies are depth-limited before parsing, so the walk is bounded.
+ */
 export function redactSecretFields(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubUrlPasswords(value);
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redactSecretFields(item, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_FIELD.test(key) ? '[redacted]' : redactSecretFields(item, depth + 1)]));

@@ -42,7 +42,16 @@ const url = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http:// or https:// URL');
+  }, 'must be an absolute http:// or https:// URL')
+  // fetch refuses a URL with user info, so every delivery would fail (and the password travel in its error).
+  .refine((value) => {
+    try {
+      const parsed = new URL(value);
+      return parsed.username === '' && parsed.password === '';
+    } catch {
+      return true;
+    }
+  }, 'must not carry credentials (user:password@): the receiver checks the signature made with the secret, or takes a token in the path or query');
 const eventTypes = z
   .array(z.string().regex(EVENT_TYPE_PATTERN, 'must be *, alert.*, event.*, alert.<type> or event.<type>'))
   .min(1)

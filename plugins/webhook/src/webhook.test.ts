@@ -87,6 +87,11 @@ describe('webhook registration API', () => {
     expect(fields).toEqual(['(body)', 'event_types.1', 'secret', 'url']);
     expect(JSON.stringify(bad.json)).not.toContain('short');
     expect(JSON.stringify(bad.json)).toContain('[redacted]');
+    // A URL with user info would fail every delivery (fetch refuses it): refused at once, the password not echoed.
+    const withCredentials = await server.api('POST', '', { url: 'https://hook:s3cret-in-url@example.com/x', event_types: ['alert.*'], secret: 'a-long-enough-secret' });
+    expect(withCredentials.status).toBe(422);
+    expect(withCredentials.json.error.details.field_errors).toEqual([{ field: 'url', message: expect.stringMatching(/^must not carry credentials/), received_value: 'https://hook:***@example.com/x' }]);
+    expect(JSON.stringify(withCredentials.json)).not.toContain('s3cret-in-url');
     const missing = await server.api('POST', '', { url: 'http://127.0.0.1:9/x', event_types: [] });
     expect(missing.status).toBe(422);
     expect(missing.json.error.details.field_errors.map((f: { field: string }) => f.field).sort()).toEqual(['event_types', 'secret']);
