@@ -5,7 +5,7 @@ export { COCO_KEYPOINTS, type CocoKeypointName, type Activity, type Keypoint, ty
 export type { SensingState, SensingActivity, BreathingNullReason, SensingFallEvent, SensingFrame } from './types/sensing.js';
 export type { GroundTruthPerson, GroundTruthEvent, GroundTruthFrame, GroundTruthDistractor } from './types/truth.js';
 export type { Severity, AnalyticsEvent, Alert } from './types/analytics.js';
-export { toActivityEventRecord, toAlertRecord, type ActivityEventRecord, type AlertRecord } from './types/spec-records.js';
+export { toActivityEventRecord, toAlertRecord, toSensingRecord, type ActivityEventRecord, type AlertRecord, type SensingRecord } from './types/spec-records.js';
 export { DataTypes, type DataTypeId } from './types/data-types.js';
 export { EMPTY_ROOM_REFERENCES, type EmptyRoomLinkQuality, type EmptyRoomRecordingReport, type EmptyRoomRecordingView, type EmptyRoomDeskRoom, type RoomCalibrationStatus, type RoomPoseChoiceView, type RoomPoseHeldOutFigures, type EmptyRoomReferenceDesk } from './types/empty-room.js';
 export { createRuntimeHooks, type RuntimeHooks, type MessageTrace, type NodeErrorEvent, type StorageRequest, type AuthRequest, type Principal, type CliContext } from './hooks/hooks.js';

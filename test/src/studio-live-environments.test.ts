@@ -3,6 +3,7 @@
 // together; the live view shows one ward's frames and people at a time, the choice survives a
 // reload, and a kept ward whose pipeline is gone or failed says so; a job flow's editor offers Run… and
 // disables Deploy with the reason.
+import { createSocket } from 'node:dgram';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -205,6 +206,40 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     await page.getByTestId('palette-io.output').dblclick();
     await expect.poll(() => deployButton.isDisabled()).toBe(true);
     expect(await page.getByTestId('open-run').getAttribute('class')).toContain('primary');
+  });
+
+  it('shows a room that only senses (the ESP32 example, fed datagrams): presence, motion and breathing from CSI, no waiting notice', async () => {
+    // The example as an installer deploys it, on a free port instead of 5566.
+    const stored = (await api<{ id: string; name: string; data: { nodes: { data: { nodeType: string; config: Record<string, unknown> } }[] } }[]>('/api/v1/flows/?get_all=true')).body.find((f) => f.name === 'ESP32 room sensing');
+    expect(stored, 'the ESP32 example is among the loaded examples').toBeDefined();
+    for (const n of stored!.data.nodes) if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
+    expect((await api(`/api/v1/flows/${stored!.id}`, { method: 'PATCH', json: { data: stored!.data } })).status).toBe(200);
+    const deployed = await api<{ id: string; status: string }>('/api/v1/studio/deployments', { method: 'POST', json: { flow_id: stored!.id } });
+    expect(deployed.body.status).toBe('running');
+    const counters = await api<{ counters: Record<string, { stats?: { port?: number } }> }>(`/api/v1/studio/deployments/${deployed.body.id}/counters`);
+    const port = Number(counters.body.counters.esp.stats?.port);
+    expect(port).toBeGreaterThan(0);
+
+    await page.goto(`${server.url}/#/live?environment=room`);
+    await page.reload();
+    // 15 s of an ESP32-CSI-Tool receiver's clock at 20 packets a second: the public sample capture's lines,
+    // their local_timestamp column advanced 50 ms a line (sense.room gives a room second once it has 10 s).
+    const lines = readFileSync(path.join(ROOT, 'plugins/csi/test-fixtures/esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
+    const client = createSocket('udp4');
+    for (let k = 0; k < 300; k++) {
+      const columns = lines[k % lines.length].split(',');
+      columns[18] = String(1_000_000 + k * 50_000);
+      await new Promise<void>((resolve, reject) => client.send(Buffer.from(columns.join(',') + '\n'), port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+      if (k % 10 === 9) await new Promise((r) => setTimeout(r, 5));
+    }
+    client.close();
+    const row = page.getByTestId('sensing-room');
+    await row.waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toMatch(/^room · (someone|nobody) present · (still|moving|empty|unknown)[a-z_]* · motion \d+ % · (breathing [\d.]+ \/min|no breathing rate \([a-z_]+\))/);
+    expect(await row.textContent()).toMatch(/source: live · wiflow-sense-[\w.-]+ \([0-9a-f]{12}\)/);
+    // Frames of the room arrive (sensing ones): no notice says it waits for them.
+    expect(await page.getByTestId('live-environment-notice').count()).toBe(0);
+    expect((await api(`/api/v1/studio/deployments/${deployed.body.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('logs no error in the page', () => {

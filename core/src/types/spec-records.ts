@@ -1,4 +1,5 @@
 import type { Alert, AnalyticsEvent, Severity } from './analytics.js';
+import type { SensingFrame } from './sensing.js';
 
 // The pose spec's wire records of events and alerts (convention B: snake_case fields, ISO 8601
 // timestamps), as the pose API, the MQTT topics and the webhook payloads carry them.
@@ -64,5 +65,44 @@ export function toAlertRecord(alert: Alert): AlertRecord {
     actions_required: alert.actionsRequired,
     event_id: alert.eventId,
     source: alert.source,
+  };
+}
+
+/**
+ * A CSI sensing frame (one second of a link or room) in the same conventions: what `/ws/pose`'s
+ * `sensing_updates` channel and the MQTT sensing topics carry.
+ */
+export interface SensingRecord {
+  timestamp: string;
+  environment_id: string;
+  scope: SensingFrame['scope'];
+  link: SensingFrame['link'];
+  presence: boolean;
+  state: SensingFrame['state'];
+  motion: number;
+  breathing_bpm: number | null;
+  breathing_reason: SensingFrame['breathingReason'];
+  activity: SensingFrame['activity'];
+  falls: { timestamp: string; confidence: number }[];
+  lost_fraction: number;
+  source: { estimator_id: string; config_hash: string; provenance: SensingFrame['provenance'] };
+}
+
+/** A SensingFrame as its wire record. */
+export function toSensingRecord(frame: SensingFrame): SensingRecord {
+  return {
+    timestamp: new Date(frame.time).toISOString(),
+    environment_id: frame.environmentId,
+    scope: frame.scope,
+    link: frame.link,
+    presence: frame.presence,
+    state: frame.state,
+    motion: frame.motion,
+    breathing_bpm: frame.breathingBpm,
+    breathing_reason: frame.breathingReason,
+    activity: frame.activity,
+    falls: frame.falls.map((f) => ({ timestamp: new Date(f.time).toISOString(), confidence: f.confidence })),
+    lost_fraction: frame.lostFraction,
+    source: { estimator_id: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance },
   };
 }

@@ -1,4 +1,4 @@
-import { toActivityEventRecord, toAlertRecord, type Alert, type AnalyticsEvent, type Person, type PoseFrame, type SensingFrame } from '@wiflow/core';
+import { toActivityEventRecord, toAlertRecord, toSensingRecord, type Alert, type AnalyticsEvent, type Person, type PoseFrame, type SensingFrame } from '@wiflow/core';
 
 /**
  * The JSON shapes plugin-mqtt publishes: the pose service's wire conventions (snake_case,
@@ -117,21 +117,7 @@ export { eventProblem, alertProblem } from '@wiflow/core';
 
 /** A sensing frame on the wire (snake_case, ISO time), as `wiflow sense --json` names its fields. */
 export function sensingToWire(frame: SensingFrame): Record<string, unknown> {
-  return {
-    timestamp: iso(frame.time),
-    environment_id: frame.environmentId,
-    scope: frame.scope,
-    link: frame.link,
-    presence: frame.presence,
-    state: frame.state,
-    motion: frame.motion,
-    breathing_bpm: frame.breathingBpm,
-    breathing_reason: frame.breathingReason,
-    activity: frame.activity,
-    falls: frame.falls.map((f) => ({ timestamp: iso(f.time), confidence: f.confidence })),
-    lost_fraction: frame.lostFraction,
-    source: { estimator_id: frame.estimatorId, config_hash: frame.configHash, provenance: frame.provenance },
-  };
+  return { ...toSensingRecord(frame) };
 }
 
 /** Why a value is not a sensing frame this node can publish, or null. */

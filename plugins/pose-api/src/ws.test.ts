@@ -90,7 +90,7 @@ describe('/ws/pose stream', () => {
     await expect(open(s.url, { token: 'not-a-jwt' })).rejects.toMatchObject({ status: 401 });
     const viaHeader = await open(s.url, { header: token });
     const hello = await viaHeader.next((m) => m.type === 'connection_established');
-    expect(hello).toMatchObject({ client_id: expect.any(String), supported_protocols: ['pose_v1', 'alerts_v1'] });
+    expect(hello).toMatchObject({ client_id: expect.any(String), supported_protocols: ['pose_v1', 'alerts_v1', 'sensing_v1'] });
     expect(Date.parse(hello.server_time)).toBeGreaterThan(0);
     viaHeader.close();
     await viaHeader.closed;
@@ -126,6 +126,35 @@ describe('/ws/pose stream', () => {
     const falls = await c.request({ type: 'subscribe', channel: 'alerts', filters: { alert_types: ['fall_detection'] } });
     const fall = await c.next((m) => m.type === 'alert' && m.subscription_id === falls.subscription_id);
     expect(fall.severity).toBe('high');
+  });
+
+  it('sensing_updates: the CSI sensing frames of the chosen room and scope, in the wire record MQTT carries', async () => {
+    const c = await connect();
+    const hello = await c.next((m) => m.type === 'connection_established');
+    expect(hello.channels).toContain('sensing_updates');
+    expect(hello.supported_protocols).toContain('sensing_v1');
+    const bad = await c.request({ type: 'subscribe', channel: 'sensing_updates', filters: { scope: 'everything' } });
+    expect(bad).toMatchObject({ type: 'error', code: 'VALIDATION_ERROR', message: 'invalid filters for sensing_updates' });
+    const rooms = await c.request({ type: 'subscribe', channel: 'sensing_updates', filters: { environment_id: 'ward-7' } });
+    expect(rooms).toMatchObject({ type: 'subscription_confirmed', channel: 'sensing_updates', filters_applied: { environment_id: 'ward-7', scope: 'room' } });
+    const links = await c.request({ type: 'subscribe', channel: 'sensing_updates', filters: { scope: 'link' } });
+    const second = (n: number, patch: Record<string, unknown> = {}) => ({ time: Date.UTC(2026, 10, 29, 12, 0, n), second: n, scope: 'room' as const, environmentId: 'ward-7', link: null, presence: true, state: 'still' as const, motion: 0.04, breathingBpm: 14.5, breathingReason: null, breathingQuality: 5.2, activity: null, falls: [], lostFraction: 0.02, estimatorId: 'wiflow-sense-v1', configHash: '0123456789abcdef', provenance: 'live' as const, ...patch });
+    await s.api.hub.publishSensing(second(1, { environmentId: 'ward-8' }));
+    await s.api.hub.publishSensing(second(2, { scope: 'link', link: { tx: 'ap', rx: 'esp32' } }));
+    await s.api.hub.publishSensing(second(3));
+    const update = await c.next((m) => m.type === 'sensing_update' && m.subscription_id === rooms.subscription_id);
+    expect(update).toEqual({
+      type: 'sensing_update',
+      subscription_id: rooms.subscription_id,
+      timestamp: '2026-11-29T12:00:03.000Z',
+      data: { timestamp: '2026-11-29T12:00:03.000Z', environment_id: 'ward-7', scope: 'room', link: null, presence: true, state: 'still', motion: 0.04, breathing_bpm: 14.5, breathing_reason: null, activity: null, falls: [], lost_fraction: 0.02, source: { estimator_id: 'wiflow-sense-v1', config_hash: '0123456789abcdef', provenance: 'live' } },
+    });
+    const link = await c.next((m) => m.type === 'sensing_update' && m.subscription_id === links.subscription_id);
+    expect(link.data).toMatchObject({ scope: 'link', link: { tx: 'ap', rx: 'esp32' }, environment_id: 'ward-7' });
+    // Ward 8's frame and the link frame reached neither subscription they do not match.
+    const updates = c.messages.filter((m) => m.type === 'sensing_update');
+    expect(updates.filter((m) => m.subscription_id === rooms.subscription_id).map((m) => m.data.timestamp)).toEqual(['2026-11-29T12:00:03.000Z']);
+    expect(updates.filter((m) => m.subscription_id === links.subscription_id)).toHaveLength(1);
   });
 
   it('system_status arrives periodically with real figures; ping answers pong', async () => {

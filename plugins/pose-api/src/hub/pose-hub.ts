@@ -8,6 +8,8 @@ export interface HubListener {
   frame?(frame: PoseFrame, outputAt: number): void;
   alert?(alert: Alert): void;
   event?(event: AnalyticsEvent): void;
+  /** A sensing frame kept for the room (local or from the cluster's live feed), once per instance. */
+  sensing?(frame: SensingFrame): void;
 }
 
 /**
@@ -161,6 +163,13 @@ export class PoseHub {
   #keepSensing(frame: SensingFrame): void {
     assertSensingFrame(frame);
     this.counters.sensingPublished++;
+    for (const listener of this.#listeners) {
+      try {
+        listener.sensing?.(frame);
+      } catch (error) {
+        this.logger.warn('sensing listener failed', { error: String(error) });
+      }
+    }
     let list = this.#sensing.get(frame.environmentId);
     if (!list) this.#sensing.set(frame.environmentId, (list = []));
     if (frame.scope === 'link' && list.some((f) => f.scope === 'room')) return;

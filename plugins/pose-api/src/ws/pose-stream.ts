@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import { credentialsOf, hasRole, toAlertRecord, type Alert, type AlertRecord, type AuthRequest, type PoseFrame, type Principal } from '@wiflow/core';
+import { credentialsOf, hasRole, toAlertRecord, toSensingRecord, type Alert, type AlertRecord, type AuthRequest, type PoseFrame, type Principal, type SensingFrame } from '@wiflow/core';
 import type { UpgradeGuard, WebSocketHandler } from '@wiflow/core';
 import { nodeFailing } from '../system/system-controller.js';
 import { PoseSection, type Convention } from '../config.js';
 import { frameA, frameB } from '../schemas/pose.js';
 import type { ApiServices } from '../services.js';
-import { AlertFilters, CHANNELS, ClientMessage, PoseFilters, SUPPORTED_PROTOCOLS } from './messages.js';
+import { AlertFilters, CHANNELS, ClientMessage, PoseFilters, SensingFilters, SUPPORTED_PROTOCOLS } from './messages.js';
 import type { z } from 'zod';
 
 type PoseSubscription = { id: string; channel: 'pose_updates'; filters: z.output<typeof PoseFilters>; key: string; skipped: number };
 type AlertSubscription = { id: string; channel: 'alerts'; filters: z.output<typeof AlertFilters> };
-type Subscription = PoseSubscription | AlertSubscription;
+type SensingSubscription = { id: string; channel: 'sensing_updates'; filters: z.output<typeof SensingFilters> };
+type Subscription = PoseSubscription | AlertSubscription | SensingSubscription;
 
 interface Client {
   id: string;
@@ -167,7 +168,7 @@ export class PoseStream {
   /** Start fan-out and timers. */
   start(): void {
     if (this.#unsubscribeHub) return;
-    this.#unsubscribeHub = this.services.hub.subscribe({ frame: (frame, at) => this.#onFrame(frame, at), alert: (alert) => this.#onAlert(alert) });
+    this.#unsubscribeHub = this.services.hub.subscribe({ frame: (frame, at) => this.#onFrame(frame, at), alert: (alert) => this.#onAlert(alert), sensing: (frame) => this.#onSensing(frame) });
     const ws = this.services.apiConfig().websocket;
     this.#statusTimer = setInterval(() => this.broadcastStatus(), ws.systemStatusIntervalMs);
     this.#statusTimer.unref();
@@ -259,7 +260,7 @@ export class PoseStream {
       case 'subscribe': {
         const max = this.services.apiConfig().websocket.maxSubscriptionsPerClient;
         if (client.subscriptions.size >= max) return this.#error(client, 'RATE_LIMIT_EXCEEDED', `at most ${max} subscriptions per connection`, { limit: max }, requestId);
-        const schema = msg.channel === 'pose_updates' ? PoseFilters : AlertFilters;
+        const schema = msg.channel === 'pose_updates' ? PoseFilters : msg.channel === 'sensing_updates' ? SensingFilters : AlertFilters;
         const filters = schema.safeParse(msg.filters);
         if (!filters.success) {
           return this.#error(client, 'VALIDATION_ERROR', `invalid filters for ${msg.channel}`, { field_errors: filters.error.issues.map((i) => ({ field: ['filters', ...i.path.map(String), ...('keys' in i ? [(i as { keys: string[] }).keys.join(',')] : [])].join('.'), reason: i.message })) }, requestId);
@@ -268,7 +269,9 @@ export class PoseStream {
         const subscription: Subscription =
           msg.channel === 'pose_updates'
             ? { id, channel: 'pose_updates', filters: filters.data as z.output<typeof PoseFilters>, key: JSON.stringify(filters.data), skipped: 0 }
-            : { id, channel: 'alerts', filters: filters.data as z.output<typeof AlertFilters> };
+            : msg.channel === 'sensing_updates'
+              ? { id, channel: 'sensing_updates', filters: filters.data as z.output<typeof SensingFilters> }
+              : { id, channel: 'alerts', filters: filters.data as z.output<typeof AlertFilters> };
         client.subscriptions.set(id, subscription);
         this.#send(client, { type: 'subscription_confirmed', channel: msg.channel, subscription_id: id, filters_applied: filters.data, ...(requestId ? { request_id: requestId } : {}) });
       }
@@ -312,6 +315,24 @@ export class PoseStream {
         client.skippedInRow = 0;
         this.#send(client, `{"type":"pose_update","subscription_id":"${sub.id}","timestamp":"${timestamp}"${skipped},"data":${data}}`);
         this.onDelivered?.(performance.now() - outputAt);
+      }
+    }
+  }
+
+  /** A sensing frame (one second of a room or link): sent to the subscriptions whose room and scope it matches; a slow client skips it. */
+  #onSensing(frame: SensingFrame): void {
+    if (!this.clients.size) return;
+    const { maxBufferedBytes } = this.services.apiConfig().websocket;
+    let data: string | undefined;
+    for (const client of this.clients) {
+      for (const sub of client.subscriptions.values()) {
+        if (sub.channel !== 'sensing_updates') continue;
+        const f = sub.filters;
+        if (f.environment_id !== undefined && f.environment_id !== frame.environmentId) continue;
+        if (f.scope !== 'any' && f.scope !== frame.scope) continue;
+        if (client.socket.bufferedAmount > maxBufferedBytes) continue;
+        data ??= JSON.stringify(toSensingRecord(frame));
+        this.#send(client, `{"type":"sensing_update","subscription_id":"${sub.id}","timestamp":"${new Date(frame.time).toISOString()}","data":${data}}`);
       }
     }
   }

@@ -71,3 +71,24 @@ export function toFrame(msg: { data: { frame_id: number; environment_id?: string
     }),
   };
 }
+
+/** A room's (or link's) CSI sensing second, as the sensing_updates channel sends it (one record in both conventions). */
+export interface LiveSensing {
+  timestamp: string;
+  environment_id: string;
+  scope: 'room' | 'link';
+  presence: boolean;
+  state: string;
+  motion: number;
+  breathing_bpm: number | null;
+  breathing_reason: string | null;
+  activity: string | null;
+  falls: { timestamp: string; confidence: number }[];
+  source: { estimator_id: string; config_hash: string; provenance: string };
+}
+
+/** One line saying what the room's sensing reads now: presence, state, motion, breathing (or why none), activity. */
+export function describeSensing(s: LiveSensing): string {
+  const breathing = s.breathing_bpm !== null ? `breathing ${s.breathing_bpm.toFixed(1)} /min` : `no breathing rate (${s.breathing_reason ?? 'none'})`;
+  return [s.presence ? 'someone present' : 'nobody present', s.state, `motion ${Math.round(s.motion * 100)} %`, breathing, s.activity ? `activity ${s.activity}` : null, s.falls.length ? `fall (${s.falls.length})` : null].filter(Boolean).join(' · ');
+}

@@ -9,7 +9,7 @@ import { ALL_ENVIRONMENTS, effectiveEnvironment, ENVIRONMENT_STORAGE_KEY, knownE
 import { environmentSilence, QUIET_MS, type StoredFlow } from '../live/environment-status';
 import { drawFloor, floorExtent, floorHeightFor, HEAT_CELL } from '../live/floor-plan';
 import { drawSkeletons } from '../live/skeletons';
-import { toFrame, type ActivitySample, type LiveAlert, type LiveFrame } from '../live/types';
+import { describeSensing, toFrame, type ActivitySample, type LiveAlert, type LiveFrame, type LiveSensing } from '../live/types';
 
 /** The activity strip's window. */
 const WINDOW_MS = 5 * 60_000;
@@ -38,6 +38,8 @@ export function LiveView() {
   const [saved, setSaved] = useState<EnvironmentChoice | null>(savedChoice);
   const [connection, setConnection] = useState('connecting');
   const [framesSeen, setFramesSeen] = useState(0);
+  /** The newest CSI sensing second of each environment delivered (sensing_updates, room scope). */
+  const [sensing, setSensing] = useState<Record<string, LiveSensing>>({});
   /** Whether QUIET_MS passed without a frame of the choice (since its last frame, or since it was made). */
   const [quiet, setQuiet] = useState(false);
   /** When the last frame of the choice arrived, else when the choice was made. */
@@ -99,6 +101,7 @@ export function LiveView() {
     setFrame(null);
     setAlerts([]);
     setFramesSeen(0);
+    setSensing({});
     setDelivered([]);
     setQuiet(false);
     lastHeard.current = Date.now();
@@ -147,6 +150,8 @@ export function LiveView() {
       if (msg.type === 'connection_established') {
         socket.send(JSON.stringify({ type: 'subscribe', channel: 'pose_updates', filters: { include_keypoints: true, include_dense_pose: false, ...only } }));
         socket.send(JSON.stringify({ type: 'subscribe', channel: 'alerts', filters: only }));
+        // CSI sensing of the room (presence, motion, breathing): a room with only sensing (one ESP32) shows it too.
+        socket.send(JSON.stringify({ type: 'subscribe', channel: 'sensing_updates', filters: { ...only, scope: 'room' } }));
       } else if (msg.type === 'pose_update') {
         const f = toFrame(msg as unknown as Parameters<typeof toFrame>[0]);
         const seen = f.environmentId;
@@ -173,6 +178,13 @@ export function LiveView() {
         }
         samples.current.push({ t: now, n: f.persons.length, activities });
         while (samples.current.length && samples.current[0].t < now - WINDOW_MS) samples.current.shift();
+      } else if (msg.type === 'sensing_update') {
+        const sensed = (msg as unknown as { data: LiveSensing }).data;
+        setSensing((all) => ({ ...all, [sensed.environment_id]: sensed }));
+        setSeenEnvironments((list) => (list.includes(sensed.environment_id) ? list : [...list, sensed.environment_id]));
+        setDelivered((list) => (list.includes(sensed.environment_id) ? list : [...list, sensed.environment_id]));
+        lastHeard.current = Date.now();
+        setQuiet(false);
       } else if (msg.type === 'alert') {
         setAlerts((a) => [msg as unknown as LiveAlert, ...a].slice(0, 50));
       }
@@ -198,7 +210,8 @@ export function LiveView() {
   useEffect(() => {
     if (quiet) reload.current();
   }, [quiet]);
-  const silence = looked && deployments ? environmentSilence({ environment, deployments, rooms, flows, framesArrived: framesSeen > 0, quiet }) : null;
+  const sensed = Object.values(sensing).sort((a, b) => a.environment_id.localeCompare(b.environment_id));
+  const silence = looked && deployments ? environmentSilence({ environment, deployments, rooms, flows, framesArrived: framesSeen > 0 || sensed.length > 0, quiet }) : null;
   const needsFlows = silence?.state === 'absent' && flows === null;
   useEffect(() => {
     if (!needsFlows) return;
@@ -312,6 +325,20 @@ export function LiveView() {
             {alerts.length ? `, alerts (red): ${alerts.length}` : ' · no alerts'}
           </figcaption>
         </figure>
+        {sensed.length ? (
+          <section className="wf-card wf-wide" data-testid="sensing-panel">
+            <h3>Sensing from CSI</h3>
+            {sensed.map((s) => (
+              <div key={s.environment_id} data-testid={`sensing-${s.environment_id}`} data-presence={String(s.presence)} data-state={s.state}>
+                <strong>{s.environment_id}</strong> · {describeSensing(s)} · {new Date(s.timestamp).toLocaleTimeString()}
+                <br />
+                <span className="muted">
+                  source: {s.source.provenance} · {s.source.estimator_id} ({s.source.config_hash.slice(0, 12)}); presence, motion and breathing of the room from its links, not a count of people
+                </span>
+              </div>
+            ))}
+          </section>
+        ) : null}
         <section className="wf-card wf-wide wf-alerts" data-testid="alerts-panel">
           <h3>Alerts</h3>
           {alerts.length === 0 ? <p className="muted">None yet.</p> : null}
