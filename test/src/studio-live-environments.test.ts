@@ -237,8 +237,9 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     await row.waitFor({ timeout: 20_000 });
     expect(await row.textContent()).toMatch(/^room · (someone|nobody) present · (still|moving|empty|unknown)[a-z_]* · motion \d+ % · (breathing [\d.]+ \/min|no breathing rate \([a-z_]+\))/);
     expect(await row.textContent()).toMatch(/source: live · wiflow-sense-[\w.-]+ \([0-9a-f]{12}\)/);
-    // Frames of the room arrive (sensing ones): no notice says it waits for them.
+    // Frames of the room arrive (sensing ones): no notice says it waits for them, and no count is claimed.
     expect(await page.getByTestId('live-environment-notice').count()).toBe(0);
+    expect(await page.getByTestId('person-count').textContent()).toBe('people: —');
     expect((await api(`/api/v1/studio/deployments/${deployed.body.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 

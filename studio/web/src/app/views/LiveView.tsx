@@ -267,7 +267,9 @@ export function LiveView() {
         <span data-testid="frames-seen" data-environment={frame?.environmentId ?? ''}>
           frames: {framesSeen}
         </span>
-        <span data-testid="person-count">people: {frame?.persons.length ?? 0}</span>
+        <span data-testid="person-count" title={frame ? 'people in the latest pose frame' : 'no pose frame yet: a count needs an estimator that locates people (pose.locate); CSI sensing gives presence, not a count'}>
+          people: {frame ? frame.persons.length : '—'}
+        </span>
       </div>
       {silence ? <EnvironmentNotice silence={silence} onShowAll={() => choose(ALL_ENVIRONMENTS)} /> : null}
       <div className="wf-live-grid">
