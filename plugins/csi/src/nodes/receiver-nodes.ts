@@ -118,6 +118,10 @@ function sourceOf(remote: { address: string; port: number; family: string }): st
 async function udpReceiver(ctx: { config: { port: number; host: string }; signal: AbortSignal }, stats: ReceiverStats, onDatagram: (message: Buffer, source: string) => void) {
   const socket = await bindUdp(ctx.config.port, ctx.config.host);
   const port = socket.address().port;
+  // From the bind on, an error of the socket is the receiver's to report, never an uncaught event.
+  socket.on('error', (error) => {
+    stats.lastError = error.message;
+  });
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -135,9 +139,6 @@ async function udpReceiver(ctx: { config: { port: number; host: string }; signal
         } catch (error) {
           reportFault(stats, error, `datagram from ${source}`, 0, 'udp');
         }
-      });
-      socket.on('error', (error) => {
-        stats.lastError = error.message;
       });
       await untilAborted(ctx.signal);
       close();
