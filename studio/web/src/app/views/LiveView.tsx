@@ -182,7 +182,6 @@ export function LiveView() {
         const sensed = (msg as unknown as { data: LiveSensing }).data;
         setSensing((all) => ({ ...all, [sensed.environment_id]: sensed }));
         setSeenEnvironments((list) => (list.includes(sensed.environment_id) ? list : [...list, sensed.environment_id]));
-        setDelivered((list) => (list.includes(sensed.environment_id) ? list : [...list, sensed.environment_id]));
         lastHeard.current = Date.now();
         setQuiet(false);
       } else if (msg.type === 'alert') {
