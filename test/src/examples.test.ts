@@ -1,5 +1,4 @@
 // Every example flow in examples/flows runs, in a real runtime with the installed plugins.
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { createLogger, Runtime, type FlowData, type FlowDocument, type PoseFrame
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendEsp32Lines } from './support/esp32-datagrams.js';
 import { recordHomeCapture } from './support/home-capture.js';
 import { ROOT } from './support/server.js';
 
@@ -165,17 +165,8 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
     const deployed = await rt.deploy(flow.data);
     expect(deployed.outcome).toBeNull();
     const udpPort = Number(deployed.pipeline.counters().esp.stats!.port);
-    // An ESP32-CSI-Tool receiver at 20 packets a second for 15 s of its own clock: the sample capture's
-    // lines (its real CSI) with their local_timestamp column (µs) advanced 50 ms a line.
-    const lines = readFileSync(path.join(ROOT, 'plugins/csi/test-fixtures/esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
-    const client = createSocket('udp4');
-    for (let k = 0; k < 300; k++) {
-      const columns = lines[k % lines.length].split(',');
-      columns[18] = String(1_000_000 + k * 50_000);
-      await new Promise<void>((resolve, reject) => client.send(Buffer.from(columns.join(',') + '\n'), udpPort, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
-      if (k % 10 === 9) await new Promise((r) => setTimeout(r, 5));
-    }
-    client.close();
+    // An ESP32-CSI-Tool receiver: 15 s of its clock at 20 packets a second.
+    expect(await sendEsp32Lines(udpPort, 15)).toBe(300);
     // A room second leaves sense.room once the room has 10 s of its links' time.
     await expect.poll(() => messages.get('wiflow/room/sensing'), { timeout: 20_000 }).toBeDefined();
     const room = JSON.parse(messages.get('wiflow/room/sensing')!) as { environment_id: string; scope: string; presence: boolean; motion: number; source: { estimator_id: string; config_hash: string; provenance: string } };

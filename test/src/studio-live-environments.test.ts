@@ -3,13 +3,13 @@
 // together; the live view shows one ward's frames and people at a time, the choice survives a
 // reload, and a kept ward whose pipeline is gone or failed says so; a job flow's editor offers Run… and
 // disables Deploy with the reason.
-import { createSocket } from 'node:dgram';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
+import { sendEsp32Lines } from './support/esp32-datagrams.js';
 import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
 
 const PASSWORD = 'live-environments-password-1';
@@ -222,17 +222,8 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
 
     await page.goto(`${server.url}/#/live?environment=room`);
     await page.reload();
-    // 15 s of an ESP32-CSI-Tool receiver's clock at 20 packets a second: the public sample capture's lines,
-    // their local_timestamp column advanced 50 ms a line (sense.room gives a room second once it has 10 s).
-    const lines = readFileSync(path.join(ROOT, 'plugins/csi/test-fixtures/esp32/example_data.csv'), 'latin1').split('\n').filter((l) => l.startsWith('CSI_DATA'));
-    const client = createSocket('udp4');
-    for (let k = 0; k < 300; k++) {
-      const columns = lines[k % lines.length].split(',');
-      columns[18] = String(1_000_000 + k * 50_000);
-      await new Promise<void>((resolve, reject) => client.send(Buffer.from(columns.join(',') + '\n'), port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
-      if (k % 10 === 9) await new Promise((r) => setTimeout(r, 5));
-    }
-    client.close();
+    // 15 s of an ESP32-CSI-Tool receiver's clock (sense.room gives a room second once it has 10 s).
+    await sendEsp32Lines(port, 15);
     const row = page.getByTestId('sensing-room');
     await row.waitFor({ timeout: 20_000 });
     expect(await row.textContent()).toMatch(/^room · (someone|nobody) present · (still|moving|empty|unknown)[a-z_]* · motion \d+ % · (breathing [\d.]+ \/min|no breathing rate \([a-z_]+\))/);
