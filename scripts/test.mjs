@@ -9,8 +9,11 @@
 // - "services": every other package, with its servers, brokers, browsers and timing, one after
 //   another as before.
 // Vitest runs one worker per package on a 2-core machine, so one lane alone leaves a core idle for
-// most of the run; two lanes use both. `npm test -- ARGS` (for example `--filter=@wiflow/core`)
-// passes ARGS to `turbo run test` and runs the old way, one package at a time.
+// most of the run; two lanes use both. The compute packages alone took ~200 s longer than all the
+// others, so one of them is split by file (SPLIT): its long evaluation file stays in the compute
+// lane, its other files run in the services lane, each part with its own JSON report.
+// `npm test -- ARGS` (for example `--filter=@wiflow/core`) passes ARGS to `turbo run test` and runs
+// the old way, one package at a time.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +21,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = '.test-results.json';
+/** A package's reports: `.test-results.json`, and one per part of a split package (`.test-results.<part>.json`). */
+const REPORT_FILE = /^\.test-results(\.[a-z-]+)?\.json$/;
 const COMPUTE = ['@wiflow/plugin-pose-tfjs', '@wiflow/plugin-evaluation', '@wiflow/plugin-sensing'];
+/**
+ * Compute packages split by file: `files` (their long evaluations) run in the compute lane, the
+ * package's other files in the services lane (measured 2026-11-29: sensing's real-capture evaluation
+ * ~200 s, its other 17 files ~95 s). Both parts run the package's own vitest config.
+ */
+const SPLIT = { '@wiflow/plugin-sensing': { files: ['src/eval/real-eval.test.ts'], rest: 'rest' } };
 
 function packageDirs() {
   const dirs = [path.join(root, 'core'), path.join(root, 'test')];
@@ -34,12 +45,16 @@ function manifestOf(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 }
 
-/** Runs one package's test script; its output streams line by line, each line prefixed with the package's name. */
-function runPackage(dir, env) {
-  const name = manifestOf(dir).name;
+/**
+ * Runs one package's test script (or, with `part`, vitest on some of its files, reporting to the
+ * part's own file); its output streams line by line, each line prefixed with the package's name.
+ */
+function runPackage(dir, env, part) {
+  const name = manifestOf(dir).name + (part ? ` (${part.label})` : '');
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', 'test', '--silent'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = part ? ['npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${part.report}`, ...part.args]] : ['npm', ['run', 'test', '--silent']];
+    const child = spawn(command[0], command[1], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const pipe = (stream, out) => {
       let rest = '';
       stream.setEncoding('utf8');
@@ -62,14 +77,16 @@ function runPackage(dir, env) {
   });
 }
 
-async function runLane(lane, dirs, env, results) {
-  for (const dir of dirs) {
-    const result = await runPackage(dir, env);
+async function runLane(lane, jobs, env, results) {
+  for (const { dir, part } of jobs) {
+    const result = await runPackage(dir, env, part);
     results.push({ ...result, lane });
   }
 }
 
-for (const dir of packageDirs()) rmSync(path.join(dir, REPORT), { force: true });
+for (const dir of packageDirs()) {
+  for (const file of readdirSync(dir)) if (REPORT_FILE.test(file)) rmSync(path.join(dir, file), { force: true });
+}
 
 const extra = process.argv.slice(2);
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
@@ -90,10 +107,22 @@ if (extra.length > 0) {
   const compute = withTests.filter((dir) => COMPUTE.includes(manifestOf(dir).name));
   // Longest first, so the lane's end is not one long suite started last.
   compute.sort((a, b) => COMPUTE.indexOf(manifestOf(a).name) - COMPUTE.indexOf(manifestOf(b).name));
-  const services = withTests.filter((dir) => !compute.includes(dir));
+  const computeJobs = [];
+  // A split package's other files go first in the services lane, while the compute lane runs its longest package.
+  const servicesJobs = [];
+  for (const dir of compute) {
+    const split = SPLIT[manifestOf(dir).name];
+    if (!split) {
+      computeJobs.push({ dir });
+      continue;
+    }
+    computeJobs.push({ dir, part: { label: split.files.join(', '), report: REPORT, args: split.files } });
+    servicesJobs.push({ dir, part: { label: `all but ${split.files.join(', ')}`, report: `.test-results.${split.rest}.json`, args: split.files.flatMap((f) => ['--exclude', f]) } });
+  }
+  servicesJobs.push(...withTests.filter((dir) => !compute.includes(dir)).map((dir) => ({ dir })));
   const results = [];
   const started = Date.now();
-  await Promise.all([runLane('compute', compute, env, results), runLane('services', services, env, results)]);
+  await Promise.all([runLane('compute', computeJobs, env, results), runLane('services', servicesJobs, env, results)]);
   console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s in two lanes:`);
   for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
     console.log(`  ${r.name.padEnd(32)} ${r.lane.padEnd(9)} ${String(Math.round(r.seconds)).padStart(5)} s${r.code === 0 ? '' : `  (exit ${r.code})`}`);
@@ -123,18 +152,23 @@ function failuresOf(report, dir) {
 }
 const failures = [];
 for (const dir of packageDirs()) {
-  const file = path.join(dir, REPORT);
   const manifest = manifestOf(dir);
   if (!manifest.scripts?.test) continue;
-  if (!existsSync(file)) {
-    missing.push(path.relative(root, dir));
+  const split = extra.length === 0 ? SPLIT[manifest.name] : undefined;
+  // Every report the package must have: one, or one per part of a split package.
+  const expected = split ? [REPORT, `.test-results.${split.rest}.json`] : [REPORT];
+  const absent = expected.filter((name) => !existsSync(path.join(dir, name)));
+  if (absent.length) {
+    missing.push(`${path.relative(root, dir)} (${absent.join(', ')})`);
     continue;
   }
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  passed += report.numPassedTests ?? 0;
-  failed += report.numFailedTests ?? 0;
-  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  failures.push(...failuresOf(report, dir));
+  for (const name of expected) {
+    const report = JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    failures.push(...failuresOf(report, dir));
+  }
 }
 // The lanes' output interleaves, so the failures are repeated here, at the end, where they are read.
 if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
