@@ -340,7 +340,7 @@ export class MqttConnection extends EventEmitter {
     this.#wasConnected = true;
     this.#lastError = null;
     this.#loggedErrors.clear();
-    if (this.#connects > 1) this.#logger.info('mqtt reconnected', { url: scrubUrlPasswords(this.#settings.url), clientId: this.clientId, attempts: this.#reconnectAttempts });
+    if (this.#connects > 1) this.#logger.info('mqtt reconnected', { url: this.#settings.url, clientId: this.clientId, attempts: this.#reconnectAttempts });
     this.#send({ topic: this.layout.availability(), payload: 'online', qos: 1, retain: true });
     if (this.#homeAssistantStatus.size > 0) this.#subscribeHomeAssistant([...this.#homeAssistantStatus]);
     this.#republishRetained();
@@ -353,6 +353,6 @@ export class MqttConnection extends EventEmitter {
     // One log line per distinct error per connection: a broker that is down must not flood the log.
     if (this.#loggedErrors.has(error.message)) return;
     this.#loggedErrors.add(error.message);
-    this.#logger.warn('mqtt client error', { url: scrubUrlPasswords(this.#settings.url), clientId: this.clientId, error: error.message });
+    this.#logger.warn('mqtt client error', { url: this.#settings.url, clientId: this.clientId, error: error.message });
   }
 }
