@@ -29,7 +29,7 @@ const COMPUTE = ['@wiflow/plugin-pose-tfjs', '@wiflow/plugin-evaluation', '@wifl
  * package's other files in the services lane (measured 2026-11-29: sensing's real-capture evaluation
  * ~200 s, its other 17 files ~95 s). Both parts run the package's own vitest config.
  */
-const SPLIT = { '@wiflow/plugin-sensing': { files: ['src/eval/real-eval.test.ts'], rest: 'rest' } };
+const SPLIT = { '@wiflow/plugin-sensing': { files: ['src/eval/real-eval.test.ts'], label: 'real', rest: 'rest' } };
 
 function packageDirs() {
   const dirs = [path.join(root, 'core'), path.join(root, 'test')];
@@ -116,8 +116,8 @@ if (extra.length > 0) {
       computeJobs.push({ dir });
       continue;
     }
-    computeJobs.push({ dir, part: { label: split.files.join(', '), report: REPORT, args: split.files } });
-    servicesJobs.push({ dir, part: { label: `all but ${split.files.join(', ')}`, report: `.test-results.${split.rest}.json`, args: split.files.flatMap((f) => ['--exclude', f]) } });
+    computeJobs.push({ dir, part: { label: split.label, report: REPORT, args: split.files } });
+    servicesJobs.push({ dir, part: { label: split.rest, report: `.test-results.${split.rest}.json`, args: split.files.flatMap((f) => ['--exclude', f]) } });
   }
   servicesJobs.push(...withTests.filter((dir) => !compute.includes(dir)).map((dir) => ({ dir })));
   const results = [];
