@@ -228,6 +228,14 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
     await row.waitFor({ timeout: 20_000 });
     expect(await row.textContent()).toMatch(/^room · (someone|nobody) present · (still|moving|empty|unknown)[a-z_]* · motion \d+ % · (breathing [\d.]+ \/min|no breathing rate \([a-z_]+\))/);
     expect(await row.textContent()).toMatch(/source: live · wiflow-sense-[\w.-]+ \([0-9a-f]{12}\)/);
+    // Under it, the room's history: a bar per second received, and the window summed in words (read at one instant).
+    const history = await page.evaluate(() => {
+      const strip = document.querySelector('[data-testid="sensing-strip-room"]')!;
+      return { seconds: Number(strip.getAttribute('data-seconds')), bars: strip.querySelectorAll('rect[data-kind="second"]').length, line: document.querySelector('[data-testid="sensing-history-room"]')!.textContent };
+    });
+    expect(history.seconds).toBeGreaterThan(0);
+    expect(history.bars).toBe(history.seconds);
+    expect(history.line).toMatch(new RegExp(`^last ${history.seconds} s: someone present \\d+ s · moving \\d+ s · still \\d+ s · empty \\d+ s · (no falls|\\d+ falls?)$`));
     // Frames of the room arrive (sensing ones): no notice says it waits for them, and no count is claimed.
     expect(await page.getByTestId('live-environment-notice').count()).toBe(0);
     expect(await page.getByTestId('person-count').textContent()).toBe('people: —');

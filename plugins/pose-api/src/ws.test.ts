@@ -272,6 +272,47 @@ describe('/ws/pose stream', () => {
     expect([...s.api.stream.clients].some((c) => c.socket.readyState === WebSocket.CLOSED)).toBe(false);
   });
 
+  it('a slow client misses sensing seconds counted: its next sensing_update says how many, system_status its total', async () => {
+    s.runtime.config.update({ api: { websocket: { maxBufferedBytes: 64 * 1024, maxSkippedFrames: 1_000_000 } } });
+    const lagging = await connect();
+    await lagging.request({ type: 'subscribe', channel: 'pose_updates', filters: {} });
+    const sensingSub = await lagging.request({ type: 'subscribe', channel: 'sensing_updates', filters: { environment_id: 'slow-room' } });
+    const raw = (lagging.socket as unknown as { _socket: Socket })._socket;
+    raw.pause();
+    const second = (n: number) => ({ time: Date.UTC(2026, 10, 29, 13, 0, 0) + n * 1000, second: n, scope: 'room' as const, environmentId: 'slow-room', link: null, presence: true, state: 'moving' as const, motion: 0.9, breathingBpm: null, breathingReason: 'moving' as const, breathingQuality: null, activity: 'walking' as const, falls: [], lostFraction: 0, estimatorId: 'wiflow-sense-v1', configHash: '0123456789abcdef', provenance: 'live' as const });
+    // Pose frames fill the paused client's buffer; the sensing seconds published then are skipped.
+    let frameId = 0;
+    const skippedBefore = s.api.stream.counters.framesSkipped;
+    while (s.api.stream.counters.framesSkipped === skippedBefore) {
+      for (let i = 0; i < 200; i++) s.api.hub.publishFrame(makeFrame(++frameId, 'lab', 6));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const sensingBefore = s.api.stream.counters.sensingSkipped;
+    for (let n = 0; n < 7; n++) await s.api.hub.publishSensing(second(n));
+    expect(s.api.stream.counters.sensingSkipped - sensingBefore).toBe(7);
+    raw.resume();
+    // Once it caught up, the first sensing second it receives says how many it missed: the 7 and any
+    // published while its buffer drained, so every second before this one (and only this one says so).
+    let n = 7;
+    const reported = new Promise<any>((resolve) => {
+      const tick = setInterval(() => void s.api.hub.publishSensing(second(n++)), 20);
+      void lagging.next((m) => m.type === 'sensing_update' && m.subscription_id === sensingSub.subscription_id, 20_000).then((m) => (clearInterval(tick), resolve(m)));
+    });
+    const first = await reported;
+    const firstSecond = (Date.parse(first.data.timestamp) - Date.UTC(2026, 10, 29, 13, 0, 0)) / 1000;
+    expect(firstSecond).toBeGreaterThanOrEqual(7);
+    expect(first.skipped_seconds).toBe(firstSecond);
+    expect(first.data.environment_id).toBe('slow-room');
+    await s.api.hub.publishSensing(second(n++));
+    const next = await lagging.next((m) => m.type === 'sensing_update' && m.subscription_id === sensingSub.subscription_id && m !== first);
+    expect(next.skipped_seconds).toBeUndefined();
+    const client = [...s.api.stream.clients].find((c) => c.subscriptions.has(sensingSub.subscription_id))!;
+    expect(client.skippedSensing).toBe(firstSecond);
+    expect((s.api.stream.statusMessage().status as any).sensing_skipped_total).toBeGreaterThanOrEqual(7);
+    lagging.close();
+    await lagging.closed;
+  });
+
   it('never writes a token to the log', () => {
     expect(logLines.length).toBeGreaterThan(0);
     const signature = token.split('.')[2];

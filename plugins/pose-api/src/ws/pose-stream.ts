@@ -13,7 +13,7 @@ import type { z } from 'zod';
 
 type PoseSubscription = { id: string; channel: 'pose_updates'; filters: z.output<typeof PoseFilters>; key: string; skipped: number };
 type AlertSubscription = { id: string; channel: 'alerts'; filters: z.output<typeof AlertFilters> };
-type SensingSubscription = { id: string; channel: 'sensing_updates'; filters: z.output<typeof SensingFilters> };
+type SensingSubscription = { id: string; channel: 'sensing_updates'; filters: z.output<typeof SensingFilters>; skipped: number };
 type Subscription = PoseSubscription | AlertSubscription | SensingSubscription;
 
 interface Client {
@@ -28,6 +28,8 @@ interface Client {
   skippedFrames: number;
   /** Frames skipped in a row (reset by a delivered frame). */
   skippedInRow: number;
+  /** Sensing seconds not sent because the client's buffer was full. */
+  skippedSensing: number;
   alive: boolean;
 }
 
@@ -37,6 +39,8 @@ export interface StreamCounters {
   connectionsRefused: number;
   messagesSent: number;
   framesSkipped: number;
+  /** Sensing seconds skipped for slow clients (one per subscription that missed it). */
+  sensingSkipped: number;
   slowClientsClosed: number;
   badMessages: number;
 }
@@ -56,7 +60,7 @@ export class PoseStream {
   readonly clients = new Set<Client>();
   readonly #perIp = new Map<string, number>();
   readonly #principals = new WeakMap<IncomingMessage, { principal: Principal; credentials: AuthRequest }>();
-  readonly counters: StreamCounters = { connections: 0, connectionsRefused: 0, messagesSent: 0, framesSkipped: 0, slowClientsClosed: 0, badMessages: 0 };
+  readonly counters: StreamCounters = { connections: 0, connectionsRefused: 0, messagesSent: 0, framesSkipped: 0, sensingSkipped: 0, slowClientsClosed: 0, badMessages: 0 };
   #statusTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
   #revocationTimer: NodeJS.Timeout | undefined;
@@ -123,7 +127,7 @@ export class PoseStream {
       return;
     }
     const { principal, credentials } = authenticated;
-    const client: Client = { id: randomUUID(), socket, ip, principal, credentials, subscriptions: new Map(), skippedFrames: 0, skippedInRow: 0, alive: true };
+    const client: Client = { id: randomUUID(), socket, ip, principal, credentials, subscriptions: new Map(), skippedFrames: 0, skippedInRow: 0, skippedSensing: 0, alive: true };
     this.clients.add(client);
     this.counters.connections++;
     this.#log.debug('websocket connected', { client_id: client.id, ip, user: principal.username, via: principal.via.split(':')[0] });
@@ -270,7 +274,7 @@ export class PoseStream {
           msg.channel === 'pose_updates'
             ? { id, channel: 'pose_updates', filters: filters.data as z.output<typeof PoseFilters>, key: JSON.stringify(filters.data), skipped: 0 }
             : msg.channel === 'sensing_updates'
-              ? { id, channel: 'sensing_updates', filters: filters.data as z.output<typeof SensingFilters> }
+              ? { id, channel: 'sensing_updates', filters: filters.data as z.output<typeof SensingFilters>, skipped: 0 }
               : { id, channel: 'alerts', filters: filters.data as z.output<typeof AlertFilters> };
         client.subscriptions.set(id, subscription);
         this.#send(client, { type: 'subscription_confirmed', channel: msg.channel, subscription_id: id, filters_applied: filters.data, ...(requestId ? { request_id: requestId } : {}) });
@@ -319,7 +323,11 @@ export class PoseStream {
     }
   }
 
-  /** A sensing frame (one second of a room or link): sent to the subscriptions whose room and scope it matches; a slow client skips it. */
+  /**
+   * A sensing frame (one second of a room or link): sent to the subscriptions whose room and scope it matches.
+   * A slow client skips it, counted like a pose frame: the subscription's next sensing_update says how many
+   * seconds it missed (`skipped_seconds`). Sensing seconds never close a connection (one a second per room).
+   */
   #onSensing(frame: SensingFrame): void {
     if (!this.clients.size) return;
     const { maxBufferedBytes } = this.services.apiConfig().websocket;
@@ -330,9 +338,16 @@ export class PoseStream {
         const f = sub.filters;
         if (f.environment_id !== undefined && f.environment_id !== frame.environmentId) continue;
         if (f.scope !== 'any' && f.scope !== frame.scope) continue;
-        if (client.socket.bufferedAmount > maxBufferedBytes) continue;
+        if (client.socket.bufferedAmount > maxBufferedBytes) {
+          sub.skipped++;
+          client.skippedSensing++;
+          this.counters.sensingSkipped++;
+          continue;
+        }
         data ??= JSON.stringify(toSensingRecord(frame));
-        this.#send(client, `{"type":"sensing_update","subscription_id":"${sub.id}","timestamp":"${new Date(frame.time).toISOString()}","data":${data}}`);
+        const skipped = sub.skipped ? `,"skipped_seconds":${sub.skipped}` : '';
+        sub.skipped = 0;
+        this.#send(client, `{"type":"sensing_update","subscription_id":"${sub.id}","timestamp":"${new Date(frame.time).toISOString()}"${skipped},"data":${data}}`);
       }
     }
   }
@@ -371,6 +386,7 @@ export class PoseStream {
         memory_usage: r.memoryUsage,
         connected_clients: this.clients.size,
         frames_skipped_total: this.counters.framesSkipped,
+        sensing_skipped_total: this.counters.sensingSkipped,
       },
     };
   }
@@ -380,7 +396,7 @@ export class PoseStream {
     if (!this.clients.size) return;
     const base = this.statusMessage();
     for (const client of this.clients) {
-      this.#send(client, { ...base, status: { ...(base.status as object), client_skipped_frames: client.skippedFrames } });
+      this.#send(client, { ...base, status: { ...(base.status as object), client_skipped_frames: client.skippedFrames, client_skipped_sensing: client.skippedSensing } });
     }
   }
 }

@@ -8,10 +8,11 @@ import { activityColor, activityNames, drawActivityStrip } from '../live/activit
 import { ALL_ENVIRONMENTS, effectiveEnvironment, ENVIRONMENT_STORAGE_KEY, knownEnvironments, type EnvironmentChoice } from '../live/environment-choice';
 import { environmentSilence, QUIET_MS, type StoredFlow } from '../live/environment-status';
 import { drawFloor, floorExtent, floorHeightFor, HEAT_CELL } from '../live/floor-plan';
+import { addSensingSample, describeSensingHistory, sensingStripBars, STATE_COLOURS, summarizeSensing, toSensingSample, type SensingSample } from '../live/sensing-history';
 import { drawSkeletons } from '../live/skeletons';
 import { describeSensing, toFrame, type ActivitySample, type LiveAlert, type LiveFrame, type LiveSensing } from '../live/types';
 
-/** The activity strip's window. */
+/** The activity strip's window, and the sensing history's. */
 const WINDOW_MS = 5 * 60_000;
 /** The virtual camera's image when frames do not say otherwise (the simulator's default camera). */
 const CAMERA_IMAGE = { width: 640, height: 480 };
@@ -51,6 +52,8 @@ export function LiveView() {
   const trails = useRef(new Map<number, { x: number; y: number }[]>());
   const heat = useRef(new Map<string, number>());
   const samples = useRef<ActivitySample[]>([]);
+  /** Each room's sensing seconds of the last WINDOW_MS (kept across reconnects; a gap shows as one). */
+  const sensingHistory = useRef(new Map<string, SensingSample[]>());
 
   // Floor plans of the running pipelines (room, radios, zones) and the environments they write,
   // refreshed as pipelines come and go: every 15 s while the tab is visible (a hidden tab asks
@@ -102,6 +105,7 @@ export function LiveView() {
     setAlerts([]);
     setFramesSeen(0);
     setSensing({});
+    sensingHistory.current.clear();
     setDelivered([]);
     setQuiet(false);
     lastHeard.current = Date.now();
@@ -180,6 +184,8 @@ export function LiveView() {
         while (samples.current.length && samples.current[0].t < now - WINDOW_MS) samples.current.shift();
       } else if (msg.type === 'sensing_update') {
         const sensed = (msg as unknown as { data: LiveSensing }).data;
+        const history = sensingHistory.current;
+        history.set(sensed.environment_id, addSensingSample(history.get(sensed.environment_id) ?? [], toSensingSample(sensed, msg.skipped_seconds), WINDOW_MS));
         setSensing((all) => ({ ...all, [sensed.environment_id]: sensed }));
         setSeenEnvironments((list) => (list.includes(sensed.environment_id) ? list : [...list, sensed.environment_id]));
         lastHeard.current = Date.now();
@@ -332,7 +338,7 @@ export function LiveView() {
             {sensed.map((s) => (
               <div key={s.environment_id} data-testid={`sensing-${s.environment_id}`} data-presence={String(s.presence)} data-state={s.state}>
                 <strong>{s.environment_id}</strong> · {describeSensing(s)} · {new Date(s.timestamp).toLocaleTimeString()}
-                <br />
+                <SensingStrip environment={s.environment_id} history={sensingHistory.current.get(s.environment_id) ?? []} />
                 <span className="muted">
                   source: {s.source.provenance} · {s.source.estimator_id} ({s.source.config_hash.slice(0, 12)}); presence, motion and breathing of the room from its links, not a count of people
                 </span>
@@ -351,6 +357,35 @@ export function LiveView() {
           ))}
         </section>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A room's last WINDOW_MS of sensing: a bar per second (height = motion, colour = state), grey where the
+ * server skipped seconds for this connection, red at falls; the line under it sums the window.
+ */
+function SensingStrip({ environment, history }: { environment: string; history: SensingSample[] }) {
+  const summary = summarizeSensing(history);
+  const bars = sensingStripBars(history, WINDOW_MS);
+  const width = 600;
+  const height = 36;
+  return (
+    <div className="wf-sensing-history">
+      <svg data-testid={`sensing-strip-${environment}`} data-seconds={summary.seconds} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="none" role="img" aria-label={`sensing of ${environment} over the last ${WINDOW_MS / 60_000} minutes`}>
+        <rect x={0} y={0} width={width} height={height} fill="#fff" stroke="#e5e7eb" />
+        {bars.map((b, i) => (
+          <rect key={i} data-kind={b.kind} x={b.x * width} y={height - b.height * height} width={Math.max(b.width * width, 1)} height={b.height * height} fill={b.colour} opacity={b.kind === 'fall' ? 0.9 : 1} />
+        ))}
+      </svg>
+      <span data-testid={`sensing-history-${environment}`}>
+        {describeSensingHistory(summary, WINDOW_MS)}
+      </span>
+      <span className="muted">
+        {' '}(bars: motion each second; {Object.entries(STATE_COLOURS).map(([state, colour], i) => (
+          <span key={state}>{i ? ', ' : ''}<span style={{ color: colour }}>■</span> {state}</span>
+        ))}, <span style={{ color: '#dc2626' }}>■</span> fall)
+      </span>
     </div>
   );
 }
