@@ -75,13 +75,14 @@ describe.skipIf(!hasChromium)('studio Installer page', () => {
     expect(readReference(referenceFile).source).toBe('live: locate, 6 s');
     // The new reference is the room as it is now: no link is stale any more.
     await expect.poll(() => page.getByTestId('installer-stale').count(), { timeout: 10_000 }).toBe(0);
+    // The documented screenshot: the Installer page's recording, with the stored result and its quality check.
+    await page.getByTestId('installer-recording').screenshot({ path: path.join(SCREENSHOTS, 'studio-installer-recorded-1024.png') });
     // Elsewhere too: the banner is gone once the pages read the references again.
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/system/references'));
     await page.click('[data-testid=nav-flows]');
     await page.getByTestId('flow-list').waitFor();
     expect((await (await answered).json()).rooms[0].links.map((l: { status: string }) => l.status)).not.toContain('stale');
     expect(await page.getByTestId('stale-banner').count()).toBe(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'studio-installer-recorded-1024.png') });
     expect(errors).toEqual([]);
   }, 120_000);
 });

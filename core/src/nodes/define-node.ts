@@ -60,6 +60,11 @@ export interface NodeInstance {
   close?(): void | Promise<void>;
   /** Live figures the node wants shown beside its counters (rates, loss...). */
   stats?(): Record<string, number | string | null>;
+  /**
+   * Structured live detail for a tool that knows this node type (the studio's Installer page reads
+   * `sense.link`'s links): JSON-serialisable, read on request, never pushed with the counters.
+   */
+  details?(): unknown;
 }
 
 /** A node type: what it is, its ports, its config, and how to create an instance. */

@@ -9,7 +9,8 @@ export { SenseErrorCodes, senseErrorCatalogue } from './errors.js';
 export { SensingConfigSchema, SENSING_ESTIMATOR_ID, sensingConfigHash, type SensingConfig, type SensingModels } from './config.js';
 export { fitLogistic, predictLogistic, pickFeatures, type LogisticModel, type FitOptions } from './model/logistic.js';
 export { DEFAULT_SENSING_MODELS } from './model/defaults.js';
-export { LinkSensor, radioFamily, motionInputs, FALL_FEATURES, MOTION_FEATURES, type LinkSensorOptions, type LinkSensorStats, type MotionFeatures, type FallCandidate } from './signal/link-sensor.js';
+export { LinkSensor, radioFamily, motionInputs, FALL_FEATURES, MOTION_FEATURES, RECENT_SECONDS, RECENT_STATES, type LinkSensorOptions, type LinkSensorStats, type LinkSnapshot, type MotionFeatures, type FallCandidate } from './signal/link-sensor.js';
+export { linkReadiness, MIN_PACKETS_PER_SECOND, GRID_PACKETS_PER_SECOND, type LinkReadiness, type ReadinessCheck, type ReadinessVerdict, type SensingCapability } from './signal/readiness.js';
 export { eventFeatures, PROFILE_FEATURES, PROFILE_RATE_HZ, type ProfileKind, type StreamWindow, type WindowEvent } from './falls/velocity-profile.js';
 export { ProfileFallDetector, profileFallsApply, type ProfileEvent, type ProfileFallOptions } from './falls/profile-falls.js';
 export { PROFILE_FALL_MODEL, PROFILE_FALL_MODEL_HASH } from './falls/profile-fall-model.js';
@@ -20,7 +21,7 @@ export { EmptyRoomReferenceRecorder, referenceLinkKey, type LinkReference } from
 export { senseCapture, readEmptyRoomReference, type SenseCaptureOptions, type SenseCaptureResult } from './sense-capture.js';
 export { summarize, secondLine, registerSenseCommand, type SenseSummary } from './cli/sense-command.js';
 export { evaluateReal, formatEvaluation, defaultRealRoot, gyroRate, personOf, withoutCopies, type RealEvaluation, type RealEvalOptions, type ProtocolResult } from './eval/real-eval.js';
-export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig } from './nodes/sensing-nodes.js';
+export { senseLinkNode, senseRoomNode, sensingNodes, SenseLinkConfig, SenseRoomConfig, type SenseLinkDetails } from './nodes/sensing-nodes.js';
 export { senseAlertsNode, SenseAlertsConfig, SENSE_FALL_RULE, SENSE_INACTIVITY_RULE, SENSE_PRESENCE_RULE } from './nodes/sense-alerts.js';
 
 /** The plugin's name, used when tapping hooks. */

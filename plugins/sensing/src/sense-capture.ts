@@ -4,7 +4,7 @@ import { SensingConfigSchema, sensingConfigHash, type SensingConfig, type Sensin
 import { DEFAULT_SENSING_MODELS } from './model/defaults.js';
 import { combineRoomSecond } from './room.js';
 import { EmptyRoomReferenceRecorder, referenceLinkKey, type LinkReference } from './signal/empty-room-reference.js';
-import { LinkSensor, type LinkSensorOptions } from './signal/link-sensor.js';
+import { LinkSensor, type LinkSensorOptions, type LinkSnapshot } from './signal/link-sensor.js';
 
 /** Options of `senseCapture`. */
 export interface SenseCaptureOptions {
@@ -25,6 +25,8 @@ export interface SenseCaptureResult {
   room: SensingFrame[];
   links: SensingFrame[];
   frames: number;
+  /** Each link as the sensing saw it, its packet rate and empty grid slots over the whole capture (`linkReadiness` judges them). */
+  linkSnapshots: LinkSnapshot[];
   /** The fault that ended reading early (frames before it were sensed), or null. */
   error: CsiParseError | null;
 }
@@ -58,7 +60,12 @@ export async function senseCapture(path: string, options: SenseCaptureOptions = 
     bySecond.set(f.second, list);
   }
   const room = [...bySecond.keys()].sort((a, b) => a - b).map((s) => combineRoomSecond(bySecond.get(s)!));
-  return { file: path, room, links, frames, error: reader.error };
+  const linkSnapshots = [...sensors.values()].map((sensor) => {
+    const snapshot = sensor.snapshot();
+    const { frames: received, otherKindFrames, lostSlots, slots } = sensor.stats;
+    return { ...snapshot, packetsPerSecond: snapshot.seconds ? (received - otherKindFrames) / snapshot.seconds : null, lostFraction: slots ? lostSlots / slots : null };
+  });
+  return { file: path, room, links, frames, linkSnapshots, error: reader.error };
 }
 
 /** The per-link empty-room reference of a capture file (an installer's capture of the room with nobody in it). */

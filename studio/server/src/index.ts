@@ -19,6 +19,7 @@ import { McpSessions, mcpRoutes } from './mcp/mcp-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { studioRoutes } from './studio/studio-routes.js';
 import { roomRoutes } from './studio/room-routes.js';
+import { sensingRoutes } from './studio/sensing-routes.js';
 import { jobListRoutes } from './jobs/job-list-routes.js';
 
 /** Plugin name (taps hooks under it). */
@@ -80,6 +81,7 @@ const studioServerPlugin = definePlugin({
         ['/api/v1/studio', studio],
         ['/api/v1/studio', jobListRoutes(context)],
         ['/api/v1/studio', roomRoutes(context)],
+        ['/api/v1/studio', sensingRoutes(context)],
       ];
       // The document of every declared route above, this one included, at both of its paths.
       const openApi = openApiRoutes(context, mounts);

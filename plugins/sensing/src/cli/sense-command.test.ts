@@ -102,8 +102,19 @@ describe('wiflow sense', () => {
     const lines = await sense([good]);
     process.exitCode = undefined;
     expect(lines[0]).toContain('good.wfr');
-    expect(lines[1]).toMatch(/t\s+state\s+motion\s+breathing\s+activity\s+fall/);
+    // What the link gives the sensing, over the whole capture, before the seconds.
+    expect(lines[1]).toMatch(/^  link tx>rx: \S+, 1×3 chains, \d+ subcarriers; 1\d\.\d packets\/s, \d+ % of the 10-Hz grid's slots empty \(whole capture\)$/);
+    expect(lines.slice(2, 6).map((l) => l.trim().split(/\s{2,}|\s(?=ok|limited|no|unknown)/)[0])).toEqual(['movement:', 'still person:', 'breathing:', 'falls:']);
+    expect(lines[6]).toMatch(/t\s+state\s+motion\s+breathing\s+activity\s+fall/);
     expect(lines.at(-1)).toMatch(/summary: empty \d+ s, still \d+ s, moving \d+ s/);
+  });
+
+  it("tells an installer what a capture's link gives: the ESP32 sample's bursts leave most of the grid empty", async () => {
+    const lines = await sense([join(fixtures, 'esp32', 'example_data.csv')]);
+    expect(lines[1]).toMatch(/^  link D0:6E:DE:27:6B:63>\S+: esp32, 1×1 chains, 51 subcarriers; 5\.0 packets\/s, (8|9)\d % of the 10-Hz grid's slots empty \(whole capture\)$/);
+    const verdicts = Object.fromEntries(lines.slice(2, 6).map((l) => /^    (\w+(?: \w+)?):\s+(ok|limited|no|unknown)\s/.exec(l)!.slice(1, 3)));
+    expect(verdicts).toEqual({ movement: 'limited', 'still person': 'limited', breathing: 'no', falls: 'limited' });
+    expect(lines[4]).toMatch(/too_many_gaps/);
   });
 });
 

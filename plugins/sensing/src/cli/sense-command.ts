@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { badInputFile } from '../errors.js';
 import { median } from '../median.js';
 import { readEmptyRoomReference, senseCapture, type SenseCaptureResult } from '../sense-capture.js';
+import { linkReadiness } from '../signal/readiness.js';
 
 /** The per-file summary `wiflow sense` prints after a file's seconds. */
 export interface SenseSummary {
@@ -73,6 +74,15 @@ function printTable(print: (line: string) => void, result: SenseCaptureResult, s
   print(`${result.file}  (room ${result.room[0]?.environmentId ?? environmentId}, ${result.frames} frames, ${summary.seconds} s)`);
   // Sensing reports whole seconds: a capture shorter than one gives no row, and an empty table alone reads as a fault.
   if (result.room.length === 0) print(`  no whole second of CSI in ${result.frames} frames: nothing to sense (sensing reports per second; give a longer capture)`);
+  // What each link gives the sensing, over the whole capture: an installer's first question.
+  for (const link of result.linkSnapshots) {
+    const radio = link.format === null ? `kind not known (${link.frames} frames)` : `${link.format}, ${link.transmitChains}×${link.receiveChains} chains, ${link.subcarriers} subcarriers`;
+    const rate = link.packetsPerSecond === null ? 'no whole second' : `${link.packetsPerSecond.toFixed(1)} packets/s, ${Math.round(100 * (link.lostFraction ?? 0))} % of the 10-Hz grid's slots empty`;
+    print(`  link ${link.link.tx}>${link.link.rx}: ${radio}; ${rate} (whole capture)`);
+    const readiness = linkReadiness(link);
+    for (const c of readiness.checks) print(`    ${pad(c.capability.replace('_', ' ') + ':', 14)}${pad(c.verdict, 8)}${c.reason}`);
+    for (const note of readiness.notes) print(`    note: ${note}`);
+  }
   print(`  ${pad('t', 5)}${pad('state', 8)}${pad('motion', 8)}${pad('breathing', 22)}${pad('activity', 10)}fall`);
   for (const f of result.room) {
     const breathing = f.breathingBpm !== null ? `${f.breathingBpm.toFixed(1)} bpm` : `- (${f.breathingReason})`;

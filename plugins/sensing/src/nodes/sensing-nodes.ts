@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { SensingConfigSchema, sensingConfigHash } from '../config.js';
 import { DEFAULT_SENSING_MODELS } from '../model/defaults.js';
 import { combineRoomSecond } from '../room.js';
-import { LinkSensor } from '../signal/link-sensor.js';
+import { LinkSensor, type LinkSnapshot } from '../signal/link-sensor.js';
+import { linkReadiness, type LinkReadiness } from '../signal/readiness.js';
 import { senseAlertsNode } from './sense-alerts.js';
 
 /** Config of `sense.link`: the room the links belong to, and the sensing settings. */
@@ -13,6 +14,17 @@ export const SenseLinkConfig = SensingConfigSchema.extend({
 
 /** Config of `sense.room` (nothing to set: the room id comes with the frames). */
 export const SenseRoomConfig = z.object({});
+
+/** Links whose details `sense.link` lists (a node may see more; its stats' `links` counts them all). */
+const MAX_LINK_DETAILS = 32;
+
+/** What `sense.link`'s `details()` gives: its room and, per link, the snapshot and its readiness. */
+export interface SenseLinkDetails {
+  environmentId: string;
+  links: (LinkSnapshot & LinkReadiness)[];
+  /** Links seen beyond the MAX_LINK_DETAILS listed. */
+  moreLinks: number;
+}
 
 const sensingOut = { sensing: { type: DataTypes.SensingFrame, description: 'One sensing frame per link (or room) per second' } };
 
@@ -51,6 +63,14 @@ export const senseLinkNode = defineNode({
           otherKindFrames += s.stats.otherKindFrames;
         }
         return { links: sensors.size, frames, lostSlots, otherKindFrames };
+      },
+      /** Each link's radio, packet rate, losses and what it gives each capability (the studio's Installer page). */
+      details(): SenseLinkDetails {
+        const links = [...sensors.values()].slice(0, MAX_LINK_DETAILS).map((sensor) => {
+          const snapshot = sensor.snapshot();
+          return { ...snapshot, ...linkReadiness(snapshot) };
+        });
+        return { environmentId, links, moreLinks: Math.max(0, sensors.size - MAX_LINK_DETAILS) };
       },
     };
   },

@@ -106,6 +106,42 @@ function kindOf(frame: CsiFrame): string {
   return `${frame.ntx}x${frame.nrx}x${frame.nsc}:${frame.subcarriers[0]}:${frame.subcarriers[frame.nsc - 1]}:${String(extra.sigMode ?? '')}:${String(extra.bandwidth ?? '')}`;
 }
 
+/** Seconds a link's snapshot reads its packet rate and lost slots over. */
+export const RECENT_SECONDS = 10;
+/** Seconds of states a link's snapshot lists (an installer's walk test reads them). */
+export const RECENT_STATES = 60;
+
+/** A link as the sensing sees it now (`LinkSensor.snapshot`): its radio, packet rate, losses and newest state. */
+export interface LinkSnapshot {
+  link: LinkId;
+  /** The capture format of the link's packets (`esp32-csi-tool`, `intel5300`, `sim`, ...); null until its kind locks (40 frames). */
+  format: string | null;
+  /** Whose motion model reads it (`radioFamily`). */
+  family: string | null;
+  transmitChains: number | null;
+  receiveChains: number | null;
+  subcarriers: number | null;
+  frames: number;
+  /** Frames of another packet kind, passed over. */
+  otherKindFrames: number;
+  /** Whole seconds sensed. */
+  seconds: number;
+  /** Packets per second over the last RECENT_SECONDS (null before a whole second). */
+  packetsPerSecond: number | null;
+  /** Share of the 10-Hz grid's slots with no packet over the last RECENT_SECONDS. */
+  lostFraction: number | null;
+  /** Which fall detector this link runs. */
+  fallDetector: 'velocity-profile' | 'burst' | null;
+  provenance: Provenance | null;
+  /** The newest second (seconds since the link's first frame), or null before one. */
+  lastSecond: number | null;
+  /** The states of the last RECENT_STATES seconds up to `lastSecond`, oldest first, one letter each: `e`mpty, `s`till, `m`oving. */
+  recentStates: string;
+  state: SensingState | null;
+  motion: number | null;
+  presence: boolean | null;
+}
+
 /** A ring of fixed-width rows of float64. */
 class Ring {
   readonly data: Float64Array;
@@ -158,6 +194,8 @@ export class LinkSensor {
   #packetRing: Float64Array = new Float64Array(0);
   #packetsPerSecond: Float64Array;
   #streams = 0;
+  #ntx = 0;
+  #nrx = 0;
   #nsc = 0;
   #groups: number[][] = [];
   #conjPairs = 0;
@@ -182,6 +220,10 @@ export class LinkSensor {
   /** Whether the floor's history began with an empty-room reference (then it is trusted from the first second). */
   #floorSeeded = false;
   #presence: PresenceLatch;
+  /** The newest second's frame (what `snapshot` reports as the link's state now). */
+  #lastFrame: SensingFrame | null = null;
+  /** The state of each of the last RECENT_STATES seconds, oldest first (`snapshot`'s `recentStates`). */
+  #recentStates: SensingState[] = [];
 
   constructor(readonly link: LinkId, readonly options: LinkSensorOptions) {
     this.#slotUs = 1e6 / options.config.gridRateHz;
@@ -246,6 +288,8 @@ export class LinkSensor {
   #setup(frame: CsiFrame): void {
     const { config } = this.options;
     this.#streams = frame.ntx * frame.nrx;
+    this.#ntx = frame.ntx;
+    this.#nrx = frame.nrx;
     this.#nsc = frame.nsc;
     this.#format = frame.format;
     this.#provenance = frame.provenance;
@@ -621,7 +665,7 @@ export class LinkSensor {
     let lostSlots = 0;
     const windowSlots = Math.min(rate, this.#lostRing.length);
     for (let i = 0; i < windowSlots; i++) lostSlots += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
-    this.#out.push({
+    this.#lastFrame = {
       time: this.#originMs + (second + 1) * 1000,
       second,
       scope: 'link',
@@ -639,7 +683,45 @@ export class LinkSensor {
       estimatorId: SENSING_ESTIMATOR_ID,
       configHash: this.options.configHash,
       provenance: this.#provenance,
-    });
+    };
+    this.#out.push(this.#lastFrame);
+    this.#recentStates.push(state);
+    if (this.#recentStates.length > RECENT_STATES) this.#recentStates.shift();
+  }
+
+  /**
+   * What this link gives the sensing now, for an installer (`linkReadiness` judges it): its radio, packet rate
+   * and lost grid slots over the last `RECENT_SECONDS`, packets of another kind, and its newest second's state.
+   * Before the first 40 frames lock the link's kind, the radio fields are null.
+   */
+  snapshot(): LinkSnapshot {
+    const rate = this.options.config.gridRateHz;
+    const completed = this.#current >= 0 ? Math.floor(this.#current / rate) : 0;
+    const seconds = Math.min(RECENT_SECONDS, completed);
+    let lost = 0;
+    const slots = Math.min(seconds * rate, this.#lostRing.length);
+    for (let i = 0; i < slots; i++) lost += this.#lostRing[(this.#current - 1 - i + this.#lostRing.length * 4) % this.#lostRing.length];
+    const locked = this.#current >= 0;
+    return {
+      link: this.link,
+      format: locked ? this.#format : null,
+      family: locked ? radioFamily(this.#format) : null,
+      transmitChains: locked ? this.#ntx : null,
+      receiveChains: locked ? this.#nrx : null,
+      subcarriers: locked ? this.#nsc : null,
+      frames: this.stats.frames,
+      otherKindFrames: this.stats.otherKindFrames,
+      seconds: completed,
+      packetsPerSecond: seconds ? this.#packetRate(completed - 1, seconds) : null,
+      lostFraction: slots ? lost / slots : null,
+      fallDetector: locked ? (this.#profileFalls ? 'velocity-profile' : 'burst') : null,
+      provenance: locked ? this.#provenance : null,
+      lastSecond: this.#lastFrame?.second ?? null,
+      recentStates: this.#recentStates.map((state) => state[0]).join(''),
+      state: this.#lastFrame?.state ?? null,
+      motion: this.#lastFrame?.motion ?? null,
+      presence: this.#lastFrame?.presence ?? null,
+    };
   }
 
   /**

@@ -89,3 +89,38 @@ export function timeAgo(at: string | number | null | undefined, now = Date.now()
   if (s < 86400) return `${Math.round(s / 3600)} h ago`;
   return new Date(t).toLocaleDateString();
 }
+
+/** A link a running `sense.link` node senses (`GET /api/v1/studio/sensing-links`): radio, packets, readiness. */
+export interface SensingLinkInfo {
+  environment_id: string;
+  deployment_id: string;
+  flow_id: string | null;
+  flow_name: string | null;
+  node: string;
+  link: string;
+  format: string | null;
+  radio_family: string | null;
+  transmit_chains: number | null;
+  receive_chains: number | null;
+  subcarriers: number | null;
+  packets: number;
+  other_kind_packets: number;
+  seconds: number;
+  packets_per_second: number | null;
+  lost_fraction: number | null;
+  fall_detector: 'velocity-profile' | 'burst' | null;
+  provenance: string | null;
+  last_second: number | null;
+  /** The last minute's states up to `last_second`, a letter a second (e, s, m), oldest first. */
+  recent_states: string;
+  state: string | null;
+  motion: number | null;
+  presence: boolean | null;
+  checks: { capability: 'movement' | 'still_person' | 'breathing' | 'falls'; verdict: 'ok' | 'limited' | 'no' | 'unknown'; reason: string }[];
+  notes: string[];
+}
+
+/** The running pipelines' sensing links. */
+export function listSensingLinks(): Promise<{ links: SensingLinkInfo[]; links_not_listed: number }> {
+  return api<{ links: SensingLinkInfo[]; links_not_listed: number }>('/api/v1/studio/sensing-links');
+}

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import { getReferenceRecording, listReferenceRooms, startReferenceRecording, type ReferenceRecording, type ReferenceRoom } from '../api/references';
 import { DataTable } from '../components/DataTable';
 import { RoomCalibrationTable } from '../components/RoomCalibrationTable';
+import { SensingLinksPanel } from '../installer/SensingLinksPanel';
 
 /** How often the page asks for the rooms' states and a recording's progress. */
 const POLL_MS = 1000;
@@ -30,7 +31,8 @@ function QualityTable({ recording }: { recording: ReferenceRecording }) {
 }
 
 /**
- * The installer's page: the rooms the running pipeline senses, each link's empty-room
+ * The installer's page: the sensing links with what each gives and a walk test (SensingLinksPanel);
+ * the rooms the running pipeline locates people in, each link's empty-room
  * reference (fresh, stale with how to re-record, or not yet checked), and a guided recording:
  * leave the room, a progress bar, the quality check, the reference stored and in use.
  */
@@ -82,7 +84,9 @@ export function InstallerView() {
 
   return (
     <div className="wf-page" data-testid="installer-page">
-      <h2>Installer: empty-room reference</h2>
+      <h2>Installer</h2>
+      <SensingLinksPanel />
+      <h3>Empty-room reference (pose.locate)</h3>
       <p className="muted">
         pose.locate compares every packet with a recording of the room with nobody in it. Record it after placing the radios, and again when a link is reported stale. The pipeline must be running: the recording is made from what it receives.
       </p>
@@ -97,7 +101,7 @@ export function InstallerView() {
           Link <strong>{l.link}</strong> of {l.environment_id}: receiver re-plugged (its chain phases changed since the reference: {figure(l.change_noise_floors, 0, 'noise floors')}, {figure(l.chain_aligned_change_noise_floors ?? null, 1, 'noise floors')} with a gain per receive chain). The locator aligns them; no action is needed. Re-record the reference when convenient.
         </p>
       ))}
-      {rooms?.length === 0 ? <p className="muted" data-testid="installer-none">No running pipeline senses a room with pose.locate. Start the system pipeline, then come back.</p> : null}
+      {rooms?.length === 0 ? <p className="muted" data-testid="installer-none">No running pipeline locates people with pose.locate, so there is no empty-room reference to record. Start the system pipeline (or a flow with pose.locate), then come back.</p> : null}
       {room ? (
         <>
           <label>
