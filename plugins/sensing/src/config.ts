@@ -167,6 +167,15 @@ export type SensingConfig = z.infer<typeof SensingConfigSchema>;
 export interface SensingModels {
   /** Motion classifiers by radio family ('intel5300', 'int8' for ESP32 and the rest). */
   motion: Record<string, LogisticModel>;
+  /**
+   * Motion classifiers for links slower than their family's captures were: fitted on the same captures thinned
+   * (1 packet in k kept, k = 2–20), since `motion`'s models, fitted at the captures' own rate, read no movement
+   * at a quarter of it (pilot/packet_rate.mjs). A link whose packets per second over the last 10 s are under
+   * `motionSlowBelow[family]` uses it.
+   */
+  motionSlow?: Record<string, LogisticModel>;
+  /** Packets per second under which a family's link uses `motionSlow` (the geometric middle of the captures' rate and the fastest thinned one). */
+  motionSlowBelow?: Record<string, number>;
   /** Fall classifier over a movement burst's features. */
   fall: LogisticModel;
   /** Fall classifiers of radio families that have their own (simulated radios); the others use `fall`. */

@@ -13,6 +13,8 @@ export interface SenseCaptureOptions {
   models?: SensingModels;
   /** The empty-room reference per link key (`tx>rx`), from `readEmptyRoomReference`: links without one are sensed as without `--reference`. */
   reference?: Map<string, LinkReference>;
+  /** Keep 1 packet in `thin` of each link (the evaluation's slower link: the same capture at a k-fold lower rate). */
+  thin?: number;
   /** Hooks for the evaluation. */
   onMotionFeatures?: LinkSensorOptions['onMotionFeatures'];
   onFallCandidate?: LinkSensorOptions['onFallCandidate'];
@@ -42,9 +44,16 @@ export async function senseCapture(path: string, options: SenseCaptureOptions = 
   const sensors = new Map<string, LinkSensor>();
   const links: SensingFrame[] = [];
   let frames = 0;
+  const thin = Math.max(1, Math.round(options.thin ?? 1));
+  const seen = new Map<string, number>();
   for await (const frame of reader) {
     frames++;
     const key = linkKey(frame);
+    if (thin > 1) {
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      if (n % thin !== 0) continue;
+    }
     let sensor = sensors.get(key);
     if (!sensor) {
       sensor = new LinkSensor(frame.link, { environmentId: options.environmentId ?? 'default', config, models, configHash, reference: options.reference?.get(key) ?? null, onMotionFeatures: options.onMotionFeatures, onFallCandidate: options.onFallCandidate, onProfileEvent: options.onProfileEvent });

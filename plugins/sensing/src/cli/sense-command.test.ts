@@ -113,7 +113,7 @@ describe('wiflow sense', () => {
     const lines = await sense([join(fixtures, 'esp32', 'example_data.csv')]);
     expect(lines[1]).toMatch(/^  link D0:6E:DE:27:6B:63>\S+: esp32, 1×1 chains, 51 subcarriers; 5\.0 packets\/s, (8|9)\d % of the 10-Hz grid's slots empty \(whole capture\)$/);
     const verdicts = Object.fromEntries(lines.slice(2, 6).map((l) => /^    (\w+(?: \w+)?):\s+(ok|limited|no|unknown)\s/.exec(l)!.slice(1, 3)));
-    expect(verdicts).toEqual({ movement: 'limited', 'still person': 'limited', breathing: 'no', falls: 'limited' });
+    expect(verdicts).toEqual({ movement: 'no', 'still person': 'no', breathing: 'no', falls: 'limited' });
     expect(lines[4]).toMatch(/too_many_gaps/);
   });
 });

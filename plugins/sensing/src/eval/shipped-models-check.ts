@@ -12,6 +12,12 @@ export function staleShippedModels(shipped: SensingModels, fitted: SensingModels
   for (const [family, model] of Object.entries(fitted.motion)) {
     if (!sameModel(shipped.motion[family], model, relativeTolerance)) stale.push(`motion.${family}`);
   }
+  for (const [family, model] of Object.entries(fitted.motionSlow ?? {})) {
+    if (!sameModel(shipped.motionSlow?.[family], model, relativeTolerance)) stale.push(`motionSlow.${family}`);
+  }
+  for (const [family, below] of Object.entries(fitted.motionSlowBelow ?? {})) {
+    if (shipped.motionSlowBelow?.[family] !== below) stale.push(`motionSlowBelow.${family}`);
+  }
   if (!sameModel(shipped.fall, fitted.fall, relativeTolerance)) stale.push('fall');
   if (fitted.profileFall && !sameModel(shipped.profileFall, fitted.profileFall, relativeTolerance)) stale.push('profileFall');
   return stale;

@@ -6,6 +6,7 @@ import { PROFILE_FALL_MODEL } from '../falls/profile-fall-model.js';
  * itself refits inside every fold and never uses these; docs/sensing.md says what each input means):
  * - motion, Intel 5300: activities set, lying/sitting seconds vs walking/running/jump seconds;
  * - motion, int8 radios (ESP32 and every other format): ESP32 presence set, quiet vs movement seconds;
+ * - motionSlow, Intel 5300: the same set thinned to slower links (1 packet in 2 and 4 kept), for links under motionSlowBelow packets/s;
  * - fall: activities set, each sample's strongest movement burst, falls vs the nine other activities,
  *   threshold the lowest whose leave-one-person-out false alarms stay within 5 %;
  * - profileFall: the velocity-profile fall model, kept in src/falls/profile-fall-model.json (its `fitted` says how).
@@ -21,6 +22,13 @@ export const DEFAULT_SENSING_MODELS: SensingModels = {
     sim: { features: ['log_pair_spread', 'log_pair_spread_over_packet_step'], mean: [-3.66778, -0.478825], scale: [0.647772, 0.352476], weights: [0.358251, 0.962102], bias: -0.898868, threshold: 0.5 },
     int8: { features: ['log_step_over_packet_step'], mean: [0.879605], scale: [0.74425], weights: [3.47889], bias: -0.0380188, threshold: 0.5 },
   },
+  // Fitted 2026-11-30 on the activities set's still/moving captures thinned to 1 packet in 2 and 4 (10 and 5 packets/s):
+  // the Intel 5300 model above reads no movement at a quarter of its captures' rate (pilot/packet_rate.mjs). A link under
+  // motionSlowBelow packets/s uses it. The ESP32's slow model is fitted and scored but not shipped (docs/sensing.md).
+  motionSlow: {
+    intel5300: { features: ['log_spread', 'log_spread_over_step', 'log_spread_over_packet_step', 'log_step_over_packet_step'], mean: [-2.65525, 0.265188, -0.0944124, -0.359601], scale: [0.809042, 0.310262, 0.126449, 0.337902], weights: [5.77636, -0.286638, -1.13548, -0.161726], bias: 0.419399, threshold: 0.5 },
+  },
+  motionSlowBelow: { intel5300: 14 },
   // Refitted 2026-11-27 with the byte copies counted once (the 'sit and stand' files); same procedure, same threshold.
   fall: { features: ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base'], mean: [-1.96964, -3.44863, -1.15857, 0.207434, 1.47899], scale: [0.320121, 0.779185, 0.711608, 0.107969, 0.745679], weights: [-2.44255, -0.985085, -0.468906, -0.143333, -0.0192428], bias: -2.29158, threshold: 0.95 },
   // The simulated radios' two (motion `sim` above and this fall model) refitted 2026-11-27 by `wiflow eval-sense-sim --fit` after the simulator's breath-by-breath breathing and broadband sway.

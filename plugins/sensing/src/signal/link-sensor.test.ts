@@ -207,3 +207,33 @@ describe('LinkSensor presence: person-sized movement', () => {
     expect(young.filter((f) => f.second >= 55 && f.second < 70).every((f) => f.presence)).toBe(true);
   });
 });
+
+describe('LinkSensor: a slow link uses its family’s slow-link motion model', () => {
+  /** Models whose motion says still always, and whose slow-link one says moving always: the state names the one used. */
+  const models = {
+    ...DEFAULT_SENSING_MODELS,
+    motion: { ...DEFAULT_SENSING_MODELS.motion, intel5300: { features: ['log_spread'], mean: [0], scale: [1], weights: [0], bias: -10, threshold: 0.5 } },
+    motionSlow: { intel5300: { features: ['log_spread'], mean: [0], scale: [1], weights: [0], bias: 10, threshold: 0.5 } },
+    motionSlowBelow: { intel5300: 14 },
+  };
+  const run = (rateHz: number) => {
+    const config = SensingConfigSchema.parse({});
+    const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models) });
+    const out: SensingFrame[] = [];
+    for (const frame of syntheticLinkFrames([{ kind: 'still', seconds: 30, bpm: 14 }], { rateHz, loss: 0, seed: 7, nrx: 3, nsc: 30 })) out.push(...sensor.push(frame));
+    return out.filter((f) => f.second >= 12);
+  };
+
+  it('reads movement with the slow model under the family’s rate, and with its own model above it', () => {
+    // 10 packets/s over the last 10 s is under the 14 a 20-packet/s family's model needs.
+    expect(run(10).every((f) => f.motion > 0.99)).toBe(true);
+    expect(run(20).every((f) => f.motion < 0.01)).toBe(true);
+    // Without a slow model a family keeps its own at any rate.
+    const config = SensingConfigSchema.parse({});
+    const plain = { ...models, motionSlow: undefined };
+    const sensor = new LinkSensor({ tx: 'tx', rx: 'rx' }, { environmentId: 'room', config, models: plain, configHash: sensingConfigHash(config, plain) });
+    const out: SensingFrame[] = [];
+    for (const frame of syntheticLinkFrames([{ kind: 'still', seconds: 20, bpm: 14 }], { rateHz: 10, loss: 0, seed: 7, nrx: 3, nsc: 30 })) out.push(...sensor.push(frame));
+    expect(out.every((f) => f.motion < 0.01)).toBe(true);
+  });
+});

@@ -133,6 +133,8 @@ export interface LinkSnapshot {
   /** Which fall detector this link runs. */
   fallDetector: 'velocity-profile' | 'burst' | null;
   provenance: Provenance | null;
+  /** Which motion model read the newest second: the family's own (fitted at its captures' rate) or its slow links' one (`SensingModels.motionSlow`). */
+  motionModel: 'captures-rate' | 'slow-link' | null;
   /** The newest second (seconds since the link's first frame), or null before one. */
   lastSecond: number | null;
   /** The states of the last RECENT_STATES seconds up to `lastSecond`, oldest first, one letter each: `e`mpty, `s`till, `m`oving. */
@@ -222,6 +224,8 @@ export class LinkSensor {
   #presence: PresenceLatch;
   /** The newest second's frame (what `snapshot` reports as the link's state now). */
   #lastFrame: SensingFrame | null = null;
+  /** Whether the newest second's motion came from the family's slow-link model. */
+  #slowModel = false;
   /** The state of each of the last RECENT_STATES seconds, oldest first (`snapshot`'s `recentStates`). */
   #recentStates: SensingState[] = [];
 
@@ -583,7 +587,7 @@ export class LinkSensor {
     const features = this.#spread(Math.round(config.motionWindowSeconds * rate));
     features.pairFloor = this.#pairFloor(features.pairSpread);
     this.options.onMotionFeatures?.(second, features);
-    const model = models.motion[radioFamily(this.#format)] ?? models.motion.int8;
+    const model = this.#motionModel(second);
     const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, motionInputs(features)));
     const moving = motion >= model.threshold;
     if (moving) {
@@ -716,6 +720,7 @@ export class LinkSensor {
       lostFraction: slots ? lost / slots : null,
       fallDetector: locked ? (this.#profileFalls ? 'velocity-profile' : 'burst') : null,
       provenance: locked ? this.#provenance : null,
+      motionModel: this.#lastFrame ? (this.#slowModel ? 'slow-link' : 'captures-rate') : null,
       lastSecond: this.#lastFrame?.second ?? null,
       recentStates: this.#recentStates.map((state) => state[0]).join(''),
       state: this.#lastFrame?.state ?? null,
@@ -799,6 +804,16 @@ export class LinkSensor {
     const k = Math.max(1, Math.round(bpm / fundamental));
     // The period is read to about ±0.1 s of ~6 s; the k-th tooth's position is k times as uncertain.
     return Math.abs(bpm - k * fundamental) <= 0.5 + 0.02 * k * fundamental;
+  }
+
+  /** The motion model for this second: the family's, or its slow links' one when the last 10 s brought fewer packets than it needs. */
+  #motionModel(second: number) {
+    const { models } = this.options;
+    const family = radioFamily(this.#format);
+    const slow = models.motionSlow?.[family];
+    const below = models.motionSlowBelow?.[family];
+    this.#slowModel = Boolean(slow && below !== undefined && this.#packetRate(second, Math.min(RECENT_SECONDS, second + 1)) < below);
+    return this.#slowModel ? slow! : (models.motion[family] ?? models.motion.int8);
   }
 
   #packetRate(second: number, seconds: number): number {

@@ -24,8 +24,15 @@ export interface LinkReadiness {
 
 /** The fewest packets per second the sensing reads at all (breathing gives `rate_too_low` below it). */
 export const MIN_PACKETS_PER_SECOND = 2;
-/** The sensing's grid rate: below it slots are held, and the motion models were fitted at 20–100 packets/s. */
+/** The sensing's grid rate: below it slots are held, and movement is read by the slow links' models only. */
 export const GRID_PACKETS_PER_SECOND = 10;
+/**
+ * Radio families whose motion model reads no movement on slower links and that ship no slow-link model: the rate
+ * the model's captures had (about; it is `limited` under it) and the rate under which it was measured to read no
+ * movement at all (the ESP32's: F1 0.71 at 53 packets/s, 0 at 21 and below, on thinned real captures of chips it
+ * was not fitted on; `npm run eval:real`, "at slower packet rates").
+ */
+export const MOTION_RATE_LIMITS: Record<string, { fitted: number; blindBelow: number }> = { int8: { fitted: 74, blindBelow: 25 } };
 /** Share of packets of another kind above which the sender should be fixed. */
 const OTHER_KIND_NOTE = 0.05;
 
@@ -49,12 +56,18 @@ export function linkReadiness(s: LinkSnapshot): LinkReadiness {
   const packets = `${rateText(rate)}, ${pct(lost)} of the 10-Hz grid's slots empty`;
   const tooSlow = rate < MIN_PACKETS_PER_SECOND;
   const slow = rate < GRID_PACKETS_PER_SECOND || lost > 0.5;
-  const raise = 'raise the sender\'s packet rate (its ping or beacon interval) to 10–100 /s';
+  const slowModel = s.motionModel === 'slow-link';
+  const raise = 'raise the sender\'s packet rate (its ping or beacon interval) toward 100 /s';
 
+  const limits = s.family !== null && !slowModel ? MOTION_RATE_LIMITS[s.family] : undefined;
   const movement: ReadinessCheck = tooSlow
     ? { capability: 'movement', verdict: 'no', reason: `${packets}: the sensing needs at least ${MIN_PACKETS_PER_SECOND} packets/s; ${raise}` }
-    : slow
-      ? { capability: 'movement', verdict: 'limited', reason: `${packets}: empty slots hold the one before, which damps movement, and the motion models were fitted at 20–100 packets/s; ${raise}` }
+    : limits && rate < limits.blindBelow
+      ? { capability: 'movement', verdict: 'no', reason: `${packets}: this radio's motion model was fitted at about 100 packets/s and reads no movement at ${limits.blindBelow} packets/s or less (measured on real captures, docs/sensing.md); ${raise}` }
+      : limits && rate < limits.fitted
+        ? { capability: 'movement', verdict: 'limited', reason: `${packets}: under the rate this radio's motion model was fitted at (about 100 packets/s), it misses movement (F1 0.71 at half that rate on real captures, docs/sensing.md); ${raise}` }
+        : slow || slowModel
+      ? { capability: 'movement', verdict: 'limited', reason: `${packets}: ${slowModel ? "under the rate this radio's motion model was fitted at, so movement is read by its slow links' model, which tells it less surely (docs/sensing.md, \"at slower packet rates\")" : 'held slots damp movement'}; ${raise}` }
       : { capability: 'movement', verdict: 'ok', reason: packets };
 
   const breathing: ReadinessCheck = tooSlow

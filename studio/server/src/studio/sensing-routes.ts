@@ -26,6 +26,7 @@ const SensingLinkSchema = z.object({
   lostFraction: z.number().nullable(),
   fallDetector: z.enum(['velocity-profile', 'burst']).nullable(),
   provenance: z.string().nullable(),
+  motionModel: z.enum(['captures-rate', 'slow-link']).nullable(),
   lastSecond: z.number().nullable(),
   recentStates: z.string(),
   state: z.string().nullable(),
@@ -55,6 +56,8 @@ const SensingLinkView = z.object({
   lost_fraction: z.number().nullable(),
   fall_detector: z.enum(['velocity-profile', 'burst']).nullable(),
   provenance: z.string().nullable(),
+  /** Which motion model read the newest second: the radio family's own (`captures-rate`) or its slow links' one (`slow-link`). */
+  motion_model: z.enum(['captures-rate', 'slow-link']).nullable(),
   /** The newest second sensed (seconds since the link's first packet), or null before one. */
   last_second: z.number().nullable(),
   /** The last minute's states up to `last_second`, a letter a second (`e`mpty, `s`till, `m`oving), oldest first. */
@@ -128,6 +131,7 @@ function sensingLinksOf(studio: StudioContext): z.infer<typeof SensingLinksView>
           lost_fraction: l.lostFraction === null ? null : Math.round(l.lostFraction * 1000) / 1000,
           fall_detector: l.fallDetector,
           provenance: l.provenance,
+          motion_model: l.motionModel,
           last_second: l.lastSecond,
           recent_states: l.recentStates,
           state: l.state,

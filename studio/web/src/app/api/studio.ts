@@ -110,6 +110,7 @@ export interface SensingLinkInfo {
   lost_fraction: number | null;
   fall_detector: 'velocity-profile' | 'burst' | null;
   provenance: string | null;
+  motion_model: 'captures-rate' | 'slow-link' | null;
   last_second: number | null;
   /** The last minute's states up to `last_second`, a letter a second (e, s, m), oldest first. */
   recent_states: string;
