@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 import { listSensingLinks, type SensingLinkInfo } from '../api/studio';
 import { DataTable } from '../components/DataTable';
+import { usePolling } from '../hooks/usePolling';
 import { mergeRecentStates, tallyPhase, walkTestVerdict, type WalkTestResult } from './walk-test';
 
 /** How often the panel reads the links (their state is per second). */
@@ -47,30 +48,23 @@ export function SensingLinksPanel() {
   const testRef = useRef<WalkTest | null>(null);
   testRef.current = test;
 
-  useEffect(() => {
-    let stop = false;
-    const load = () =>
-      listSensingLinks().then(
-        (r) => {
-          if (stop) return;
-          setLinks(r.links);
-          setError(null);
-          // A running walk test keeps every second each of its links reports.
-          const t = testRef.current;
-          if (t && t.phase !== 'done') for (const l of r.links) {
-            const entry = t.links.get(key(l));
-            if (entry) mergeRecentStates(entry.seen, l.last_second, l.recent_states);
-          }
-        },
-        (e: Error) => !stop && setError(e instanceof ApiError && e.status === 404 ? 'This server does not list sensing links.' : e.message),
-      );
-    void load();
-    const timer = setInterval(load, POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(timer);
-    };
-  }, []);
+  usePolling(
+    listSensingLinks,
+    POLL_MS,
+    (r) => {
+      setLinks(r.links);
+      setError(null);
+      // A running walk test keeps every second each of its links reports.
+      const t = testRef.current;
+      if (t && t.phase !== 'done') {
+        for (const l of r.links) {
+          const entry = t.links.get(key(l));
+          if (entry) mergeRecentStates(entry.seen, l.last_second, l.recent_states);
+        }
+      }
+    },
+    (e) => setError(e instanceof ApiError && e.status === 404 ? 'This server does not list sensing links.' : e.message),
+  );
 
   // The walk test's clock: move to the next phase, and judge each link when it ends.
   useEffect(() => {

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import { getReferenceRecording, listReferenceRooms, startReferenceRecording, type ReferenceRecording, type ReferenceRoom } from '../api/references';
 import { DataTable } from '../components/DataTable';
 import { RoomCalibrationTable } from '../components/RoomCalibrationTable';
+import { usePolling } from '../hooks/usePolling';
 import { SensingLinksPanel } from '../installer/SensingLinksPanel';
 
 /** How often the page asks for the rooms' states and a recording's progress. */
@@ -44,24 +45,15 @@ export function InstallerView() {
   const [recording, setRecording] = useState<ReferenceRecording | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
 
-  useEffect(() => {
-    let stop = false;
-    const load = () =>
-      listReferenceRooms().then(
-        (r) => {
-          if (stop) return;
-          setRooms(r);
-          setError(null);
-        },
-        (e: Error) => !stop && setError(e instanceof ApiError && e.status === 503 ? 'The pose API has no empty-room references to show: the pose plugin is not loaded.' : e.message),
-      );
-    void load();
-    const timer = setInterval(load, POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(timer);
-    };
-  }, []);
+  usePolling(
+    listReferenceRooms,
+    POLL_MS,
+    (r) => {
+      setRooms(r);
+      setError(null);
+    },
+    (e) => setError(e instanceof ApiError && e.status === 503 ? 'The pose API has no empty-room references to show: the pose plugin is not loaded.' : e.message),
+  );
 
   // A running recording: follow its progress until it ends.
   useEffect(() => {
