@@ -3,14 +3,14 @@
 // ESP32-CSI-Tool datagrams (the public sample's CSI at 20 packets/s). The server lists the link with its
 // radio, packet rate and what it gives each capability (GET /api/v1/studio/sensing-links); the page shows
 // it; the installer runs the walk test. Writes the screenshot docs/studio.md shows.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
+import { hasChromium } from './support/browser.js';
 import { sendEsp32Lines } from './support/esp32-datagrams.js';
-import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+import { ROOT, type ServerHandle } from './support/server.js';
+import { startStudioWithExamples } from './support/studio-page.js';
 
 const PASSWORD = 'installer-sensing-password-1';
 const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
@@ -52,19 +52,7 @@ describe.skipIf(!hasChromium)('studio Installer page: a room that only senses (o
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const configFile = path.join(tmpdir(), `wiflow-installer-sensing-${process.pid}.json`);
-    writeFileSync(configFile, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
-    server = await startServer({ args: ['--config', configFile], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
-    bearer = await token(server.url, 'admin', PASSWORD);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 });
-    page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.getByTestId('flow-list').waitFor();
+    ({ server, bearer, browser, page } = await startStudioWithExamples('installer-sensing', PASSWORD, errors));
   }, 120_000);
 
   afterAll(async () => {

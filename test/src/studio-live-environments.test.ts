@@ -3,14 +3,14 @@
 // together; the live view shows one ward's frames and people at a time, the choice survives a
 // reload, and a kept ward whose pipeline is gone or failed says so; a job flow's editor offers Run… and
 // disables Deploy with the reason.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './support/browser.js';
+import { hasChromium } from './support/browser.js';
 import { sendEsp32Lines } from './support/esp32-datagrams.js';
 import { ROOT, startServer, token, type ServerHandle } from './support/server.js';
+import { startStudioWithExamples } from './support/studio-page.js';
 
 const PASSWORD = 'live-environments-password-1';
 
@@ -82,24 +82,15 @@ describe.skipIf(!hasChromium)('studio: live view by environment, job-only flows'
   const people = async () => Number(((await page.getByTestId('person-count').textContent()) ?? '').replace(/\D+/g, ''));
 
   beforeAll(async () => {
-    configFile = path.join(tmpdir(), `wiflow-live-environments-${process.pid}.json`);
-    writeFileSync(configFile, JSON.stringify({ studio: { examplesDir: path.join(ROOT, 'examples/flows') } }));
-    server = await startServer({ args: ['--config', configFile], env: { WIFLOW_ADMIN_PASSWORD: PASSWORD } });
-    bearer = await token(server.url, 'admin', PASSWORD);
-    // Ward A: the home (5 × 4 m, two people); ward B: the office crossing (7 × 5 m, three people).
-    await deploy(await createFlow('Ward A', wardFlow('home-monitored.yaml', 'ward-a')));
-    await deploy(await createFlow('Ward B', wardFlow('three-people-crossing.yaml', 'ward-b')));
-    await createFlow('Echo job', echoJob);
-    await createFlow('Ward C', wardFlow('home-monitored.yaml', 'ward-c'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 });
-    page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.getByTestId('flow-list').waitFor();
+    ({ server, configFile, bearer, browser, page } = await startStudioWithExamples('live-environments', PASSWORD, errors, async (started, admin) => {
+      server = started;
+      bearer = admin;
+      // Ward A: the home (5 × 4 m, two people); ward B: the office crossing (7 × 5 m, three people).
+      await deploy(await createFlow('Ward A', wardFlow('home-monitored.yaml', 'ward-a')));
+      await deploy(await createFlow('Ward B', wardFlow('three-people-crossing.yaml', 'ward-b')));
+      await createFlow('Echo job', echoJob);
+      await createFlow('Ward C', wardFlow('home-monitored.yaml', 'ward-c'));
+    }));
   }, 120_000);
 
   afterAll(async () => {
