@@ -47,6 +47,7 @@ const cases: { name: string; options: SyntheticOptions; story?: Parameters<typeo
   { name: 'Intel 5300-like 1×3×30, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 3, nsc: 30, seed: 1 } },
   { name: 'Intel 5300-like 1×3×30, 20 Hz, 10 % loss (per-second work spread over fewer frames)', options: { rateHz: 20, loss: 0.1, nrx: 3, nsc: 30, seed: 3 } },
   { name: 'ESP32-like 1×1×52, 100 Hz, 10 % loss', options: { rateHz: 100, loss: 0.1, nrx: 1, nsc: 52, seed: 2, format: 'esp32-csi-tool' } },
+  { name: 'ESP32-like 1×1×52, 20 Hz, 10 % loss (the slow-link model, read against the link\'s floor)', options: { rateHz: 20, loss: 0.1, nrx: 1, nsc: 52, seed: 5, format: 'esp32-csi-tool' } },
   // Still for 9 min: past the 300-s hold, where presence reads the steady-line check every second.
   { name: 'Intel 5300-like 1×3×30, 20 Hz, 10 % loss, 9 min still (past the hold)', options: { rateHz: 20, loss: 0.1, nrx: 3, nsc: 30, seed: 4 }, story: [{ kind: 'moving', seconds: 60 }, { kind: 'still', seconds: 540, bpm: 15 }] },
 ];

@@ -18,6 +18,10 @@ export function staleShippedModels(shipped: SensingModels, fitted: SensingModels
   for (const [family, below] of Object.entries(fitted.motionSlowBelow ?? {})) {
     if (shipped.motionSlowBelow?.[family] !== below) stale.push(`motionSlowBelow.${family}`);
   }
+  for (const [family, floor] of Object.entries(fitted.motionFloor ?? {})) {
+    const shippedFloor = shipped.motionFloor?.[family];
+    if (shippedFloor?.quantile !== floor.quantile || shippedFloor?.seconds !== floor.seconds) stale.push(`motionFloor.${family}`);
+  }
   if (!sameModel(shipped.fall, fitted.fall, relativeTolerance)) stale.push('fall');
   if (fitted.profileFall && !sameModel(shipped.profileFall, fitted.profileFall, relativeTolerance)) stale.push('profileFall');
   return stale;

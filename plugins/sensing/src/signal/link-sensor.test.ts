@@ -237,3 +237,45 @@ describe('LinkSensor: a slow link uses its family’s slow-link motion model', (
     expect(out.every((f) => f.motion < 0.01)).toBe(true);
   });
 });
+
+describe('LinkSensor: a slow ESP32 link reads movement against its own quiet floor', () => {
+  /** A slow model that reads one input, the spread over its floor: moving when the spread is 3 times its floor's or more. */
+  const models = {
+    ...DEFAULT_SENSING_MODELS,
+    motionSlow: { int8: { features: ['log_spread_minus_floor'], mean: [0], scale: [1], weights: [4], bias: -4 * Math.log(3), threshold: 0.5 } },
+    motionSlowBelow: { int8: 74 },
+    motionFloor: { int8: { quantile: 0.25, seconds: 300 } },
+  };
+  const run = (segments: SyntheticSegment[]) => {
+    const config = SensingConfigSchema.parse({});
+    const sensor = new LinkSensor({ tx: 'ap', rx: 'esp' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models) });
+    const out: SensingFrame[] = [];
+    for (const frame of syntheticLinkFrames(segments, { rateHz: 20, loss: 0, seed: 5, nrx: 1, nsc: 52, format: 'esp32' })) out.push(...sensor.push(frame));
+    return { out, snapshot: sensor.snapshot() };
+  };
+
+  it('finds a walk after a quiet spell, and says what it reads against', () => {
+    const { out, snapshot } = run([{ kind: 'empty', seconds: 60 }, { kind: 'moving', seconds: 20 }]);
+    const quiet = out.filter((f) => f.second >= 5 && f.second < 58);
+    const walk = out.filter((f) => f.second >= 62);
+    expect(quiet.filter((f) => f.state === 'moving').length).toBeLessThanOrEqual(2);
+    expect(walk.filter((f) => f.state === 'moving').length).toBeGreaterThanOrEqual(0.8 * walk.length);
+    expect(snapshot.motionModel).toBe('slow-link');
+    expect(snapshot.motionFloor).toEqual({ seconds: snapshot.lastSecond! + 1, window: 300, quantile: 0.25 });
+  });
+
+  it('is its own floor when it starts in movement: the walk is not read until a quiet spell gives the link its level', () => {
+    // The floor is the lowest quarter of the link's seconds: the quiet spell must be more than a quarter of them.
+    const { out } = run([{ kind: 'moving', seconds: 40 }, { kind: 'empty', seconds: 30 }, { kind: 'moving', seconds: 20 }]);
+    expect(out.filter((f) => f.second >= 5 && f.second < 38).filter((f) => f.state === 'moving').length).toBeLessThanOrEqual(3);
+    const again = out.filter((f) => f.second >= 72);
+    expect(again.filter((f) => f.state === 'moving').length).toBeGreaterThanOrEqual(0.8 * again.length);
+  });
+
+  it('keeps no floor for a family without one, and reads none above the slow rate', () => {
+    const config = SensingConfigSchema.parse({});
+    const sensor = new LinkSensor({ tx: 'ap', rx: 'esp' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models) });
+    for (const frame of syntheticLinkFrames([{ kind: 'empty', seconds: 20 }], { rateHz: 100, loss: 0, seed: 5, nrx: 1, nsc: 52, format: 'esp32' })) sensor.push(frame);
+    expect(sensor.snapshot()).toMatchObject({ motionModel: 'captures-rate', motionFloor: null });
+  });
+});

@@ -39,13 +39,18 @@ describe("a link's readiness for sensing (what the Installer page shows)", () =>
     expect(s.lostFraction!).toBeGreaterThan(0.3);
     expect(s.lostFraction!).toBeLessThanOrEqual(0.5);
     const { checks } = linkReadiness(s);
-    // An ESP32's motion model reads no movement this slow (measured); the rest follows from it and from one chain.
-    expect(verdicts(s)).toEqual({ movement: 'no', still_person: 'no', breathing: 'limited', falls: 'limited' });
+    // Under 74 packets/s an ESP32 reads movement with its slow links' model, against the link's own quiet floor.
+    expect(s).toMatchObject({ motionModel: 'slow-link', motionFloor: { window: 300, quantile: 0.25 } });
+    expect(s.motionFloor!.seconds).toBe(s.lastSecond! + 1);
+    expect(verdicts(s)).toEqual({ movement: 'limited', still_person: 'limited', breathing: 'limited', falls: 'limited' });
     const movement = checks.find((c) => c.capability === 'movement')!;
-    expect(movement.reason).toMatch(/^[56]\.\d packets\/s, \d+ % of the 10-Hz grid's slots empty: this radio's motion model was fitted at about 100 packets\/s and reads no movement at 25 packets\/s or less .*raise the sender's packet rate/);
-    // Between 25 and 74 packets/s it misses movement; from 74 on it is the rate the model was fitted at.
-    expect(verdicts({ ...s, packetsPerSecond: 50, lostFraction: 0 }).movement).toBe('limited');
-    expect(verdicts({ ...s, packetsPerSecond: 100, lostFraction: 0 }).movement).toBe('ok');
+    expect(movement.reason).toMatch(/^[56]\.\d packets\/s, \d+ % of the 10-Hz grid's slots empty: under the rate this radio's motion model was fitted at, so movement is read by its slow links' model against the link's own quiet level \(the 25th percentile of each input over its last 5 min, \d+ s held so far\); a link started while people move.*raise the sender's packet rate/);
+    // Models without a slow one for the family (the ESP32's before 2026-11-30): blind under 25 packets/s, missing movement up to 74.
+    const blind = { ...s, motionModel: 'captures-rate' as const, motionFloor: null };
+    expect(verdicts(blind)).toEqual({ movement: 'no', still_person: 'no', breathing: 'limited', falls: 'limited' });
+    expect(linkReadiness(blind).checks.find((c) => c.capability === 'movement')!.reason).toMatch(/this radio's motion model was fitted at about 100 packets\/s and reads no movement at 25 packets\/s or less .*raise the sender's packet rate/);
+    expect(verdicts({ ...blind, packetsPerSecond: 50, lostFraction: 0 }).movement).toBe('limited');
+    expect(verdicts({ ...blind, packetsPerSecond: 100, lostFraction: 0 }).movement).toBe('ok');
     expect(checks.find((c) => c.capability === 'breathing')!.reason).toMatch(/one receive chain/);
     expect(checks.find((c) => c.capability === 'falls')!.reason).toMatch(/^the burst detector: no fall model was fitted or checked on real captures of this radio, and [56]\.\d packets\/s/);
   });

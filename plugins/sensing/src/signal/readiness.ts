@@ -1,4 +1,4 @@
-import type { LinkSnapshot } from './link-sensor.js';
+import { SLOW_MODEL_MAX_EMPTY, type LinkSnapshot } from './link-sensor.js';
 
 /**
  * Whether a link gives a capability what it needs: `ok` (it does), `limited` (it works partly, the reason says
@@ -27,7 +27,8 @@ export const MIN_PACKETS_PER_SECOND = 2;
 /** The sensing's grid rate: below it slots are held, and movement is read by the slow links' models only. */
 export const GRID_PACKETS_PER_SECOND = 10;
 /**
- * Radio families whose motion model reads no movement on slower links and that ship no slow-link model: the rate
+ * Radio families whose motion model reads no movement on slower links, where no slow-link model reads the link (the
+ * models have none for the family, or the link is burstier than `SLOW_MODEL_MAX_EMPTY`): the rate
  * the model's captures had (about; it is `limited` under it) and the rate under which it was measured to read no
  * movement at all (the ESP32's: F1 0.71 at 53 packets/s, 0 at 21 and below, on thinned real captures of chips it
  * was not fitted on; `npm run eval:real`, "at slower packet rates").
@@ -37,6 +38,8 @@ export const MOTION_RATE_LIMITS: Record<string, { fitted: number; blindBelow: nu
 const OTHER_KIND_NOTE = 0.05;
 
 const pct = (x: number) => `${Math.round(100 * x)} %`;
+/** The floor a slow link's movement is read against, in words. */
+const floorText = (f: NonNullable<LinkSnapshot['motionFloor']>) => `${f.quantile === 0 ? 'the lowest' : `the ${Math.round(100 * f.quantile)}th percentile`} of each input over its last ${f.window % 60 === 0 ? `${f.window / 60} min` : `${f.window} s`}, ${f.seconds} s held so far`;
 const rateText = (r: number) => `${r < 10 ? r.toFixed(1) : Math.round(r)} packets/s`;
 
 /** Judge a link's snapshot for each capability, with the reason in words an installer can act on. */
@@ -60,12 +63,15 @@ export function linkReadiness(s: LinkSnapshot): LinkReadiness {
   const raise = 'raise the sender\'s packet rate (its ping or beacon interval) toward 100 /s';
 
   const limits = s.family !== null && !slowModel ? MOTION_RATE_LIMITS[s.family] : undefined;
+  const uneven = lost > SLOW_MODEL_MAX_EMPTY;
   const movement: ReadinessCheck = tooSlow
     ? { capability: 'movement', verdict: 'no', reason: `${packets}: the sensing needs at least ${MIN_PACKETS_PER_SECOND} packets/s; ${raise}` }
     : limits && rate < limits.blindBelow
-      ? { capability: 'movement', verdict: 'no', reason: `${packets}: this radio's motion model was fitted at about 100 packets/s and reads no movement at ${limits.blindBelow} packets/s or less (measured on real captures, docs/sensing.md); ${raise}` }
+      ? { capability: 'movement', verdict: 'no', reason: `${packets}: ${uneven ? `the packets come too unevenly for the slow-link model (it reads links with at most ${pct(SLOW_MODEL_MAX_EMPTY)} of the slots empty), and ` : ''}this radio's motion model was fitted at about 100 packets/s and reads no movement at ${limits.blindBelow} packets/s or less (measured on real captures, docs/sensing.md); ${uneven ? 'send evenly and ' : ''}${raise}` }
       : limits && rate < limits.fitted
         ? { capability: 'movement', verdict: 'limited', reason: `${packets}: under the rate this radio's motion model was fitted at (about 100 packets/s), it misses movement (F1 0.71 at half that rate on real captures, docs/sensing.md); ${raise}` }
+        : slowModel && s.motionFloor
+          ? { capability: 'movement', verdict: 'limited', reason: `${packets}: under the rate this radio's motion model was fitted at, so movement is read by its slow links' model against the link's own quiet level (${floorText(s.motionFloor)}); a link started while people move, or a room busy for most of that time, reads movement only after a quiet spell (docs/sensing.md, "at slower packet rates"); ${raise}` }
         : slow || slowModel
       ? { capability: 'movement', verdict: 'limited', reason: `${packets}: ${slowModel ? "under the rate this radio's motion model was fitted at, so movement is read by its slow links' model, which tells it less surely (docs/sensing.md, \"at slower packet rates\")" : 'held slots damp movement'}; ${raise}` }
       : { capability: 'movement', verdict: 'ok', reason: packets };

@@ -27,6 +27,7 @@ const SensingLinkSchema = z.object({
   fallDetector: z.enum(['velocity-profile', 'burst']).nullable(),
   provenance: z.string().nullable(),
   motionModel: z.enum(['captures-rate', 'slow-link']).nullable(),
+  motionFloor: z.object({ seconds: z.number(), window: z.number(), quantile: z.number() }).nullable().optional(),
   lastSecond: z.number().nullable(),
   recentStates: z.string(),
   state: z.string().nullable(),
@@ -58,6 +59,8 @@ const SensingLinkView = z.object({
   provenance: z.string().nullable(),
   /** Which motion model read the newest second: the radio family's own (`captures-rate`) or its slow links' one (`slow-link`). */
   motion_model: z.enum(['captures-rate', 'slow-link']).nullable(),
+  /** Where the slow links' model reads the link's inputs against its own quiet floor: the seconds the floor holds, its window (s) and quantile; null otherwise. */
+  motion_floor: z.object({ seconds: z.number(), window_seconds: z.number(), quantile: z.number() }).nullable(),
   /** The newest second sensed (seconds since the link's first packet), or null before one. */
   last_second: z.number().nullable(),
   /** The last minute's states up to `last_second`, a letter a second (`e`mpty, `s`till, `m`oving), oldest first. */
@@ -132,6 +135,7 @@ function sensingLinksOf(studio: StudioContext): z.infer<typeof SensingLinksView>
           fall_detector: l.fallDetector,
           provenance: l.provenance,
           motion_model: l.motionModel,
+          motion_floor: l.motionFloor ? { seconds: l.motionFloor.seconds, window_seconds: l.motionFloor.window, quantile: l.motionFloor.quantile } : null,
           last_second: l.lastSecond,
           recent_states: l.recentStates,
           state: l.state,

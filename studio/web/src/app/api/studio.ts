@@ -111,6 +111,7 @@ export interface SensingLinkInfo {
   fall_detector: 'velocity-profile' | 'burst' | null;
   provenance: string | null;
   motion_model: 'captures-rate' | 'slow-link' | null;
+  motion_floor: { seconds: number; window_seconds: number; quantile: number } | null;
   last_second: number | null;
   /** The last minute's states up to `last_second`, a letter a second (e, s, m), oldest first. */
   recent_states: string;
