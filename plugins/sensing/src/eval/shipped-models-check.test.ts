@@ -22,6 +22,12 @@ describe('shipped models against a fresh fit', () => {
     expect(staleShippedModels(DEFAULT_SENSING_MODELS, fitted)).toEqual(['motion.intel5300', 'fall']);
   });
 
+  it('names a floor whose quantile or window the fit moved', () => {
+    const fitted = structuredClone(DEFAULT_SENSING_MODELS);
+    fitted.motionFloor = { int8: { quantile: 0.1, seconds: 300 } };
+    expect(staleShippedModels(DEFAULT_SENSING_MODELS, fitted)).toEqual(['motionFloor.int8']);
+  });
+
   it('names a family the defaults do not have', () => {
     const fitted = structuredClone(DEFAULT_SENSING_MODELS);
     fitted.motion.newchip = { ...fitted.motion.int8! };
