@@ -1,14 +1,16 @@
 """ESP32 movement on slower links against the link's own quiet floor (pilot/esp32floor-protocol.md).
 
-Usage: python3 pilot/esp32floor.py /tmp/slowref/features.jsonl /tmp/slowref/breathing.jsonl [baseline|outer]
+Usage: python3 pilot/esp32floor.py /tmp/slowref/features.jsonl /tmp/slowref/breathing.jsonl [baseline|outer|native]
 `baseline` reproduces the absolute slow model (0.897); `outer` runs the outer run and the breathing-set check once.
+`native` (pilot/esp32floor-native-protocol.md) runs at the captures' own rate (k = 1): today's absolute sets, then
+the inner choice among them and the floor forms.
 """
 import json, sys
 import numpy as np
 
 EPS = 1e-6
 SETS = [[0, 1, 2, 3], [0], [2], [3], [0, 2], [1, 2], [2, 3], [0, 3]]
-THIN = [2, 5, 10, 20]
+THIN = [1] if len(sys.argv) > 3 and sys.argv[3] == 'native' else [2, 5, 10, 20]
 QS = [0.0, 0.1, 0.25]
 W = 300
 
@@ -90,6 +92,7 @@ def rows(us, form):
 
 
 FORMS = {'abs': [('abs', c, None) for c in SETS], 'floor': [(kind, c, q) for q in QS for kind in ('floor', 'both') for c in SETS]}
+FORMS['all'] = FORMS['abs'] + FORMS['floor']
 
 
 def score(decisions):
@@ -155,5 +158,7 @@ def check(family):
 what = sys.argv[3] if len(sys.argv) > 3 else 'baseline'
 if what == 'baseline':
     outer('abs')
+elif what == 'native':
+    outer('abs'); outer('all')
 else:
     outer('abs'); outer('floor'); check('abs'); check('floor')
