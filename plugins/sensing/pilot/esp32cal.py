@@ -6,42 +6,7 @@ Usage: python3 pilot/esp32cal.py /tmp/esp32cal-pilot/features.jsonl [baseline|ou
 import json, sys
 import numpy as np
 
-EPS = 1e-6
-NAMES = ['log_spread', 'log_spread_over_step', 'log_spread_over_packet_step', 'log_step_over_packet_step']
-SETS = [[0, 1, 2, 3], [0], [2], [3], [0, 2], [1, 2], [2, 3], [0, 3]]  # MOTION_FEATURE_SETS of real-eval.ts
-
-
-def inputs(sec):
-    s, st, ps = sec['spread'], sec['step'], sec['packetStep']
-    return [np.log(s + EPS), np.log((s + EPS) / (st + EPS)), np.log((s + EPS) / (ps + EPS)), np.log((st + EPS) / (ps + EPS))]
-
-
-def fit(X, y, l2=1.0, iters=30):
-    """fitLogistic of src/model/logistic.ts: standardised, balanced, L2 on the weights, Newton."""
-    n, m = X.shape
-    mean = X.mean(0)
-    scale = X.std(0)
-    scale[scale == 0] = 1
-    Z = np.hstack([(X - mean) / scale, np.ones((n, 1))])
-    pos = y.sum()
-    w = np.where(y == 1, 0.5 / (pos / n), 0.5 / (1 - pos / n))
-    beta = np.zeros(m + 1)
-    for _ in range(iters):
-        p = 1 / (1 + np.exp(-Z @ beta))
-        g = Z.T @ (w * (p - y))
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z
-        g[:m] += l2 * beta[:m]
-        H[np.arange(m), np.arange(m)] += l2
-        step = np.linalg.solve(H, g)
-        beta -= step
-        if np.all(np.abs(step) < 1e-9):
-            break
-    return mean, scale, beta
-
-
-def logit(model, X):
-    mean, scale, beta = model
-    return ((X - mean) / scale) @ beta[:-1] + beta[-1]
+from motion_inputs import SETS, fit, inputs, logit
 
 
 files = [json.loads(l) for l in open(sys.argv[1])]

@@ -6,40 +6,8 @@ Usage: python3 pilot/esp32slowref.py /tmp/slowref/features.jsonl [baseline|outer
 import json, sys
 import numpy as np
 
-EPS = 1e-6
-SETS = [[0, 1, 2, 3], [0], [2], [3], [0, 2], [1, 2], [2, 3], [0, 3]]  # MOTION_FEATURE_SETS of real-eval.ts
+from motion_inputs import SETS, choose_by_chip, fit, inputs, logit
 THIN = [2, 5, 10, 20]
-
-
-def inputs(sec):
-    s, st, ps = sec['spread'], sec['step'], sec['packetStep']
-    return [np.log(s + EPS), np.log((s + EPS) / (st + EPS)), np.log((s + EPS) / (ps + EPS)), np.log((st + EPS) / (ps + EPS))]
-
-
-def fit(X, y, l2=1.0, iters=30):
-    """fitLogistic of src/model/logistic.ts: standardised, balanced, L2 on the weights, Newton."""
-    n, m = X.shape
-    mean = X.mean(0); scale = X.std(0); scale[scale == 0] = 1
-    Z = np.hstack([(X - mean) / scale, np.ones((n, 1))])
-    pos = y.sum()
-    w = np.where(y == 1, 0.5 / (pos / n), 0.5 / (1 - pos / n))
-    beta = np.zeros(m + 1)
-    for _ in range(iters):
-        p = 1 / (1 + np.exp(-Z @ beta))
-        g = Z.T @ (w * (p - y))
-        H = (Z * (w * p * (1 - p))[:, None]).T @ Z
-        g[:m] += l2 * beta[:m]
-        H[np.arange(m), np.arange(m)] += l2
-        step = np.linalg.solve(H, g)
-        beta -= step
-        if np.all(np.abs(step) < 1e-9):
-            break
-    return mean, scale, beta
-
-
-def logit(model, X):
-    mean, scale, beta = model
-    return ((X - mean) / scale) @ beta[:-1] + beta[-1]
 
 
 units = [json.loads(l) for l in open(sys.argv[1])]
@@ -71,28 +39,8 @@ def rows(us, form):
 FORMS = {'abs': [('abs', c) for c in SETS], 'rel': [('rel', c) for c in SETS], 'both': [('both', c) for c in SETS]}
 
 
-def score(decisions):
-    right = [0, 0]; count = [0, 0]
-    for y, d in decisions:
-        count[y] += len(d); right[y] += int((d == bool(y)).sum())
-    return right[0] / max(1, count[0]) + right[1] / max(1, count[1])
-
-
-def inner_score(train, form):
-    dec = []
-    for c in sorted({u['chip'] for u in train}):
-        model = fit(*rows([u for u in train if u['chip'] != c], form))
-        dec += [(u['y'], logit(model, form_inputs(u, form)) >= 0) for u in train if u['chip'] == c]
-    return score(dec)
-
-
 def choose(train, forms):
-    best, best_s = forms[0], -1
-    for form in forms:
-        s = inner_score(train, form)
-        if s > best_s:
-            best, best_s = form, s
-    return best, best_s
+    return choose_by_chip(train, forms, form_inputs)
 
 
 def outer(family):
