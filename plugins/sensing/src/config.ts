@@ -177,11 +177,11 @@ export interface SensingModels {
   /** Packets per second under which a family's link uses `motionSlow` (the geometric middle of the captures' rate and the fastest thinned one). */
   motionSlowBelow?: Record<string, number>;
   /**
-   * A family whose links keep their own quiet floor of the motion inputs (`MotionFloor`): each input's `quantile`
-   * over the link's last `seconds` seconds. Its models may then read the inputs minus that floor
-   * (`MOTION_FLOOR_FEATURES`); as shipped, the ESP32's slow-link model does.
+   * A family whose links keep their own quiet floor of the motion inputs (`MotionFloor`) over their last `seconds`
+   * seconds. Its motion models may then read the inputs minus a quantile of that floor (`MOTION_FLOOR_FEATURES`, the
+   * quantile the model's `floorQuantile`); as shipped, both ESP32 models do.
    */
-  motionFloor?: Record<string, { quantile: number; seconds: number }>;
+  motionFloor?: Record<string, { seconds: number }>;
   /** Fall classifier over a movement burst's features. */
   fall: LogisticModel;
   /** Fall classifiers of radio families that have their own (simulated radios); the others use `fall`. */

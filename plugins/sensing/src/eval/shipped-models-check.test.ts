@@ -22,10 +22,11 @@ describe('shipped models against a fresh fit', () => {
     expect(staleShippedModels(DEFAULT_SENSING_MODELS, fitted)).toEqual(['motion.intel5300', 'fall']);
   });
 
-  it('names a floor whose quantile or window the fit moved', () => {
+  it('names a floor whose window the fit moved, and a model whose floor quantile moved', () => {
     const fitted = structuredClone(DEFAULT_SENSING_MODELS);
-    fitted.motionFloor = { int8: { quantile: 0.1, seconds: 300 } };
-    expect(staleShippedModels(DEFAULT_SENSING_MODELS, fitted)).toEqual(['motionFloor.int8']);
+    fitted.motionFloor = { int8: { seconds: 600 } };
+    fitted.motionSlow!.int8!.floorQuantile = 0.1;
+    expect(staleShippedModels(DEFAULT_SENSING_MODELS, fitted)).toEqual(['motionSlow.int8', 'motionFloor.int8']);
   });
 
   it('names a family the defaults do not have', () => {

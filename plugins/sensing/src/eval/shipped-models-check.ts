@@ -20,7 +20,7 @@ export function staleShippedModels(shipped: SensingModels, fitted: SensingModels
   }
   for (const [family, floor] of Object.entries(fitted.motionFloor ?? {})) {
     const shippedFloor = shipped.motionFloor?.[family];
-    if (shippedFloor?.quantile !== floor.quantile || shippedFloor?.seconds !== floor.seconds) stale.push(`motionFloor.${family}`);
+    if (shippedFloor?.seconds !== floor.seconds) stale.push(`motionFloor.${family}`);
   }
   if (!sameModel(shipped.fall, fitted.fall, relativeTolerance)) stale.push('fall');
   if (fitted.profileFall && !sameModel(shipped.profileFall, fitted.profileFall, relativeTolerance)) stale.push('profileFall');
@@ -28,7 +28,7 @@ export function staleShippedModels(shipped: SensingModels, fitted: SensingModels
 }
 
 function sameModel(a: LogisticModel | undefined, b: LogisticModel, tol: number): boolean {
-  if (!a || a.features.join() !== b.features.join() || a.threshold !== b.threshold) return false;
+  if (!a || a.features.join() !== b.features.join() || a.threshold !== b.threshold || a.floorQuantile !== b.floorQuantile) return false;
   const close = (x: number, y: number) => Math.abs(x - y) <= tol * Math.max(1, Math.abs(x), Math.abs(y));
   const all = (xs: readonly number[], ys: readonly number[]) => xs.length === ys.length && xs.every((x, i) => close(x, ys[i]!));
   return all(a.mean, b.mean) && all(a.scale, b.scale) && all(a.weights, b.weights) && close(a.bias, b.bias);

@@ -12,6 +12,8 @@ export interface LogisticModel {
   bias: number;
   /** Decision threshold on the probability (0.5 unless selected by nested cross-validation). */
   threshold: number;
+  /** A motion model that reads `MOTION_FLOOR_FEATURES`: the quantile of the link's own floor it reads them against (`MotionFloor`). */
+  floorQuantile?: number;
 }
 
 /** Options of `fitLogistic`. */

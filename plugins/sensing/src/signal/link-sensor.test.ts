@@ -242,9 +242,9 @@ describe('LinkSensor: a slow ESP32 link reads movement against its own quiet flo
   /** A slow model that reads one input, the spread over its floor: moving when the spread is 3 times its floor's or more. */
   const models = {
     ...DEFAULT_SENSING_MODELS,
-    motionSlow: { int8: { features: ['log_spread_minus_floor'], mean: [0], scale: [1], weights: [4], bias: -4 * Math.log(3), threshold: 0.5 } },
+    motionSlow: { int8: { features: ['log_spread_minus_floor'], mean: [0], scale: [1], weights: [4], bias: -4 * Math.log(3), threshold: 0.5, floorQuantile: 0.25 } },
     motionSlowBelow: { int8: 74 },
-    motionFloor: { int8: { quantile: 0.25, seconds: 300 } },
+    motionFloor: { int8: { seconds: 300 } },
   };
   const run = (segments: SyntheticSegment[]) => {
     const config = SensingConfigSchema.parse({});
@@ -272,10 +272,21 @@ describe('LinkSensor: a slow ESP32 link reads movement against its own quiet flo
     expect(again.filter((f) => f.state === 'moving').length).toBeGreaterThanOrEqual(0.8 * again.length);
   });
 
-  it('keeps no floor for a family without one, and reads none above the slow rate', () => {
+  it('reads the shipped ESP32 model against the floor\'s minimum at the captures\' rate, and keeps no floor for a family without one', () => {
     const config = SensingConfigSchema.parse({});
-    const sensor = new LinkSensor({ tx: 'ap', rx: 'esp' }, { environmentId: 'room', config, models, configHash: sensingConfigHash(config, models) });
-    for (const frame of syntheticLinkFrames([{ kind: 'empty', seconds: 20 }], { rateHz: 100, loss: 0, seed: 5, nrx: 1, nsc: 52, format: 'esp32' })) sensor.push(frame);
-    expect(sensor.snapshot()).toMatchObject({ motionModel: 'captures-rate', motionFloor: null });
+    const esp = new LinkSensor({ tx: 'ap', rx: 'esp' }, { environmentId: 'room', config, models: DEFAULT_SENSING_MODELS, configHash: sensingConfigHash(config, DEFAULT_SENSING_MODELS) });
+    for (const frame of syntheticLinkFrames([{ kind: 'empty', seconds: 20 }], { rateHz: 100, loss: 0, seed: 5, nrx: 1, nsc: 52, format: 'esp32' })) esp.push(frame);
+    expect(esp.snapshot()).toMatchObject({ motionModel: 'captures-rate', motionFloor: { window: 300, quantile: 0 } });
+    const intel = new LinkSensor({ tx: 'ap', rx: 'iwl' }, { environmentId: 'room', config, models: DEFAULT_SENSING_MODELS, configHash: sensingConfigHash(config, DEFAULT_SENSING_MODELS) });
+    for (const frame of syntheticLinkFrames([{ kind: 'empty', seconds: 20 }], { rateHz: 20, loss: 0, seed: 5, nrx: 3, nsc: 30, format: 'intel5300' })) intel.push(frame);
+    expect(intel.snapshot()).toMatchObject({ motionModel: 'captures-rate', motionFloor: null });
+  });
+
+  it('refuses models that read the floor without saying which quantile, or whose family keeps none', () => {
+    const config = SensingConfigSchema.parse({});
+    const noQuantile = { ...models, motionSlow: { int8: { ...models.motionSlow.int8, floorQuantile: undefined } } };
+    expect(() => new LinkSensor({ tx: 'a', rx: 'b' }, { environmentId: 'room', config, models: noQuantile, configHash: '' })).toThrow(/the int8 motion model reads the link's floor \(log_spread_minus_floor\) but has no floorQuantile/);
+    const noFloor = { ...models, motionFloor: undefined };
+    expect(() => new LinkSensor({ tx: 'a', rx: 'b' }, { environmentId: 'room', config, models: noFloor, configHash: '' })).toThrow(/motionFloor\.int8 \(the seconds it keeps\) is not set/);
   });
 });

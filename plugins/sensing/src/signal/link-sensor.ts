@@ -49,8 +49,8 @@ export interface FallCandidate {
 /** Names of the fall classifier's features, in order. */
 export const FALL_FEATURES = ['log_peak', 'log_base', 'log_after_over_peak', 'active_fraction', 'log_peak_over_base', 'log_before_over_peak', 'log_change_over_floor'];
 /**
- * The first four motion inputs minus the link's own quiet floor of each (`MotionFloor`; the quantile and window
- * are `SensingModels.motionFloor[family]`): a slow ESP32 link's inputs. Not part of `motionInputs`' vector: the
+ * The first four motion inputs minus the link's own quiet floor of each (`MotionFloor`; the window is
+ * `SensingModels.motionFloor[family]`, the quantile the model's `floorQuantile`): an ESP32 link's inputs. Not part of `motionInputs`' vector: the
  * sensor (and the evaluation, over a session's seconds) appends them.
  */
 export const MOTION_FLOOR_FEATURES = ['log_spread_minus_floor', 'log_spread_over_step_minus_floor', 'log_spread_over_packet_step_minus_floor', 'log_step_over_packet_step_minus_floor'];
@@ -264,6 +264,7 @@ export class LinkSensor {
       this.#floorSeeded = true;
     }
     this.#presence = new PresenceLatch(presenceRulesFromConfig(config));
+    checkMotionFloors(options.models);
   }
 
   /** Add one frame; returns the sensing frames of the seconds it completed (usually none or one). */
@@ -610,7 +611,7 @@ export class LinkSensor {
     features.pairFloor = this.#pairFloor(features.pairSpread);
     this.options.onMotionFeatures?.(second, features);
     const model = this.#motionModel(second);
-    const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, this.#motionVector(features, model)));
+    const motion = predictLogistic(model, pickFeatures(model, MOTION_FEATURES, this.#motionVector(features, model, this.#packetsPerSecond[second % this.#packetsPerSecond.length] > 0)));
     const moving = motion >= model.threshold;
     if (moving) {
       this.#movingRun++;
@@ -841,19 +842,20 @@ export class LinkSensor {
   }
 
   /**
-   * The second's motion inputs; with the link's floor kept (its family has `motionFloor`), every second is added to
-   * it, and the four inputs minus their floor are appended when the model reads them.
+   * The second's motion inputs; with the link's floor kept (its family has `motionFloor`), every second that brought
+   * a packet is added to it, and the four inputs minus their floor are appended when the model reads them.
    */
-  #motionVector(features: MotionFeatures, model: LogisticModel): number[] {
+  #motionVector(features: MotionFeatures, model: LogisticModel, observed: boolean): number[] {
     const inputs = motionInputs(features);
     const floorSettings = this.options.models.motionFloor?.[radioFamily(this.#format)];
     this.#floorRead = null;
     if (!floorSettings) return inputs;
     this.#motionFloor ??= new MotionFloor(MOTION_FLOOR_FEATURES.length, floorSettings.seconds);
-    this.#motionFloor.push(inputs);
-    this.#floorRead = model.features.some((name) => MOTION_FLOOR_FEATURES.includes(name)) ? floorSettings.quantile : null;
-    if (this.#floorRead === null) return inputs;
-    return [...inputs, ...belowFloor(inputs, this.#motionFloor.floor(floorSettings.quantile))];
+    // A second without a packet says nothing of the room's quiet level (its held slots read as no change at all).
+    if (observed) this.#motionFloor.push(inputs);
+    if (model.floorQuantile === undefined) return inputs;
+    this.#floorRead = model.floorQuantile;
+    return [...inputs, ...belowFloor(inputs, this.#motionFloor.floor(model.floorQuantile))];
   }
 
   /** Empty grid slots among the last `seconds` seconds' slots. */
@@ -883,5 +885,18 @@ export class LinkSensor {
       for (let c = from; c < ring.width; c++) channels[c - from][i] = ring.data[o + c];
     }
     return channels;
+  }
+}
+
+/**
+ * Check that every motion model reading the link's floor says which quantile it reads and that its family keeps a
+ * floor (`SensingModels.motionFloor`): a model that does not would read its inputs against nothing.
+ */
+export function checkMotionFloors(models: SensingModels): void {
+  const all = [...Object.entries(models.motion), ...Object.entries(models.motionSlow ?? {})];
+  for (const [family, model] of all) {
+    const reads = model.features.some((name) => MOTION_FLOOR_FEATURES.includes(name));
+    if (reads && (model.floorQuantile === undefined || !(model.floorQuantile >= 0 && model.floorQuantile <= 1))) throw new Error(`sensing models: the ${family} motion model reads the link's floor (${model.features.filter((n) => MOTION_FLOOR_FEATURES.includes(n)).join(', ')}) but has no floorQuantile in [0, 1]`);
+    if (reads && !models.motionFloor?.[family]) throw new Error(`sensing models: the ${family} motion model reads the link's floor but motionFloor.${family} (the seconds it keeps) is not set`);
   }
 }

@@ -45,6 +45,9 @@ describe("a link's readiness for sensing (what the Installer page shows)", () =>
     expect(verdicts(s)).toEqual({ movement: 'limited', still_person: 'limited', breathing: 'limited', falls: 'limited' });
     const movement = checks.find((c) => c.capability === 'movement')!;
     expect(movement.reason).toMatch(/^[56]\.\d packets\/s, \d+ % of the 10-Hz grid's slots empty: under the rate this radio's motion model was fitted at, so movement is read by its slow links' model against the link's own quiet level \(the 25th percentile of each input over its last 5 min, \d+ s held so far\); a link started while people move.*raise the sender's packet rate/);
+    // At the captures' rate the ESP32 model reads against the floor's minimum: ok, and the reason says what it needs.
+    const fast = linkReadiness({ ...s, packetsPerSecond: 100, lostFraction: 0, motionModel: 'captures-rate', motionFloor: { seconds: 40, window: 300, quantile: 0 } }).checks[0];
+    expect(fast).toEqual({ capability: 'movement', verdict: 'ok', reason: "100 packets/s, 0 % of the 10-Hz grid's slots empty; movement is read against the link's own quiet level (the lowest of each input over its last 5 min, 40 s held so far): a link started while people move reads them once it has seen the room quiet" });
     // Models without a slow one for the family (the ESP32's before 2026-11-30): blind under 25 packets/s, missing movement up to 74.
     const blind = { ...s, motionModel: 'captures-rate' as const, motionFloor: null };
     expect(verdicts(blind)).toEqual({ movement: 'no', still_person: 'no', breathing: 'limited', falls: 'limited' });

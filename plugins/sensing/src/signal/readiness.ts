@@ -67,14 +67,14 @@ export function linkReadiness(s: LinkSnapshot): LinkReadiness {
   const movement: ReadinessCheck = tooSlow
     ? { capability: 'movement', verdict: 'no', reason: `${packets}: the sensing needs at least ${MIN_PACKETS_PER_SECOND} packets/s; ${raise}` }
     : limits && rate < limits.blindBelow
-      ? { capability: 'movement', verdict: 'no', reason: `${packets}: ${uneven ? `the packets come too unevenly for the slow-link model (it reads links with at most ${pct(SLOW_MODEL_MAX_EMPTY)} of the slots empty), and ` : ''}this radio's motion model was fitted at about 100 packets/s and reads no movement at ${limits.blindBelow} packets/s or less (measured on real captures, docs/sensing.md); ${uneven ? 'send evenly and ' : ''}${raise}` }
+      ? { capability: 'movement', verdict: 'no', reason: uneven ? `${packets}: the packets come too unevenly for the slow-link model (it reads links with at most ${pct(SLOW_MODEL_MAX_EMPTY)} of the slots empty), and this radio's motion model was fitted at about 100 packets/s: movement is not read reliably here; send evenly and ${raise}` : `${packets}: this radio's motion model was fitted at about 100 packets/s and reads no movement at ${limits.blindBelow} packets/s or less (measured on real captures, docs/sensing.md); ${raise}` }
       : limits && rate < limits.fitted
         ? { capability: 'movement', verdict: 'limited', reason: `${packets}: under the rate this radio's motion model was fitted at (about 100 packets/s), it misses movement (F1 0.71 at half that rate on real captures, docs/sensing.md); ${raise}` }
         : slowModel && s.motionFloor
           ? { capability: 'movement', verdict: 'limited', reason: `${packets}: under the rate this radio's motion model was fitted at, so movement is read by its slow links' model against the link's own quiet level (${floorText(s.motionFloor)}); a link started while people move, or a room busy for most of that time, reads movement only after a quiet spell (docs/sensing.md, "at slower packet rates"); ${raise}` }
         : slow || slowModel
       ? { capability: 'movement', verdict: 'limited', reason: `${packets}: ${slowModel ? "under the rate this radio's motion model was fitted at, so movement is read by its slow links' model, which tells it less surely (docs/sensing.md, \"at slower packet rates\")" : 'held slots damp movement'}; ${raise}` }
-      : { capability: 'movement', verdict: 'ok', reason: packets };
+      : { capability: 'movement', verdict: 'ok', reason: s.motionFloor ? `${packets}; movement is read against the link's own quiet level (${floorText(s.motionFloor)}): a link started while people move reads them once it has seen the room quiet` : packets };
 
   const breathing: ReadinessCheck = tooSlow
     ? { capability: 'breathing', verdict: 'no', reason: `${rateText(rate)}: a breathing rate needs at least ${MIN_PACKETS_PER_SECOND} packets/s (rate_too_low)` }
