@@ -855,7 +855,9 @@ export class LinkSensor {
     if (observed) this.#motionFloor.push(inputs);
     if (model.floorQuantile === undefined) return inputs;
     this.#floorRead = model.floorQuantile;
-    return [...inputs, ...belowFloor(inputs, this.#motionFloor.floor(model.floorQuantile))];
+    // Before any second brought a packet the floor is empty: the second is its own level.
+    const floor = this.#motionFloor.size ? this.#motionFloor.floor(model.floorQuantile) : inputs.slice(0, MOTION_FLOOR_FEATURES.length);
+    return [...inputs, ...belowFloor(inputs, floor)];
   }
 
   /** Empty grid slots among the last `seconds` seconds' slots. */
