@@ -59,7 +59,7 @@ const SensingLinkView = z.object({
   provenance: z.string().nullable(),
   /** Which motion model read the newest second: the radio family's own (`captures-rate`) or its slow links' one (`slow-link`). */
   motion_model: z.enum(['captures-rate', 'slow-link']).nullable(),
-  /** Where the slow links' model reads the link's inputs against its own quiet floor: the seconds the floor holds, its window (s) and quantile; null otherwise. */
+  /** Where the link's motion model (an ESP32's, at any rate) reads its inputs against the link's own quiet floor: the seconds the floor holds, its window (s) and the quantile read; null otherwise. */
   motion_floor: z.object({ seconds: z.number(), window_seconds: z.number(), quantile: z.number() }).nullable(),
   /** The newest second sensed (seconds since the link's first packet), or null before one. */
   last_second: z.number().nullable(),
