@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS } from './browser.js';
 import { startServer, token, type ServerHandle } from './server.js';
+import { openStudioLoggedIn } from './studio-page.js';
 
 /** A real `wiflow serve` whose system pipeline locates one room, and Chromium logged in to its studio. */
 export interface LocateStudio {
@@ -50,13 +50,5 @@ export async function startLocateStudio(options: {
   const bearer = await token(server.url, 'admin', password);
   const started = await fetch(`${server.url}/api/v1/system/start`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
   expect(started.status).toBe(202);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const page = await (await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 })).newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.getByTestId('flow-list').waitFor();
-  return { server, browser, page };
+  return { server, ...(await openStudioLoggedIn(server.url, password, errors)) };
 }

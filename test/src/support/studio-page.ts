@@ -26,14 +26,22 @@ export async function startStudioWithExamples(name: string, password: string, er
   const server = await startServer({ args: ['--config', configFile], env: { WIFLOW_ADMIN_PASSWORD: password } });
   const bearer = await token(server.url, 'admin', password);
   await setup?.(server, bearer);
+  return { server, configFile, bearer, ...(await openStudioLoggedIn(server.url, password, errors)) };
+}
+
+/**
+ * Open the studio at `url` in Debian's Chromium at 1024 × 768 and log in as admin with `password`, collecting
+ * console errors and page errors in `errors`; resolves once the flow list shows.
+ */
+export async function openStudioLoggedIn(url: string, password: string, errors: string[]): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
+  await page.goto(url);
   await page.fill('input[name=password]', password);
   await page.click('button[type=submit]');
   await page.getByTestId('flow-list').waitFor();
-  return { server, configFile, bearer, browser, page };
+  return { browser, page };
 }
