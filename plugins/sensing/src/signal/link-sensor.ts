@@ -234,7 +234,8 @@ export class LinkSensor {
   /** Seconds whose output motion read ≥ 0.5, recent ones only (the motion guard reads them). */
   #motionSeconds: number[] = [];
   #out: SensingFrame[] = [];
-  #pairHistory: Float64Array;
+  /** The pair spread's own floor (`MotionFeatures.pairFloor`), over the last `floorWindowSeconds`. */
+  #pairHistory: MotionFloor;
   #pairHistoryCount = 0;
   #lastPairFloor = 0;
   /** Whether the floor's history began with an empty-room reference (then it is trusted from the first second). */
@@ -256,11 +257,11 @@ export class LinkSensor {
     this.#lostRing = new Uint8Array(Math.ceil(options.config.breathingWindowSeconds * options.config.gridRateHz) + 1);
     this.#slotStepRing = new Float64Array(this.#lostRing.length);
     this.#packetsPerSecond = new Float64Array(Math.ceil(options.config.breathingWindowSeconds) + 2);
-    this.#pairHistory = new Float64Array(Math.round(options.config.floorWindowSeconds));
+    this.#pairHistory = new MotionFloor(1, Math.round(options.config.floorWindowSeconds));
     const { config } = options;
     // The empty room's seconds are the floor's first history: the room's quiet level is known before sensing starts.
     if (config.presenceReferenceFloor && options.reference?.pairSpreads.length) {
-      for (const pairSpread of options.reference.pairSpreads.slice(-this.#pairHistory.length)) this.#pairFloor(pairSpread);
+      for (const pairSpread of options.reference.pairSpreads.slice(-this.#pairHistory.seconds)) this.#pairFloor(pairSpread);
       this.#floorSeeded = true;
     }
     this.#presence = new PresenceLatch(presenceRulesFromConfig(config));
@@ -802,11 +803,9 @@ export class LinkSensor {
 
   /** Add a second's pair spread to the link's history and return the history's 10th percentile. */
   #pairFloor(pairSpread: number): number {
-    const history = this.#pairHistory;
-    history[this.#pairHistoryCount++ % history.length] = pairSpread;
-    const n = Math.min(this.#pairHistoryCount, history.length);
-    const sorted = history.slice(0, n).sort();
-    this.#lastPairFloor = sorted[Math.floor(0.1 * (n - 1))];
+    this.#pairHistory.push([pairSpread]);
+    this.#pairHistoryCount++;
+    this.#lastPairFloor = this.#pairHistory.orderStatistic(0.1)[0];
     return this.#lastPairFloor;
   }
 

@@ -13,6 +13,14 @@ describe('MotionFloor', () => {
     expect(floor.floor(0.25)[0]).toBeCloseTo(1.25, 12);
   });
 
+  it('gives the order statistic below the quantile without interpolating, where a rule reads whole seconds', () => {
+    const floor = new MotionFloor(1, 300);
+    for (const v of [0, 1, 2, 3, 4, 5]) floor.push([v]);
+    // ⌊0.25 × 5⌋ = 1; interpolated it would be 1.25.
+    expect(floor.orderStatistic(0.25)).toEqual([1]);
+    expect(floor.orderStatistic(0.1)).toEqual([0]);
+  });
+
   it('forgets seconds older than its window, so a quiet level that has gone stops counting', () => {
     const floor = new MotionFloor(1, 3);
     for (const v of [0, 0, 0]) floor.push([v]);

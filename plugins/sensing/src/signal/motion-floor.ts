@@ -1,6 +1,7 @@
 /**
  * A link's own quiet floor of its motion inputs: per input, a low quantile of its values over the link's last
- * `seconds` seconds (the second itself included). A slow ESP32 link reads movement as its inputs minus this floor
+ * `seconds` seconds (the second itself included). `LinkSensor` keeps two: the pair spread's (presence, the
+ * simulated radios' motion) and, for the ESP32, the first four motion inputs'. A slow ESP32 link reads movement as its inputs minus this floor
  * (`SensingModels.motionFloor`, docs/sensing.md "Movement at slower packet rates"): the absolute level of a link's
  * change differs between setups, its own recent quiet level does not.
  */
@@ -30,6 +31,15 @@ export class MotionFloor {
 
   /** Each input's `quantile` over the seconds held (linear between order statistics, as numpy's default); NaN when empty. */
   floor(quantile: number): number[] {
+    return this.#quantile(quantile, true);
+  }
+
+  /** Each input's order statistic at ⌊quantile · (n − 1)⌋ over the seconds held (no interpolation); NaN when empty. */
+  orderStatistic(quantile: number): number[] {
+    return this.#quantile(quantile, false);
+  }
+
+  #quantile(quantile: number, interpolate: boolean): number[] {
     const n = this.#count;
     const out = new Array<number>(this.width).fill(Number.NaN);
     if (!n) return out;
@@ -40,7 +50,7 @@ export class MotionFloor {
     for (let j = 0; j < this.width; j++) {
       for (let i = 0; i < n; i++) column[i] = this.#rows[i][j];
       column.sort();
-      out[j] = column[lo] + (at - lo) * (column[hi] - column[lo]);
+      out[j] = interpolate ? column[lo] + (at - lo) * (column[hi] - column[lo]) : column[lo];
     }
     return out;
   }
