@@ -15,7 +15,8 @@
 // `npm test -- ARGS` (for example `--filter=@wiflow/core`) passes ARGS to `turbo run test` and runs
 // the old way, one package at a time.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,6 +99,25 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
+// Every temporary file of the run (test runtimes' data folders, brokers' configs, Chromium profiles, child
+// processes' files) goes under one folder of its own, removed when the run ends: the suites leave ~340
+// folders (~150 MB) in the system's temporary folder per run otherwise. WIFLOW_KEEP_TEST_TMP=1 keeps it.
+const runTmp = mkdtempSync(path.join(tmpdir(), 'wiflow-test-run-'));
+env.TMPDIR = runTmp;
+function removeRunTmp() {
+  if (process.env.WIFLOW_KEEP_TEST_TMP === '1') {
+    console.log(`temporary files kept in ${runTmp} (WIFLOW_KEEP_TEST_TMP=1)`);
+    return;
+  }
+  rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    removeRunTmp();
+    process.exit(130);
+  });
+}
+
 let testsOk;
 if (extra.length > 0) {
   const result = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...extra], { cwd: root, stdio: 'inherit', env });
@@ -159,6 +179,8 @@ for (const dir of packageDirs()) {
   const expected = split ? [REPORT, `.test-results.${split.rest}.json`] : [REPORT];
   const absent = expected.filter((name) => !existsSync(path.join(dir, name)));
   if (absent.length) {
+    // With ARGS, turbo picks the packages (a filter): one it did not run has no report, and that is no fault.
+    if (extra.length > 0) continue;
     missing.push(`${path.relative(root, dir)} (${absent.join(', ')})`);
     continue;
   }
@@ -174,4 +196,5 @@ for (const dir of packageDirs()) {
 if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 if (missing.length) console.log(`packages without a test report (their tests did not run): ${missing.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+removeRunTmp();
 process.exit(testsOk && failed === 0 && missing.length === 0 ? 0 : 1);
