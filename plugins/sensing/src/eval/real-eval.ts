@@ -32,6 +32,8 @@ interface FileFeatures {
   rate: number;
   /** The file recorded just before this one on the same link in its session (an ESP32 movement file's baseline): its seconds come first in the link's floor. */
   before?: FileFeatures;
+  /** The chip's quiet baseline of its other session (an empty room recorded another time: an installer's reference; pilot/esp32seed-protocol.md). */
+  quietReference?: FileFeatures;
 }
 
 /** Thinning factors the slow links' motion models are fitted on and scored at: ESP32 (about 105 packets/s) down to about 5, Intel 5300 (20) down to 5. */
@@ -237,6 +239,10 @@ function linkSessions(files: FileFeatures[]): void {
     const earlier = files.filter((g) => g.label === 'baseline' && g.group === f.group && stamp(g) < stamp(f));
     f.before = earlier.sort((a, b) => stamp(a).localeCompare(stamp(b))).pop();
   }
+  for (const f of files) {
+    const own = f.label === 'baseline' ? f : f.before;
+    f.quietReference = files.filter((g) => g.label === 'baseline' && g.group === f.group && g !== own).sort((a, b) => stamp(a).localeCompare(stamp(b))).pop();
+  }
 }
 
 /** A slow model's forms on absolute inputs: the eight feature sets over every thinned copy. */
@@ -281,8 +287,10 @@ function floorRows(quantile: number, factors: number[]): RowsOf {
  * came before it in its session (`withBefore`) or alone, the floor starting empty (a link started while the file's
  * scene goes on). Each row with the four inputs minus the floor appended, and the floor it was read against.
  */
-function floorStream(f: FileFeatures, quantile: number, withBefore: boolean): { rows: number[][]; floors: number[][] } {
+function floorStream(f: FileFeatures, quantile: number, withBefore: boolean, seeded = false): { rows: number[][]; floors: number[][] } {
   const floor = new MotionFloor(MOTION_FLOOR_FEATURES.length, MOTION_FLOOR_SECONDS);
+  // An empty-room reference's seconds first (pilot/esp32seed-protocol.md).
+  if (seeded) for (const r of f.quietReference?.motion ?? []) floor.push(r);
   if (withBefore) for (const r of f.before?.motion ?? []) floor.push(r);
   const rows: number[][] = [];
   const floors: number[][] = [];
@@ -575,7 +583,7 @@ const esp32MotionForms = (): MotionForm[] => [...MOTION_FEATURE_SETS.map((names)
  * sets and the own-floor forms, each chip's session streamed baseline then movement) or, with the absolute sets
  * only, as before 2026-11-30.
  */
-function quietVsMovement(files: FileFeatures[], name: string, protocol: string, forms: () => MotionForm[], options: { alone?: boolean; fallback?: boolean } = {}): ProtocolResult {
+function quietVsMovement(files: FileFeatures[], name: string, protocol: string, forms: () => MotionForm[], options: { alone?: boolean; fallback?: boolean; seeded?: boolean } = {}): ProtocolResult {
   const chips = [...new Set(files.map((f) => f.group))];
   let tp = 0;
   let fp = 0;
@@ -592,7 +600,7 @@ function quietVsMovement(files: FileFeatures[], name: string, protocol: string, 
     chosen.push(`${chip}: ${model.features.join(' + ')}${form.floorQuantile === undefined ? '' : ` (floor quantile ${form.floorQuantile})`}${fallback ? `, fallback ${fallback.features.join(' + ')}` : ''}`);
     for (const f of files.filter((g) => g.group === chip)) {
       const truth = f.label === 'movement';
-      const { rows, floors } = form.floorQuantile === undefined ? { rows: f.motion, floors: null } : floorStream(f, form.floorQuantile, !options.alone);
+      const { rows, floors } = form.floorQuantile === undefined ? { rows: f.motion, floors: null } : floorStream(f, form.floorQuantile, !options.alone, options.seeded);
       const reads = rows.map((r, i) => (fallback && floors && floorReadsMoving(fallback, floors[i], r) ? { model: fallback, row: r } : { model, row: r }));
       if (fallback) fellBack += reads.filter((x) => x.model === fallback).length;
       const probs = reads.map((x) => motionProbability(x.model, x.row));
@@ -754,6 +762,8 @@ export async function evaluateReal(root: string, options: RealEvalOptions = {}):
   results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, link started while a person moves', 'as shipped, each file sensed alone (its floor starts empty: the movement files without their quiet baseline, a link started while the person moves; the baseline files alone, one started in a quiet room)', esp32MotionForms, { alone: true }));
   results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, link started while a person moves, with a fallback to the absolute inputs (not shipped)', 'the row above, a second read by the absolute-input model (the row "absolute inputs alone"\'s choice) where the floor itself reads as movement to it; failed its bar (pilot/esp32busy-protocol.md: quiet seconds read moving 1 to 6)', esp32MotionForms, { alone: true, fallback: true }));
   results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, with a fallback to the absolute inputs (not shipped)', 'the first row\'s protocol (baseline then movement) with the fallback of the row above (not shipped)', esp32MotionForms, { fallback: true }));
+  results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, link started while a person moves, floor seeded from an empty-room reference (not shipped)', 'the row "link started while a person moves" with the link\'s floor first holding the seconds of the chip\'s quiet baseline of its other session (an installer\'s empty-room reference); failed its bar on the next row (pilot/esp32seed-protocol.md)', esp32MotionForms, { alone: true, seeded: true }));
+  results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, floor seeded from an empty-room reference (not shipped)', 'the first row\'s protocol (baseline then movement) with the floor seeded as the row above (not shipped: F1 below the first row\'s)', esp32MotionForms, { seeded: true }));
   results.push(quietVsMovement(presFeatures, 'quiet room vs movement, per second, absolute inputs alone (before 2026-11-30)', 'the same-run baseline: the absolute inputs only', () => MOTION_FEATURE_SETS.map((names) => ({ names, rowsOf: asRecorded }))));
   // As shipped since 2026-11-30: under 74 packets/s the ESP32's slow model reads the inputs against the link's own floor.
   const floorEsp32 = thinnedMotion(presFeatures, (f) => f.label === 'movement', THIN_ESP32, MOTION_SLOW_BELOW.int8, true, floorForms);
