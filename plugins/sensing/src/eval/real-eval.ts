@@ -307,7 +307,7 @@ function floorStream(f: FileFeatures, quantile: number, withBefore: boolean, see
  * Whether a floor reads as movement to the absolute-input model (`fallback`): the link has not seen the room quiet.
  * The floor's four values stand in for the row's first four inputs (the absolute sets read only those).
  */
-export function floorReadsMoving(fallback: LogisticModel, floor: readonly number[], row: readonly number[]): boolean {
+function floorReadsMoving(fallback: LogisticModel, floor: readonly number[], row: readonly number[]): boolean {
   const asRow = [...floor, ...row.slice(floor.length)];
   return motionProbability(fallback, asRow) >= fallback.threshold;
 }
@@ -581,7 +581,10 @@ const esp32MotionForms = (): MotionForm[] => [...MOTION_FEATURE_SETS.map((names)
 /**
  * Quiet room vs movement per second at the captures' rate, leave-one-chip-out: as shipped (`forms`: the absolute
  * sets and the own-floor forms, each chip's session streamed baseline then movement) or, with the absolute sets
- * only, as before 2026-11-30.
+ * only, as before 2026-11-30. `alone`: each file sensed on its own, its floor starting empty (a link started while
+ * the file's scene goes on); `fallback` and `seeded`: the two candidates of pilot/esp32busy- and esp32seed-protocol.md
+ * (not shipped): a second read by the absolute-input model where the floor reads as movement to it, and the floor
+ * first holding the chip's other quiet baseline (an installer's empty-room reference).
  */
 function quietVsMovement(files: FileFeatures[], name: string, protocol: string, forms: () => MotionForm[], options: { alone?: boolean; fallback?: boolean; seeded?: boolean } = {}): ProtocolResult {
   const chips = [...new Set(files.map((f) => f.group))];
