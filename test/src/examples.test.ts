@@ -184,4 +184,31 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
     await rt.stop();
     await subscriber.endAsync();
   });
+
+  it('esp32-room-sensing.json at the packet rate docs/hardware.md asks for (about 100 /s) reads movement with the ESP32 model fitted at that rate, against the link\'s quiet floor', async () => {
+    const rt = await runtime();
+    const flow = loadFlow('esp32-room-sensing.json');
+    for (const n of flow.data.nodes) {
+      if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
+      if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
+    }
+    const deployed = await rt.deploy(flow.data);
+    expect(deployed.outcome).toBeNull();
+    const udpPort = Number(deployed.pipeline.counters().esp.stats!.port);
+    expect(await sendEsp32Lines(udpPort, 12, 100)).toBe(1200);
+    type Details = { links: { packetsPerSecond: number | null; lastSecond: number | null; motionModel: string | null; motionFloor: { seconds: number; window: number; quantile: number } | null; checks: { capability: string; verdict: string; reason: string }[] }[] };
+    const details = () => (deployed.pipeline.runners.get('sense-link')!.instance as unknown as { details(): Details }).details();
+    await expect.poll(() => details().links[0]?.lastSecond ?? -1, { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+    const link = details().links[0];
+    expect(link.packetsPerSecond!).toBeGreaterThanOrEqual(95);
+    expect(link.motionModel).toBe('captures-rate');
+    // The model at the captures' rate reads the floor's minimum (the slow links' one its 25th percentile).
+    expect(link.motionFloor).toMatchObject({ window: 300, quantile: 0 });
+    const movement = link.checks.find((c) => c.capability === 'movement')!;
+    expect(movement.verdict).toBe('ok');
+    expect(movement.reason).toMatch(/^\d+ packets\/s, \d+ % of the 10-Hz grid's slots empty; movement is read against the link's own quiet level \(the lowest of each input over its last 5 min, \d+ s held so far\)/);
+    for (const [id, counters] of Object.entries(deployed.pipeline.counters())) expect(counters.errors, `node ${id}: ${counters.lastError}`).toBe(0);
+    await rt.undeploy(deployed.id, 0);
+    await rt.stop();
+  });
 });
