@@ -132,6 +132,19 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
     await new Promise<void>((resolve) => broker.close(() => resolve()));
   });
 
+  /** The ESP32 example deployed as a user would: its UDP receiver on a free local port, its MQTT leg on this broker. */
+  async function deployEsp32Example(rt: Runtime) {
+    const flow = loadFlow('esp32-room-sensing.json');
+    expect(rt.compile(flow.data).problems).toEqual([]);
+    for (const n of flow.data.nodes) {
+      if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
+      if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
+    }
+    const deployed = await rt.deploy(flow.data);
+    expect(deployed.outcome).toBeNull();
+    return { deployed, udpPort: Number(deployed.pipeline.counters().esp.stats!.port) };
+  }
+
   it('publishes the pipeline output on MQTT topics of its environment', async () => {
     const rt = await runtime();
     const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`);
@@ -156,15 +169,7 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
     const messages = new Map<string, string>();
     subscriber.on('message', (topic, payload) => messages.set(topic, payload.toString()));
     await subscriber.subscribeAsync(['wiflow/room/#', 'homeassistant/#']);
-    const flow = loadFlow('esp32-room-sensing.json');
-    expect(rt.compile(flow.data).problems).toEqual([]);
-    for (const n of flow.data.nodes) {
-      if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
-      if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
-    }
-    const deployed = await rt.deploy(flow.data);
-    expect(deployed.outcome).toBeNull();
-    const udpPort = Number(deployed.pipeline.counters().esp.stats!.port);
+    const { deployed, udpPort } = await deployEsp32Example(rt);
     // An ESP32-CSI-Tool receiver: 15 s of its clock at 20 packets a second.
     expect(await sendEsp32Lines(udpPort, 15)).toBe(300);
     // A room second leaves sense.room once the room has 10 s of its links' time.
@@ -187,14 +192,7 @@ describe('healthcare fall detection example with a real MQTT broker', () => {
 
   it('esp32-room-sensing.json at the packet rate docs/hardware.md asks for (about 100 /s) reads movement with the ESP32 model fitted at that rate, against the link\'s quiet floor', async () => {
     const rt = await runtime();
-    const flow = loadFlow('esp32-room-sensing.json');
-    for (const n of flow.data.nodes) {
-      if (n.data.nodeType === 'csi.esp32-udp') n.data.config = { ...n.data.config, port: 0, host: '127.0.0.1' };
-      if (n.data.nodeType === 'mqtt.publish') n.data.config = { ...n.data.config, url: `mqtt://127.0.0.1:${port}` };
-    }
-    const deployed = await rt.deploy(flow.data);
-    expect(deployed.outcome).toBeNull();
-    const udpPort = Number(deployed.pipeline.counters().esp.stats!.port);
+    const { deployed, udpPort } = await deployEsp32Example(rt);
     expect(await sendEsp32Lines(udpPort, 12, 100)).toBe(1200);
     type Details = { links: { packetsPerSecond: number | null; lastSecond: number | null; motionModel: string | null; motionFloor: { seconds: number; window: number; quantile: number } | null; checks: { capability: string; verdict: string; reason: string }[] }[] };
     const details = () => (deployed.pipeline.runners.get('sense-link')!.instance as unknown as { details(): Details }).details();
