@@ -114,7 +114,7 @@ function removeRunTmp() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     removeRunTmp();
-    process.exit(130);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 }
 
