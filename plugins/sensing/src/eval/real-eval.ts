@@ -267,15 +267,7 @@ function floorRows(quantile: number, factors: number[]): RowsOf {
     if (!rows) {
       // k = 1: the capture as recorded.
       const copy = (g: FileFeatures | undefined, k: number) => (k === 1 ? g?.motion : g?.thinned[k]) ?? [];
-      rows = factors.flatMap((k) => {
-        const own = copy(f, k);
-        const floor = new MotionFloor(MOTION_FLOOR_FEATURES.length, MOTION_FLOOR_SECONDS);
-        for (const r of copy(f.before, k)) floor.push(r);
-        return own.map((r) => {
-          floor.push(r);
-          return [...r, ...belowFloor(r, floor.floor(quantile))];
-        });
-      });
+      rows = factors.flatMap((k) => againstFloor([copy(f.before, k)], copy(f, k), quantile).rows);
       cache.set(f, rows);
     }
     return rows;
@@ -288,13 +280,20 @@ function floorRows(quantile: number, factors: number[]): RowsOf {
  * scene goes on). Each row with the four inputs minus the floor appended, and the floor it was read against.
  */
 function floorStream(f: FileFeatures, quantile: number, withBefore: boolean, seeded = false): { rows: number[][]; floors: number[][] } {
+  // An empty-room reference's seconds first (pilot/esp32seed-protocol.md), then the session's earlier file.
+  return againstFloor([seeded ? f.quietReference?.motion ?? [] : [], withBefore ? f.before?.motion ?? [] : []], f.motion, quantile);
+}
+
+/**
+ * `own` rows read against a link's floor (`MotionFloor`, as `LinkSensor` keeps it) that first holds the `seeds`' rows:
+ * each row with its four inputs minus the floor appended, and the floor it was read against.
+ */
+function againstFloor(seeds: number[][][], own: number[][], quantile: number): { rows: number[][]; floors: number[][] } {
   const floor = new MotionFloor(MOTION_FLOOR_FEATURES.length, MOTION_FLOOR_SECONDS);
-  // An empty-room reference's seconds first (pilot/esp32seed-protocol.md).
-  if (seeded) for (const r of f.quietReference?.motion ?? []) floor.push(r);
-  if (withBefore) for (const r of f.before?.motion ?? []) floor.push(r);
+  for (const seed of seeds) for (const r of seed) floor.push(r);
   const rows: number[][] = [];
   const floors: number[][] = [];
-  for (const r of f.motion) {
+  for (const r of own) {
     floor.push(r);
     const below = floor.floor(quantile);
     rows.push([...r, ...belowFloor(r, below)]);
