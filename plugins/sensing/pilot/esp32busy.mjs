@@ -2,7 +2,7 @@
 // floor's design states: docs/sensing.md, "at slower packet rates"). Each ESPectre movement file is sensed alone
 // through the product (`senseCapture`, shipped models), at the captures' rate and thinned as the evaluation's slower
 // links; printed per rate: seconds whose link motion reads >= 0.5, and per second of the file, how many files read
-// moving there. The evaluation's figure for the same files after their quiet baseline is `npm run eval:real`'s.
+// moving there. The shipped models were fitted on these chips: in-sample figures (the held-out ones are `npm run eval:real`'s).
 // Usage (repository root, after a build): node plugins/sensing/pilot/esp32busy.mjs [root]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
